@@ -1,0 +1,24 @@
+// What a corral subcommand looks like. The table of commands lives in commands/index.ts.
+
+import type { Settings } from '../engine/config.js';
+import type { FlagSpec } from './args.js';
+
+export interface CommandContext {
+  readonly settings: Settings;
+  readonly flags: Record<string, string | boolean | string[]>;
+  readonly positionals: readonly string[];
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+export interface Command {
+  readonly name: string;
+  readonly summary: string;
+  /** Usage line after "corral ", e.g. "send [-l] PANE ITEM...". */
+  readonly usage: string;
+  readonly details?: string;
+  readonly flags: readonly FlagSpec[];
+  /** Resolves to the process exit code. */
+  run(ctx: CommandContext): Promise<number>;
+}

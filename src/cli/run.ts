@@ -1,0 +1,112 @@
+// Parses the command line, resolves settings and runs one command, mapping expected errors to
+// one-line messages and exit codes (2 usage/config, 127 tmux missing, 1 other).
+
+import { readFileSync } from 'node:fs';
+import { ConfigError, SETTINGS, resolveSettings, type SettingSpec } from '../engine/config.js';
+import { TmuxMissingError } from '../engine/tmux/runner.js';
+import { InvalidPaneIdError } from '../engine/tmux/pane-id.js';
+import { UnknownKeyError } from '../engine/tmux/keys.js';
+import { UsageError, formatFlags, parseArgv, type FlagSpec } from './args.js';
+import { COMMANDS, DEFAULT_COMMAND } from './commands/index.js';
+import { defaultConfigPath, loadConfigFile } from './config-file.js';
+
+const settingFlags: FlagSpec[] = (SETTINGS as readonly SettingSpec[])
+  .filter((s) => s.flag !== undefined)
+  .map((s) => ({
+    name: s.flag as string,
+    ...(s.short ? { short: s.short } : {}),
+    type: s.type === 'boolean' ? 'boolean' : s.type === 'string-list' ? 'string-list' : 'string',
+    description: s.description + (s.default !== null && s.default !== false && !Array.isArray(s.default) ? ` (default ${String(s.default)})` : ''),
+    ...(s.valueName ? { valueName: s.valueName } : {}),
+  }));
+
+export const GLOBAL_FLAGS: FlagSpec[] = [
+  ...settingFlags,
+  { name: 'config', type: 'string', valueName: 'FILE', description: 'config file (default $XDG_CONFIG_HOME/corral/config.json)' },
+  { name: 'help', short: 'h', type: 'boolean', description: 'show help' },
+  { name: 'version', short: 'V', type: 'boolean', description: 'print the version' },
+];
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+function mainHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    'corral: watch many tmux panes, see which ones wait for you, and answer them.',
+    '',
+    'Usage: corral [COMMAND] [OPTIONS]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}${c.name === DEFAULT_COMMAND ? ' (default)' : ''}`),
+    '',
+    'Global options (before or after the command):',
+    formatFlags(GLOBAL_FLAGS),
+    '',
+    'Run corral COMMAND --help for the options of one command.',
+  ].join('\n');
+}
+
+function commandHelp(name: string): string {
+  const command = COMMANDS.find((c) => c.name === name)!;
+  return [
+    `corral ${command.name}: ${command.summary}`,
+    '',
+    `Usage: corral ${command.usage}`,
+    ...(command.details ? ['', command.details] : []),
+    ...(command.flags.length ? ['', 'Options:', formatFlags(command.flags)] : []),
+    '',
+    'Global options:',
+    formatFlags(GLOBAL_FLAGS),
+  ].join('\n');
+}
+
+/** Maps flag values (by flag name) to setting keys. */
+function flagsToSettings(flags: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const spec of SETTINGS as readonly SettingSpec[]) {
+    if (spec.flag !== undefined && flags[spec.flag] !== undefined) out[spec.key] = flags[spec.flag];
+  }
+  return out;
+}
+
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const { stdout, stderr } = process;
+  try {
+    const parsed = parseArgv(argv, GLOBAL_FLAGS, (name) => COMMANDS.find((c) => c.name === name)?.flags ?? null);
+    if (parsed.flags.version) {
+      stdout.write(`${version()}\n`);
+      return 0;
+    }
+    if (parsed.flags.help) {
+      stdout.write(`${parsed.command ? commandHelp(parsed.command) : mainHelp()}\n`);
+      return 0;
+    }
+    const configFlag = parsed.flags.config;
+    const configPath = typeof configFlag === 'string' ? configFlag : defaultConfigPath(env);
+    const file = loadConfigFile(configPath, typeof configFlag === 'string');
+    const settings = resolveSettings({ flags: flagsToSettings(parsed.flags), env, file, fileName: configPath });
+    const name = parsed.command ?? DEFAULT_COMMAND;
+    const command = COMMANDS.find((c) => c.name === name)!;
+    return await command.run({ settings, flags: parsed.flags, positionals: parsed.positionals, stdout, stderr, env });
+  } catch (error) {
+    return reportError(error, stderr);
+  }
+}
+
+function reportError(error: unknown, stderr: NodeJS.WritableStream): number {
+  if (error instanceof TmuxMissingError) {
+    stderr.write(`corral: ${error.message}\n`);
+    return 127;
+  }
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof InvalidPaneIdError || error instanceof UnknownKeyError) {
+    stderr.write(`corral: ${error.message}\n`);
+    return 2;
+  }
+  stderr.write(`corral: ${(error as Error)?.message ?? String(error)}\n`);
+  if (process.env.CORRAL_DEBUG) stderr.write(`${(error as Error)?.stack ?? ''}\n`);
+  return 1;
+}
+

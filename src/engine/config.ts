@@ -1,0 +1,152 @@
+// corral's settings: one table says, for every setting, its config-file key, flag, environment
+// variable, type, default and meaning. Resolution is pure: flags > env > file > defaults.
+// The same table feeds `--help` and the README's configuration table.
+
+export type SettingType = 'string' | 'int' | 'boolean' | 'string-list';
+
+export interface SettingSpec {
+  readonly key: string;
+  readonly type: SettingType;
+  readonly default: unknown;
+  readonly flag?: string;
+  readonly short?: string;
+  readonly env?: readonly string[];
+  readonly description: string;
+  /** Name of the flag's value in help text. */
+  readonly valueName?: string;
+  readonly min?: number;
+  readonly max?: number;
+  readonly choices?: readonly string[];
+}
+
+export const SETTINGS = [
+  { key: 'socketName', type: 'string', default: null, flag: 'socket-name', short: 'L', valueName: 'NAME', description: 'tmux server socket name (tmux -L)' },
+  { key: 'socketPath', type: 'string', default: null, flag: 'socket-path', short: 'S', valueName: 'PATH', description: 'tmux server socket path (tmux -S)' },
+  { key: 'optIn', type: 'boolean', default: false, flag: 'opt-in', env: ['CORRAL_OPT_IN'], description: 'watch only panes whose title or window name starts with the prefix' },
+  { key: 'prefix', type: 'string', default: '@tb-', flag: 'prefix', env: ['CORRAL_PREFIX'], valueName: 'TEXT', description: 'opt-in prefix for pane titles / window names' },
+  { key: 'quietThresholdMs', type: 'int', default: 30_000, min: 100, flag: 'quiet-threshold', env: ['CORRAL_QUIET_THRESHOLD_MS', 'TRAILBOSS_QUIET_THRESHOLD_MS'], valueName: 'MS', description: 'quiet time before a pane at a prompt counts as stuck' },
+  { key: 'pollIntervalMs', type: 'int', default: 2_000, min: 50, flag: 'poll-interval', env: ['CORRAL_POLL_INTERVAL_MS'], valueName: 'MS', description: 'how often panes are listed and captured' },
+  { key: 'promptPatterns', type: 'string-list', default: [], flag: 'prompt-pattern', env: ['CORRAL_PROMPT_PATTERNS'], valueName: 'REGEX', description: 'extra prompt regex (repeatable; env: one per line)' },
+  { key: 'promptPack', type: 'string', default: 'default', choices: ['default', 'seed', 'none'], flag: 'prompt-pack', env: ['CORRAL_PROMPT_PACK'], valueName: 'NAME', description: 'built-in prompt rules: default (per-tool rules), seed (the ten generic patterns), none (only your patterns)' },
+  { key: 'daemonUrl', type: 'string', default: null, flag: 'daemon-url', env: ['CORRAL_DAEMON_URL'], valueName: 'URL', description: 'POST every event as JSON to this URL (queued and retried while it is down)' },
+  { key: 'previewLines', type: 'int', default: 40, min: 1, max: 500, env: ['CORRAL_PREVIEW_LINES'], description: 'screen lines kept per pane for previews' },
+] as const satisfies readonly SettingSpec[];
+
+export interface Settings {
+  socketName: string | null;
+  socketPath: string | null;
+  optIn: boolean;
+  prefix: string;
+  quietThresholdMs: number;
+  pollIntervalMs: number;
+  promptPatterns: string[];
+  promptPack: 'default' | 'seed' | 'none';
+  daemonUrl: string | null;
+  previewLines: number;
+  [extra: string]: unknown;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface ConfigSources {
+  /** Values from command-line flags, by setting key (already split per flag). */
+  readonly flags: Readonly<Record<string, unknown>>;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Parsed config file, or null. */
+  readonly file: unknown;
+  readonly fileName?: string;
+}
+
+export function resolveSettings(sources: ConfigSources, specs: readonly SettingSpec[] = SETTINGS): Settings {
+  const byKey = new Map(specs.map((s) => [s.key, s]));
+  const out: Record<string, unknown> = {};
+  for (const spec of specs) out[spec.key] = spec.default;
+
+  if (sources.file !== null && sources.file !== undefined) {
+    const where = sources.fileName ?? 'config file';
+    if (typeof sources.file !== 'object' || Array.isArray(sources.file)) {
+      throw new ConfigError(`${where}: expected a JSON object`);
+    }
+    for (const [key, value] of Object.entries(sources.file as Record<string, unknown>)) {
+      const spec = byKey.get(key);
+      if (!spec) throw new ConfigError(`${where}: unknown key "${key}" (known: ${specs.map((s) => s.key).join(', ')})`);
+      out[key] = coerceFileValue(spec, value, `${where}: "${key}"`);
+    }
+  }
+  for (const spec of specs) {
+    for (const name of spec.env ?? []) {
+      const raw = sources.env[name];
+      if (raw === undefined || raw === '') continue;
+      out[spec.key] = coerceText(spec, raw, `environment variable ${name}`, true);
+      break;
+    }
+  }
+  for (const [key, value] of Object.entries(sources.flags)) {
+    const spec = byKey.get(key);
+    if (!spec || value === undefined) continue;
+    const label = spec.flag ? `--${spec.flag}` : key;
+    if (spec.type === 'string-list') {
+      out[key] = [...(out[key] as string[]), ...(value as string[])];
+    } else if (typeof value === 'string') {
+      out[key] = coerceText(spec, value, label, false);
+    } else {
+      out[key] = value;
+    }
+  }
+  if (out.socketName !== null && out.socketPath !== null) {
+    throw new ConfigError('use either -L/--socket-name or -S/--socket-path, not both');
+  }
+  return out as Settings;
+}
+
+function coerceText(spec: SettingSpec, raw: string, label: string, fromEnv: boolean): unknown {
+  switch (spec.type) {
+    case 'string':
+      return checkChoice(spec, raw, label);
+    case 'int':
+      if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${label}: expected a whole number, got ${JSON.stringify(raw)}`);
+      return checkRange(spec, Number(raw.trim()), label);
+    case 'boolean':
+      if (/^(1|true|yes|on)$/i.test(raw)) return true;
+      if (/^(0|false|no|off)$/i.test(raw)) return false;
+      throw new ConfigError(`${label}: expected true or false, got ${JSON.stringify(raw)}`);
+    case 'string-list':
+      return fromEnv ? raw.split(/\r?\n/).filter((line) => line.trim() !== '') : [raw];
+  }
+}
+
+function coerceFileValue(spec: SettingSpec, value: unknown, label: string): unknown {
+  if (value === null && spec.default === null) return null;
+  switch (spec.type) {
+    case 'string':
+      if (typeof value !== 'string') throw new ConfigError(`${label}: expected a string`);
+      return checkChoice(spec, value, label);
+    case 'int':
+      if (typeof value !== 'number' || !Number.isInteger(value)) throw new ConfigError(`${label}: expected a whole number`);
+      return checkRange(spec, value, label);
+    case 'boolean':
+      if (typeof value !== 'boolean') throw new ConfigError(`${label}: expected true or false`);
+      return value;
+    case 'string-list':
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new ConfigError(`${label}: expected a list of strings`);
+      return [...(value as string[])];
+  }
+}
+
+function checkRange(spec: SettingSpec, value: number, label: string): number {
+  if (spec.min !== undefined && value < spec.min) throw new ConfigError(`${label}: must be at least ${spec.min}, got ${value}`);
+  if (spec.max !== undefined && value > spec.max) throw new ConfigError(`${label}: must be at most ${spec.max}, got ${value}`);
+  return value;
+}
+
+function checkChoice(spec: SettingSpec, value: string, label: string): string {
+  if (spec.choices && !spec.choices.includes(value)) {
+    throw new ConfigError(`${label}: must be one of ${spec.choices.join(', ')}, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}

@@ -1,0 +1,139 @@
+// The tmux adapter: every tmux operation corral performs, on top of one TmuxRunner.
+// Command lines come from commands.ts; this file only runs them and interprets exit codes.
+
+import { randomBytes } from 'node:crypto';
+import type { PaneInfo, TmuxSocket } from '../types.js';
+import {
+  captureCommand,
+  chain,
+  escapeArg,
+  escapeFormat,
+  makeFraming,
+  listPanesCommand,
+  parsePaneList,
+  parsePollCycle,
+  pasteBufferCommands,
+  pollCycleCommand,
+  sendItemsCommands,
+  type CaptureOptions,
+  type Framing,
+  type PollCycleOutput,
+} from './commands.js';
+import type { SendItem } from './keys.js';
+import { assertPaneId } from './pane-id.js';
+import { TmuxCommandError, createExecRunner, isNoServerMessage, runChecked, type TmuxRunner } from './runner.js';
+import { describeSocket } from './socket.js';
+
+export class NoServerError extends Error {
+  constructor(readonly server: string) {
+    super(`no tmux server is running on ${server}`);
+    this.name = 'NoServerError';
+  }
+}
+
+export class PaneGoneError extends Error {
+  constructor(readonly paneId: string) {
+    super(`pane ${paneId} does not exist (it may have closed)`);
+    this.name = 'PaneGoneError';
+  }
+}
+
+export interface TmuxClientOptions {
+  readonly socket: TmuxSocket;
+  readonly runner?: TmuxRunner;
+  /** Random by default; tests pass a fixed one. */
+  readonly nonce?: string;
+}
+
+export class TmuxClient {
+  readonly socket: TmuxSocket;
+  readonly runner: TmuxRunner;
+  private readonly framing: Framing;
+
+  constructor(options: TmuxClientOptions) {
+    this.socket = options.socket;
+    this.runner = options.runner ?? createExecRunner(options.socket);
+    this.framing = makeFraming(options.nonce ?? randomBytes(6).toString('hex'));
+  }
+
+  get serverLabel(): string {
+    return describeSocket(this.socket);
+  }
+
+  /** Lists every pane and captures the given ones, in one tmux process. */
+  async pollCycle(captureIds: readonly string[]): Promise<PollCycleOutput> {
+    const result = await this.runner(pollCycleCommand(this.framing, captureIds));
+    if (result.exitCode !== 0 && isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
+    const output = parsePollCycle(result.stdout, this.framing, result.exitCode === 0);
+    if (result.exitCode !== 0 && output.panes.length === 0) {
+      throw new TmuxCommandError(['list-panes'], result);
+    }
+    return output;
+  }
+
+  async listPanes(): Promise<PaneInfo[]> {
+    const result = await this.runner(listPanesCommand(this.framing));
+    if (result.exitCode !== 0) {
+      if (isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
+      throw new TmuxCommandError(['list-panes'], result);
+    }
+    return parsePaneList(result.stdout, this.framing);
+  }
+
+  async capture(paneId: string, options: CaptureOptions = {}): Promise<string> {
+    return this.checked(paneId, captureCommand(paneId, options));
+  }
+
+  /** Types keys and literal text in order, in one tmux process (all validated beforehand). */
+  async send(paneId: string, items: readonly SendItem[]): Promise<void> {
+    if (items.length === 0) return;
+    await this.checked(paneId, chain(sendItemsCommands(paneId, items)));
+  }
+
+  /** Bracketed paste: the reliable way to put long or multi-line text into a program. */
+  async paste(paneId: string, text: string): Promise<void> {
+    assertPaneId(paneId);
+    const buffer = `corral-${randomBytes(4).toString('hex')}`;
+    await this.checked(paneId, chain([['load-buffer', '-b', buffer, '-'], ...pasteBufferCommands(paneId, buffer)]), text);
+  }
+
+  /** Moves the client that runs `fromPaneId` (corral's own pane) to the target pane. */
+  async switchClientTo(target: PaneInfo, fromPaneId: string | null): Promise<void> {
+    assertPaneId(target.paneId);
+    const client = fromPaneId === null ? [] : ['-c', await this.clientOf(fromPaneId)];
+    await this.checked(
+      target.paneId,
+      chain([
+        ['switch-client', ...client, '-t', target.sessionId],
+        ['select-window', '-t', target.windowId],
+        ['select-pane', '-t', target.paneId],
+      ]),
+    );
+  }
+
+  async displayMessage(text: string): Promise<void> {
+    await runChecked(this.runner, ['display-message', escapeArg(escapeFormat(text))]);
+  }
+
+  /** The tty of the client currently showing the given pane's session. */
+  private async clientOf(paneId: string): Promise<string> {
+    assertPaneId(paneId);
+    const out = await this.checked(paneId, ['display-message', '-p', '-t', paneId, '#{client_tty}']);
+    const tty = out.trim();
+    if (tty === '') throw new Error(`no tmux client is showing pane ${paneId}`);
+    return tty;
+  }
+
+  async hasServer(): Promise<boolean> {
+    const result = await this.runner(['list-sessions', '-F', '#{session_id}']);
+    return result.exitCode === 0;
+  }
+
+  private async checked(paneId: string, args: readonly string[], input?: string): Promise<string> {
+    const result = await this.runner(args, input === undefined ? undefined : { input });
+    if (result.exitCode === 0) return result.stdout;
+    if (isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
+    if (/can't find pane|can't find window|can't find session/i.test(result.stderr)) throw new PaneGoneError(paneId);
+    throw new TmuxCommandError(args, result);
+  }
+}

@@ -1,0 +1,202 @@
+// Pure builders and parsers for tmux command lines. Nothing here runs tmux.
+
+import type { PaneInfo } from '../types.js';
+import type { SendItem } from './keys.js';
+import { assertPaneId } from './pane-id.js';
+
+export type TmuxCommand = readonly string[];
+
+/**
+ * tmux splits its argv on arguments that end in ';' (that is how `cmd1 \; cmd2` works), so a
+ * user string ending in ';' would be cut. A trailing '\;' is read back as ';'.
+ */
+export function escapeArg(value: string): string {
+  return value.endsWith(';') ? `${value.slice(0, -1)}\\;` : value;
+}
+
+/** Formats are expanded in display-message and friends: '#' must be doubled to stay literal. */
+export function escapeFormat(value: string): string {
+  return value.replaceAll('#', '##');
+}
+
+/** Joins commands into one tmux invocation: `a ; b ; c`. */
+export function chain(commands: readonly TmuxCommand[]): string[] {
+  const args: string[] = [];
+  commands.forEach((command, index) => {
+    if (index > 0) args.push(';');
+    args.push(...command);
+  });
+  return args;
+}
+
+export function sendItemsCommands(paneId: string, items: readonly SendItem[]): TmuxCommand[] {
+  assertPaneId(paneId);
+  return items.map((item) =>
+    item.kind === 'key'
+      ? ['send-keys', '-t', paneId, item.key]
+      : ['send-keys', '-t', paneId, '-l', '--', escapeArg(item.text)],
+  );
+}
+
+/** Bracketed paste of a named buffer that `load-buffer -b NAME -` filled from stdin. */
+export function pasteBufferCommands(paneId: string, bufferName: string): TmuxCommand[] {
+  assertPaneId(paneId);
+  return [['paste-buffer', '-p', '-d', '-b', bufferName, '-t', paneId]];
+}
+
+export interface CaptureOptions {
+  /** Lines of history above the visible screen (capture-pane -S -N). */
+  readonly history?: number;
+  /** Keep colour/attribute escapes (capture-pane -e). */
+  readonly escapes?: boolean;
+  /** Join wrapped lines (capture-pane -J). */
+  readonly join?: boolean;
+}
+
+export function captureCommand(paneId: string, options: CaptureOptions = {}): TmuxCommand {
+  assertPaneId(paneId);
+  const args = ['capture-pane', '-p', '-t', paneId];
+  if (options.escapes) args.push('-e');
+  if (options.join) args.push('-J');
+  if (options.history !== undefined && options.history > 0) args.push('-S', `-${Math.floor(options.history)}`);
+  return args;
+}
+
+// --- discovery ---------------------------------------------------------------------------------
+
+const PANE_FIELDS = [
+  'pane_id',
+  'session_id',
+  'session_name',
+  'window_id',
+  'window_index',
+  'window_name',
+  'pane_index',
+  'pane_title',
+  'pane_current_path',
+  'pane_current_command',
+  'pane_pid',
+  'pane_dead',
+  'pane_width',
+  'pane_height',
+  'pane_in_mode',
+  'alternate_on',
+  'window_activity',
+] as const;
+
+/**
+ * Record framing for list-panes: fields are separated and records ended by strings that carry a
+ * per-process random nonce, so a title or path cannot forge a boundary, whatever it contains.
+ */
+export interface Framing {
+  readonly nonce: string;
+  readonly fieldSep: string;
+  readonly recordEnd: string;
+  readonly blockStart: string;
+}
+
+export function makeFraming(nonce: string): Framing {
+  return {
+    nonce,
+    fieldSep: `<~${nonce}~>`,
+    recordEnd: `<~${nonce}.~>`,
+    blockStart: `<~${nonce}:`,
+  };
+}
+
+export function listPanesCommand(framing: Framing): TmuxCommand {
+  const format = PANE_FIELDS.map((field) => `#{${field}}`).join(framing.fieldSep) + framing.recordEnd;
+  return ['list-panes', '-a', '-F', format];
+}
+
+export function parsePaneList(text: string, framing: Framing): PaneInfo[] {
+  const panes: PaneInfo[] = [];
+  for (const raw of text.split(framing.recordEnd)) {
+    const record = raw.replace(/^\r?\n/, '');
+    if (record.trim() === '') continue;
+    const f = record.split(framing.fieldSep);
+    if (f.length !== PANE_FIELDS.length) continue;
+    const [paneId, sessionId, sessionName, windowId, windowIndex, windowName, paneIndex, title, cwd, command, pid, dead, width, height, inMode, alternateOn, activity] = f as [
+      string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string,
+    ];
+    panes.push({
+      paneId,
+      sessionId,
+      sessionName,
+      windowId,
+      windowIndex: toInt(windowIndex),
+      windowName,
+      paneIndex: toInt(paneIndex),
+      title,
+      cwd,
+      command,
+      pid: toInt(pid),
+      dead: dead === '1',
+      width: toInt(width),
+      height: toInt(height),
+      inMode: inMode === '1',
+      alternateOn: alternateOn === '1',
+      windowActivity: toInt(activity) * 1000,
+    });
+  }
+  return panes;
+}
+
+function toInt(value: string): number {
+  const n = Number.parseInt(value, 10);
+  return Number.isFinite(n) ? n : 0;
+}
+
+// --- one poll cycle in one invocation --------------------------------------------------------------
+
+/**
+ * `list-panes -a`, then for each watched pane a marker line and its screen. Captures come after the
+ * list, so a pane that vanished since the last cycle only cuts the captures after it (tmux stops
+ * a command sequence at the first failure); the list itself is always complete.
+ */
+export function pollCycleCommand(framing: Framing, captureIds: readonly string[]): string[] {
+  const commands: TmuxCommand[] = [listPanesCommand(framing)];
+  for (const id of captureIds) {
+    assertPaneId(id);
+    commands.push(['display-message', '-p', `${framing.blockStart}${id}~>`]);
+    commands.push(['capture-pane', '-p', '-t', id]);
+  }
+  return chain(commands);
+}
+
+export interface PollCycleOutput {
+  readonly panes: PaneInfo[];
+  /** Screens by pane id; a pane missing here was not captured this cycle. */
+  readonly screens: Map<string, string>;
+}
+
+export function parsePollCycle(stdout: string, framing: Framing, exitedCleanly: boolean): PollCycleOutput {
+  const marker = new RegExp(`^${escapeRegExp(framing.blockStart)}(%\\d+)~>$`, 'm');
+  const first = stdout.search(marker);
+  const listText = first === -1 ? stdout : stdout.slice(0, first);
+  const panes = parsePaneList(listText, framing);
+  const screens = new Map<string, string>();
+  if (first !== -1) {
+    const blocks = stdout.slice(first).split(new RegExp(`^(?=${escapeRegExp(framing.blockStart)}%\\d+~>$)`, 'm'));
+    blocks.forEach((block, index) => {
+      const m = marker.exec(block);
+      if (!m || m.index !== 0) return;
+      const id = m[1] as string;
+      const body = block.slice(m[0].length + 1);
+      const isLast = index === blocks.length - 1;
+      // When tmux stopped early, the last marker has no trustworthy screen after it.
+      if (isLast && !exitedCleanly) return;
+      screens.set(id, body);
+    });
+  }
+  return { panes, screens };
+}
+
+function escapeRegExp(value: string): string {
+  return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `session:window.pane` */
+export function paneTarget(pane: Pick<PaneInfo, 'sessionName' | 'windowIndex' | 'paneIndex'>): string {
+  return `${pane.sessionName}:${pane.windowIndex}.${pane.paneIndex}`;
+}

@@ -1,0 +1,35 @@
+// Turns the socket choice into the leading tmux arguments, and names it for people.
+
+import type { TmuxSocket } from '../types.js';
+
+export const defaultSocket: TmuxSocket = { kind: 'default' };
+
+export function socketArgs(socket: TmuxSocket): string[] {
+  switch (socket.kind) {
+    case 'default':
+      return [];
+    case 'name':
+      return ['-L', socket.name];
+    case 'path':
+      return ['-S', socket.path];
+  }
+}
+
+export function describeSocket(socket: TmuxSocket): string {
+  switch (socket.kind) {
+    case 'default':
+      return 'default server';
+    case 'name':
+      return `-L ${socket.name}`;
+    case 'path':
+      return `-S ${socket.path}`;
+  }
+}
+
+/** The socket path of the server the current process runs inside ($TMUX is "path,pid,session"). */
+export function socketPathFromTmuxEnv(tmuxEnv: string | undefined): string | null {
+  if (!tmuxEnv) return null;
+  const comma = tmuxEnv.indexOf(',');
+  const path = comma === -1 ? tmuxEnv : tmuxEnv.slice(0, comma);
+  return path === '' ? null : path;
+}

@@ -1,0 +1,122 @@
+// Plain data shared by the engine, the dashboard and the servers.
+// Nothing here does I/O; every other part of corral speaks in these shapes.
+
+/** Which tmux server to talk to: the default one, `-L name` or `-S path`. */
+export type TmuxSocket =
+  | { readonly kind: 'default' }
+  | { readonly kind: 'name'; readonly name: string }
+  | { readonly kind: 'path'; readonly path: string };
+
+/** What `list-panes -a` tells about one pane. */
+export interface PaneInfo {
+  readonly paneId: string; // "%3"
+  readonly sessionId: string; // "$1"
+  readonly sessionName: string;
+  readonly windowId: string; // "@2"
+  readonly windowIndex: number;
+  readonly windowName: string;
+  readonly paneIndex: number;
+  readonly title: string;
+  readonly cwd: string;
+  readonly command: string;
+  readonly pid: number;
+  readonly dead: boolean;
+  readonly width: number;
+  readonly height: number;
+  readonly inMode: boolean;
+  readonly alternateOn: boolean;
+  /** Last activity of the pane's window, epoch ms (tmux gives 1 s resolution). */
+  readonly windowActivity: number;
+}
+
+export type StuckReason = 'permission' | 'stopped';
+
+/** Why a screen does (or does not) wait for a person. Output of the prompt matcher. */
+export interface PromptVerdict {
+  readonly prompt: boolean;
+  readonly reason: StuckReason | null;
+  readonly busy: boolean;
+  readonly tool: string | null;
+  readonly rule: string | null;
+  /** The line the verdict is about (the prompt line, or the busy line). */
+  readonly line: string;
+}
+
+/** Tracking states from the detector design: registered -> monitoring <-> stuck -> ended. */
+export type PaneState = 'registered' | 'monitoring' | 'stuck' | 'ended';
+
+export interface PaneView {
+  readonly pane: PaneInfo;
+  /** `session:window.pane` */
+  readonly target: string;
+  /** Opt-in label (`alpha` for a pane titled `@tb-alpha: ...`), when the prefix is present. */
+  readonly label: string | null;
+  /** Synthetic tracking id `tmux-%ID-<ms>`. */
+  readonly trackingId: string;
+  readonly state: PaneState;
+  readonly reason: StuckReason | null;
+  readonly message: string | null;
+  readonly verdict: PromptVerdict | null;
+  readonly registeredAt: number;
+  /** When the screen last changed in a way that counts (ms). */
+  readonly quietSince: number;
+  readonly stuckSince: number | null;
+  /** Seen by the user (snoozed) until the screen changes again. */
+  readonly acknowledged: boolean;
+  /** Visible screen, trailing spaces and trailing blank lines removed. Empty before the first capture. */
+  readonly lines: readonly string[];
+  readonly screenHash: string;
+}
+
+export type EngineStatus = 'starting' | 'ok' | 'no-server' | 'no-tmux' | 'error';
+
+export interface EngineSnapshot {
+  readonly server: string;
+  readonly status: EngineStatus;
+  readonly statusMessage: string | null;
+  readonly panes: readonly PaneView[];
+  readonly updatedAt: number;
+  readonly cycle: number;
+}
+
+/** The read side every UI and server uses (fits React's useSyncExternalStore). */
+export interface EngineStore {
+  getSnapshot(): EngineSnapshot;
+  subscribe(listener: () => void): () => void;
+}
+
+interface EventBase {
+  readonly sessionId: string;
+  readonly paneId: string;
+  readonly timestamp: number;
+}
+
+export type CorralEvent =
+  | (EventBase & { readonly type: 'registered'; readonly cwd: string; readonly transcriptPath: '' })
+  | (EventBase & {
+      readonly type: 'stuck';
+      readonly cwd: string;
+      readonly transcriptPath: '';
+      readonly reason: StuckReason;
+      readonly message: string;
+    })
+  | (EventBase & { readonly type: 'unstuck' })
+  | (EventBase & { readonly type: 'ended'; readonly why: 'closed' | 'out-of-scope' | 'server-gone' });
+
+export type CorralEventType = CorralEvent['type'];
+
+/** Injected time source, so tests drive time by hand. */
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** What the dashboard and the servers may ask of the running engine besides reading the store. */
+export interface EngineHandle extends EngineStore {
+  /** Marks a stuck pane as seen (snoozed) until its screen changes again. */
+  acknowledge(paneId: string): void;
+  /** Runs one poll cycle now (e.g. right after typing into a pane). */
+  pollNow(): Promise<void>;
+  onEvent(listener: (event: CorralEvent) => void): () => void;
+}
