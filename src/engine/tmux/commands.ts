@@ -200,3 +200,60 @@ function escapeRegExp(value: string): string {
 export function paneTarget(pane: Pick<PaneInfo, 'sessionName' | 'windowIndex' | 'paneIndex'>): string {
   return `${pane.sessionName}:${pane.windowIndex}.${pane.paneIndex}`;
 }
+
+// --- batched captures for the chat bridge ----------------------------------------------------------
+
+export interface CaptureBatchOptions {
+  /** Lines of history above the screen (capture-pane -S -N). */
+  readonly history: number;
+}
+
+/**
+ * For each pane: a marker line that also carries the cursor row, the screen height and whether
+ * the pane is dead, then the joined capture with history. One tmux process for all panes.
+ */
+export function captureBatchCommand(framing: Framing, paneIds: readonly string[], options: CaptureBatchOptions): string[] {
+  const commands: TmuxCommand[] = [];
+  for (const id of paneIds) {
+    assertPaneId(id);
+    commands.push(['display-message', '-p', '-t', id, `${framing.blockStart}${id}~> #{cursor_y} #{pane_height} #{pane_dead}`]);
+    commands.push(captureCommand(id, { history: options.history, join: true }));
+  }
+  return chain(commands);
+}
+
+export interface BatchCapture {
+  readonly paneId: string;
+  /** capture-pane output, one line per row (wrapped rows joined). */
+  readonly text: string;
+  /** Index of the cursor's line in the capture's lines. */
+  readonly cursorRow: number;
+  readonly height: number;
+  readonly dead: boolean;
+}
+
+/**
+ * Splits a captureBatchCommand's output. When tmux stopped early (a pane closed), the last block
+ * may be cut short, so it is dropped unless the run ended cleanly.
+ */
+export function parseCaptureBatch(stdout: string, framing: Framing, exitedCleanly: boolean): BatchCapture[] {
+  const head = `^${escapeRegExp(framing.blockStart)}(%\\d+)~> (\\d+) (\\d+) ([01])$`;
+  const marker = new RegExp(head, 'm');
+  const first = stdout.search(marker);
+  if (first === -1) return [];
+  const blocks = stdout.slice(first).split(new RegExp(`^(?=${escapeRegExp(framing.blockStart)}%\\d+~> )`, 'm'));
+  const out: BatchCapture[] = [];
+  blocks.forEach((block, index) => {
+    const m = marker.exec(block);
+    if (!m || m.index !== 0) return;
+    if (index === blocks.length - 1 && !exitedCleanly) return;
+    const text = block.slice(m[0].length + 1);
+    const cursorY = Number(m[2]);
+    const height = Number(m[3]);
+    const rows = text.endsWith('\n') ? text.slice(0, -1).split('\n').length : text === '' ? 0 : text.split('\n').length;
+    // Count from the bottom: joined rows above the cursor do not shift it.
+    const cursorRow = Math.max(0, rows - (height - cursorY));
+    out.push({ paneId: m[1] as string, text, cursorRow, height, dead: m[4] === '1' });
+  });
+  return out;
+}

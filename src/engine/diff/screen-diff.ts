@@ -1,0 +1,193 @@
+// Finds what a pane printed since a baseline capture, one capture at a time. Pure: lines in,
+// lines out. Captures include history (capture-pane -J -S -N), so the same text moves up as the
+// pane scrolls, drops off the top when history is trimmed, and vanishes on clear; full-screen
+// programs redraw in place. The differ copes with all of these:
+//
+// - The region of new output starts after an anchor: the last block of baseline lines (before
+//   the baseline's cursor line, which typing changes) still found in the capture at the same
+//   place or higher.
+// - The region ends before the "chrome": the baseline's cursor line and what is below it (a
+//   shell prompt, an agent's input box and status bar), when the capture ends the same way.
+// - A line is committed once the cursor has left it (it is above the cursor line): the cursor
+//   line can still be rewritten (`\r` progress bars, spinners). Committed lines are emitted once,
+//   in order; later captures are aligned with what was already committed.
+
+import { sanitizeLine } from './sanitize.js';
+
+/** One capture of a pane: lines (history first) and the row of the cursor in them. */
+export interface Capture {
+  readonly lines: readonly string[];
+  /** Index into `lines` of the cursor's line. */
+  readonly cursorRow: number;
+}
+
+export interface DiffState {
+  readonly baseline: readonly string[];
+  /** Baseline lines from the chrome's first line to the end. */
+  readonly chrome: readonly string[];
+  /** Raw region lines committed so far (before any filtering). */
+  readonly committed: readonly string[];
+  /** The previous region including open lines, to tell whether anything moved. */
+  readonly previousRegion: readonly string[];
+  /** Whether the baseline anchor was found in the last capture. */
+  readonly anchored: boolean;
+}
+
+export interface DiffStep {
+  readonly state: DiffState;
+  /** Lines committed by this capture, in order. */
+  readonly added: readonly string[];
+  /** Lines of the region the cursor has not left yet (may still change). */
+  readonly open: readonly string[];
+  /** Whether the region differs from the previous capture's. */
+  readonly changed: boolean;
+}
+
+const ANCHOR_LINES = 6;
+const ANCHOR_SEARCH_DEPTH = 400;
+const CANDIDATES_PER_BLOCK = 64;
+const OVERLAP_LINES = 24;
+
+/** Normalises raw capture text into lines: sanitized, trailing spaces and blank lines removed. */
+export function captureLines(text: string): string[] {
+  const lines = text.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines.map(sanitizeLine);
+}
+
+function trimBlankTail(lines: readonly string[], keep: number): number {
+  let end = lines.length;
+  while (end > keep && (lines[end - 1] ?? '') === '') end -= 1;
+  return end;
+}
+
+const BOX_ONLY = /^[\s─━═╭╮╰╯┌┐└┘┏┓┗┛╔╗╚╝│┃║-]*$/;
+
+export function createDiffState(baseline: Capture): DiffState {
+  const lines = baseline.lines.slice(0, trimBlankTail(baseline.lines, Math.min(baseline.cursorRow + 1, baseline.lines.length)));
+  let chromeStart = Math.min(Math.max(0, baseline.cursorRow), lines.length);
+  // An input box drawn around the cursor line: its top border belongs to the chrome too.
+  while (chromeStart > 0 && chromeStart > baseline.cursorRow - 3 && BOX_ONLY.test(lines[chromeStart - 1] ?? '') && (lines[chromeStart - 1] ?? '') !== '') {
+    chromeStart -= 1;
+  }
+  return {
+    baseline: lines,
+    chrome: lines.slice(chromeStart),
+    committed: [],
+    previousRegion: [],
+    anchored: true,
+  };
+}
+
+/** Where the new output starts in `lines`, or null when no baseline anchor is left. */
+export function locateAnchor(baseline: readonly string[], chromeLength: number, lines: readonly string[]): number | null {
+  const positions = new Map<string, number[]>();
+  lines.forEach((line, index) => {
+    if (line === '') return;
+    const list = positions.get(line);
+    if (list) list.push(index);
+    else positions.set(line, [index]);
+  });
+  const top = baseline.length - chromeLength;
+  const lowest = Math.max(1, top - ANCHOR_SEARCH_DEPTH);
+  // The block ending right before the chrome first; then earlier blocks (after a clear or a
+  // history trim the later ones are gone).
+  for (let end = top; end >= lowest; end--) {
+    const size = Math.min(ANCHOR_LINES, end);
+    const from = end - size;
+    let offset = -1;
+    for (let i = from; i < end; i++) {
+      if ((baseline[i] ?? '') !== '') {
+        offset = i - from;
+        break;
+      }
+    }
+    if (offset === -1) continue;
+    const candidates = positions.get(baseline[from + offset] as string) ?? [];
+    let checked = 0;
+    for (let c = candidates.length - 1; c >= 0 && checked < CANDIDATES_PER_BLOCK; c--) {
+      const p = (candidates[c] as number) - offset;
+      if (p < 0 || p > from || p + size > lines.length) continue;
+      checked += 1;
+      let same = true;
+      for (let k = 0; k < size; k++) {
+        if (lines[p + k] !== baseline[from + k]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return p + size;
+    }
+  }
+  return top === 0 ? 0 : null;
+}
+
+/** Length of the chrome found at the end of `lines` (never reaching above `floor`). */
+function chromeAtEnd(chrome: readonly string[], lines: readonly string[], end: number, floor: number): number {
+  const n = chrome.length;
+  if (n === 0 || end - n < floor) return 0;
+  for (let k = 0; k < n; k++) if (lines[end - n + k] !== chrome[k]) return 0;
+  return n;
+}
+
+/** Finds where committed lines continue in `region`: index of the first line not yet committed. */
+function alignCommitted(committed: readonly string[], region: readonly string[]): number {
+  let lcp = 0;
+  while (lcp < committed.length && lcp < region.length && committed[lcp] === region[lcp]) lcp += 1;
+  if (lcp === committed.length) return lcp;
+  // The region moved or was redrawn: look for the last committed lines in it.
+  for (let size = Math.min(OVERLAP_LINES, committed.length); size >= 1; size--) {
+    const tail = committed.slice(committed.length - size);
+    if (size === 1 && (tail[0] ?? '') === '') break;
+    for (let p = region.length - size; p >= 0; p--) {
+      let same = true;
+      for (let k = 0; k < size; k++) {
+        if (region[p + k] !== tail[k]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return p + size;
+    }
+  }
+  // No overlap. When most committed lines are still there, lines were rewritten in place (a
+  // multi-line progress display): what lies past the committed count is new. Otherwise the
+  // screen was cleared or redrawn with other content: the whole region is new.
+  const present = new Set(region);
+  const kept = committed.filter((line) => present.has(line)).length;
+  return kept * 2 >= committed.length ? Math.min(committed.length, region.length) : 0;
+}
+
+export function diffCapture(state: DiffState, capture: Capture): DiffStep {
+  const lines = capture.lines;
+  const anchor = locateAnchor(state.baseline, state.chrome.length, lines);
+  const anchored = anchor !== null;
+  const start = anchor ?? 0;
+  const cursorRow = Math.max(start, Math.min(capture.cursorRow, lines.length));
+  let end = trimBlankTail(lines, start);
+  end -= chromeAtEnd(state.chrome, lines, end, start);
+  const region = lines.slice(start, end);
+  const committable = region.slice(0, Math.max(0, Math.min(region.length, cursorRow - start)));
+  const open = region.slice(committable.length);
+
+  const from = alignCommitted(state.committed, committable);
+  const added = committable.slice(from);
+  const changed = !sameLines(region, state.previousRegion);
+  return {
+    state: {
+      ...state,
+      committed: added.length > 0 || from < state.committed.length ? [...committable.slice(0, from), ...added] : state.committed,
+      previousRegion: region,
+      anchored,
+    },
+    added,
+    open,
+    changed,
+  };
+}
+
+function sameLines(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
