@@ -40,6 +40,8 @@ export interface ConversationRequest {
   readonly paneId: string;
   readonly message: string;
   readonly signal?: AbortSignal;
+  /** Called once the message is typed and Enter pressed. */
+  readonly onTyped?: () => void;
   /** Called with each piece of the answer as it becomes known. */
   readonly onText?: (text: string) => void;
 }
@@ -69,6 +71,7 @@ export async function runConversation(deps: ConversationDeps, request: Conversat
   if (!(await pause(deps.timers, settings.enterDelayMs, signal))) return { status: 'aborted', answer: '' };
   await tmux.send(paneId, [{ kind: 'key', key: 'Enter' }]);
   if (signal?.aborted) return { status: 'aborted', answer: '' };
+  request.onTyped?.();
 
   return await new Promise<ConversationOutcome>((resolve) => {
     let settled = false;
