@@ -30,6 +30,13 @@ export const SETTINGS = [
   { key: 'promptPack', type: 'string', default: 'default', choices: ['default', 'seed', 'none'], flag: 'prompt-pack', env: ['CORRAL_PROMPT_PACK'], valueName: 'NAME', description: 'built-in prompt rules: default (per-tool rules), seed (the ten generic patterns), none (only your patterns)' },
   { key: 'daemonUrl', type: 'string', default: null, flag: 'daemon-url', env: ['CORRAL_DAEMON_URL'], valueName: 'URL', description: 'POST every event as JSON to this URL (queued and retried while it is down)' },
   { key: 'previewLines', type: 'int', default: 40, min: 1, max: 500, env: ['CORRAL_PREVIEW_LINES'], description: 'screen lines kept per pane for previews' },
+  { key: 'host', type: 'string', default: '127.0.0.1', flag: 'host', env: ['CORRAL_HOST'], valueName: 'ADDR', description: 'address the HTTP server (chat bridge, attach server) listens on' },
+  { key: 'port', type: 'int', default: 7878, min: 0, max: 65535, flag: 'port', env: ['CORRAL_PORT'], valueName: 'PORT', description: 'port of the HTTP server (0 picks a free one)' },
+  { key: 'bridgePollMs', type: 'int', default: 100, min: 10, max: 10_000, flag: 'bridge-poll', env: ['CORRAL_BRIDGE_POLL_MS'], valueName: 'MS', description: 'chat bridge: how often a pane that is answering is captured' },
+  { key: 'bridgeQuietMs', type: 'int', default: 800, min: 50, max: 600_000, flag: 'bridge-quiet', env: ['CORRAL_BRIDGE_QUIET_MS'], valueName: 'MS', description: 'chat bridge: the answer ends after this long without new output' },
+  { key: 'bridgeMaxDurationMs', type: 'int', default: 600_000, min: 1_000, flag: 'bridge-max-duration', env: ['CORRAL_BRIDGE_MAX_DURATION_MS'], valueName: 'MS', description: 'chat bridge: longest answer; it then ends with finish_reason "length"' },
+  { key: 'bridgeHistoryLines', type: 'int', default: 2_000, min: 0, max: 100_000, flag: 'bridge-history', env: ['CORRAL_BRIDGE_HISTORY_LINES'], valueName: 'N', description: 'chat bridge: history lines captured with the screen' },
+  { key: 'corsOrigins', type: 'string-list', default: [], flag: 'cors-origin', env: ['CORRAL_CORS_ORIGINS'], valueName: 'ORIGIN', description: 'chat bridge: browser origin allowed to call the API (repeatable; none by default)' },
 ] as const satisfies readonly SettingSpec[];
 
 export interface Settings {
@@ -43,6 +50,13 @@ export interface Settings {
   promptPack: 'default' | 'seed' | 'none';
   daemonUrl: string | null;
   previewLines: number;
+  host: string;
+  port: number;
+  bridgePollMs: number;
+  bridgeQuietMs: number;
+  bridgeMaxDurationMs: number;
+  bridgeHistoryLines: number;
+  corsOrigins: string[];
   [extra: string]: unknown;
 }
 

@@ -3,8 +3,9 @@
 import type { Command } from '../command.js';
 import { lsCommand } from './ls.js';
 import { sendCommand } from './send.js';
+import { serveCommand } from './serve.js';
 import { watchCommand } from './watch.js';
 
-export const COMMANDS: readonly Command[] = [watchCommand, lsCommand, sendCommand];
+export const COMMANDS: readonly Command[] = [watchCommand, lsCommand, sendCommand, serveCommand];
 
 export const DEFAULT_COMMAND = 'dashboard';

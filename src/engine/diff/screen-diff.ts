@@ -119,6 +119,20 @@ export function locateAnchor(baseline: readonly string[], chromeLength: number, 
       if (same) return p + size;
     }
   }
+  // The block right before the chrome, partly gone off the top (history trimmed or the capture
+  // window slid): its remaining lines open the capture.
+  const size = Math.min(ANCHOR_LINES, top);
+  for (let clip = 1; clip < size; clip++) {
+    const kept = size - clip;
+    let same = lines.length >= kept;
+    let nonBlank = false;
+    for (let k = 0; same && k < kept; k++) {
+      const want = baseline[top - kept + k] ?? '';
+      if (lines[k] !== want) same = false;
+      if (want !== '') nonBlank = true;
+    }
+    if (same && nonBlank) return kept;
+  }
   return top === 0 ? 0 : null;
 }
 
@@ -130,16 +144,20 @@ function chromeAtEnd(chrome: readonly string[], lines: readonly string[], end: n
   return n;
 }
 
-/** Finds where committed lines continue in `region`: index of the first line not yet committed. */
-function alignCommitted(committed: readonly string[], region: readonly string[]): number {
+/** The committable lines not committed before, given the lines committed so far. */
+function newLines(committed: readonly string[], region: readonly string[]): string[] {
   let lcp = 0;
   while (lcp < committed.length && lcp < region.length && committed[lcp] === region[lcp]) lcp += 1;
-  if (lcp === committed.length) return lcp;
-  // The region moved or was redrawn: look for the last committed lines in it.
+  if (lcp === committed.length) return region.slice(lcp);
+  const seen = new Set(committed.filter((line) => line !== ''));
+  const unseen = (lines: readonly string[]) => lines.filter((line) => line === '' || !seen.has(line));
+  // The region moved or was redrawn: look for the last committed lines in it. Lines between the
+  // common start and that spot that were never committed were inserted (a reply written above
+  // a status line) and are new too.
   for (let size = Math.min(OVERLAP_LINES, committed.length); size >= 1; size--) {
     const tail = committed.slice(committed.length - size);
     if (size === 1 && (tail[0] ?? '') === '') break;
-    for (let p = region.length - size; p >= 0; p--) {
+    for (let p = region.length - size; p >= lcp; p--) {
       let same = true;
       for (let k = 0; k < size; k++) {
         if (region[p + k] !== tail[k]) {
@@ -147,15 +165,16 @@ function alignCommitted(committed: readonly string[], region: readonly string[])
           break;
         }
       }
-      if (same) return p + size;
+      if (same) return [...unseen(region.slice(lcp, p)).filter((line) => line !== ''), ...region.slice(p + size)];
     }
   }
   // No overlap. When most committed lines are still there, lines were rewritten in place (a
-  // multi-line progress display): what lies past the committed count is new. Otherwise the
-  // screen was cleared or redrawn with other content: the whole region is new.
+  // status line replaced by text, a list updated): what differs from the common start is new,
+  // unless it was committed already. Otherwise the screen was cleared or redrawn with other
+  // content: the whole region is new.
   const present = new Set(region);
   const kept = committed.filter((line) => present.has(line)).length;
-  return kept * 2 >= committed.length ? Math.min(committed.length, region.length) : 0;
+  return kept * 2 >= committed.length ? unseen(region.slice(lcp)) : [...region];
 }
 
 export function diffCapture(state: DiffState, capture: Capture): DiffStep {
@@ -170,13 +189,13 @@ export function diffCapture(state: DiffState, capture: Capture): DiffStep {
   const committable = region.slice(0, Math.max(0, Math.min(region.length, cursorRow - start)));
   const open = region.slice(committable.length);
 
-  const from = alignCommitted(state.committed, committable);
-  const added = committable.slice(from);
+  const added = newLines(state.committed, committable);
   const changed = !sameLines(region, state.previousRegion);
   return {
     state: {
       ...state,
-      committed: added.length > 0 || from < state.committed.length ? [...committable.slice(0, from), ...added] : state.committed,
+      // Everything the cursor has left is committed now: emitted, or seen before in another form.
+      committed: sameLines(committable, state.committed) ? state.committed : committable,
       previousRegion: region,
       anchored,
     },

@@ -41,7 +41,8 @@ export interface BridgeSettings {
 }
 
 export interface BridgeOptions {
-  readonly engine: EngineStore;
+  /** The watched panes; pollNow (when given) refreshes them before a model is declared unknown. */
+  readonly engine: EngineStore & { pollNow?(): Promise<void> };
   readonly tmux: CaptureSource & PaneWriter;
   readonly token: string;
   readonly settings: BridgeSettings;
@@ -150,7 +151,12 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
       throw new HttpError(415, 'send the request body as JSON (Content-Type: application/json)', 'invalid_request_error', 'unsupported_media_type');
     }
     const chat = parseChatRequest(await readBody(req));
-    const view = resolveModel(options.engine, disabled, chat.model);
+    let view = resolveModel(options.engine, disabled, chat.model);
+    if (!view && options.engine.pollNow) {
+      // A pane opened since the engine's last poll is not known yet: look again once.
+      await options.engine.pollNow().catch(() => undefined);
+      view = resolveModel(options.engine, disabled, chat.model);
+    }
     if (!view) {
       throw new HttpError(404, `The model \`${chat.model}\` does not exist: no bridged pane has that id, target or label (GET /v1/models lists them)`, 'invalid_request_error', 'model_not_found', 'model');
     }
