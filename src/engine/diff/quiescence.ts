@@ -38,7 +38,8 @@ export function decide(
 ): { state: QuiescenceState; decision: Decision } {
   const next: QuiescenceState = observation.changed ? { ...state, lastChangeAt: now, sawChange: true } : state;
   if (now - next.startedAt >= config.maxDurationMs) return { state: next, decision: 'length' };
-  if (observation.busy) return { state: next, decision: 'continue' };
+  // Busy counts as activity: the quiet time starts when the busy signal goes away.
+  if (observation.busy) return { state: { ...next, lastChangeAt: now }, decision: 'continue' };
   // Back at a prompt after output, and nothing moved since the last poll: done, no need to wait.
   if (observation.promptBack && next.sawChange && !observation.changed) return { state: next, decision: 'stop' };
   if (now - next.lastChangeAt >= config.quietMs) return { state: next, decision: 'stop' };
