@@ -19,6 +19,14 @@ export function escapeFormat(value: string): string {
   return value.replaceAll('#', '##');
 }
 
+/**
+ * display-message passes its text through strftime, so `%4~` in a pane id comes out as ` %4~`
+ * (and `%12` padded): a literal '%' must be written '%%'.
+ */
+export function escapePercent(value: string): string {
+  return value.replaceAll('%', '%%');
+}
+
 /** Joins commands into one tmux invocation: `a ; b ; c`. */
 export function chain(commands: readonly TmuxCommand[]): string[] {
   const args: string[] = [];
@@ -158,7 +166,7 @@ export function pollCycleCommand(framing: Framing, captureIds: readonly string[]
   const commands: TmuxCommand[] = [listPanesCommand(framing)];
   for (const id of captureIds) {
     assertPaneId(id);
-    commands.push(['display-message', '-p', `${framing.blockStart}${id}~>`]);
+    commands.push(['display-message', '-p', `${framing.blockStart}${escapePercent(id)}~>`]);
     commands.push(['capture-pane', '-p', '-t', id]);
   }
   return chain(commands);
@@ -216,7 +224,7 @@ export function captureBatchCommand(framing: Framing, paneIds: readonly string[]
   const commands: TmuxCommand[] = [];
   for (const id of paneIds) {
     assertPaneId(id);
-    commands.push(['display-message', '-p', '-t', id, `${framing.blockStart}${id}~> #{cursor_y} #{pane_height} #{pane_dead}`]);
+    commands.push(['display-message', '-p', '-t', id, `${framing.blockStart}${escapePercent(id)}~> #{cursor_y} #{pane_height} #{pane_dead}`]);
     commands.push(captureCommand(id, { history: options.history, join: true }));
   }
   return chain(commands);

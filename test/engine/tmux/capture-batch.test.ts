@@ -5,7 +5,7 @@ const framing = makeFraming('abc123');
 
 describe('captureBatchCommand', () => {
   it('chains a marker and a joined capture with history per pane', () => {
-    const marker = (id: string) => `<~abc123:${id}~> #{cursor_y} #{pane_height} #{pane_dead}`;
+    const marker = (id: string) => `<~abc123:%${id}~> #{cursor_y} #{pane_height} #{pane_dead}`;
     expect(captureBatchCommand(framing, ['%1', '%22'], { history: 2000 })).toEqual([
       ...['display-message', '-p', '-t', '%1', marker('%1'), ';'],
       ...['capture-pane', '-p', '-t', '%1', '-J', '-S', '-2000', ';'],
