@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-export function startServer(panes, command = 'while :; do sleep $((RANDOM % 4 + 1)); echo "tick $RANDOM"; done') {
+// `read -t` is a bash builtin: the panes print every 1-4 s without starting any process.
+export function startServer(panes, command = 'while :; do read -r -t $((RANDOM % 4 + 1)) _; echo "tick $RANDOM"; done') {
   const name = `corral-bench-${randomBytes(4).toString('hex')}`;
   const tmux = (...args) => execFileSync('tmux', ['-L', name, ...args], { encoding: 'utf8' });
   tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'bench', '-x', '120', '-y', '30', 'bash', '--norc', '-c', command);
