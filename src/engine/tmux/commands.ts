@@ -20,11 +20,12 @@ export function escapeFormat(value: string): string {
 }
 
 /**
- * display-message passes its text through strftime, so `%4~` in a pane id comes out as ` %4~`
- * (and `%12` padded): a literal '%' must be written '%%'.
+ * display-message passes its text through strftime, so a pane id in a marker comes out mangled
+ * (`%4~` prints as ` %4~`, `%12` padded with spaces). Markers carry the id's digits only; the
+ * parsers accept them with or without the '%'.
  */
-export function escapePercent(value: string): string {
-  return value.replaceAll('%', '%%');
+export function markerId(paneId: string): string {
+  return paneId.slice(1);
 }
 
 /** Joins commands into one tmux invocation: `a ; b ; c`. */
@@ -166,7 +167,7 @@ export function pollCycleCommand(framing: Framing, captureIds: readonly string[]
   const commands: TmuxCommand[] = [listPanesCommand(framing)];
   for (const id of captureIds) {
     assertPaneId(id);
-    commands.push(['display-message', '-p', `${framing.blockStart}${escapePercent(id)}~>`]);
+    commands.push(['display-message', '-p', `${framing.blockStart}${markerId(id)}~>`]);
     commands.push(['capture-pane', '-p', '-t', id]);
   }
   return chain(commands);
@@ -179,17 +180,17 @@ export interface PollCycleOutput {
 }
 
 export function parsePollCycle(stdout: string, framing: Framing, exitedCleanly: boolean): PollCycleOutput {
-  const marker = new RegExp(`^${escapeRegExp(framing.blockStart)}(%\\d+)~>$`, 'm');
+  const marker = new RegExp(`^${escapeRegExp(framing.blockStart)}%?(\\d+)~>$`, 'm');
   const first = stdout.search(marker);
   const listText = first === -1 ? stdout : stdout.slice(0, first);
   const panes = parsePaneList(listText, framing);
   const screens = new Map<string, string>();
   if (first !== -1) {
-    const blocks = stdout.slice(first).split(new RegExp(`^(?=${escapeRegExp(framing.blockStart)}%\\d+~>$)`, 'm'));
+    const blocks = stdout.slice(first).split(new RegExp(`^(?=${escapeRegExp(framing.blockStart)}%?\\d+~>$)`, 'm'));
     blocks.forEach((block, index) => {
       const m = marker.exec(block);
       if (!m || m.index !== 0) return;
-      const id = m[1] as string;
+      const id = `%${m[1] as string}`;
       const body = block.slice(m[0].length + 1);
       const isLast = index === blocks.length - 1;
       // When tmux stopped early, the last marker has no trustworthy screen after it.
@@ -224,7 +225,7 @@ export function captureBatchCommand(framing: Framing, paneIds: readonly string[]
   const commands: TmuxCommand[] = [];
   for (const id of paneIds) {
     assertPaneId(id);
-    commands.push(['display-message', '-p', '-t', id, `${framing.blockStart}${escapePercent(id)}~> #{cursor_y} #{pane_height} #{pane_dead}`]);
+    commands.push(['display-message', '-p', '-t', id, `${framing.blockStart}${markerId(id)}~> #{cursor_y} #{pane_height} #{pane_dead}`]);
     commands.push(captureCommand(id, { history: options.history, join: true }));
   }
   return chain(commands);
@@ -245,11 +246,11 @@ export interface BatchCapture {
  * may be cut short, so it is dropped unless the run ended cleanly.
  */
 export function parseCaptureBatch(stdout: string, framing: Framing, exitedCleanly: boolean): BatchCapture[] {
-  const head = `^${escapeRegExp(framing.blockStart)}(%\\d+)~> (\\d+) (\\d+) ([01])$`;
+  const head = `^${escapeRegExp(framing.blockStart)}%?(\\d+)~> (\\d+) (\\d+) ([01])$`;
   const marker = new RegExp(head, 'm');
   const first = stdout.search(marker);
   if (first === -1) return [];
-  const blocks = stdout.slice(first).split(new RegExp(`^(?=${escapeRegExp(framing.blockStart)}%\\d+~> )`, 'm'));
+  const blocks = stdout.slice(first).split(new RegExp(`^(?=${escapeRegExp(framing.blockStart)}%?\\d+~> )`, 'm'));
   const out: BatchCapture[] = [];
   blocks.forEach((block, index) => {
     const m = marker.exec(block);
@@ -261,7 +262,7 @@ export function parseCaptureBatch(stdout: string, framing: Framing, exitedCleanl
     const rows = text.endsWith('\n') ? text.slice(0, -1).split('\n').length : text === '' ? 0 : text.split('\n').length;
     // Count from the bottom: joined rows above the cursor do not shift it.
     const cursorRow = Math.max(0, rows - (height - cursorY));
-    out.push({ paneId: m[1] as string, text, cursorRow, height, dead: m[4] === '1' });
+    out.push({ paneId: `%${m[1] as string}`, text, cursorRow, height, dead: m[4] === '1' });
   });
   return out;
 }

@@ -1,16 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { captureBatchCommand, makeFraming, parseCaptureBatch } from '../../../src/engine/tmux/commands.js';
+import { captureBatchCommand, makeFraming, parseCaptureBatch, parsePollCycle, pollCycleCommand } from '../../../src/engine/tmux/commands.js';
 
 const framing = makeFraming('abc123');
 
 describe('captureBatchCommand', () => {
   it('chains a marker and a joined capture with history per pane', () => {
-    const marker = (id: string) => `<~abc123:%${id}~> #{cursor_y} #{pane_height} #{pane_dead}`;
+    const marker = (id: string) => `<~abc123:${id.slice(1)}~> #{cursor_y} #{pane_height} #{pane_dead}`;
     expect(captureBatchCommand(framing, ['%1', '%22'], { history: 2000 })).toEqual([
       ...['display-message', '-p', '-t', '%1', marker('%1'), ';'],
       ...['capture-pane', '-p', '-t', '%1', '-J', '-S', '-2000', ';'],
       ...['display-message', '-p', '-t', '%22', marker('%22'), ';'],
       ...['capture-pane', '-p', '-t', '%22', '-J', '-S', '-2000'],
+    ]);
+  });
+
+  it("keeps '%' out of display-message text, which tmux passes through strftime", () => {
+    // `display -p '<~n:%4~>'` prints '<~n: %4~>' and '%12' comes out padded with spaces.
+    const texts = [...captureBatchCommand(framing, ['%4', '%12'], { history: 0 }), ...pollCycleCommand(framing, ['%4', '%12'])].filter((arg) =>
+      arg.startsWith(framing.blockStart),
+    );
+    expect(texts).toHaveLength(4);
+    for (const text of texts) expect(text).not.toContain('%');
+    const parsed = parsePollCycle(`${framing.blockStart}4~>\nscreen four\n${framing.blockStart}12~>\nscreen twelve\n`, framing, true);
+    expect([...parsed.screens]).toEqual([
+      ['%4', 'screen four\n'],
+      ['%12', 'screen twelve\n'],
     ]);
   });
 
@@ -21,12 +35,12 @@ describe('captureBatchCommand', () => {
 
 describe('parseCaptureBatch', () => {
   const output = [
-    '<~abc123:%1~> 2 3 0',
+    '<~abc123:1~> 2 3 0',
     'history line',
     '$ ls',
     'a  b',
     '$',
-    '<~abc123:%2~> 0 2 1',
+    '<~abc123:2~> 0 2 1',
     'dead pane',
     '',
     '',
