@@ -76,7 +76,9 @@ export class Conversation {
     const cursorLine = (capture.lines[capture.cursorRow] ?? '').trim();
     const promptBack = verdict.prompt && !verdict.busy && cursorLine !== '' && verdict.line.trim() === cursorLine;
     this.lastPromptBack = promptBack;
-    const result = decide(this.quiet, { changed: step.changed, busy: verdict.busy, promptBack }, now, this.config);
+    // The fast end needs an answer first: an agent that has not started yet still shows its prompt.
+    const answered = this.answerText !== '';
+    const result = decide(this.quiet, { changed: step.changed, busy: verdict.busy, promptBack: promptBack && answered }, now, this.config);
     this.quiet = result.state;
     if (result.decision === 'continue') return { text, finish: null };
     text += this.end(result.decision);

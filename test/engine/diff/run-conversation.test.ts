@@ -161,3 +161,24 @@ describe('runConversation', () => {
     expect(outcome).toMatchObject({ status: 'finished', finishReason: 'length' });
   });
 });
+
+describe('Conversation', () => {
+  it('does not end early on an agent that still shows its prompt before it starts answering', async () => {
+    const { Conversation } = await import('../../../src/engine/diff/conversation.js');
+    const box = ['╭────╮', '│ >  │', '╰────╯'];
+    const conversation = new Conversation({ lines: ['banner', ...box], cursorRow: 2 }, 'hello', 0, { quietMs: 800, maxDurationMs: 60_000 }, () => ({
+      prompt: true,
+      reason: 'stopped',
+      busy: false,
+      tool: 'agent',
+      rule: 'box',
+      line: '│ >  │',
+    }));
+    // The echo shows up, then nothing for a while: no answer yet, so only the quiet time can end it.
+    const screen = { lines: ['banner', '> hello', ...box], cursorRow: 3, height: 10 };
+    expect(conversation.observe(screen, 100).finish).toBeNull();
+    expect(conversation.observe(screen, 200).finish).toBeNull();
+    expect(conversation.observe(screen, 800).finish).toBeNull();
+    expect(conversation.observe(screen, 900)).toEqual({ text: '', finish: 'stop' });
+  });
+});
