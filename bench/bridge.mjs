@@ -12,6 +12,8 @@ const TOKEN = 'bench-token-0123456789abcdef';
 const LINES = Number(process.env.BENCH_BRIDGE_LINES ?? 50);
 const STREAMS = Number(process.env.BENCH_BRIDGE_STREAMS ?? 20);
 const STREAM_SECONDS = Number(process.env.BENCH_BRIDGE_SECONDS ?? 10);
+// Each pane starts with a full history (tmux keeps 2000 lines by default), as a working pane has.
+const SHELL = 'seq 3000; PS1="$ " exec bash --norc --noprofile -i';
 
 async function startCorral(server) {
   const child = spawn(process.execPath, [CLI, 'serve', '-L', server.name, '--port', '0'], {
@@ -64,7 +66,7 @@ async function paneIds(server) {
 
 async function latency(log) {
   // One idle shell; the typed command prints LINES timestamps (bash builtins only), 150-350 ms apart.
-  const server = startServer(1, 'PS1="$ " exec bash --norc --noprofile -i');
+  const server = startServer(1, SHELL);
   const corral = await startCorral(server);
   try {
     await new Promise((r) => setTimeout(r, 500));
@@ -84,7 +86,7 @@ async function latency(log) {
 }
 
 async function concurrent(log) {
-  const server = startServer(STREAMS, 'PS1="$ " exec bash --norc --noprofile -i');
+  const server = startServer(STREAMS, SHELL);
   const corral = await startCorral(server);
   try {
     await new Promise((r) => setTimeout(r, 1000));
@@ -118,7 +120,7 @@ export async function run(log) {
     '|---:|---:|---:|---:|---:|',
     `| ${lat.n} | ${lat.p50.toFixed(0)} ms | ${lat.p95.toFixed(0)} ms | ${lat.max.toFixed(0)} ms | < 120 ms (poll + 20 ms) |`,
     '',
-    `CPU: ${con.streams} concurrent streams on ${con.streams} panes, each printing a line every 200 ms for ${STREAM_SECONDS} s. CPU in ms per second of wall time (1000 = one core); corral includes the tmux clients it spawned and its engine's own 2 s poll.`,
+    `CPU: ${con.streams} concurrent streams on ${con.streams} panes (each with 2000 lines of history), each printing a line every 200 ms for ${STREAM_SECONDS} s. CPU in ms per second of wall time (1000 = one core); corral includes the tmux clients it spawned and its engine's own 2 s poll.`,
     '',
     '| streams | lines received / printed | wall time | corral CPU ms/s | tmux server CPU ms/s | total |',
     '|---:|---:|---:|---:|---:|---:|',

@@ -23,7 +23,7 @@ export type TickEvent =
 export type TickListener = (event: TickEvent) => void;
 
 export interface CaptureSource {
-  captureBatch(paneIds: readonly string[], options: { history: number }): Promise<CaptureBatchResult>;
+  captureBatch(paneIds: readonly string[], options: { history: number; historyByPane?: ReadonlyMap<string, number> }): Promise<CaptureBatchResult>;
 }
 
 export interface CaptureTickerOptions {
@@ -36,9 +36,11 @@ export interface CaptureTickerOptions {
 
 export class CaptureTicker {
   private readonly listeners = new Map<string, Set<TickListener>>();
+  private readonly histories = new Map<string, () => number>();
   private timer: unknown = null;
   private running = false;
   private ticks = 0;
+  private readonly recent: number[] = [];
   private readonly timers: Timers;
   private readonly now: () => number;
 
@@ -52,12 +54,21 @@ export class CaptureTicker {
     return this.ticks;
   }
 
+  /** Start times of the last 64 ticks (for tests and benchmarks: the poll period really kept). */
+  get recentTicks(): readonly number[] {
+    return this.recent;
+  }
+
   get watchedPanes(): string[] {
     return [...this.listeners.keys()];
   }
 
-  /** Calls `listener` with every capture of the pane from the next tick on; returns the stop function. */
-  watch(paneId: string, listener: TickListener): () => void {
+  /**
+   * Calls `listener` with every capture of the pane from the next tick on; returns the stop
+   * function. `history` (optional) says how many history lines the next capture needs.
+   */
+  watch(paneId: string, listener: TickListener, history?: () => number): () => void {
+    if (history) this.histories.set(paneId, history);
     let set = this.listeners.get(paneId);
     if (!set) {
       set = new Set();
@@ -69,7 +80,10 @@ export class CaptureTicker {
       const current = this.listeners.get(paneId);
       if (!current) return;
       current.delete(listener);
-      if (current.size === 0) this.listeners.delete(paneId);
+      if (current.size === 0) {
+        this.listeners.delete(paneId);
+        this.histories.delete(paneId);
+      }
       if (this.listeners.size === 0) this.cancel();
     };
   }
@@ -77,6 +91,7 @@ export class CaptureTicker {
   /** Stops the loop (listeners stay registered but get nothing more). */
   close(): void {
     this.listeners.clear();
+    this.histories.clear();
     this.cancel();
   }
 
@@ -99,8 +114,15 @@ export class CaptureTicker {
     this.running = true;
     const started = this.now();
     this.ticks += 1;
+    this.recent.push(started);
+    if (this.recent.length > 64) this.recent.shift();
     try {
-      const result = await this.options.tmux.captureBatch(ids, { history: this.options.historyLines });
+      const historyByPane = new Map<string, number>();
+      for (const id of ids) {
+        const wanted = this.histories.get(id)?.();
+        if (wanted !== undefined) historyByPane.set(id, Math.min(this.options.historyLines, Math.max(0, Math.ceil(wanted))));
+      }
+      const result = await this.options.tmux.captureBatch(ids, { history: this.options.historyLines, historyByPane });
       for (const id of ids) {
         const capture = result.captures.get(id);
         const event: TickEvent | null = capture

@@ -22,6 +22,9 @@ export interface PaneCapture extends Capture {
 
 export type FinishReason = 'stop' | 'length';
 
+/** Lines kept above the anchor in later captures: the anchor block plus room for a fast scroll. */
+const HISTORY_MARGIN = 300;
+
 export interface ConversationStep {
   /** Answer text to send now ('' when nothing new). */
   readonly text: string;
@@ -41,6 +44,8 @@ export class Conversation {
   private finished: FinishReason | null = null;
   private lastOpen: readonly string[] = [];
   private lastPromptBack = false;
+  private rowsFromAnchor: number | null = null;
+  private height = 0;
 
   constructor(
     baseline: Capture,
@@ -69,6 +74,8 @@ export class Conversation {
     const step = diffCapture(this.diff, capture);
     this.diff = step.state;
     this.lastOpen = step.open;
+    this.rowsFromAnchor = step.rowsFromAnchor;
+    this.height = capture.height;
     let text = this.emit(step.added);
 
     const screen = capture.lines.slice(Math.max(0, capture.lines.length - capture.height));
@@ -83,6 +90,16 @@ export class Conversation {
     if (result.decision === 'continue') return { text, finish: null };
     text += this.end(result.decision);
     return { text, finish: result.decision };
+  }
+
+  /**
+   * History lines the next capture needs: enough to show the anchor above the new output with a
+   * margin, rather than the whole history every poll. Everything until the first capture, or
+   * when the anchor is lost.
+   */
+  historyWanted(full: number): number {
+    if (this.rowsFromAnchor === null) return full;
+    return Math.min(full, Math.max(0, this.rowsFromAnchor + HISTORY_MARGIN - this.height));
   }
 
   /** Ends the answer now (e.g. the pane closed): flushes what is on screen and closes the fence. */

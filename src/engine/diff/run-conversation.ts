@@ -22,7 +22,7 @@ export interface ConversationSettings {
 }
 
 export interface PaneWriter {
-  captureBatch(paneIds: readonly string[], options: { history: number }): Promise<CaptureBatchResult>;
+  captureBatch(paneIds: readonly string[], options: { history: number; historyByPane?: ReadonlyMap<string, number> }): Promise<CaptureBatchResult>;
   send(paneId: string, items: readonly SendItem[]): Promise<void>;
   paste(paneId: string, text: string): Promise<void>;
 }
@@ -99,7 +99,7 @@ export async function runConversation(deps: ConversationDeps, request: Conversat
         say(conversation.end('stop'));
         finish({ status: 'failed', answer: conversation.answer, message: event.error.message });
       }
-    });
+    }, () => conversation.historyWanted(settings.historyLines));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

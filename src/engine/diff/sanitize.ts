@@ -11,7 +11,10 @@ export function sanitizeText(text: string): string {
   return stripAnsi(text).replace(CONTROLS, '');
 }
 
-/** One screen line: sanitized and without trailing spaces. */
+// eslint-disable-next-line no-control-regex
+const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** One screen line: sanitized and without trailing spaces. Plain lines (the usual case) skip the regexes. */
 export function sanitizeLine(line: string): string {
-  return sanitizeText(line).trimEnd();
+  return (ANY_CONTROL.test(line) ? sanitizeText(line) : line).trimEnd();
 }

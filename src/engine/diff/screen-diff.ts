@@ -31,6 +31,13 @@ export interface DiffState {
   readonly previousRegion: readonly string[];
   /** Whether the baseline anchor was found in the last capture. */
   readonly anchored: boolean;
+  /** Where it was found (baseline block end, capture start), to look there first next time. */
+  readonly hint: AnchorHint | null;
+}
+
+export interface AnchorHint {
+  readonly end: number;
+  readonly start: number;
 }
 
 export interface DiffStep {
@@ -41,6 +48,8 @@ export interface DiffStep {
   readonly open: readonly string[];
   /** Whether the region differs from the previous capture's. */
   readonly changed: boolean;
+  /** Lines from the start of the new output to the end of the capture (null: no anchor). */
+  readonly rowsFromAnchor: number | null;
 }
 
 const ANCHOR_LINES = 6;
@@ -76,11 +85,36 @@ export function createDiffState(baseline: Capture): DiffState {
     committed: [],
     previousRegion: [],
     anchored: true,
+    hint: null,
   };
+}
+
+const MAX_SCROLL_PER_POLL = 400;
+
+/** The block found last time, at the same place or scrolled up a little: the common case, cheap. */
+function anchorNearHint(baseline: readonly string[], lines: readonly string[], hint: AnchorHint): number | null {
+  const size = Math.min(ANCHOR_LINES, hint.end);
+  const from = hint.end - size;
+  for (let start = hint.start; start >= size && start >= hint.start - MAX_SCROLL_PER_POLL; start--) {
+    const p = start - size;
+    let same = true;
+    for (let k = 0; k < size; k++) {
+      if (lines[p + k] !== baseline[from + k]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return start;
+  }
+  return null;
 }
 
 /** Where the new output starts in `lines`, or null when no baseline anchor is left. */
 export function locateAnchor(baseline: readonly string[], chromeLength: number, lines: readonly string[]): number | null {
+  return findAnchor(baseline, chromeLength, lines)?.start ?? null;
+}
+
+function findAnchor(baseline: readonly string[], chromeLength: number, lines: readonly string[]): AnchorHint | null {
   const positions = new Map<string, number[]>();
   lines.forEach((line, index) => {
     if (line === '') return;
@@ -116,7 +150,7 @@ export function locateAnchor(baseline: readonly string[], chromeLength: number, 
           break;
         }
       }
-      if (same) return p + size;
+      if (same) return { end, start: p + size };
     }
   }
   // The block right before the chrome, partly gone off the top (history trimmed or the capture
@@ -131,9 +165,9 @@ export function locateAnchor(baseline: readonly string[], chromeLength: number, 
       if (lines[k] !== want) same = false;
       if (want !== '') nonBlank = true;
     }
-    if (same && nonBlank) return kept;
+    if (same && nonBlank) return { end: top, start: kept };
   }
-  return top === 0 ? 0 : null;
+  return top === 0 ? { end: 0, start: 0 } : null;
 }
 
 /** Length of the chrome found at the end of `lines` (never reaching above `floor`). */
@@ -179,9 +213,14 @@ function newLines(committed: readonly string[], region: readonly string[]): stri
 
 export function diffCapture(state: DiffState, capture: Capture): DiffStep {
   const lines = capture.lines;
-  const anchor = locateAnchor(state.baseline, state.chrome.length, lines);
-  const anchored = anchor !== null;
-  const start = anchor ?? 0;
+  let hint: AnchorHint | null = null;
+  if (state.hint && state.hint.end > 0) {
+    const near = anchorNearHint(state.baseline, lines, state.hint);
+    if (near !== null) hint = { end: state.hint.end, start: near };
+  }
+  hint ??= findAnchor(state.baseline, state.chrome.length, lines);
+  const anchored = hint !== null;
+  const start = hint?.start ?? 0;
   const cursorRow = Math.max(start, Math.min(capture.cursorRow, lines.length));
   let end = trimBlankTail(lines, start);
   end -= chromeAtEnd(state.chrome, lines, end, start);
@@ -198,10 +237,12 @@ export function diffCapture(state: DiffState, capture: Capture): DiffStep {
       committed: sameLines(committable, state.committed) ? state.committed : committable,
       previousRegion: region,
       anchored,
+      hint,
     },
     added,
     open,
     changed,
+    rowsFromAnchor: hint === null ? null : lines.length - start,
   };
 }
 

@@ -215,6 +215,8 @@ export function paneTarget(pane: Pick<PaneInfo, 'sessionName' | 'windowIndex' | 
 export interface CaptureBatchOptions {
   /** Lines of history above the screen (capture-pane -S -N). */
   readonly history: number;
+  /** Per-pane history, where it differs from `history`. */
+  readonly historyByPane?: ReadonlyMap<string, number>;
 }
 
 /**
@@ -226,7 +228,7 @@ export function captureBatchCommand(framing: Framing, paneIds: readonly string[]
   for (const id of paneIds) {
     assertPaneId(id);
     commands.push(['display-message', '-p', '-t', id, `${framing.blockStart}${markerId(id)}~> #{cursor_y} #{pane_height} #{pane_dead}`]);
-    commands.push(captureCommand(id, { history: options.history, join: true }));
+    commands.push(captureCommand(id, { history: options.historyByPane?.get(id) ?? options.history, join: true }));
   }
   return chain(commands);
 }
