@@ -149,6 +149,25 @@ describe('runConversation', () => {
     other.abort();
   });
 
+  it('asks later captures for only the history the answer needs', async () => {
+    const pane: FakePane = { lines: [...Array.from({ length: 1500 }, (_, i) => `old ${i}`), '$'], cursorRow: 1500, height: 10 };
+    const { fake, time, deps } = setup({ '%1': pane });
+    const controller = new AbortController();
+    void runConversation(deps, { paneId: '%1', message: 'build', signal: controller.signal });
+    await time.advance(100);
+    pane.lines[1500] = '$ build';
+    print(pane, ['step 1']);
+    await time.advance(200);
+    const historyArgs = fake.calls
+      .flat()
+      .filter((c) => c[0] === 'capture-pane')
+      .map((c) => Number(c[c.indexOf('-S') + 1]));
+    // Baseline and first poll: the whole history; then the anchor plus a margin.
+    expect(historyArgs.slice(0, 2)).toEqual([-2000, -2000]);
+    expect(historyArgs.at(-1)).toBe(-(2 + 300 - 10));
+    controller.abort();
+  });
+
   it('ends with "length" at the maximum duration', async () => {
     const pane = shellPane();
     const { time, deps } = setup({ '%1': pane });
