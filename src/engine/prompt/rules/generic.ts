@@ -1,0 +1,71 @@
+// Programs of any kind: yes/no questions (`[y/N]`, `[Y/n]`, `(yes/no)`, `(y/n)`), secrets
+// (`[sudo] password for x:`, `Enter passphrase for key …:`, `Password:`, `Enter PIN …:`), ssh's host
+// key question, `rm -i`, arrow-key menus, "Press Enter to continue", pagers; and the busy hints many
+// tools share ("esc to interrupt", "ctrl+c to cancel", a spinner next to a running timer).
+
+import type { RuleSet } from '../rule.js';
+
+export const genericRules: RuleSet = {
+  tool: 'generic',
+  rules: [
+    {
+      id: 'generic/interrupt-hint',
+      kind: 'busy',
+      pattern: /\b(?:esc|escape) to (?:interrupt|stop)\b|\b(?:ctrl\+c|ctrl-c|\^C) to (?:interrupt|stop|cancel|abort)\b/i,
+    },
+    {
+      // A spinner glyph, a phrase, and a running counter: "⠋ Building (12s)", "◐ Indexing · 1m 3s".
+      id: 'generic/spinner-timer',
+      kind: 'busy',
+      pattern: /^[⠁-⣿◐◓◑◒◴◷◶◵]\s+\S.*?(?:\(|\[|·|•|-)\s*(?:\d+h\s*)?(?:\d+m\s*)?\d+(?:\.\d+)?s\b/,
+    },
+    {
+      id: 'generic/yes-no',
+      kind: 'permission',
+      where: 'last-line',
+      pattern: /[[(]\s*(?:y(?:es)?\s*\/\s*n(?:o)?|n(?:o)?\s*\/\s*y(?:es)?)(?:\s*\/\s*[^\])/]+)*\s*[\])]\s*[:?]?$/i,
+    },
+    {
+      id: 'generic/ssh-host-key',
+      kind: 'permission',
+      where: 'last-line',
+      pattern: /\(yes\/no(?:\/\[fingerprint\])?\)\?$/,
+    },
+    {
+      id: 'generic/ok-to-proceed',
+      kind: 'permission',
+      where: 'last-line',
+      pattern: /\bOk to proceed\? \(y\)$/,
+    },
+    {
+      id: 'generic/secret',
+      kind: 'permission',
+      where: 'last-line',
+      pattern: /(?:\bpassword|\bpassphrase|\bpasscode|\bPIN\b|\bverification code|\bone-time (?:password|code)|\bOTP\b|\b2FA code)\b.{0,100}:$|^(?:Password|Passphrase|PIN)\s*:$/i,
+    },
+    {
+      id: 'generic/confirm-file-operation',
+      kind: 'permission',
+      where: 'last-line',
+      pattern: /^(?:rm|cp|mv|ln): .+\?$/,
+    },
+    {
+      id: 'generic/choice-menu',
+      kind: 'permission',
+      pattern: /\((?:Use arrow keys|use arrow keys)[^)]*\)$|\[Use arrows to move[^\]]*\]$/,
+      within: 12,
+    },
+    {
+      id: 'generic/press-to-continue',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^(?:press|hit) (?:any key|enter|return|<enter>)\b.*$/i,
+    },
+    {
+      id: 'generic/pager',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^--\s?More\s?--(?:\s?\(\d+%\))?$|^\(END\)$/,
+    },
+  ],
+};
