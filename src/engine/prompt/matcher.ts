@@ -4,10 +4,10 @@
 // How a verdict is reached, over the last REGION_LINES non-empty lines:
 // 1. Busy: the lowest line a busy rule matches (lines that echo a user's message, `> …`, are skipped).
 // 2. Prompt: a last-line rule matching the last line wins (shells, REPLs, yes/no questions);
-//    otherwise the lowest permission match; otherwise the lowest stopped match.
+//    otherwise the first permission rule that matches; otherwise the lowest stopped match.
 // 3. A busy line vetoes the prompt, unless the prompt is drawn below it and is not an agent's input
 //    box: a permission dialog or a shell prompt under a stale status line is what the screen shows
-//    now, while an agent draws its input box under its spinner even while it works.
+//    now, while an agent draws its input box under its spinner even while it works (outranksBusy).
 
 import stripAnsi from 'strip-ansi';
 import { ConfigError } from '../config.js';
@@ -30,12 +30,15 @@ export const REGION_LINES = 15;
 
 export type PromptPack = 'default' | 'seed' | 'none';
 
-/** Every built-in rule set, in the order they are tried on a line (specific tools before generic ones). */
+/**
+ * Every built-in rule set, in the order they are tried on a line: narrower rules first (gemini-cli's
+ * input box also needs its footer, so it goes before Claude Code's box of the same shape), generic last.
+ */
 export const DEFAULT_RULE_SETS: readonly RuleSet[] = [
-  claudeCodeRules,
-  codexRules,
   geminiCliRules,
+  codexRules,
   opencodeRules,
+  claudeCodeRules,
   aiderRules,
   shellRules,
   replRules,
@@ -170,7 +173,10 @@ function regionLine(raw: string): RegionLine | null {
   const last = text.charCodeAt(text.length - 1);
   // Box-drawing borders and the left half block live in U+2500..U+259F.
   const boxed = (first >= 0x2500 && first <= 0x259f) || (last >= 0x2500 && last <= 0x259f);
-  return { text, inner: boxed ? text.replace(BOX_LEFT, '').replace(BOX_RIGHT, '').trim() : text };
+  if (!boxed) return { text, inner: text };
+  const inner = text.replace(BOX_LEFT, '').replace(BOX_RIGHT, '').trim();
+  // An empty row inside a box says nothing; skipping it keeps tall dialogs inside the region.
+  return inner === '' ? null : { text, inner };
 }
 
 /** The last `size` non-empty lines, top to bottom. */
@@ -213,10 +219,31 @@ function lowestMatch(rules: readonly CompiledRule[], region: readonly RegionLine
   return null;
 }
 
+/** The lowest line one rule matches. */
+function lowestLineOf(rule: CompiledRule, region: readonly RegionLine[]): number {
+  for (let index = region.length - 1; index >= 0; index--) if (matchesAt(rule, region, index)) return index;
+  return -1;
+}
+
 function choosePrompt(rules: PromptRules, region: readonly RegionLine[]): Match | null {
   const last = region.length - 1;
   for (const rule of rules.lastLine) if (matchesAt(rule, region, last)) return { rule, index: last };
-  return lowestMatch(rules.permission, region) ?? lowestMatch(rules.stopped, region);
+  // Permission rules go by rule order, so a dialog reports its question rather than its key hints.
+  for (const rule of rules.permission) {
+    const index = lowestLineOf(rule, region);
+    if (index >= 0) return { rule, index };
+  }
+  return lowestMatch(rules.stopped, region);
+}
+
+/**
+ * Whether a prompt stands despite a busy line: a last-line prompt at or below it ("Press Enter to
+ * continue or Ctrl-C to abort" is a question, not a working program), or a permission dialog below it.
+ * An agent's input box never does: agents draw it under their spinner while they work.
+ */
+function outranksBusy(prompt: Match, busy: Match): boolean {
+  if (prompt.rule.lastLineOnly) return prompt.index >= busy.index;
+  return prompt.rule.kind === 'permission' && prompt.index > busy.index;
 }
 
 /** Classifies a screen given as lines (top to bottom). */
@@ -225,8 +252,7 @@ export function classifyScreen(lines: readonly string[], rules: PromptRules = DE
   if (region.length === 0) return { prompt: false, reason: null, busy: false, tool: null, rule: null, line: '' };
   const busy = lowestMatch(rules.busy, region, ECHO_LINE);
   const prompt = choosePrompt(rules, region);
-  const promptSurvives =
-    prompt !== null && (busy === null || (prompt.index > busy.index && (prompt.rule.kind === 'permission' || prompt.rule.lastLineOnly)));
+  const promptSurvives = prompt !== null && (busy === null || outranksBusy(prompt, busy));
   if (prompt && promptSurvives) {
     const line = region[prompt.index]!;
     return {

@@ -59,7 +59,7 @@ export const genericRules: RuleSet = {
       id: 'generic/press-to-continue',
       kind: 'stopped',
       where: 'last-line',
-      pattern: /^(?:press|hit) (?:any key|enter|return|<enter>)\b.*$/i,
+      pattern: /^(?:press|hit) (?:any key|enter|return|<enter>)\b.*\bto (?:continue|proceed|resume)\b/i,
     },
     {
       id: 'generic/pager',
