@@ -61,3 +61,29 @@ export function expectFixtureVerdict(fixture: ScreenFixture, verdict: PromptVerd
       break;
   }
 }
+
+/** Height of the screens cut from the log corpus. */
+export const LOG_SCREEN_HEIGHT = 24;
+
+export interface LogScreen {
+  readonly file: string;
+  /** The log line at the bottom of the screen: none of these waits for a person. */
+  readonly line: string;
+  readonly lines: string[];
+}
+
+/**
+ * Screens of ordinary output: for every non-empty line of test/fixtures/logs/*.txt, the
+ * LOG_SCREEN_HEIGHT lines ending with it (as a terminal shows a log that has stopped there).
+ */
+export function logScreens(): LogScreen[] {
+  return readdirSync(LOGS_DIR)
+    .filter((f) => f.endsWith('.txt'))
+    .sort()
+    .flatMap((file) => {
+      const lines = screenLines(readFileSync(join(LOGS_DIR, file), 'utf8'));
+      return lines.flatMap((line, i) =>
+        line.trim() === '' ? [] : [{ file, line, lines: lines.slice(Math.max(0, i + 1 - LOG_SCREEN_HEIGHT), i + 1) }],
+      );
+    });
+}

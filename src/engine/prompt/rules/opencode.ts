@@ -29,10 +29,5 @@ export const opencodeRules: RuleSet = {
       pattern: /(?:^|\s)ctrl\+[a-z] commands$/,
       within: 3,
     },
-    {
-      id: 'opencode/home-placeholder',
-      kind: 'stopped',
-      pattern: /^Ask anything\.\.\. "/,
-    },
   ],
 };
