@@ -89,6 +89,17 @@ describe('engine on a real tmux server', () => {
     expect(events.find((e) => e.type === 'ended' && e.paneId === keep)).toMatchObject({ why: 'out-of-scope' });
   });
 
+  it('reads hostile titles and window names exactly as tmux stores them', async () => {
+    const title = 'x;y "q" \'s\' <~a~> #{pane_id} | ü 🚀';
+    // select-pane -T expands formats, so '##' stands for a literal '#'.
+    const pane = await server.spawn('sleep 60', { title: title.replace('#', '##') });
+    await server.tmux('rename-window', '-t', pane, 'win;dow "q"');
+    startEngine();
+    const view = await waitFor(() => paneView(pane));
+    expect(view.pane.title).toBe(title);
+    expect(view.pane.windowName).toBe('win;dow "q"');
+  });
+
   it('keeps running when the server dies, ending every pane, and picks panes up when a server appears', async () => {
     const pane = await server.spawn('sleep 60');
     startEngine();
