@@ -23,7 +23,9 @@ export const genericRules: RuleSet = {
       id: 'generic/yes-no',
       kind: 'permission',
       where: 'last-line',
-      pattern: /[[(]\s*(?:y(?:es)?\s*\/\s*n(?:o)?|n(?:o)?\s*\/\s*y(?:es)?)(?:\s*\/\s*[^\])/]+)*\s*[\])]\s*[:?]?$/i,
+      // Also conda's "([y]/n)?" and dpkg's "(Y/I/N/O/D/Z) [default=N] ?".
+      pattern:
+        /[[(]\s*(?:\[?y(?:es)?\]?\s*\/\s*\[?n(?:o)?\]?|\[?n(?:o)?\]?\s*\/\s*\[?y(?:es)?\]?)(?:\s*\/\s*[^\])/]+)*\s*[\])]\s*[:?]?$|\(Y(?:\/[A-Z])+\) \[default=[A-Z]\] \?$/i,
     },
     {
       id: 'generic/ssh-host-key',
@@ -44,6 +46,21 @@ export const genericRules: RuleSet = {
       pattern: /(?:\bpassword|\bpassphrase|\bpasscode|\bPIN\b|\bverification code|\bone-time (?:password|code)|\bOTP\b|\b2FA code)\b.{0,100}:$|^(?:Password|Passphrase|PIN)\s*:$/i,
     },
     {
+      // Credentials asked for by name: "Username for 'https://github.com':", docker's "Username:".
+      id: 'generic/username',
+      kind: 'permission',
+      where: 'last-line',
+      pattern: /^(?:Username|User name|Login)(?: for '[^']*')?:$/i,
+    },
+    {
+      // terraform apply: "Only 'yes' will be accepted to approve." above "Enter a value:".
+      id: 'generic/terraform-approve',
+      kind: 'permission',
+      where: 'last-line',
+      pattern: /^Enter a value:$/,
+      requires: [/Only 'yes' will be accepted/],
+    },
+    {
       id: 'generic/confirm-file-operation',
       kind: 'permission',
       where: 'last-line',
@@ -56,6 +73,24 @@ export const genericRules: RuleSet = {
       within: 12,
     },
     {
+      // A question with its default answer: "Key name [release-2025]:", cookiecutter's
+      // "[2/3] project_slug (ledger):" ("Traceback (most recent call last):" has the same shape as
+      // the latter but no step number).
+      id: 'generic/question-with-default',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^[A-Za-z][\w .'/-]{0,40} \[[^\]]*\]:$|^\[\d+\/\d+\] [\w-]+ \([^()]*\):$/,
+    },
+    {
+      // npm init's "version: (1.0.0)"; log lines such as "Name: (unset)" look the same, so only under
+      // npm init's banner.
+      id: 'generic/npm-init',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^[a-z][\w .-]{0,30}: \([^()]*\)$/,
+      requires: [/^(?:This utility will walk you through creating a package\.json file\.|Press \^C at any time to quit\.)$/],
+    },
+    {
       id: 'generic/press-to-continue',
       kind: 'stopped',
       where: 'last-line',
@@ -65,7 +100,8 @@ export const genericRules: RuleSet = {
       id: 'generic/pager',
       kind: 'stopped',
       where: 'last-line',
-      pattern: /^--\s?More\s?--(?:\s?\(\d+%\))?$|^\(END\)$/,
+      // more, less (`:` and `(END)`), man.
+      pattern: /^--\s?More\s?--(?:\s?\(\d+%\))?$|^\(END\)$|^:$|^Manual page .+\(press h for help or q to quit\)$/,
     },
   ],
 };
