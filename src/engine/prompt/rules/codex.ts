@@ -16,8 +16,9 @@ export const codexRules: RuleSet = {
     {
       id: 'codex/approval',
       kind: 'permission',
-      pattern:
-        /^(?:Would you like to (?:run the following command|make the following edits|grant these permissions|apply|allow)\b.*\?|Allow command\?|Apply changes\?)$/,
+      // "Would you like to run the following command?" (make the following edits, grant these
+      // permissions, approve this plan), "<server> needs your approval.", older "Allow command?".
+      pattern: /^(?:Would you like to .+\?|.+ needs your approval\.|Allow command\?|Apply changes\?)$/,
       requires: [MENU_OR_FOOTER],
     },
     {
