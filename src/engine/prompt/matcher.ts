@@ -57,7 +57,7 @@ interface CompiledRule {
   readonly kind: RuleKind;
   readonly pattern: RegExp;
   readonly lastLineOnly: boolean;
-  /** Lowest index (from the bottom, 0 = last line) the anchor may sit at; Infinity for any. */
+  /** The anchor must be among this many non-empty lines from the bottom (1 = the last line). */
   readonly within: number;
   readonly raw: boolean;
   readonly requires: readonly RegExp[];
@@ -237,12 +237,13 @@ function choosePrompt(rules: PromptRules, region: readonly RegionLine[]): Match 
 }
 
 /**
- * Whether a prompt stands despite a busy line: a last-line prompt at or below it ("Press Enter to
- * continue or Ctrl-C to abort" is a question, not a working program), or a permission dialog below it.
- * An agent's input box never does: agents draw it under their spinner while they work.
+ * Whether a prompt stands despite a busy line. A prompt on the last line does: it is the newest
+ * thing on the screen, even when it mentions a key itself ("Press Enter to continue or Ctrl-C to
+ * abort"). A permission dialog drawn below the busy line does. An agent's input box never does:
+ * agents draw it under their spinner while they work.
  */
 function outranksBusy(prompt: Match, busy: Match): boolean {
-  if (prompt.rule.lastLineOnly) return prompt.index >= busy.index;
+  if (prompt.rule.lastLineOnly) return true;
   return prompt.rule.kind === 'permission' && prompt.index > busy.index;
 }
 
