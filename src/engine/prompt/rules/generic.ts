@@ -1,7 +1,9 @@
-// Programs of any kind: yes/no questions (`[y/N]`, `[Y/n]`, `(yes/no)`, `(y/n)`), secrets
-// (`[sudo] password for x:`, `Enter passphrase for key …:`, `Password:`, `Enter PIN …:`), ssh's host
-// key question, `rm -i`, arrow-key menus, "Press Enter to continue", pagers; and the busy hints many
-// tools share ("esc to interrupt", "ctrl+c to cancel", a spinner next to a running timer).
+// Programs of any kind, on the last line: yes/no questions (`[y/N]`, `[Y/n]`, `(yes/no)`, `(y/n)`,
+// conda, dpkg), secrets and credentials (`[sudo] password for x:`, `Enter passphrase for key …:`,
+// `Password:`, `Enter PIN …:`, `Username for '…':`), ssh's host key question, terraform's approval,
+// `rm -i`, questions with a default (`Key name [release]:`, npm init), "Press Enter to continue",
+// pagers; arrow-key menus near the bottom; and the busy hints many tools share ("esc to interrupt",
+// "ctrl+c to cancel", a spinner next to a running timer).
 
 import type { RuleSet } from '../rule.js';
 
