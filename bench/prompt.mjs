@@ -86,7 +86,7 @@ export async function run(log) {
 
   return [
     'Log screens: every non-empty line of `test/fixtures/logs/*.txt` (npm, cargo, pytest, make, git, docker,',
-    `webpack, server logs, lines ending in \`:\` \`...\` \`>\` \`#\` \`?\` or holding \`@\`) at the bottom of a ${LOG_SCREEN_HEIGHT}-line screen;`,
+    `webpack, server and CI logs, lines ending in \`:\` \`...\` \`>\` \`#\` \`?\` or holding \`@\`) at the bottom of a ${LOG_SCREEN_HEIGHT}-line screen;`,
     'a prompt found there is a false positive. Tool fixtures: `test/fixtures/screens/<tool>/*.txt`.',
     '',
     '| pack | log screens | false positives | fixture prompts found | fixture verdicts exact (prompt, reason, busy) | CPU µs per screen |',
