@@ -1,11 +1,12 @@
 // The table of corral's commands. `corral` with no command runs DEFAULT_COMMAND.
 
 import type { Command } from '../command.js';
+import { checkCommand } from './check.js';
 import { lsCommand } from './ls.js';
 import { sendCommand } from './send.js';
 import { serveCommand } from './serve.js';
 import { watchCommand } from './watch.js';
 
-export const COMMANDS: readonly Command[] = [watchCommand, lsCommand, sendCommand, serveCommand];
+export const COMMANDS: readonly Command[] = [watchCommand, lsCommand, sendCommand, checkCommand, serveCommand];
 
 export const DEFAULT_COMMAND = 'dashboard';

@@ -16,13 +16,14 @@ export function escapeArg(value: string): string {
 
 /** Formats are expanded in display-message and friends: '#' must be doubled to stay literal. */
 export function escapeFormat(value: string): string {
-  return value.replaceAll('#', '##');
+  // display-message also runs its text through strftime, where `%3` is a padded field: `%%` is a `%`.
+  return value.replaceAll('#', '##').replaceAll('%', '%%');
 }
 
 /**
  * display-message passes its text through strftime, so a pane id in a marker comes out mangled
- * (`%4~` prints as ` %4~`, `%12` padded with spaces). Markers carry the id's digits only; the
- * parsers accept them with or without the '%'.
+ * (`%4~` prints as ` %4~`, `%12` padded with spaces). The capture-batch markers carry the id's
+ * digits only; their parser accepts them with or without the '%'.
  */
 export function markerId(paneId: string): string {
   return paneId.slice(1);
@@ -167,7 +168,8 @@ export function pollCycleCommand(framing: Framing, captureIds: readonly string[]
   const commands: TmuxCommand[] = [listPanesCommand(framing)];
   for (const id of captureIds) {
     assertPaneId(id);
-    commands.push(['display-message', '-p', `${framing.blockStart}${markerId(id)}~>`]);
+    // display-message runs strftime over its text: `%5~` would print as `  %5~`, so write `%%5`.
+    commands.push(['display-message', '-p', `${framing.blockStart}${id.replace('%', '%%')}~>`]);
     commands.push(['capture-pane', '-p', '-t', id]);
   }
   return chain(commands);
@@ -180,17 +182,17 @@ export interface PollCycleOutput {
 }
 
 export function parsePollCycle(stdout: string, framing: Framing, exitedCleanly: boolean): PollCycleOutput {
-  const marker = new RegExp(`^${escapeRegExp(framing.blockStart)}%?(\\d+)~>$`, 'm');
+  const marker = new RegExp(`^${escapeRegExp(framing.blockStart)}(%\\d+)~>$`, 'm');
   const first = stdout.search(marker);
   const listText = first === -1 ? stdout : stdout.slice(0, first);
   const panes = parsePaneList(listText, framing);
   const screens = new Map<string, string>();
   if (first !== -1) {
-    const blocks = stdout.slice(first).split(new RegExp(`^(?=${escapeRegExp(framing.blockStart)}%?\\d+~>$)`, 'm'));
+    const blocks = stdout.slice(first).split(new RegExp(`^(?=${escapeRegExp(framing.blockStart)}%\\d+~>$)`, 'm'));
     blocks.forEach((block, index) => {
       const m = marker.exec(block);
       if (!m || m.index !== 0) return;
-      const id = `%${m[1] as string}`;
+      const id = m[1] as string;
       const body = block.slice(m[0].length + 1);
       const isLast = index === blocks.length - 1;
       // When tmux stopped early, the last marker has no trustworthy screen after it.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { captureBatchCommand, makeFraming, parseCaptureBatch, parsePollCycle, pollCycleCommand } from '../../../src/engine/tmux/commands.js';
+import { captureBatchCommand, makeFraming, parseCaptureBatch } from '../../../src/engine/tmux/commands.js';
 
 const framing = makeFraming('abc123');
 
@@ -16,16 +16,13 @@ describe('captureBatchCommand', () => {
 
   it("keeps '%' out of display-message text, which tmux passes through strftime", () => {
     // `display -p '<~n:%4~>'` prints '<~n: %4~>' and '%12' comes out padded with spaces.
-    const texts = [...captureBatchCommand(framing, ['%4', '%12'], { history: 0 }), ...pollCycleCommand(framing, ['%4', '%12'])].filter((arg) =>
-      arg.startsWith(framing.blockStart),
-    );
-    expect(texts).toHaveLength(4);
-    for (const text of texts) expect(text).not.toContain('%');
-    const parsed = parsePollCycle(`${framing.blockStart}4~>\nscreen four\n${framing.blockStart}12~>\nscreen twelve\n`, framing, true);
-    expect([...parsed.screens]).toEqual([
-      ['%4', 'screen four\n'],
-      ['%12', 'screen twelve\n'],
-    ]);
+    const texts = captureBatchCommand(framing, ['%4', '%12'], { history: 0 }).filter((arg) => arg.startsWith(framing.blockStart));
+    expect(texts).toEqual(['<~abc123:4~> #{cursor_y} #{pane_height} #{pane_dead}', '<~abc123:12~> #{cursor_y} #{pane_height} #{pane_dead}']);
+  });
+
+  it('asks each pane for its own history when told', () => {
+    const args = captureBatchCommand(framing, ['%1', '%2'], { history: 2000, historyByPane: new Map([['%2', 50]]) });
+    expect(args.filter((arg) => /^-\d+$/.test(arg))).toEqual(['-2000', '-50']);
   });
 
   it('refuses anything that is not a pane id', () => {
