@@ -7,6 +7,8 @@ import type { EngineHandle } from '../engine/types.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import { CorralServer } from '../server/http-server.js';
 import { BRIDGE_FEATURE, createBridgeFeature, type BridgeFeature } from '../server/bridge/index.js';
+import { classifyScreen } from '../engine/prompt/matcher.js';
+import { rulesFromSettings } from './setup.js';
 
 export interface ServicesStatus {
   /** Base URL once the server listens. */
@@ -83,8 +85,11 @@ export function createServices(options: ServicesOptions): Services {
         publish();
         throw cause;
       }
+      // The same prompt rules as the engine, so busy and prompt mean the same on the dashboard.
+      const rules = rulesFromSettings(settings);
       bridge = createBridgeFeature({
         engine: options.engine,
+        classify: (lines) => classifyScreen(lines, rules),
         tmux: options.tmux,
         token: options.token,
         settings: {
