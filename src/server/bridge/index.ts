@@ -92,7 +92,7 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
     if (origin === undefined || settings.corsOrigins.includes(origin)) return;
     // Same origin (a page served by this server) is fine; any other site is not.
     if (req.headers.host !== undefined && (origin === `http://${req.headers.host}` || origin === `https://${req.headers.host}`)) return;
-    throw new HttpError(403, `requests from origin ${origin} are not allowed (add it to corsOrigins to allow it)`, 'invalid_request_error', 'origin_not_allowed');
+    throw new HttpError(403, `requests from origin ${origin} are not allowed (allow it with --cors-origin)`, 'invalid_request_error', 'origin_not_allowed');
   }
 
   function checkToken(req: IncomingMessage): void {
@@ -193,6 +193,11 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
     } finally {
       res.off('close', onClose);
       active.delete(paneId);
+      // Aborted while the client is still there: the bridge was switched off.
+      if (!res.writableEnded && !res.destroyed) {
+        if (res.headersSent) res.end();
+        else sendJson(res, 503, errorBody('the chat bridge was switched off', 'server_error', 'bridge_stopped'));
+      }
     }
   }
 

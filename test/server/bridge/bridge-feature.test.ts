@@ -93,3 +93,41 @@ describe('bridge feature (scripted tmux, manual clock)', () => {
     expect(received.trimEnd().endsWith('data: [DONE]')).toBe(true);
   });
 });
+
+describe('switching the bridge off', () => {
+  it('ends an answer in progress instead of leaving the client hanging', async () => {
+    const pane: FakePane = { lines: ['$'], cursorRow: 0, height: 10 };
+    const fake = scriptedTmux({ '%3': pane });
+    const time = new ManualTime();
+    const bridge = createBridgeFeature({
+      engine: store(['%3']),
+      tmux: new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner: fake.runner, nonce: 'off0' }),
+      token: TOKEN,
+      settings: { pollMs: 100, quietMs: 800, maxDurationMs: 60_000, historyLines: 100, corsOrigins: [] },
+      clock: time,
+      timers: time,
+    });
+    server = new CorralServer({ host: '127.0.0.1', port: 0 });
+    await server.listen();
+    server.enable(bridge);
+    const response = new Promise<{ status: number; body: string }>((resolve) => {
+      const req = request(
+        { host: '127.0.0.1', port: server!.port, method: 'POST', path: '/v1/chat/completions', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } },
+        (res) => {
+          let body = '';
+          res.on('data', (part: Buffer) => (body += part.toString('utf8')));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.end(JSON.stringify({ model: '%3', stream: true, messages: [{ role: 'user', content: 'sleep 60' }] }));
+    });
+    for (let i = 0; i < 200 && fake.typed.get('%3')?.length !== 1; i++) await new Promise((r) => setTimeout(r, 5));
+    await time.advance(100);
+    for (let i = 0; i < 200 && bridge.busyPanes().length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await server.disable(bridge.name);
+    const { status, body } = await response;
+    expect(status).toBe(200);
+    expect(body).toContain('"role":"assistant"');
+    expect(bridge.busyPanes()).toEqual([]);
+  });
+});
