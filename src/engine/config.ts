@@ -30,6 +30,11 @@ export const SETTINGS = [
   { key: 'promptPack', type: 'string', default: 'default', choices: ['default', 'seed', 'none'], flag: 'prompt-pack', env: ['CORRAL_PROMPT_PACK'], valueName: 'NAME', description: 'built-in prompt rules: default (per-tool rules), seed (the ten generic patterns), none (only your patterns)' },
   { key: 'daemonUrl', type: 'string', default: null, flag: 'daemon-url', env: ['CORRAL_DAEMON_URL'], valueName: 'URL', description: 'POST every event as JSON to this URL (queued and retried while it is down)' },
   { key: 'previewLines', type: 'int', default: 40, min: 1, max: 500, env: ['CORRAL_PREVIEW_LINES'], description: 'screen lines kept per pane for previews' },
+  { key: 'attachRingBytes', type: 'int', default: 1_048_576, min: 1024, max: 1_073_741_824, flag: 'attach-ring-bytes', env: ['CORRAL_ATTACH_RING_BYTES'], valueName: 'BYTES', description: 'attach server: recent output kept per watched pane, so a viewer can reconnect without a gap' },
+  { key: 'attachSlowClientBytes', type: 'int', default: 4_194_304, min: 1024, flag: 'attach-slow-client-bytes', env: ['CORRAL_ATTACH_SLOW_CLIENT_BYTES'], valueName: 'BYTES', description: 'attach server: a viewer with more than this much output unsent is disconnected (close code 4008)' },
+  { key: 'attachAllowedOrigins', type: 'string-list', default: [], flag: 'attach-origin', env: ['CORRAL_ATTACH_ORIGINS'], valueName: 'ORIGIN', description: 'attach server: another browser origin allowed to open WebSockets (repeatable; the page\'s own origin always is)' },
+  { key: 'attachAllowResize', type: 'boolean', default: false, flag: 'attach-allow-resize', env: ['CORRAL_ATTACH_ALLOW_RESIZE'], description: 'attach server: let writing viewers resize panes (this changes your tmux layout)' },
+  { key: 'attachPauseAfter', type: 'int', default: 10, min: 0, max: 3600, flag: 'attach-pause-after', env: ['CORRAL_ATTACH_PAUSE_AFTER'], valueName: 'SECONDS', description: 'attach server: tmux pauses a pane whose output is this many seconds behind, corral then repaints it (0: no flow control)' },
 ] as const satisfies readonly SettingSpec[];
 
 export interface Settings {
@@ -43,6 +48,11 @@ export interface Settings {
   promptPack: 'default' | 'seed' | 'none';
   daemonUrl: string | null;
   previewLines: number;
+  attachRingBytes: number;
+  attachSlowClientBytes: number;
+  attachAllowedOrigins: string[];
+  attachAllowResize: boolean;
+  attachPauseAfter: number;
   [extra: string]: unknown;
 }
 

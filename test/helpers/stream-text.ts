@@ -36,4 +36,4 @@ export function expectContiguous(numbers: readonly number[], atLeast: number): v
   }
 }
 
-export const GENERATOR = 'i=0; while :; do for k in 1 2 3 4 5 6 7 8; do i=$((i+1)); echo "line $i"; done; sleep 0.01; done';
+export const GENERATOR = 'i=0; while :; do for k in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do i=$((i+1)); echo "line $i"; done; sleep 0.01; done';
