@@ -8,6 +8,8 @@ import { ControlClient, type ControlClientOptions } from '../tmux/control-client
 import type { ControlReply } from '../tmux/control-protocol.js';
 import type { SendItem } from '../tmux/keys.js';
 import { assertPaneId } from '../tmux/pane-id.js';
+import { chain, escapeArg } from '../tmux/commands.js';
+import { runChecked, type TmuxRunner } from '../tmux/runner.js';
 import { RingBuffer } from './ring-buffer.js';
 import { buildRepaint, parseCursorLine, repaintCommands } from './repaint.js';
 import { Utf8Stream, leadingContinuationBytes } from './utf8-stream.js';
@@ -69,6 +71,8 @@ export interface PaneStreamsOptions {
   /** Finds the session (`$N`) a pane belongs to; null when there is no such pane. */
   readonly sessionOf: (paneId: string) => Promise<string | null>;
   readonly openControl?: OpenControl;
+  /** Runs commands for panes nobody watches yet (typing before the first subscribe). */
+  readonly runner?: TmuxRunner;
   /** How often to check that watched panes still exist. */
   readonly livenessMs?: number;
 }
@@ -221,8 +225,12 @@ export class PaneStreams {
   // --- internals -------------------------------------------------------------------------------
 
   private async runChecked(paneId: string, commands: string[][]): Promise<void> {
-    const link = [...this.ready.values()].find((l) => l.panes.has(paneId));
-    if (!link) throw new Error(`pane ${paneId} is not being watched (subscribe first)`);
+    const link = [...this.ready.values()].find((l) => l.panes.has(paneId) && !l.client.closed);
+    if (!link) {
+      if (!this.options.runner) throw new Error(`pane ${paneId} is not being watched (subscribe first)`);
+      await runChecked(this.options.runner, chain(commands.map((c) => c.map(escapeArg))));
+      return;
+    }
     const replies = await link.client.run(commands);
     const failed = replies.find((r) => !r.ok);
     if (failed || replies.length < commands.length) {

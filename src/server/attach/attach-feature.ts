@@ -62,6 +62,7 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
     socket: options.socket,
     ringBytes: settings.attachRingBytes,
     pauseAfterSeconds: settings.attachPauseAfter,
+    runner: options.tmux.runner,
     sessionOf: async (paneId) => (await findPane(paneId))?.sessionId ?? null,
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
