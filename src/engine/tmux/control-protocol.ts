@@ -175,7 +175,8 @@ export class ControlParser {
   }
 }
 
-const BARE_WORD = /^[A-Za-z0-9_%@.,:=+/-]+$/;
+// tmux's parser gives '%', ':', '#', '~', quotes and more a meaning; only plain words go bare.
+const BARE_WORD = /^[A-Za-z0-9_.,=+/-]+$/;
 
 /** Quotes one argument for tmux's command parser (control mode reads command lines, not argv). */
 export function quoteControlArg(value: string): string {

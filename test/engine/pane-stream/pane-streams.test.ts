@@ -152,3 +152,35 @@ describe('PaneStreams (real tmux)', () => {
     expect(viewer.ended?.status).toBe('exited');
   });
 });
+
+describe('flow control (real tmux)', () => {
+  it('recovers from %pause with a repaint and offsets past the gap', async () => {
+    tmux = await startTestTmux();
+    const pane = await tmux.spawn('bash --norc');
+    streams = new PaneStreams({
+      socket: tmux.socket,
+      ringBytes: 1 << 20,
+      pauseAfterSeconds: 1,
+      sessionOf: async (id) => (await tmux!.tmux('display-message', '-p', '-t', id, '#{session_id}')).trim(),
+    });
+    const viewer = new Recorder(false);
+    await streams.subscribe(pane, viewer);
+    await tmux.tmux('send-keys', '-t', pane, 'while :; do seq 1 100000; done', 'Enter');
+    await until(() => viewer.chunks.length > 10);
+    // Stop reading for longer than pause-after: tmux pauses the pane instead of buffering forever.
+    const stopUntil = Date.now() + 2500;
+    while (Date.now() < stopUntil) {
+      /* busy: this process reads nothing meanwhile */
+    }
+    const endBefore = viewer.chunks.at(-1)!.endOffset;
+    await until(() => viewer.resets.length > 0, 15000);
+    const reset = viewer.resets[0]!;
+    expect(reset.mode).toBe('recovery');
+    expect(reset.snapshotOffset).toBeGreaterThan(endBefore);
+    expect(reset.bytes.subarray(0, 2).toString()).toBe('\x1bc');
+    // Output flows again after the repaint.
+    const count = viewer.chunks.length;
+    await until(() => viewer.chunks.length > count + 5);
+    await tmux.tmux('send-keys', '-t', pane, 'C-c', '');
+  });
+});

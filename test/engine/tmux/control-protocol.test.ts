@@ -89,7 +89,9 @@ describe('ControlParser', () => {
 
 describe('quoting command lines', () => {
   it('leaves simple words bare and quotes the rest', () => {
-    expect(quoteControlArg('%3')).toBe('%3');
+    expect(quoteControlArg('%3')).toBe("'%3'");
+    expect(quoteControlArg('%3:continue')).toBe("'%3:continue'");
+    expect(quoteControlArg('send-keys')).toBe('send-keys');
     expect(quoteControlArg('C-c')).toBe('C-c');
     expect(quoteControlArg(';')).toBe("';'");
     expect(quoteControlArg('#{cursor_x}')).toBe("'#{cursor_x}'");
@@ -98,6 +100,6 @@ describe('quoting command lines', () => {
     expect(() => quoteControlArg('a\nb')).toThrow();
   });
   it('joins commands with " ; "', () => {
-    expect(formatControlLine([['capture-pane', '-p', '-t', '%1'], ['display', '-p', '#{pane_id}']])).toBe("capture-pane -p -t %1 ; display -p '#{pane_id}'");
+    expect(formatControlLine([['capture-pane', '-p', '-t', '%1'], ['display', '-p', '#{pane_id}']])).toBe("capture-pane -p -t '%1' ; display -p '#{pane_id}'");
   });
 });
