@@ -80,6 +80,8 @@ export const PAGE_SCRIPT = `// corral attach page: pane list from /api/panes/eve
   var writeBox = document.getElementById('write');
   var term = new Terminal({ scrollback: 5000, fontSize: 13, fontFamily: 'ui-monospace, monospace' });
   term.open(document.getElementById('terminal'));
+  // The terminal can be smaller than its box: a click anywhere in the box focuses it.
+  document.getElementById('terminal').addEventListener('click', function () { term.focus(); });
 
   var panes = [];
   var writeAllowed = false;
