@@ -8,6 +8,11 @@ import { TOKEN, startHarness, type Harness } from '../../helpers/attach-harness.
 
 const CHROMIUM = '/usr/bin/chromium';
 
+/** Browser-side expression: the terminal's rendered rows contain the text. */
+function screenIncludes(text: string): string {
+  return `document.querySelector('.xterm-rows')?.textContent?.includes(${JSON.stringify(text)})`;
+}
+
 let h: Harness;
 let browser: Browser;
 
@@ -61,11 +66,11 @@ describe('attach page in a browser', () => {
     await item.click();
     await page.locator('#state[data-state="live"]').waitFor({ timeout: 10_000 });
     await h.tmux.tmux('send-keys', '-t', paneId, 'echo from-tmux-$((3*3))', 'Enter');
-    await page.waitForFunction(() => document.querySelector('.xterm-rows')?.textContent?.includes('from-tmux-9'), undefined, { timeout: 10_000 });
+    await page.waitForFunction(screenIncludes('from-tmux-9'), undefined, { timeout: 10_000 });
 
     // Read-only: keystrokes in the page reach nothing.
     await page.locator('#terminal').click();
-    expect(await page.evaluate(() => document.activeElement?.classList.contains('xterm-helper-textarea'))).toBe(true);
+    expect(await page.evaluate("document.activeElement?.classList.contains('xterm-helper-textarea')")).toBe(true);
     await page.keyboard.type('echo typed-in-browser');
     await page.keyboard.press('Enter');
     await new Promise((r) => setTimeout(r, 500));
@@ -75,11 +80,11 @@ describe('attach page in a browser', () => {
     await page.locator('#write').check();
     await page.locator('#state[data-state="live-write"]').waitFor({ timeout: 10_000 });
     await page.locator('#terminal').click();
-    expect(await page.evaluate(() => document.activeElement?.classList.contains('xterm-helper-textarea'))).toBe(true);
+    expect(await page.evaluate("document.activeElement?.classList.contains('xterm-helper-textarea')")).toBe(true);
     await page.keyboard.type('echo browser-$((4*4))');
     await page.keyboard.press('Enter');
     await h.tmux.waitForScreen(paneId, (s) => s.includes('browser-16'), 10_000);
-    await page.waitForFunction(() => document.querySelector('.xterm-rows')?.textContent?.includes('browser-16'), undefined, { timeout: 10_000 });
+    await page.waitForFunction(screenIncludes('browser-16'), undefined, { timeout: 10_000 });
     await page.close();
   });
 });
