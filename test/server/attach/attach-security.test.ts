@@ -198,3 +198,29 @@ describe('slow clients', () => {
     }
   });
 });
+
+describe('resize', () => {
+  it('resizes a pane only for a writing client when resizing is allowed', async () => {
+    const r = await startHarness({ attachAllowResize: true });
+    try {
+      const left = await r.tmux.spawn('bash --norc');
+      const right = (await r.tmux.tmux('split-window', '-h', '-d', '-t', left, '-P', '-F', '#{pane_id}', 'bash --norc')).trim();
+      const width = async () => Number((await r.tmux.tmux('display', '-p', '-t', right, '#{pane_width}')).trim());
+      const before = await width();
+      const reader = new TestClient(r.wsUrl(right));
+      await reader.opened;
+      reader.send({ type: 'resize', cols: 30, rows: 10 });
+      expect((await reader.message('error')).code).toBe('read_only');
+      expect(await width()).toBe(before);
+      const writer = new TestClient(r.wsUrl(right, 'write=1'));
+      await writer.opened;
+      expect((await writer.message('hello')).resize).toBe(true);
+      writer.send({ type: 'resize', cols: 30, rows: 10 });
+      await waitUntil(async () => (await width()) === 30, 5000, 'the pane to be 30 columns wide');
+      reader.close();
+      writer.close();
+    } finally {
+      await r.close();
+    }
+  });
+});
