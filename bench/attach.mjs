@@ -87,14 +87,14 @@ async function latency(log) {
   }
 }
 
-async function fanout(log) {
+async function fanout(log, count) {
   const tmux = startServer(1, FLOOD);
   const server = await startAttachServer(tmux.name);
   try {
     const pane = tmux.tmux('display-message', '-p', '-t', 'bench:0', '#{pane_id}').trim();
     const clients = [];
-    for (let i = 0; i < CLIENTS; i++) clients.push(await connect(server.port, pane));
-    const received = new Array(CLIENTS).fill(0);
+    for (let i = 0; i < count; i++) clients.push(await connect(server.port, pane));
+    const received = new Array(count).fill(0);
     clients.forEach((ws, i) => ws.on('message', (data) => (received[i] += data.length)));
     await new Promise((r) => setTimeout(r, 1000)); // warm-up
     received.fill(0);
@@ -102,7 +102,7 @@ async function fanout(log) {
     const tmuxCpuBefore = cpuMs(tmux.pid);
     const started = Date.now();
     let maxRss = rssMb(server.pid);
-    log(`fan-out: ${CLIENTS} clients for ${FANOUT_MS / 1000} s`);
+    log(`fan-out: ${count} clients for ${FANOUT_MS / 1000} s`);
     while (Date.now() - started < FANOUT_MS) {
       await new Promise((r) => setTimeout(r, 250));
       maxRss = Math.max(maxRss, rssMb(server.pid));
@@ -131,7 +131,8 @@ async function fanout(log) {
 
 export async function run(log) {
   const lat = await latency(log);
-  const fan = await fanout(log);
+  const one = await fanout(log, 1);
+  const fan = await fanout(log, CLIENTS);
   return [
     `Pane to WebSocket client, raw mode; clients, server and tmux share this machine's cores (load average ${loadavg()[0].toFixed(1)} at the end).`,
     '',
@@ -140,6 +141,8 @@ export async function run(log) {
     `| latency p50 (line printed in the pane -> received by the client) | ${lat.p50.toFixed(1)} ms |`,
     `| latency p95 | ${lat.p95.toFixed(1)} ms |`,
     `| latency max (${lat.n} samples) | ${lat.max.toFixed(1)} ms |`,
+    `| 1 client on the ~1 MB/s pane: delivered (what the pane produces here) | ${one.totalMBs.toFixed(2)} MB/s |`,
+    `| 1 client: corral server CPU / max RSS | ${one.cpu.toFixed(0)} % of one core / ${one.maxRss.toFixed(0)} MB |`,
     `| ${CLIENTS} clients on one pane: delivered per client (min / max) | ${fan.minMBs.toFixed(2)} / ${fan.maxMBs.toFixed(2)} MB/s |`,
     `| ${CLIENTS} clients: delivered in total | ${fan.totalMBs.toFixed(1)} MB/s |`,
     `| corral server CPU during fan-out | ${fan.cpu.toFixed(0)} % of one core |`,
