@@ -19,7 +19,8 @@ const CLIENTS = Number(process.env.BENCH_ATTACH_CLIENTS ?? 50);
 // Builtins only (read -t, echo, $EPOCHREALTIME): the panes start no processes while measuring.
 const TICKER = 'while :; do read -r -t 0.05 _; echo "T $EPOCHREALTIME"; done';
 // About 1 MB/s: 10 lines of 1000 bytes, then a 10 ms pause.
-const FLOOD = 's=$(printf "%01000d" 0); while :; do for k in 1 2 3 4 5 6 7 8 9 10; do echo "$s"; done; read -r -t 0.01 _; done';
+const FLOOD =
+  's=$(printf "%01000d" 0); while :; do for k in 1 2 3 4 5 6 7 8 9 10; do echo "$s"; done; read -r -t 0.01 _; done';
 
 function rssMb(pid) {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -43,7 +44,9 @@ async function startAttachServer(socketName) {
 
 function connect(port, pane) {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/attach/${pane.slice(1)}?mode=raw`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/attach/${pane.slice(1)}?mode=raw`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     ws.once('open', () => resolve(ws));
     ws.once('error', reject);
   });

@@ -14,7 +14,9 @@ describe('corral attach arguments', () => {
 
   it('builds the raw-mode WebSocket URL', () => {
     expect(attachUrl('http://127.0.0.1:7878', '3', false)).toBe('ws://127.0.0.1:7878/attach/3?mode=raw');
-    expect(attachUrl('https://box.example/corral/', '3', true)).toBe('wss://box.example/corral/attach/3?mode=raw&write=1');
+    expect(attachUrl('https://box.example/corral/', '3', true)).toBe(
+      'wss://box.example/corral/attach/3?mode=raw&write=1',
+    );
   });
 
   it('reads the token from the flag, then the environment, then the token file', () => {

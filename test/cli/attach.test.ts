@@ -18,9 +18,12 @@ afterAll(async () => {
 
 function attachIn(extra: string): Promise<string> {
   const url = `http://127.0.0.1:${h.server.port}`;
-  return h.tmux.spawn(`CORRAL_TOKEN=${TOKEN} '${process.execPath}' '${CLI}' attach ${target} --url ${url} ${extra}; echo ATTACH-EXIT=$?; sleep 60`, {
-    session: 'viewer',
-  });
+  return h.tmux.spawn(
+    `CORRAL_TOKEN=${TOKEN} '${process.execPath}' '${CLI}' attach ${target} --url ${url} ${extra}; echo ATTACH-EXIT=$?; sleep 60`,
+    {
+      session: 'viewer',
+    },
+  );
 }
 
 describe('corral attach', () => {
@@ -49,7 +52,9 @@ describe('corral attach', () => {
 
   it('explains a wrong token, a server that is not running, and a bad pane id', async () => {
     const url = `http://127.0.0.1:${h.server.port}`;
-    const wrong = await runCli(['attach', target, '--url', url, '--token', 'not-the-token-at-all'], { env: cliEnv({ CORRAL_TOKEN: '' }) });
+    const wrong = await runCli(['attach', target, '--url', url, '--token', 'not-the-token-at-all'], {
+      env: cliEnv({ CORRAL_TOKEN: '' }),
+    });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('refused the token');
     const missing = await runCli(['attach', '9999', '--url', url, '--token', TOKEN]);

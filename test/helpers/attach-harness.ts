@@ -5,7 +5,11 @@ import WebSocket from 'ws';
 import type { EngineHandle, EngineSnapshot, PaneView } from '../../src/engine/types.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { CorralServer } from '../../src/server/http-server.js';
-import { createAttachFeature, type AttachFeature, type AttachSettings } from '../../src/server/attach/attach-feature.js';
+import {
+  createAttachFeature,
+  type AttachFeature,
+  type AttachSettings,
+} from '../../src/server/attach/attach-feature.js';
 import { startTestTmux, type TestTmux } from './tmux-server.js';
 
 export const TOKEN = 'test-token-0123456789';
@@ -47,7 +51,10 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(settings: Partial<AttachSettings> = {}, options: { allowWrite?: boolean; tmux?: TestTmux } = {}): Promise<Harness> {
+export async function startHarness(
+  settings: Partial<AttachSettings> = {},
+  options: { allowWrite?: boolean; tmux?: TestTmux } = {},
+): Promise<Harness> {
   const tmux = options.tmux ?? (await startTestTmux());
   const server = new CorralServer({ host: '127.0.0.1', port: 0 });
   await server.listen();
@@ -66,7 +73,8 @@ export async function startHarness(settings: Partial<AttachSettings> = {}, optio
     server,
     feature,
     engine,
-    wsUrl: (pane, query = '') => `ws://127.0.0.1:${server.port}/attach/${pane.replace('%', '')}${query ? `?${query}` : ''}`,
+    wsUrl: (pane, query = '') =>
+      `ws://127.0.0.1:${server.port}/attach/${pane.replace('%', '')}${query ? `?${query}` : ''}`,
     async close() {
       await server.close();
       await tmux.kill();
@@ -124,7 +132,10 @@ export class TestClient {
   async waitFor(condition: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!condition()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last messages: ${JSON.stringify(this.messages.slice(-3)).slice(0, 500)}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `timed out waiting for ${what}; last messages: ${JSON.stringify(this.messages.slice(-3)).slice(0, 500)}`,
+        );
       await new Promise((r) => setTimeout(r, 10));
     }
   }
@@ -139,7 +150,11 @@ export class TestClient {
   }
 }
 
-export async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
+export async function waitUntil(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 5000,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -31,9 +31,12 @@ export function expectContiguous(numbers: readonly number[], atLeast: number): v
   if (numbers.length < atLeast) throw new Error(`only ${numbers.length} numbered lines (wanted ${atLeast})`);
   for (let i = 1; i < numbers.length; i++) {
     if (numbers[i] !== (numbers[i - 1] as number) + 1) {
-      throw new Error(`line ${numbers[i - 1]} is followed by line ${numbers[i]} (index ${i}): ${numbers.slice(Math.max(0, i - 5), i + 5).join(',')}`);
+      throw new Error(
+        `line ${numbers[i - 1]} is followed by line ${numbers[i]} (index ${i}): ${numbers.slice(Math.max(0, i - 5), i + 5).join(',')}`,
+      );
     }
   }
 }
 
-export const GENERATOR = 'i=0; while :; do for k in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do i=$((i+1)); echo "line $i"; done; sleep 0.01; done';
+export const GENERATOR =
+  'i=0; while :; do for k in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do i=$((i+1)); echo "line $i"; done; sleep 0.01; done';

@@ -59,20 +59,34 @@ export const attachCommand: Command = {
   ].join('\n'),
   flags: [
     { name: 'write', short: 'w', type: 'boolean', description: 'send your keystrokes to the pane' },
-    { name: 'url', type: 'string', valueName: 'URL', description: `corral server address (default http://HOST:PORT from the settings, port ${DEFAULT_PORT})` },
-    { name: 'token', type: 'string', valueName: 'TOKEN', description: 'the server token (default $CORRAL_TOKEN, then the token file)' },
+    {
+      name: 'url',
+      type: 'string',
+      valueName: 'URL',
+      description: `corral server address (default http://HOST:PORT from the settings, port ${DEFAULT_PORT})`,
+    },
+    {
+      name: 'token',
+      type: 'string',
+      valueName: 'TOKEN',
+      description: 'the server token (default $CORRAL_TOKEN, then the token file)',
+    },
   ],
   async run({ settings, flags, positionals, stderr, env }) {
     const [arg, ...extra] = positionals;
     if (arg === undefined || extra.length > 0) throw new UsageError('usage: corral attach [--write] PANE');
     const pane = paneNumber(arg);
-    if (pane === null) throw new UsageError(`not a pane id: ${JSON.stringify(arg)} (expected %3 or 3; corral ls lists them)`);
+    if (pane === null)
+      throw new UsageError(`not a pane id: ${JSON.stringify(arg)} (expected %3 or 3; corral ls lists them)`);
     const host = typeof settings.host === 'string' ? settings.host : '127.0.0.1';
     const port = typeof settings.port === 'number' ? settings.port : DEFAULT_PORT;
-    const base = typeof flags.url === 'string' ? flags.url : `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    const base =
+      typeof flags.url === 'string' ? flags.url : `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     const token = readToken(flags.token, env);
     if (token === null) {
-      stderr.write('corral: no token: pass --token, set CORRAL_TOKEN, or start the server once (corral serve) so it writes its token file\n');
+      stderr.write(
+        'corral: no token: pass --token, set CORRAL_TOKEN, or start the server once (corral serve) so it writes its token file\n',
+      );
       return 2;
     }
     let url: string;
@@ -132,8 +146,16 @@ function attach({ url, base, pane, token, write, stderr }: AttachOptions): Promi
       res.on('data', (d: Buffer) => (body += d.toString()));
       res.on('end', () => {
         const detail = /"message":"([^"]*)"/.exec(body)?.[1];
-        if (res.statusCode === 401) finish(1, `the server at ${base} refused the token (401): use the token corral serve printed (--token or CORRAL_TOKEN)`);
-        else if (res.statusCode === 404) finish(1, `no pane ${pane} there (${detail ?? 'not found'}); corral ls lists the panes, and the attach server must be on (corral serve --attach)`);
+        if (res.statusCode === 401)
+          finish(
+            1,
+            `the server at ${base} refused the token (401): use the token corral serve printed (--token or CORRAL_TOKEN)`,
+          );
+        else if (res.statusCode === 404)
+          finish(
+            1,
+            `no pane ${pane} there (${detail ?? 'not found'}); corral ls lists the panes, and the attach server must be on (corral serve --attach)`,
+          );
         else finish(1, `the server refused to attach (HTTP ${res.statusCode})${detail ? `: ${detail}` : ''}`);
       });
     });

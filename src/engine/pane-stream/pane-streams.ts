@@ -56,7 +56,10 @@ export interface Subscription {
 /** The part of a control client the streams need (tests pass a scripted one). */
 export interface ControlConnection {
   readonly closed: boolean;
-  run(commands: readonly (readonly string[])[], onSettled?: (replies: readonly ControlReply[]) => void): Promise<ControlReply[]>;
+  run(
+    commands: readonly (readonly string[])[],
+    onSettled?: (replies: readonly ControlReply[]) => void,
+  ): Promise<ControlReply[]>;
   close(): Promise<void>;
 }
 
@@ -119,7 +122,9 @@ export function sendBytesCommands(paneId: string, bytes: Buffer): string[][] {
 export function sendItemCommands(paneId: string, items: readonly SendItem[]): string[][] {
   assertPaneId(paneId);
   return items.flatMap((item) =>
-    item.kind === 'key' ? [['send-keys', '-t', paneId, item.key]] : sendBytesCommands(paneId, Buffer.from(item.text, 'utf8')),
+    item.kind === 'key'
+      ? [['send-keys', '-t', paneId, item.key]]
+      : sendBytesCommands(paneId, Buffer.from(item.text, 'utf8')),
   );
 }
 
@@ -160,7 +165,10 @@ export class PaneStreams {
         let bytes = stream.ring.slice(fromOffset, snapshot);
         if (viewer.text) bytes = bytes.subarray(leadingContinuationBytes(bytes));
         stream.viewers.add(viewer);
-        return { replay: { mode: bytes.length === 0 ? 'none' : 'catch_up', bytes, snapshotOffset: snapshot }, unsubscribe };
+        return {
+          replay: { mode: bytes.length === 0 ? 'none' : 'catch_up', bytes, snapshotOffset: snapshot },
+          unsubscribe,
+        };
       }
     }
     let replay: Replay | null = null;
@@ -170,7 +178,11 @@ export class PaneStreams {
         const repaint = this.repaintFrom(replies);
         if (repaint === null) return;
         // The seam: every byte appended so far is in the capture, every later byte is live.
-        replay = { mode: 'recovery', bytes: repaint, snapshotOffset: viewer.text ? stream.utf8.boundary : stream.ring.endOffset };
+        replay = {
+          mode: 'recovery',
+          bytes: repaint,
+          snapshotOffset: viewer.text ? stream.utf8.boundary : stream.ring.endOffset,
+        };
         stream.viewers.add(viewer);
       });
     } catch (error) {
@@ -194,7 +206,11 @@ export class PaneStreams {
     await link.client.run(repaintCommands(paneId), (replies) => {
       const bytes = this.repaintFrom(replies);
       if (bytes === null || !stream.viewers.has(viewer)) return;
-      viewer.onReset({ mode: 'recovery', bytes, snapshotOffset: viewer.text ? stream.utf8.boundary : stream.ring.endOffset });
+      viewer.onReset({
+        mode: 'recovery',
+        bytes,
+        snapshotOffset: viewer.text ? stream.utf8.boundary : stream.ring.endOffset,
+      });
     });
   }
 
@@ -219,7 +235,9 @@ export class PaneStreams {
   async close(): Promise<void> {
     this.closing = true;
     const links = await Promise.allSettled([...this.links.values()]);
-    await Promise.all(links.map((l) => (l.status === 'fulfilled' ? this.closeLink(l.value, 'closed') : Promise.resolve())));
+    await Promise.all(
+      links.map((l) => (l.status === 'fulfilled' ? this.closeLink(l.value, 'closed') : Promise.resolve())),
+    );
   }
 
   // --- internals -------------------------------------------------------------------------------
@@ -276,7 +294,12 @@ export class PaneStreams {
           if (stream && link) this.recoverFromPause(link, stream);
         },
         onNotification: (name) => {
-          if (link && /^(window-close|unlinked-window-close|layout-change|window-pane-changed|sessions-changed|pane-mode-changed)$/.test(name)) {
+          if (
+            link &&
+            /^(window-close|unlinked-window-close|layout-change|window-pane-changed|sessions-changed|pane-mode-changed)$/.test(
+              name,
+            )
+          ) {
             this.checkLiveness(link);
           }
         },
@@ -302,7 +325,13 @@ export class PaneStreams {
       // A new stream of a pane seen before starts past its old offsets: resuming across the gap
       // (bytes nobody recorded) must give a repaint, never a silent hole.
       const start = last === undefined ? 0 : last + 1;
-      stream = { paneId, ring: new RingBuffer(this.options.ringBytes, start), utf8: new Utf8Stream(start), viewers: new Set(), resyncing: false };
+      stream = {
+        paneId,
+        ring: new RingBuffer(this.options.ringBytes, start),
+        utf8: new Utf8Stream(start),
+        viewers: new Set(),
+        resyncing: false,
+      };
       link.panes.set(paneId, stream);
     }
     return stream;
@@ -337,7 +366,11 @@ export class PaneStreams {
         const bytes = this.repaintFrom(replies.slice(1));
         if (bytes === null) return;
         for (const viewer of [...stream.viewers]) {
-          viewer.onReset({ mode: 'recovery', bytes, snapshotOffset: viewer.text ? stream.utf8.boundary : stream.ring.endOffset });
+          viewer.onReset({
+            mode: 'recovery',
+            bytes,
+            snapshotOffset: viewer.text ? stream.utf8.boundary : stream.ring.endOffset,
+          });
         }
       })
       .catch(() => {
@@ -352,10 +385,12 @@ export class PaneStreams {
     // One command line per pane: a missing pane must not cut the checks of the others.
     Promise.all(
       streams.map((stream) =>
-        link.client.run([['display-message', '-p', '-t', stream.paneId, '#{pane_id} #{pane_dead} #{pane_dead_status}']]).then(
-          ([reply]) => ({ stream, reply }),
-          () => ({ stream, reply: undefined }),
-        ),
+        link.client
+          .run([['display-message', '-p', '-t', stream.paneId, '#{pane_id} #{pane_dead} #{pane_dead_status}']])
+          .then(
+            ([reply]) => ({ stream, reply }),
+            () => ({ stream, reply: undefined }),
+          ),
       ),
     )
       .then((results) => {

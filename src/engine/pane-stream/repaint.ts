@@ -43,4 +43,3 @@ export function buildRepaint(lines: readonly string[], cursor: CursorState | nul
   }
   return Buffer.from(text, 'utf8');
 }
-

@@ -11,7 +11,8 @@ export class RingBuffer {
     readonly capacity: number,
     startOffset = 0,
   ) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('ring capacity must be a positive whole number');
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError('ring capacity must be a positive whole number');
     this.start = startOffset;
   }
 

@@ -134,7 +134,11 @@ export class ControlClient {
       this.child.on('error', (error: NodeJS.ErrnoException) => {
         clearTimeout(timer);
         this.finish('could not start tmux');
-        reject(error.code === 'ENOENT' ? new TmuxMissingError() : new ControlClientError(`could not start tmux: ${error.message}`));
+        reject(
+          error.code === 'ENOENT'
+            ? new TmuxMissingError()
+            : new ControlClientError(`could not start tmux: ${error.message}`),
+        );
       });
       this.child.on('close', () => {
         clearTimeout(timer);
@@ -217,7 +221,10 @@ export class ControlClient {
    * `onSettled` runs synchronously when the last reply arrives, before any later notification is
    * handled: the exact point in the output stream where the commands ran.
    */
-  run(commands: readonly (readonly string[])[], onSettled?: (replies: readonly ControlReply[]) => void): Promise<ControlReply[]> {
+  run(
+    commands: readonly (readonly string[])[],
+    onSettled?: (replies: readonly ControlReply[]) => void,
+  ): Promise<ControlReply[]> {
     if (this.exited) return Promise.reject(new ControlClientError('the tmux control client has exited'));
     const line = formatControlLine(commands);
     return new Promise((resolve, reject) => {
@@ -229,7 +236,8 @@ export class ControlClient {
   /** Runs one command and returns its output lines; a tmux error becomes a rejection. */
   async command(args: readonly string[]): Promise<string[]> {
     const [reply] = await this.run([args]);
-    if (!reply?.ok) throw new ControlClientError(`tmux ${args[0] ?? ''} failed: ${reply?.lines.join(' ') ?? 'no reply'}`);
+    if (!reply?.ok)
+      throw new ControlClientError(`tmux ${args[0] ?? ''} failed: ${reply?.lines.join(' ') ?? 'no reply'}`);
     return [...reply.lines];
   }
 
@@ -259,7 +267,8 @@ export class ControlClient {
     this.exited = true;
     live.delete(this);
     if (live.size === 0) removeProcessHooks();
-    for (const pending of this.queue.splice(0)) pending.reject(new ControlClientError(`tmux control client exited (${reason})`));
+    for (const pending of this.queue.splice(0))
+      pending.reject(new ControlClientError(`tmux control client exited (${reason})`));
     this.handlers.onExit?.(reason);
   }
 }

@@ -39,7 +39,10 @@ export function unescapeOutput(data: Buffer): Buffer {
   for (let i = 0; i < data.length; i++) {
     const byte = data[i] as number;
     if (byte === 0x5c && i + 3 < data.length && isOctal(data[i + 1]) && isOctal(data[i + 2]) && isOctal(data[i + 3])) {
-      out[n++] = (((data[i + 1] as number) - 0x30) << 6) | (((data[i + 2] as number) - 0x30) << 3) | ((data[i + 3] as number) - 0x30);
+      out[n++] =
+        (((data[i + 1] as number) - 0x30) << 6) |
+        (((data[i + 2] as number) - 0x30) << 3) |
+        ((data[i + 3] as number) - 0x30);
       i += 3;
     } else {
       out[n++] = byte;
@@ -55,7 +58,13 @@ function isOctal(byte: number | undefined): boolean {
 /** Everything tmux can say on a control connection, one line at a time. */
 export type ControlLine =
   | { readonly kind: 'begin'; readonly time: number; readonly number: number; readonly flags: number }
-  | { readonly kind: 'end'; readonly time: number; readonly number: number; readonly flags: number; readonly error: boolean }
+  | {
+      readonly kind: 'end';
+      readonly time: number;
+      readonly number: number;
+      readonly flags: number;
+      readonly error: boolean;
+    }
   | { readonly kind: 'output'; readonly paneId: string; readonly data: Buffer; readonly ageMs: number | null }
   | { readonly kind: 'pause'; readonly paneId: string }
   | { readonly kind: 'continue'; readonly paneId: string }
@@ -74,7 +83,12 @@ export function parseControlLine(line: Buffer): ControlLine {
   if (startsWith(line, '%output ')) {
     const space = line.indexOf(0x20, 8);
     if (space !== -1) {
-      return { kind: 'output', paneId: line.toString('latin1', 8, space), data: unescapeOutput(line.subarray(space + 1)), ageMs: null };
+      return {
+        kind: 'output',
+        paneId: line.toString('latin1', 8, space),
+        data: unescapeOutput(line.subarray(space + 1)),
+        ageMs: null,
+      };
     }
     return { kind: 'output', paneId: line.toString('latin1', 8), data: Buffer.alloc(0), ageMs: null };
   }
@@ -132,7 +146,8 @@ export interface ControlReply {
   readonly lines: readonly string[];
 }
 
-export type ControlEvent = { readonly kind: 'reply'; readonly reply: ControlReply } | Exclude<ControlLine, { kind: 'begin' | 'end' | 'text' }>;
+export type ControlEvent =
+  { readonly kind: 'reply'; readonly reply: ControlReply } | Exclude<ControlLine, { kind: 'begin' | 'end' | 'text' }>;
 
 /**
  * Turns lines into events: reply blocks are gathered into one `reply` event (notifications never

@@ -4,7 +4,14 @@
 
 import type { WebSocket, RawData } from 'ws';
 import type { PaneInfo } from '../../engine/types.js';
-import type { LiveChunk, PaneEnd, PaneStreams, Replay, StreamViewer, Subscription } from '../../engine/pane-stream/pane-streams.js';
+import type {
+  LiveChunk,
+  PaneEnd,
+  PaneStreams,
+  Replay,
+  StreamViewer,
+  Subscription,
+} from '../../engine/pane-stream/pane-streams.js';
 import { PaneGoneError } from '../../engine/pane-stream/pane-streams.js';
 import { UnknownKeyError, parseSendItems } from '../../engine/tmux/keys.js';
 import { CLOSE_CODES, parseClientMessage, type ClientMessage } from './protocol.js';
@@ -91,7 +98,11 @@ export class AttachConnection implements StreamViewer {
       return;
     }
     if (this.options.mode === 'json') {
-      this.sendJson({ type: 'status', status: 'exited', ...(end.exitCode === null ? {} : { exit_code: end.exitCode }) });
+      this.sendJson({
+        type: 'status',
+        status: 'exited',
+        ...(end.exitCode === null ? {} : { exit_code: end.exitCode }),
+      });
     }
     this.close(CLOSE_CODES.paneExited, 'pane exited');
   }
@@ -204,7 +215,10 @@ export class AttachConnection implements StreamViewer {
 
   private mayWrite(what: string): boolean {
     if (this.options.write) return true;
-    this.error('read_only', `this connection is read-only: ${what} was not sent (connect with ?write=1 and the token to type)`);
+    this.error(
+      'read_only',
+      `this connection is read-only: ${what} was not sent (connect with ?write=1 and the token to type)`,
+    );
     return false;
   }
 

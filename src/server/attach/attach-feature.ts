@@ -9,7 +9,14 @@ import type { EngineHandle, PaneInfo, TmuxSocket } from '../../engine/types.js';
 import type { TmuxClient } from '../../engine/tmux/client.js';
 import type { Settings } from '../../engine/config.js';
 import { PaneStreams, type LiveChunk } from '../../engine/pane-stream/pane-streams.js';
-import { errorBody, rejectUpgrade, sendJson, type HttpFeature, type RequestContext, type UpgradeContext } from '../http-server.js';
+import {
+  errorBody,
+  rejectUpgrade,
+  sendJson,
+  type HttpFeature,
+  type RequestContext,
+  type UpgradeContext,
+} from '../http-server.js';
 import { AttachConnection } from './attach-connection.js';
 import { originAllowed, requestAuthorized, tokenCookie } from './auth.js';
 import { paneIdFromPath } from './protocol.js';
@@ -44,7 +51,10 @@ const ASSETS: Record<string, { readonly module: string; readonly type: string }>
   '/assets/xterm.js': { module: '@xterm/xterm/lib/xterm.js', type: 'text/javascript; charset=utf-8' },
   '/assets/xterm.css': { module: '@xterm/xterm/css/xterm.css', type: 'text/css; charset=utf-8' },
   '/assets/addon-fit.js': { module: '@xterm/addon-fit/lib/addon-fit.js', type: 'text/javascript; charset=utf-8' },
-  '/assets/addon-attach.js': { module: '@xterm/addon-attach/lib/addon-attach.js', type: 'text/javascript; charset=utf-8' },
+  '/assets/addon-attach.js': {
+    module: '@xterm/addon-attach/lib/addon-attach.js',
+    type: 'text/javascript; charset=utf-8',
+  },
 };
 
 const SECURITY_HEADERS = {
@@ -105,12 +115,29 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
       body = await readFile(require.resolve(asset.module));
       assetCache.set(path, body);
     }
-    res.writeHead(200, { 'content-type': asset.type, 'content-length': body.length, 'cache-control': 'max-age=3600', ...SECURITY_HEADERS });
+    res.writeHead(200, {
+      'content-type': asset.type,
+      'content-length': body.length,
+      'cache-control': 'max-age=3600',
+      ...SECURITY_HEADERS,
+    });
     res.end(body);
   }
 
-  function sendText(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
-    res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', ...SECURITY_HEADERS, ...headers });
+  function sendText(
+    res: ServerResponse,
+    status: number,
+    type: string,
+    body: string,
+    headers: Record<string, string> = {},
+  ): void {
+    res.writeHead(status, {
+      'content-type': type,
+      'content-length': Buffer.byteLength(body),
+      'cache-control': 'no-store',
+      ...SECURITY_HEADERS,
+      ...headers,
+    });
     res.end(body);
   }
 
@@ -137,7 +164,12 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
   }
 
   function streamPaneList(req: IncomingMessage, res: ServerResponse): void {
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', ...SECURITY_HEADERS });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      ...SECURITY_HEADERS,
+    });
     let last = '';
     let timer: NodeJS.Timeout | null = null;
     const push = () => {
@@ -165,7 +197,12 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
   async function handleRequest({ req, res, url }: RequestContext): Promise<void> {
     const path = url.pathname;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return sendJson(res, 405, errorBody('only GET is supported here', 'invalid_request_error', 'method_not_allowed'), { allow: 'GET' });
+      return sendJson(
+        res,
+        405,
+        errorBody('only GET is supported here', 'invalid_request_error', 'method_not_allowed'),
+        { allow: 'GET' },
+      );
     }
     if (path.startsWith('/assets/')) {
       if (path === '/assets/attach-page.js') return sendText(res, 200, 'text/javascript; charset=utf-8', PAGE_SCRIPT);
@@ -174,17 +211,37 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
     if (path === '/') {
       const presented = url.searchParams.get('token');
       if (presented !== null) {
-        if (!requestAuthorized(req, url, token)) return sendText(res, 401, 'text/html; charset=utf-8', unauthorizedHtml('That token is not the one this server uses.'));
+        if (!requestAuthorized(req, url, token))
+          return sendText(
+            res,
+            401,
+            'text/html; charset=utf-8',
+            unauthorizedHtml('That token is not the one this server uses.'),
+          );
         // Move the token from the URL into an HttpOnly cookie, then show a clean URL.
-        return sendText(res, 302, 'text/plain; charset=utf-8', 'redirecting', { location: '/', 'set-cookie': tokenCookie(token) });
+        return sendText(res, 302, 'text/plain; charset=utf-8', 'redirecting', {
+          location: '/',
+          'set-cookie': tokenCookie(token),
+        });
       }
-      if (!requestAuthorized(req, url, token)) return sendText(res, 401, 'text/html; charset=utf-8', unauthorizedHtml('Open the address corral printed when it started (it ends in ?token=...).'));
+      if (!requestAuthorized(req, url, token))
+        return sendText(
+          res,
+          401,
+          'text/html; charset=utf-8',
+          unauthorizedHtml('Open the address corral printed when it started (it ends in ?token=...).'),
+        );
       return sendText(res, 200, 'text/html; charset=utf-8', pageHtml());
     }
     if (!requestAuthorized(req, url, token)) {
-      return sendJson(res, 401, errorBody('missing or wrong token (Authorization: Bearer TOKEN)', 'invalid_request_error', 'unauthorized'), {
-        'www-authenticate': 'Bearer',
-      });
+      return sendJson(
+        res,
+        401,
+        errorBody('missing or wrong token (Authorization: Bearer TOKEN)', 'invalid_request_error', 'unauthorized'),
+        {
+          'www-authenticate': 'Bearer',
+        },
+      );
     }
     if (path === '/api/panes') return sendJson(res, 200, paneList());
     if (path === '/api/panes/events') return streamPaneList(req, res);
@@ -193,14 +250,17 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
 
   function handleUpgrade({ req, socket, head, url }: UpgradeContext): void {
     // Nothing about a pane is sent before these checks pass.
-    if (!requestAuthorized(req, url, token)) return rejectUpgrade(socket, 401, 'missing or wrong token', 'unauthorized');
-    if (!originAllowed(req, settings.attachAllowedOrigins)) return rejectUpgrade(socket, 403, 'this Origin may not open attach connections', 'bad_origin');
+    if (!requestAuthorized(req, url, token))
+      return rejectUpgrade(socket, 401, 'missing or wrong token', 'unauthorized');
+    if (!originAllowed(req, settings.attachAllowedOrigins))
+      return rejectUpgrade(socket, 403, 'this Origin may not open attach connections', 'bad_origin');
     const paneId = paneIdFromPath(url.pathname);
     if (paneId === null) return rejectUpgrade(socket, 404, 'attach URLs look like /attach/3 for pane %3', 'not_found');
     const mode = url.searchParams.get('mode') ?? 'json';
     if (mode !== 'json' && mode !== 'raw') return rejectUpgrade(socket, 400, 'mode must be json or raw', 'bad_mode');
     const wantsWrite = url.searchParams.get('write') === '1';
-    if (wantsWrite && !allowWrite) return rejectUpgrade(socket, 403, 'writing is switched off on this server', 'write_disabled');
+    if (wantsWrite && !allowWrite)
+      return rejectUpgrade(socket, 403, 'writing is switched off on this server', 'write_disabled');
     findPane(paneId).then(
       (pane) => {
         if (socket.destroyed) return;
@@ -237,7 +297,13 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
     },
     matches(url: URL): boolean {
       const p = url.pathname;
-      return p === '/' || p.startsWith('/assets/') || p === '/api/panes' || p === '/api/panes/events' || p.startsWith('/attach/');
+      return (
+        p === '/' ||
+        p.startsWith('/assets/') ||
+        p === '/api/panes' ||
+        p === '/api/panes/events' ||
+        p.startsWith('/attach/')
+      );
     },
     handleRequest,
     handleUpgrade,

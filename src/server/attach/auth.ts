@@ -25,7 +25,11 @@ export function cookieToken(req: IncomingMessage): string | null {
 
 /** True when the request carries the token in any of the accepted places. */
 export function requestAuthorized(req: IncomingMessage, url: URL, token: string): boolean {
-  return tokenMatches(bearerToken(req), token) || tokenMatches(url.searchParams.get('token'), token) || tokenMatches(cookieToken(req), token);
+  return (
+    tokenMatches(bearerToken(req), token) ||
+    tokenMatches(url.searchParams.get('token'), token) ||
+    tokenMatches(cookieToken(req), token)
+  );
 }
 
 /**
@@ -39,7 +43,10 @@ export function originAllowed(req: IncomingMessage, allowed: readonly string[]):
   if (allowed.includes(origin)) return true;
   try {
     const parsed = new URL(origin);
-    return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.host === (req.headers.host ?? '').toLowerCase();
+    return (
+      (parsed.protocol === 'http:' || parsed.protocol === 'https:') &&
+      parsed.host === (req.headers.host ?? '').toLowerCase()
+    );
   } catch {
     return false;
   }

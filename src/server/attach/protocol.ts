@@ -30,7 +30,8 @@ export interface ProtocolError {
   readonly message: string;
 }
 
-export type Parsed = { readonly ok: true; readonly message: ClientMessage } | { readonly ok: false; readonly error: ProtocolError };
+export type Parsed =
+  { readonly ok: true; readonly message: ClientMessage } | { readonly ok: false; readonly error: ProtocolError };
 
 const MAX_KEYS = 256;
 const MAX_INPUT = 64 * 1024;
@@ -50,12 +51,14 @@ export function parseClientMessage(text: string): Parsed {
   } catch {
     return bad('messages are JSON objects with a "type" field');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return bad('messages are JSON objects with a "type" field');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return bad('messages are JSON objects with a "type" field');
   const m = value as Record<string, unknown>;
   switch (m.type) {
     case 'subscribe': {
       const from = m.from_offset;
-      if (from === undefined || from === null) return { ok: true, message: { type: 'subscribe', fromOffset: undefined } };
+      if (from === undefined || from === null)
+        return { ok: true, message: { type: 'subscribe', fromOffset: undefined } };
       if (!isWhole(from, 0, Number.MAX_SAFE_INTEGER)) return bad('subscribe.from_offset must be a whole number >= 0');
       return { ok: true, message: { type: 'subscribe', fromOffset: from } };
     }
@@ -70,17 +73,21 @@ export function parseClientMessage(text: string): Parsed {
       if (m.keys.length > MAX_KEYS) return bad(`keys.keys has more than ${MAX_KEYS} items`);
       return { ok: true, message: { type: 'keys', keys: m.keys as string[] } };
     case 'resize':
-      if (!isWhole(m.cols, 2, 1000) || !isWhole(m.rows, 2, 1000)) return bad('resize needs whole numbers cols and rows between 2 and 1000');
+      if (!isWhole(m.cols, 2, 1000) || !isWhole(m.rows, 2, 1000))
+        return bad('resize needs whole numbers cols and rows between 2 and 1000');
       return { ok: true, message: { type: 'resize', cols: m.cols, rows: m.rows } };
     case 'refresh':
       return { ok: true, message: { type: 'refresh' } };
     case 'ping': {
       const id = m.id;
-      if (id !== undefined && id !== null && typeof id !== 'string' && typeof id !== 'number') return bad('ping.id must be a string or a number');
+      if (id !== undefined && id !== null && typeof id !== 'string' && typeof id !== 'number')
+        return bad('ping.id must be a string or a number');
       return { ok: true, message: { type: 'ping', id: id ?? null } };
     }
     default:
-      return bad(`unknown message type ${JSON.stringify(m.type)} (known: subscribe, input, keys, resize, refresh, ping)`);
+      return bad(
+        `unknown message type ${JSON.stringify(m.type)} (known: subscribe, input, keys, resize, refresh, ping)`,
+      );
   }
 }
 

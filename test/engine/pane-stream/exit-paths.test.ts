@@ -13,7 +13,8 @@ afterEach(async () => {
 });
 
 async function controlClients(t: TestTmux): Promise<number> {
-  return (await t.tmux('list-clients', '-F', '#{client_flags}')).split('\n').filter((l) => l.includes('control-mode')).length;
+  return (await t.tmux('list-clients', '-F', '#{client_flags}')).split('\n').filter((l) => l.includes('control-mode'))
+    .length;
 }
 
 describe.each(['SIGTERM', 'SIGINT'] as const)('on %s', (signal) => {
@@ -25,7 +26,9 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('on %s', (signal) => {
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => d.toString().includes('READY') && resolve());
-      child.once('exit', (code) => reject(new Error(`child exited early (${code}): ${stderr} (is dist/ built? run npm run build)`)));
+      child.once('exit', (code) =>
+        reject(new Error(`child exited early (${code}): ${stderr} (is dist/ built? run npm run build)`)),
+      );
     });
     expect(await controlClients(tmux)).toBe(1);
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, sig) => resolve(sig)));

@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PaneStreams, type LiveChunk, type PaneEnd, type Replay, type StreamViewer } from '../../../src/engine/pane-stream/pane-streams.js';
+import {
+  PaneStreams,
+  type LiveChunk,
+  type PaneEnd,
+  type Replay,
+  type StreamViewer,
+} from '../../../src/engine/pane-stream/pane-streams.js';
 import { openControlClientCount } from '../../../src/engine/tmux/control-client.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
 import { GENERATOR, expectContiguous, numberedLines, viewerText } from '../../helpers/stream-text.js';
@@ -126,11 +132,22 @@ describe('PaneStreams (real tmux)', () => {
     const sa = await streams.subscribe(a, va);
     const sb = await streams.subscribe(b, vb);
     expect(streams.sessionCount).toBe(2);
-    const clients = async () => (await tmux!.tmux('list-clients', '-F', '#{client_flags}')).split('\n').filter((l) => l.includes('control-mode'));
+    const clients = async () =>
+      (await tmux!.tmux('list-clients', '-F', '#{client_flags}')).split('\n').filter((l) => l.includes('control-mode'));
     expect(await clients()).toHaveLength(2);
     await tmux.tmux('send-keys', '-t', a, 'echo alpha-$((6*7))', 'Enter');
     await tmux.tmux('send-keys', '-t', b, 'echo beta-$((6*7))', 'Enter');
-    await until(() => va.chunks.map((c) => c.text).join('').includes('alpha-42') && vb.chunks.map((c) => c.text).join('').includes('beta-42'));
+    await until(
+      () =>
+        va.chunks
+          .map((c) => c.text)
+          .join('')
+          .includes('alpha-42') &&
+        vb.chunks
+          .map((c) => c.text)
+          .join('')
+          .includes('beta-42'),
+    );
     sa.unsubscribe();
     sb.unsubscribe();
     await until(() => streams!.sessionCount === 0);

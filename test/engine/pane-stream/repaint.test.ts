@@ -24,13 +24,20 @@ describe('repaint', () => {
 
 describe('input commands', () => {
   it('sends raw bytes as hex, in chunks', () => {
-    expect(sendBytesCommands('%1', Buffer.from('a\r\x03'))).toEqual([['send-keys', '-t', '%1', '-H', '61', '0d', '03']]);
+    expect(sendBytesCommands('%1', Buffer.from('a\r\x03'))).toEqual([
+      ['send-keys', '-t', '%1', '-H', '61', '0d', '03'],
+    ]);
     const many = sendBytesCommands('%1', Buffer.alloc(1100, 0x41));
     expect(many.map((c) => c.length - 4)).toEqual([512, 512, 76]);
     expect(() => sendBytesCommands('1; kill-server', Buffer.from('x'))).toThrow();
   });
   it('sends key names as keys and text as bytes', () => {
-    expect(sendItemCommands('%2', [{ kind: 'text', text: 'é;' }, { kind: 'key', key: 'Enter' }])).toEqual([
+    expect(
+      sendItemCommands('%2', [
+        { kind: 'text', text: 'é;' },
+        { kind: 'key', key: 'Enter' },
+      ]),
+    ).toEqual([
       ['send-keys', '-t', '%2', '-H', 'c3', 'a9', '3b'],
       ['send-keys', '-t', '%2', 'Enter'],
     ]);

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Utf8Stream, incompleteUtf8Tail, leadingContinuationBytes } from '../../../src/engine/pane-stream/utf8-stream.js';
+import {
+  Utf8Stream,
+  incompleteUtf8Tail,
+  leadingContinuationBytes,
+} from '../../../src/engine/pane-stream/utf8-stream.js';
 
 describe('incompleteUtf8Tail', () => {
   it('finds a character cut at the end', () => {

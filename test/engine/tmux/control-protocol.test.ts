@@ -51,10 +51,27 @@ describe('parseControlLine', () => {
     expect(parseControlLine(line('%continue %4'))).toEqual({ kind: 'continue', paneId: '%4' });
     expect(parseControlLine(line('%exit'))).toEqual({ kind: 'exit', reason: '' });
     expect(parseControlLine(line('%exit detached'))).toEqual({ kind: 'exit', reason: 'detached' });
-    expect(parseControlLine(line('%session-changed $2 my session'))).toEqual({ kind: 'session-changed', sessionId: '$2', name: 'my session' });
-    expect(parseControlLine(line('%window-pane-changed @1 %5'))).toEqual({ kind: 'window-pane-changed', windowId: '@1', paneId: '%5' });
-    expect(parseControlLine(line('%layout-change @1 abc'))).toEqual({ kind: 'notification', name: 'layout-change', args: '@1 abc' });
-    expect(parseControlLine(line('%begin 1700000000 264 1'))).toEqual({ kind: 'begin', time: 1700000000, number: 264, flags: 1 });
+    expect(parseControlLine(line('%session-changed $2 my session'))).toEqual({
+      kind: 'session-changed',
+      sessionId: '$2',
+      name: 'my session',
+    });
+    expect(parseControlLine(line('%window-pane-changed @1 %5'))).toEqual({
+      kind: 'window-pane-changed',
+      windowId: '@1',
+      paneId: '%5',
+    });
+    expect(parseControlLine(line('%layout-change @1 abc'))).toEqual({
+      kind: 'notification',
+      name: 'layout-change',
+      args: '@1 abc',
+    });
+    expect(parseControlLine(line('%begin 1700000000 264 1'))).toEqual({
+      kind: 'begin',
+      time: 1700000000,
+      number: 264,
+      flags: 1,
+    });
     expect(parseControlLine(line('%error 1700000000 264 1'))).toMatchObject({ kind: 'end', error: true, number: 264 });
   });
 });
@@ -82,8 +99,14 @@ describe('ControlParser', () => {
     for (const byte of Buffer.from(text)) parser.push(Buffer.from([byte]), (e) => events.push(e));
     const kinds = events.map((e) => e.kind);
     expect(kinds).toEqual(['reply', 'session-changed', 'output', 'reply', 'output', 'reply']);
-    expect(events[3]).toEqual({ kind: 'reply', reply: { number: 11, flags: 1, ok: true, lines: ['%output %1 this is capture text', 'line two'] } });
-    expect(events[5]).toEqual({ kind: 'reply', reply: { number: 12, flags: 1, ok: false, lines: ["can't find pane: %9"] } });
+    expect(events[3]).toEqual({
+      kind: 'reply',
+      reply: { number: 11, flags: 1, ok: true, lines: ['%output %1 this is capture text', 'line two'] },
+    });
+    expect(events[5]).toEqual({
+      kind: 'reply',
+      reply: { number: 12, flags: 1, ok: false, lines: ["can't find pane: %9"] },
+    });
   });
 });
 
@@ -100,6 +123,11 @@ describe('quoting command lines', () => {
     expect(() => quoteControlArg('a\nb')).toThrow();
   });
   it('joins commands with " ; "', () => {
-    expect(formatControlLine([['capture-pane', '-p', '-t', '%1'], ['display', '-p', '#{pane_id}']])).toBe("capture-pane -p -t '%1' ; display -p '#{pane_id}'");
+    expect(
+      formatControlLine([
+        ['capture-pane', '-p', '-t', '%1'],
+        ['display', '-p', '#{pane_id}'],
+      ]),
+    ).toBe("capture-pane -p -t '%1' ; display -p '#{pane_id}'");
   });
 });

@@ -36,11 +36,19 @@ function view(pane: PaneInfo, state: PaneView['state']): PaneView {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`browser tests need Debian chromium at ${CHROMIUM} (apt-get install chromium)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`browser tests need Debian chromium at ${CHROMIUM} (apt-get install chromium)`);
   h = await startHarness();
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 });
 afterAll(async () => {

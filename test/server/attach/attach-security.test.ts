@@ -2,7 +2,14 @@
 // slow clients.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOKEN, TestClient, startHarness, upgradeStatus, waitUntil, type Harness } from '../../helpers/attach-harness.js';
+import {
+  TOKEN,
+  TestClient,
+  startHarness,
+  upgradeStatus,
+  waitUntil,
+  type Harness,
+} from '../../helpers/attach-harness.js';
 
 let h: Harness;
 let pane: string;
@@ -131,7 +138,13 @@ describe('malformed frames', () => {
     client.ws.send(Buffer.from([1, 2, 3]));
     client.send({ type: 'ping', id: 7 });
     expect(await client.message('pong')).toEqual({ type: 'pong', id: 7 });
-    expect(client.of('error').map((e) => e.code)).toEqual(['bad_message', 'bad_message', 'bad_message', 'bad_message', 'bad_message']);
+    expect(client.of('error').map((e) => e.code)).toEqual([
+      'bad_message',
+      'bad_message',
+      'bad_message',
+      'bad_message',
+      'bad_message',
+    ]);
     expect(client.closeCode).toBeNull();
     client.close();
   });
@@ -185,12 +198,22 @@ describe('slow clients', () => {
       const socket = (slow.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
       socket.pause();
       expect(slowHarness.feature.connectionCount).toBe(2);
-      await slowHarness.tmux.tmux('send-keys', '-t', flood, 'for i in $(seq 1 60); do seq 1 20000; done; echo FLOOD-$((1+1))-END', 'Enter');
+      await slowHarness.tmux.tmux(
+        'send-keys',
+        '-t',
+        flood,
+        'for i in $(seq 1 60); do seq 1 20000; done; echo FLOOD-$((1+1))-END',
+        'Enter',
+      );
       await waitUntil(() => slowHarness.feature.connectionCount === 1, 30000, 'the slow client to be dropped');
       socket.resume();
       await slow.waitFor(() => slow.closeCode !== null, 10000, 'slow client close');
       expect(slow.closeCode).toBe(4008);
-      await fast.waitFor(() => Buffer.concat(fast.binary.slice(-3)).includes('FLOOD-2-END'), 60000, 'the fast client to see the end');
+      await fast.waitFor(
+        () => Buffer.concat(fast.binary.slice(-3)).includes('FLOOD-2-END'),
+        60000,
+        'the fast client to see the end',
+      );
       expect(fast.closeCode).toBeNull();
       fast.close();
     } finally {
@@ -204,7 +227,9 @@ describe('resize', () => {
     const r = await startHarness({ attachAllowResize: true });
     try {
       const left = await r.tmux.spawn('bash --norc');
-      const right = (await r.tmux.tmux('split-window', '-h', '-d', '-t', left, '-P', '-F', '#{pane_id}', 'bash --norc')).trim();
+      const right = (
+        await r.tmux.tmux('split-window', '-h', '-d', '-t', left, '-P', '-F', '#{pane_id}', 'bash --norc')
+      ).trim();
       const width = async () => Number((await r.tmux.tmux('display', '-p', '-t', right, '#{pane_width}')).trim());
       const before = await width();
       const reader = new TestClient(r.wsUrl(right));

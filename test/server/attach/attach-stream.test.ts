@@ -58,7 +58,13 @@ describe('attach stream', () => {
       .join('');
     const got = replayText(b) + b.outputText();
     const aAll = a.outputText();
-    const fromPick = aAll.slice(aAll.length - a.of('output').slice(k + 1).reduce((n, m) => n + (m.data as string).length, 0));
+    const fromPick = aAll.slice(
+      aAll.length -
+        a
+          .of('output')
+          .slice(k + 1)
+          .reduce((n, m) => n + (m.data as string).length, 0),
+    );
     expect(expected.length).toBeGreaterThan(100);
     const common = Math.min(fromPick.length, got.length);
     expect(got.slice(0, common)).toBe(fromPick.slice(0, common));
@@ -76,7 +82,11 @@ describe('attach stream', () => {
     a.send({ type: 'subscribe' });
     await a.message('replay');
     await h.tmux.tmux('send-keys', '-t', pane, 'seq 1 20000', 'Enter');
-    await a.waitFor(() => ((a.of('output').at(-1)?.offset as number | undefined) ?? 0) > 3 * 16384, 20000, 'ring to wrap');
+    await a.waitFor(
+      () => ((a.of('output').at(-1)?.offset as number | undefined) ?? 0) > 3 * 16384,
+      20000,
+      'ring to wrap',
+    );
     const old = new TestClient(h.wsUrl(pane));
     await old.opened;
     old.send({ type: 'subscribe', from_offset: 5 });
@@ -179,7 +189,10 @@ describe('attach stream', () => {
     const client = new TestClient(h.wsUrl(pane, 'mode=raw'));
     await client.opened;
     await client.waitFor(() => client.binary.length > 0);
-    const controlClients = async () => (await h!.tmux.tmux('list-clients', '-F', '#{client_flags}')).split('\n').filter((l) => l.includes('control-mode')).length;
+    const controlClients = async () =>
+      (await h!.tmux.tmux('list-clients', '-F', '#{client_flags}'))
+        .split('\n')
+        .filter((l) => l.includes('control-mode')).length;
     expect(await controlClients()).toBe(1);
     await h.server.close();
     await client.waitFor(() => client.closeCode !== null, 5000, 'close');

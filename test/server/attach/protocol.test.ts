@@ -5,11 +5,26 @@ import { paneIdFromPath, parseClientMessage } from '../../../src/server/attach/p
 
 describe('parseClientMessage', () => {
   it('accepts every message type of the protocol', () => {
-    expect(parseClientMessage('{"type":"subscribe"}')).toEqual({ ok: true, message: { type: 'subscribe', fromOffset: undefined } });
-    expect(parseClientMessage('{"type":"subscribe","from_offset":42}')).toEqual({ ok: true, message: { type: 'subscribe', fromOffset: 42 } });
-    expect(parseClientMessage('{"type":"input","data":"ls\\r"}')).toEqual({ ok: true, message: { type: 'input', data: 'ls\r' } });
-    expect(parseClientMessage('{"type":"keys","keys":["y","Enter"]}')).toEqual({ ok: true, message: { type: 'keys', keys: ['y', 'Enter'] } });
-    expect(parseClientMessage('{"type":"resize","cols":80,"rows":24}')).toEqual({ ok: true, message: { type: 'resize', cols: 80, rows: 24 } });
+    expect(parseClientMessage('{"type":"subscribe"}')).toEqual({
+      ok: true,
+      message: { type: 'subscribe', fromOffset: undefined },
+    });
+    expect(parseClientMessage('{"type":"subscribe","from_offset":42}')).toEqual({
+      ok: true,
+      message: { type: 'subscribe', fromOffset: 42 },
+    });
+    expect(parseClientMessage('{"type":"input","data":"ls\\r"}')).toEqual({
+      ok: true,
+      message: { type: 'input', data: 'ls\r' },
+    });
+    expect(parseClientMessage('{"type":"keys","keys":["y","Enter"]}')).toEqual({
+      ok: true,
+      message: { type: 'keys', keys: ['y', 'Enter'] },
+    });
+    expect(parseClientMessage('{"type":"resize","cols":80,"rows":24}')).toEqual({
+      ok: true,
+      message: { type: 'resize', cols: 80, rows: 24 },
+    });
     expect(parseClientMessage('{"type":"refresh"}')).toEqual({ ok: true, message: { type: 'refresh' } });
     expect(parseClientMessage('{"type":"ping","id":"a"}')).toEqual({ ok: true, message: { type: 'ping', id: 'a' } });
     expect(parseClientMessage('{"type":"ping"}')).toEqual({ ok: true, message: { type: 'ping', id: null } });
@@ -45,7 +60,15 @@ describe('paneIdFromPath', () => {
     expect(paneIdFromPath('/attach/12/')).toBe('%12');
   });
   it('refuses anything else', () => {
-    for (const path of ['/attach/', '/attach/abc', '/attach/3/4', '/attach/-1', '/attach/%25%25', '/attach/1234567890', '/other/3']) {
+    for (const path of [
+      '/attach/',
+      '/attach/abc',
+      '/attach/3/4',
+      '/attach/-1',
+      '/attach/%25%25',
+      '/attach/1234567890',
+      '/other/3',
+    ]) {
       expect(paneIdFromPath(path), path).toBeNull();
     }
   });
