@@ -2,10 +2,11 @@
 
 import type { Command } from '../command.js';
 import { attachCommand } from './attach.js';
+import { checkCommand } from './check.js';
 import { lsCommand } from './ls.js';
 import { sendCommand } from './send.js';
 import { watchCommand } from './watch.js';
 
-export const COMMANDS: readonly Command[] = [watchCommand, lsCommand, sendCommand, attachCommand];
+export const COMMANDS: readonly Command[] = [watchCommand, lsCommand, sendCommand, checkCommand, attachCommand];
 
 export const DEFAULT_COMMAND = 'dashboard';
