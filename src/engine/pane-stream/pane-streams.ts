@@ -76,6 +76,12 @@ export interface PaneStreamsOptions {
   readonly openControl?: OpenControl;
   /** Runs commands for panes nobody watches yet (typing before the first subscribe). */
   readonly runner?: TmuxRunner;
+  /**
+   * Offset of the first byte of a pane first seen by this process. The default grows with the
+   * wall clock, so offsets a client kept from an earlier corral process are always older than
+   * the new ring (a repaint), never mistaken for a place in the new stream.
+   */
+  readonly firstOffset?: number;
   /** How often to check that watched panes still exist. */
   readonly livenessMs?: number;
 }
@@ -134,10 +140,14 @@ export class PaneStreams {
   /** Where each pane's offsets stopped, so a later stream of the same pane never reuses them. */
   private readonly lastEnd = new Map<string, number>();
   private readonly openControl: OpenControl;
+  private readonly firstOffset: number;
   private closing = false;
 
   constructor(private readonly options: PaneStreamsOptions) {
     this.openControl = options.openControl ?? ((o) => ControlClient.open(o));
+    // 1024 offsets per millisecond: ~280,000 years of headroom below 2^53, and more bytes than a
+    // pane can print in that time.
+    this.firstOffset = options.firstOffset ?? Date.now() * 1024;
   }
 
   /** Sessions that currently hold a control client (for tests and diagnostics). */
@@ -324,7 +334,7 @@ export class PaneStreams {
       const last = this.lastEnd.get(paneId);
       // A new stream of a pane seen before starts past its old offsets: resuming across the gap
       // (bytes nobody recorded) must give a repaint, never a silent hole.
-      const start = last === undefined ? 0 : last + 1;
+      const start = last === undefined ? this.firstOffset : last + 1;
       stream = {
         paneId,
         ring: new RingBuffer(this.options.ringBytes, start),

@@ -114,9 +114,11 @@ describe('PaneStreams (real tmux)', () => {
     const first = new Recorder(false);
     const sub1 = await streams.subscribe(pane, first);
     await tmux.tmux('send-keys', '-t', pane, 'seq 1 5000', 'Enter');
-    await until(() => (first.chunks.at(-1)?.endOffset ?? 0) > 3 * 4096, 20000);
+    await until(() => first.chunks.length > 0, 10000);
+    const early = first.chunks[0]!.endOffset;
+    await until(() => first.chunks.at(-1)!.endOffset > early + 3 * 4096, 20000);
     const late = new Recorder(false);
-    const sub3 = await streams.subscribe(pane, late, 10);
+    const sub3 = await streams.subscribe(pane, late, early);
     expect(sub3.replay.mode).toBe('recovery');
     sub1.unsubscribe();
     sub3.unsubscribe();

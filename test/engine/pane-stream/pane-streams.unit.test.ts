@@ -85,6 +85,7 @@ function streamsWith(script: ReturnType<typeof scripted>) {
     sessionOf: async () => '$1',
     openControl: script.open,
     livenessMs: 3_600_000,
+    firstOffset: 0,
   });
 }
 
@@ -163,6 +164,27 @@ describe('PaneStreams with a scripted control connection', () => {
     await tick();
     script.answer([['now'], ['0 0 1 80 24 0']]);
     expect((await joiningLate).replay.mode).toBe('recovery');
+  });
+
+  it('starts offsets past those of any earlier corral process by default', async () => {
+    const script = scripted();
+    const streams = new PaneStreams({
+      socket: { kind: 'default' },
+      ringBytes: 64,
+      pauseAfterSeconds: 0,
+      sessionOf: async () => '$1',
+      openControl: script.open,
+    });
+    const viewer = new Recorder(false);
+    const before = Date.now() * 1024;
+    const joining = streams.subscribe('%1', viewer, 5000);
+    await tick();
+    script.answer([['x'], ['0 0 1 80 24 0']]);
+    const sub = await joining;
+    expect(sub.replay.mode).toBe('recovery');
+    expect(sub.replay.snapshotOffset).toBeGreaterThanOrEqual(before);
+    expect(Number.isSafeInteger(sub.replay.snapshotOffset)).toBe(true);
+    await streams.close();
   });
 
   it('ends viewers with "closed" when it shuts down', async () => {

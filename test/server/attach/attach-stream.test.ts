@@ -82,14 +82,12 @@ describe('attach stream', () => {
     a.send({ type: 'subscribe' });
     await a.message('replay');
     await h.tmux.tmux('send-keys', '-t', pane, 'seq 1 20000', 'Enter');
-    await a.waitFor(
-      () => ((a.of('output').at(-1)?.offset as number | undefined) ?? 0) > 3 * 16384,
-      20000,
-      'ring to wrap',
-    );
+    await a.waitFor(() => a.of('output').length > 0, 10000, 'first output');
+    const early = a.of('output')[0]!.offset as number;
+    await a.waitFor(() => (a.of('output').at(-1)!.offset as number) > early + 3 * 16384, 20000, 'ring to wrap');
     const old = new TestClient(h.wsUrl(pane));
     await old.opened;
-    old.send({ type: 'subscribe', from_offset: 5 });
+    old.send({ type: 'subscribe', from_offset: early });
     expect((await old.message('replay')).replay_mode).toBe('recovery');
     a.close();
     old.close();
