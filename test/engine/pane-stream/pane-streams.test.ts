@@ -187,12 +187,17 @@ describe('flow control (real tmux)', () => {
     await tmux.tmux('send-keys', '-t', pane, 'while :; do seq 1 100000; done', 'Enter');
     await until(() => viewer.chunks.length > 10);
     // Stop reading for longer than pause-after: tmux pauses the pane instead of buffering forever.
-    const stopUntil = Date.now() + 2500;
-    while (Date.now() < stopUntil) {
-      /* busy: this process reads nothing meanwhile */
+    // On a loaded machine the pane may print too little in one stall, so stall up to three times.
+    let endBefore = 0;
+    for (let attempt = 0; attempt < 3 && viewer.resets.length === 0; attempt++) {
+      const stopUntil = Date.now() + 3000;
+      while (Date.now() < stopUntil) {
+        /* busy: this process reads nothing meanwhile */
+      }
+      endBefore = viewer.chunks.at(-1)!.endOffset;
+      await until(() => viewer.resets.length > 0, 8000).catch(() => undefined);
     }
-    const endBefore = viewer.chunks.at(-1)!.endOffset;
-    await until(() => viewer.resets.length > 0, 15000);
+    expect(viewer.resets.length).toBeGreaterThan(0);
     const reset = viewer.resets[0]!;
     expect(reset.mode).toBe('recovery');
     expect(reset.snapshotOffset).toBeGreaterThan(endBefore);
