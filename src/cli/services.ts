@@ -7,6 +7,7 @@ import type { EngineHandle } from '../engine/types.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import { CorralServer } from '../server/http-server.js';
 import { BRIDGE_FEATURE, createBridgeFeature, type BridgeFeature } from '../server/bridge/index.js';
+import { createAttachFeature, type AttachFeature } from '../server/attach/attach-feature.js';
 import { classifyScreen } from '../engine/prompt/matcher.js';
 import { rulesFromSettings } from './setup.js';
 
@@ -22,9 +23,10 @@ export interface ServicesStatus {
 export interface Services {
   startBridge(): Promise<void>;
   stopBridge(): Promise<void>;
-  /** The attach server is not part of this build yet: always fails with a clear message. */
   startAttach(): Promise<void>;
+  stopAttach(): Promise<void>;
   readonly bridge: BridgeFeature | null;
+  readonly attach: AttachFeature | null;
   status(): ServicesStatus;
   subscribe(listener: () => void): () => void;
   close(): Promise<void>;
@@ -49,11 +51,12 @@ export function createServices(options: ServicesOptions): Services {
   const server = new CorralServer({ host: settings.host, port: settings.port });
   const listeners = new Set<() => void>();
   let bridge: BridgeFeature | null = null;
+  let attach: AttachFeature | null = null;
   let error: string | null = null;
   let status: ServicesStatus = { url: null, bridge: false, attach: false, error: null };
 
   const publish = () => {
-    status = { url: server.listening ? server.url : null, bridge: bridge !== null, attach: false, error };
+    status = { url: server.listening ? server.url : null, bridge: bridge !== null, attach: attach !== null, error };
     for (const listener of listeners) listener();
   };
 
@@ -68,6 +71,17 @@ export function createServices(options: ServicesOptions): Services {
       if (code === 'EADDRNOTAVAIL') throw new ServiceError(`cannot listen on ${where}: this machine has no such address; check --host`);
       if (code === 'EACCES') throw new ServiceError(`not allowed to listen on ${where}; use a port above 1023`);
       throw new ServiceError(`cannot listen on ${where}: ${(cause as Error).message}`);
+    }
+  }
+
+  async function listenOrReport(): Promise<void> {
+    try {
+      await ensureListening();
+      error = null;
+    } catch (cause) {
+      error = (cause as Error).message;
+      publish();
+      throw cause;
     }
   }
 
@@ -109,8 +123,29 @@ export function createServices(options: ServicesOptions): Services {
       await server.disable(BRIDGE_FEATURE);
       publish();
     },
+    get attach() {
+      return attach;
+    },
     async startAttach() {
-      throw new ServiceError('the attach server is not available in this build of corral');
+      if (attach) return;
+      await listenOrReport();
+      // A switched-off feature is not reusable: every start builds a fresh one.
+      attach = createAttachFeature({
+        engine: options.engine,
+        tmux: options.tmux,
+        socket: options.tmux.socket,
+        token: options.token,
+        settings,
+      });
+      server.enable(attach);
+      publish();
+    },
+    async stopAttach() {
+      if (!attach) return;
+      const name = attach.name;
+      attach = null;
+      await server.disable(name);
+      publish();
     },
     status: () => status,
     subscribe(listener) {
@@ -119,6 +154,7 @@ export function createServices(options: ServicesOptions): Services {
     },
     async close() {
       bridge = null;
+      attach = null;
       await server.close();
       publish();
     },

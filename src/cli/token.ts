@@ -24,22 +24,43 @@ export function tokenPath(configDir: string): string {
 
 function checkToken(token: string, where: string): string {
   const trimmed = token.trim();
-  if (trimmed.length < MIN_LENGTH) throw new ConfigError(`${where}: the token must be at least ${MIN_LENGTH} characters long`);
+  if (trimmed.length < MIN_LENGTH)
+    throw new ConfigError(`${where}: the token must be at least ${MIN_LENGTH} characters long`);
   if (/\s/.test(trimmed)) throw new ConfigError(`${where}: the token must not contain spaces`);
   return trimmed;
 }
 
-export function resolveToken(options: { flag?: string | undefined; env: NodeJS.ProcessEnv; configDir: string }): ResolvedToken {
+export interface TokenOptions {
+  readonly flag?: string | undefined;
+  readonly env: NodeJS.ProcessEnv;
+  readonly configDir: string;
+}
+
+/** The token a server uses: an existing one, else a new token file. */
+export function resolveToken(options: TokenOptions): ResolvedToken {
+  return (
+    findToken(options) ??
+    (() => {
+      const path = tokenPath(options.configDir);
+      return { token: createTokenFile(options.configDir, path), source: 'generated' as const, path };
+    })()
+  );
+}
+
+/** The token a client presents: the same sources, but null instead of creating a file. */
+export function findToken(options: TokenOptions): ResolvedToken | null {
   if (options.flag !== undefined) return { token: checkToken(options.flag, '--token'), source: 'flag', path: null };
   const fromEnv = options.env.CORRAL_TOKEN;
-  if (fromEnv !== undefined && fromEnv !== '') return { token: checkToken(fromEnv, 'CORRAL_TOKEN'), source: 'env', path: null };
+  if (fromEnv !== undefined && fromEnv !== '')
+    return { token: checkToken(fromEnv, 'CORRAL_TOKEN'), source: 'env', path: null };
   const path = tokenPath(options.configDir);
   let stat;
   try {
     stat = statSync(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(`cannot read the token file ${path}: ${(error as Error).message}`);
-    return { token: createTokenFile(options.configDir, path), source: 'generated', path };
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new ConfigError(`cannot read the token file ${path}: ${(error as Error).message}`);
+    return null;
   }
   if (!stat.isFile()) throw new ConfigError(`the token file ${path} is not a regular file`);
   if ((stat.mode & 0o077) !== 0) {

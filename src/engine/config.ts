@@ -37,6 +37,11 @@ export const SETTINGS = [
   { key: 'bridgeMaxDurationMs', type: 'int', default: 600_000, min: 1_000, flag: 'bridge-max-duration', env: ['CORRAL_BRIDGE_MAX_DURATION_MS'], valueName: 'MS', description: 'chat bridge: longest answer; it then ends with finish_reason "length"' },
   { key: 'bridgeHistoryLines', type: 'int', default: 2_000, min: 0, max: 100_000, flag: 'bridge-history', env: ['CORRAL_BRIDGE_HISTORY_LINES'], valueName: 'N', description: 'chat bridge: history lines captured with the screen' },
   { key: 'corsOrigins', type: 'string-list', default: [], flag: 'cors-origin', env: ['CORRAL_CORS_ORIGINS'], valueName: 'ORIGIN', description: 'chat bridge: browser origin allowed to call the API (repeatable; none by default)' },
+  { key: 'attachRingBytes', type: 'int', default: 1_048_576, min: 1024, max: 1_073_741_824, flag: 'attach-ring-bytes', env: ['CORRAL_ATTACH_RING_BYTES'], valueName: 'BYTES', description: 'attach server: recent output kept per watched pane, so a viewer can reconnect without a gap' },
+  { key: 'attachSlowClientBytes', type: 'int', default: 4_194_304, min: 1024, flag: 'attach-slow-client-bytes', env: ['CORRAL_ATTACH_SLOW_CLIENT_BYTES'], valueName: 'BYTES', description: 'attach server: a viewer with more than this much output unsent is disconnected (close code 4008)' },
+  { key: 'attachAllowedOrigins', type: 'string-list', default: [], flag: 'attach-origin', env: ['CORRAL_ATTACH_ORIGINS'], valueName: 'ORIGIN', description: 'attach server: another browser origin allowed to open WebSockets (repeatable; the page\'s own origin always is)' },
+  { key: 'attachAllowResize', type: 'boolean', default: false, flag: 'attach-allow-resize', env: ['CORRAL_ATTACH_ALLOW_RESIZE'], description: 'attach server: let writing viewers resize panes (this changes your tmux layout)' },
+  { key: 'attachPauseAfter', type: 'int', default: 10, min: 0, max: 3600, flag: 'attach-pause-after', env: ['CORRAL_ATTACH_PAUSE_AFTER'], valueName: 'SECONDS', description: 'attach server: tmux pauses a pane whose output is this many seconds behind, corral then repaints it (0: no flow control)' },
 ] as const satisfies readonly SettingSpec[];
 
 export interface Settings {
@@ -57,6 +62,11 @@ export interface Settings {
   bridgeMaxDurationMs: number;
   bridgeHistoryLines: number;
   corsOrigins: string[];
+  attachRingBytes: number;
+  attachSlowClientBytes: number;
+  attachAllowedOrigins: string[];
+  attachAllowResize: boolean;
+  attachPauseAfter: number;
   [extra: string]: unknown;
 }
 

@@ -1,11 +1,12 @@
 // `corral serve` as a real process: prints where it listens and where the token is, serves the
-// bridge, stops cleanly on SIGTERM; a busy port and --attach fail with a sentence.
+// bridge or the attach server, stops cleanly on SIGTERM; a busy port fails with a sentence.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:net';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import WebSocket from 'ws';
 import { cliEnv, runCli, startCli } from '../helpers/cli.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 
@@ -51,9 +52,38 @@ describe('corral serve', () => {
     }
   });
 
-  it('says the attach server is not in this build', async () => {
-    const result = await runCli(['serve', '--attach', '-L', tmux.socketName], { env: cliEnv({ CORRAL_TOKEN: 'a-token-for-the-attach-test' }) });
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/attach server is not available in this build/);
+  it('serves the attach server with --attach, mirrors a pane, and leaves no tmux control client after SIGTERM', async () => {
+    const token = 'a-token-for-the-attach-test';
+    const pane = (await tmux.tmux('list-panes', '-a', '-F', '#{pane_id}')).trim().split('\n')[0]!;
+    const cli = startCli(['serve', '--attach', '-L', tmux.socketName, '--port', '0'], cliEnv({ XDG_CONFIG_HOME: home, CORRAL_TOKEN: token }));
+    let stopped = false;
+    try {
+      const line = await cli.waitForLine((l) => l.includes('attach server on'));
+      expect(cli.stdoutLines.some((l) => l.includes('chat bridge on'))).toBe(false);
+      const url = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(line)![1]!;
+      const panes = await fetch(`${url}/api/panes`, { headers: { authorization: `Bearer ${token}` } });
+      expect(panes.status).toBe(200);
+      expect(JSON.stringify(await panes.json())).toContain(pane);
+      expect((await fetch(`${url}/api/panes`)).status).toBe(401);
+
+      const ws = new WebSocket(`${url.replace('http', 'ws')}/attach/${pane.slice(1)}?token=${token}`);
+      const replay = new Promise<Record<string, unknown>>((resolve, reject) => {
+        ws.on('message', (data) => {
+          const msg = JSON.parse(String(data)) as Record<string, unknown>;
+          if (msg.type === 'replay') resolve(msg);
+        });
+        ws.on('error', reject);
+      });
+      ws.on('open', () => ws.send(JSON.stringify({ type: 'subscribe' })));
+      expect((await replay).replay_mode).toBe('recovery');
+      expect((await tmux.tmux('list-clients', '-F', '#{client_control_mode}')).trim()).toBe('1');
+
+      expect(await cli.stop('SIGTERM')).toBe(0);
+      stopped = true;
+      ws.terminate();
+      expect((await tmux.tmux('list-clients', '-F', '#{client_name}')).trim()).toBe('');
+    } finally {
+      if (!stopped) await cli.stop('SIGKILL');
+    }
   });
 });

@@ -70,8 +70,18 @@ describe('createServices', () => {
     }
   });
 
-  it('says the attach server is not in this build', async () => {
+  it('runs the attach server beside the bridge and switches each off alone', async () => {
     services = make(0);
-    await expect(services.startAttach()).rejects.toThrow('the attach server is not available in this build of corral');
+    await services.startAttach();
+    const url = services.status().url!;
+    const page = () => fetch(`${url}/api/panes`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect((await page()).status).toBe(200);
+    await services.startBridge();
+    expect(services.status()).toMatchObject({ bridge: true, attach: true });
+    await services.stopAttach();
+    expect(services.status()).toMatchObject({ url, bridge: true, attach: false });
+    expect((await page()).status).toBe(404);
+    await services.startAttach();
+    expect((await page()).status).toBe(200);
   });
 });

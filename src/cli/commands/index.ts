@@ -1,12 +1,13 @@
 // The table of corral's commands. `corral` with no command runs DEFAULT_COMMAND.
 
 import type { Command } from '../command.js';
+import { attachCommand } from './attach.js';
 import { checkCommand } from './check.js';
 import { lsCommand } from './ls.js';
 import { sendCommand } from './send.js';
 import { serveCommand } from './serve.js';
 import { watchCommand } from './watch.js';
 
-export const COMMANDS: readonly Command[] = [watchCommand, lsCommand, sendCommand, checkCommand, serveCommand];
+export const COMMANDS: readonly Command[] = [watchCommand, lsCommand, sendCommand, checkCommand, serveCommand, attachCommand];
 
 export const DEFAULT_COMMAND = 'dashboard';

@@ -10,10 +10,11 @@ import { resolveToken } from '../token.js';
 
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'run the chat bridge (OpenAI-compatible API) without the dashboard',
+  summary: 'run the chat bridge and/or the attach server without the dashboard',
   usage: 'serve [--bridge] [--attach] [--host ADDR] [--port PORT] [--token TOKEN]',
   details: [
-    'Serves an OpenAI-compatible API on http://HOST:PORT/v1 where every watched pane is a model.',
+    '--bridge: an OpenAI-compatible API on http://HOST:PORT/v1 where every watched pane is a model.',
+    '--attach: live pane mirrors over WebSocket (/attach/N), a browser page at /, corral attach.',
     'With neither --bridge nor --attach, the bridge runs. Every request needs the token:',
     '--token, else $CORRAL_TOKEN, else the file token in the config folder (made on first use).',
     'The token is printed only when it is new or with --show-token; otherwise its file is named.',
@@ -27,16 +28,13 @@ export const serveCommand: Command = {
   async run({ settings, flags, env, stdout, stderr }) {
     const wantAttach = flags.attach === true;
     const wantBridge = flags.bridge === true || !wantAttach;
-    if (wantAttach) {
-      stderr.write('corral: the attach server is not available in this build of corral; run corral serve --bridge\n');
-      return 1;
-    }
     const token = resolveToken({ flag: typeof flags.token === 'string' ? flags.token : undefined, env, configDir: configDir(env) });
     const { engine, tmux } = await setupEngine(settings, env, stderr);
     const services = createServices({ engine, tmux, settings, token: token.token });
     engine.start();
     try {
       if (wantBridge) await services.startBridge();
+      if (wantAttach) await services.startAttach();
     } catch (error) {
       await services.close();
       await engine.stop();
@@ -47,7 +45,8 @@ export const serveCommand: Command = {
       throw error;
     }
     const url = services.status().url ?? '';
-    stdout.write(`corral: chat bridge on ${url}/v1 (tmux server ${tmux.serverLabel})\n`);
+    if (wantBridge) stdout.write(`corral: chat bridge on ${url}/v1 (tmux server ${tmux.serverLabel})\n`);
+    if (wantAttach) stdout.write(`corral: attach server on ${url}/ (browser: ${url}/?token=<token>; terminal: corral attach PANE)\n`);
     if (token.source === 'generated') stdout.write(`corral: new API token (saved in ${token.path}): ${token.token}\n`);
     else if (flags['show-token'] === true) stdout.write(`corral: API token: ${token.token}\n`);
     else if (token.source === 'file') stdout.write(`corral: API token in ${token.path} (print it with --show-token)\n`);

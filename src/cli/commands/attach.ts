@@ -1,0 +1,168 @@
+// `corral attach PANE [--write]`: mirrors a pane into this terminal through the running corral
+// server's attach endpoint (raw mode: a repaint, then live bytes). Read-only unless --write;
+// C-] detaches and gives the terminal back as it was.
+
+import WebSocket from 'ws';
+import { UsageError } from '../args.js';
+import type { Command } from '../command.js';
+import { configDir } from '../config-file.js';
+import { findToken } from '../token.js';
+
+const DETACH_BYTE = 0x1d; // C-]
+const DEFAULT_PORT = 7878;
+
+/** `3`, `%3` -> `3` (the URL form of the pane id). */
+export function paneNumber(arg: string): string | null {
+  const m = /^%?(\d{1,9})$/.exec(arg.trim());
+  return m ? (m[1] as string) : null;
+}
+
+export function attachUrl(base: string, pane: string, write: boolean): string {
+  const url = new URL(base);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.pathname = `${url.pathname.replace(/\/$/, '')}/attach/${pane}`;
+  url.search = write ? '?mode=raw&write=1' : '?mode=raw';
+  return url.toString();
+}
+
+const CLOSE_MESSAGES: Record<number, string> = {
+  4000: 'the pane exited',
+  4008: 'disconnected: this terminal did not keep up with the output',
+  4404: 'the pane is gone',
+  1001: 'the corral server stopped',
+};
+
+export const attachCommand: Command = {
+  name: 'attach',
+  summary: 'mirror a pane in this terminal through the attach server (read-only unless --write)',
+  usage: 'attach [--write] PANE',
+  details: [
+    'PANE is a pane id: %3 or 3. Needs a running server with the attach server on (corral serve --attach).',
+    'Detach with C-] (Ctrl and the right square bracket). Read-only unless --write: keys then go to the pane.',
+    'The token comes from --token, $CORRAL_TOKEN, or the token file in the config folder.',
+  ].join('\n'),
+  flags: [
+    { name: 'write', short: 'w', type: 'boolean', description: 'send your keystrokes to the pane' },
+    {
+      name: 'url',
+      type: 'string',
+      valueName: 'URL',
+      description: `corral server address (default http://HOST:PORT from the settings, port ${DEFAULT_PORT})`,
+    },
+    {
+      name: 'token',
+      type: 'string',
+      valueName: 'TOKEN',
+      description: 'the server token (default $CORRAL_TOKEN, then the token file)',
+    },
+  ],
+  async run({ settings, flags, positionals, stderr, env }) {
+    const [arg, ...extra] = positionals;
+    if (arg === undefined || extra.length > 0) throw new UsageError('usage: corral attach [--write] PANE');
+    const pane = paneNumber(arg);
+    if (pane === null)
+      throw new UsageError(`not a pane id: ${JSON.stringify(arg)} (expected %3 or 3; corral ls lists them)`);
+    const host = typeof settings.host === 'string' ? settings.host : '127.0.0.1';
+    const port = typeof settings.port === 'number' ? settings.port : DEFAULT_PORT;
+    const base =
+      typeof flags.url === 'string' ? flags.url : `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    const token = findToken({ flag: typeof flags.token === 'string' ? flags.token : undefined, env, configDir: configDir(env) })?.token ?? null;
+    if (token === null) {
+      stderr.write(
+        'corral: no token: pass --token, set CORRAL_TOKEN, or start the server once (corral serve) so it writes its token file\n',
+      );
+      return 2;
+    }
+    let url: string;
+    try {
+      url = attachUrl(base, pane, flags.write === true);
+    } catch {
+      throw new UsageError(`--url is not a URL: ${JSON.stringify(base)}`);
+    }
+    return attach({ url, base, pane: `%${pane}`, token, write: flags.write === true, stderr });
+  },
+};
+
+interface AttachOptions {
+  readonly url: string;
+  readonly base: string;
+  readonly pane: string;
+  readonly token: string;
+  readonly write: boolean;
+  readonly stderr: NodeJS.WritableStream;
+}
+
+function attach({ url, base, pane, token, write, stderr }: AttachOptions): Promise<number> {
+  const stdin = process.stdin;
+  const stdout = process.stdout;
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, { headers: { authorization: `Bearer ${token}` } });
+    let rawMode = false;
+    let finished = false;
+
+    const onKeys = (chunk: Buffer) => {
+      const detachAt = chunk.indexOf(DETACH_BYTE);
+      const keys = detachAt === -1 ? chunk : chunk.subarray(0, detachAt);
+      if (write && keys.length > 0 && ws.readyState === ws.OPEN) ws.send(keys, { binary: true });
+      if (detachAt !== -1) finish(0, `detached from ${pane}`);
+    };
+
+    const restore = () => {
+      stdin.off('data', onKeys);
+      if (rawMode && stdin.isTTY) stdin.setRawMode(false);
+      rawMode = false;
+      stdin.pause();
+    };
+
+    function finish(code: number, message: string | null): void {
+      if (finished) return;
+      finished = true;
+      restore();
+      if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(1000);
+      // Leave the mirrored screen's colours and a hidden cursor behind, not in the user's shell.
+      if (stdout.isTTY) stdout.write('\x1b[0m\x1b[?25h\r\n');
+      if (message) stderr.write(`corral: ${message}\n`);
+      resolve(code);
+    }
+
+    ws.on('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => {
+        const detail = /"message":"([^"]*)"/.exec(body)?.[1];
+        if (res.statusCode === 401)
+          finish(
+            1,
+            `the server at ${base} refused the token (401): use the token corral serve printed (--token or CORRAL_TOKEN)`,
+          );
+        else if (res.statusCode === 404)
+          finish(
+            1,
+            `no pane ${pane} there (${detail ?? 'not found'}); corral ls lists the panes, and the attach server must be on (corral serve --attach)`,
+          );
+        else finish(1, `the server refused to attach (HTTP ${res.statusCode})${detail ? `: ${detail}` : ''}`);
+      });
+    });
+    ws.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ECONNREFUSED') finish(1, `no corral server at ${base}: start it with corral serve --attach`);
+      else finish(1, `attach connection failed: ${error.message}`);
+    });
+    ws.on('open', () => {
+      if (stdin.isTTY) {
+        stdin.setRawMode(true);
+        rawMode = true;
+      }
+      stdin.on('data', onKeys);
+      stdin.resume();
+    });
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) stdout.write(data as Buffer);
+    });
+    ws.on('close', (code, reason) => {
+      if (finished) return;
+      const known = CLOSE_MESSAGES[code];
+      if (code === 4000 || code === 1000) finish(0, known ?? `connection closed`);
+      else finish(1, known ?? `connection closed (${code}${reason.length ? ` ${reason.toString()}` : ''})`);
+    });
+  });
+}

@@ -1,0 +1,465 @@
+// Live pane output for viewers. One tmux control client per session that has viewers (a control
+// client only hears the panes of its own session); per watched pane a ring of recent bytes with
+// growing offsets, and the seam between "the screen now" and "what comes next" taken on the same
+// control connection, so a viewer sees every byte exactly once. tmux stays the source of truth.
+
+import type { TmuxSocket } from '../types.js';
+import { ControlClient, type ControlClientOptions } from '../tmux/control-client.js';
+import type { ControlReply } from '../tmux/control-protocol.js';
+import type { SendItem } from '../tmux/keys.js';
+import { assertPaneId } from '../tmux/pane-id.js';
+import { chain, escapeArg } from '../tmux/commands.js';
+import { runChecked, type TmuxRunner } from '../tmux/runner.js';
+import { RingBuffer } from './ring-buffer.js';
+import { buildRepaint, parseCursorLine, repaintCommands } from './repaint.js';
+import { Utf8Stream, leadingContinuationBytes } from './utf8-stream.js';
+
+export type ReplayMode = 'none' | 'catch_up' | 'recovery';
+
+export interface Replay {
+  readonly mode: ReplayMode;
+  /** Bytes to write before live output: the catch-up range, or a full repaint. */
+  readonly bytes: Buffer;
+  /** Live output after this offset follows the replay with nothing missing and nothing repeated. */
+  readonly snapshotOffset: number;
+}
+
+/** One piece of live output; `text`/`textEnd` exist for viewers that need whole characters. */
+export interface LiveChunk {
+  readonly paneId: string;
+  readonly bytes: Buffer;
+  readonly endOffset: number;
+  readonly text: string;
+  readonly textEnd: number;
+}
+
+export interface PaneEnd {
+  /** `exited`: the pane is gone; `closed`: corral stopped watching (shutting down). */
+  readonly status: 'exited' | 'closed';
+  readonly exitCode: number | null;
+}
+
+export interface StreamViewer {
+  /** True for viewers that get text (offsets then count whole characters only). */
+  readonly text: boolean;
+  onOutput(chunk: LiveChunk): void;
+  /** The stream had a gap (tmux paused the pane, or a repaint was asked for): start over from this. */
+  onReset(replay: Replay): void;
+  onEnd(end: PaneEnd): void;
+}
+
+export interface Subscription {
+  readonly replay: Replay;
+  unsubscribe(): void;
+}
+
+/** The part of a control client the streams need (tests pass a scripted one). */
+export interface ControlConnection {
+  readonly closed: boolean;
+  run(
+    commands: readonly (readonly string[])[],
+    onSettled?: (replies: readonly ControlReply[]) => void,
+  ): Promise<ControlReply[]>;
+  close(): Promise<void>;
+}
+
+export type OpenControl = (options: ControlClientOptions) => Promise<ControlConnection>;
+
+export interface PaneStreamsOptions {
+  readonly socket: TmuxSocket;
+  /** Ring size per watched pane, bytes. */
+  readonly ringBytes: number;
+  /** tmux `pause-after` in seconds (0: off). */
+  readonly pauseAfterSeconds: number;
+  /** Finds the session (`$N`) a pane belongs to; null when there is no such pane. */
+  readonly sessionOf: (paneId: string) => Promise<string | null>;
+  readonly openControl?: OpenControl;
+  /** Runs commands for panes nobody watches yet (typing before the first subscribe). */
+  readonly runner?: TmuxRunner;
+  /**
+   * Offset of the first byte of a pane first seen by this process. The default grows with the
+   * wall clock, so offsets a client kept from an earlier corral process are always older than
+   * the new ring (a repaint), never mistaken for a place in the new stream.
+   */
+  readonly firstOffset?: number;
+  /** How often to check that watched panes still exist. */
+  readonly livenessMs?: number;
+}
+
+export class PaneGoneError extends Error {
+  constructor(readonly paneId: string) {
+    super(`pane ${paneId} does not exist (it may have closed)`);
+    this.name = 'PaneGoneError';
+  }
+}
+
+interface PaneStream {
+  readonly paneId: string;
+  readonly ring: RingBuffer;
+  readonly utf8: Utf8Stream;
+  readonly viewers: Set<StreamViewer>;
+  resyncing: boolean;
+}
+
+interface SessionLink {
+  readonly sessionId: string;
+  readonly client: ControlConnection;
+  readonly panes: Map<string, PaneStream>;
+  timer: NodeJS.Timeout | null;
+  checking: boolean;
+  /** Subscriptions waiting for their repaint: the link must not close under them. */
+  joining: number;
+}
+
+const INPUT_CHUNK = 512;
+
+/** `send-keys -H` commands for raw terminal bytes: they arrive exactly as a terminal sent them. */
+export function sendBytesCommands(paneId: string, bytes: Buffer): string[][] {
+  assertPaneId(paneId);
+  const commands: string[][] = [];
+  for (let i = 0; i < bytes.length; i += INPUT_CHUNK) {
+    const hex = [...bytes.subarray(i, i + INPUT_CHUNK)].map((b) => b.toString(16).padStart(2, '0'));
+    commands.push(['send-keys', '-t', paneId, '-H', ...hex]);
+  }
+  return commands;
+}
+
+/** Key names as they are, text as hex bytes (no quoting or key-name lookup can change it). */
+export function sendItemCommands(paneId: string, items: readonly SendItem[]): string[][] {
+  assertPaneId(paneId);
+  return items.flatMap((item) =>
+    item.kind === 'key'
+      ? [['send-keys', '-t', paneId, item.key]]
+      : sendBytesCommands(paneId, Buffer.from(item.text, 'utf8')),
+  );
+}
+
+export class PaneStreams {
+  private readonly links = new Map<string, Promise<SessionLink>>();
+  private readonly ready = new Map<string, SessionLink>();
+  /** Where each pane's offsets stopped, so a later stream of the same pane never reuses them. */
+  private readonly lastEnd = new Map<string, number>();
+  private readonly openControl: OpenControl;
+  private readonly firstOffset: number;
+  private closing = false;
+
+  constructor(private readonly options: PaneStreamsOptions) {
+    this.openControl = options.openControl ?? ((o) => ControlClient.open(o));
+    // 1024 offsets per millisecond: ~280,000 years of headroom below 2^53, and more bytes than a
+    // pane can print in that time.
+    this.firstOffset = options.firstOffset ?? Date.now() * 1024;
+  }
+
+  /** Sessions that currently hold a control client (for tests and diagnostics). */
+  get sessionCount(): number {
+    return this.ready.size;
+  }
+
+  /**
+   * Starts watching a pane for a viewer. With `fromOffset` inside the ring the viewer gets exactly
+   * the bytes after it (`catch_up`, or `none` when it missed nothing); otherwise a repaint of the
+   * current screen (`recovery`). Live output after the replay goes to `viewer.onOutput`.
+   */
+  async subscribe(paneId: string, viewer: StreamViewer, fromOffset?: number): Promise<Subscription> {
+    assertPaneId(paneId);
+    if (this.closing) throw new Error('pane streams are closing');
+    const sessionId = await this.options.sessionOf(paneId);
+    if (sessionId === null) throw new PaneGoneError(paneId);
+    const link = await this.link(sessionId);
+    const stream = this.stream(link, paneId);
+    const unsubscribe = () => this.leave(link, stream, viewer);
+
+    if (fromOffset !== undefined && !stream.resyncing) {
+      const snapshot = viewer.text ? stream.utf8.boundary : stream.ring.endOffset;
+      if (stream.ring.holds(fromOffset, snapshot)) {
+        let bytes = stream.ring.slice(fromOffset, snapshot);
+        if (viewer.text) bytes = bytes.subarray(leadingContinuationBytes(bytes));
+        stream.viewers.add(viewer);
+        return {
+          replay: { mode: bytes.length === 0 ? 'none' : 'catch_up', bytes, snapshotOffset: snapshot },
+          unsubscribe,
+        };
+      }
+    }
+    let replay: Replay | null = null;
+    link.joining += 1;
+    try {
+      await link.client.run(repaintCommands(paneId), (replies) => {
+        const repaint = this.repaintFrom(replies);
+        if (repaint === null) return;
+        // The seam: every byte appended so far is in the capture, every later byte is live.
+        replay = {
+          mode: 'recovery',
+          bytes: repaint,
+          snapshotOffset: viewer.text ? stream.utf8.boundary : stream.ring.endOffset,
+        };
+        stream.viewers.add(viewer);
+      });
+    } catch (error) {
+      link.joining -= 1;
+      this.dropIfUnused(link, stream);
+      throw error;
+    }
+    link.joining -= 1;
+    if (replay === null) {
+      this.dropIfUnused(link, stream);
+      throw new PaneGoneError(paneId);
+    }
+    return { replay, unsubscribe };
+  }
+
+  /** A fresh repaint for one viewer (the `refresh` message). */
+  async repaint(paneId: string, viewer: StreamViewer): Promise<void> {
+    const link = this.linkOfViewer(paneId, viewer);
+    if (!link) return;
+    const stream = link.panes.get(paneId) as PaneStream;
+    await link.client.run(repaintCommands(paneId), (replies) => {
+      const bytes = this.repaintFrom(replies);
+      if (bytes === null || !stream.viewers.has(viewer)) return;
+      viewer.onReset({
+        mode: 'recovery',
+        bytes,
+        snapshotOffset: viewer.text ? stream.utf8.boundary : stream.ring.endOffset,
+      });
+    });
+  }
+
+  /** Types raw terminal bytes into the pane. */
+  async sendBytes(paneId: string, bytes: Buffer): Promise<void> {
+    if (bytes.length === 0) return;
+    await this.runChecked(paneId, sendBytesCommands(paneId, bytes));
+  }
+
+  /** Types keys and text (validated by the caller with parseSendItems). */
+  async sendItems(paneId: string, items: readonly SendItem[]): Promise<void> {
+    if (items.length === 0) return;
+    await this.runChecked(paneId, sendItemCommands(paneId, items));
+  }
+
+  async resize(paneId: string, cols: number, rows: number): Promise<void> {
+    assertPaneId(paneId);
+    await this.runChecked(paneId, [['resize-pane', '-t', paneId, '-x', String(cols), '-y', String(rows)]]);
+  }
+
+  /** Closes every control client (detaching cleanly) and ends every stream. */
+  async close(): Promise<void> {
+    this.closing = true;
+    const links = await Promise.allSettled([...this.links.values()]);
+    await Promise.all(
+      links.map((l) => (l.status === 'fulfilled' ? this.closeLink(l.value, 'closed') : Promise.resolve())),
+    );
+  }
+
+  // --- internals -------------------------------------------------------------------------------
+
+  private async runChecked(paneId: string, commands: string[][]): Promise<void> {
+    const link = [...this.ready.values()].find((l) => l.panes.has(paneId) && !l.client.closed);
+    if (!link) {
+      if (!this.options.runner) throw new Error(`pane ${paneId} is not being watched (subscribe first)`);
+      await runChecked(this.options.runner, chain(commands.map((c) => c.map(escapeArg))));
+      return;
+    }
+    const replies = await link.client.run(commands);
+    const failed = replies.find((r) => !r.ok);
+    if (failed || replies.length < commands.length) {
+      throw new Error(`tmux refused: ${failed?.lines.join(' ') || 'command not run'}`);
+    }
+  }
+
+  private linkOfViewer(paneId: string, viewer: StreamViewer): SessionLink | null {
+    for (const link of this.ready.values()) if (link.panes.get(paneId)?.viewers.has(viewer)) return link;
+    return null;
+  }
+
+  private repaintFrom(replies: readonly ControlReply[]): Buffer | null {
+    const [capture, cursor] = replies;
+    if (!capture?.ok || !cursor?.ok) return null;
+    return buildRepaint(capture.lines, parseCursorLine(cursor.lines[0]));
+  }
+
+  private link(sessionId: string): Promise<SessionLink> {
+    let pending = this.links.get(sessionId);
+    if (!pending) {
+      pending = this.openLink(sessionId);
+      this.links.set(sessionId, pending);
+      pending.catch(() => this.links.delete(sessionId));
+    }
+    return pending;
+  }
+
+  private async openLink(sessionId: string): Promise<SessionLink> {
+    const panes = new Map<string, PaneStream>();
+    let link: SessionLink | null = null;
+    const client = await this.openControl({
+      socket: this.options.socket,
+      session: sessionId,
+      pauseAfterSeconds: this.options.pauseAfterSeconds,
+      handlers: {
+        onOutput: (paneId, data) => {
+          const stream = panes.get(paneId);
+          if (stream) this.deliver(stream, data);
+        },
+        onPause: (paneId) => {
+          const stream = panes.get(paneId);
+          if (stream && link) this.recoverFromPause(link, stream);
+        },
+        onNotification: (name) => {
+          if (
+            link &&
+            /^(window-close|unlinked-window-close|layout-change|window-pane-changed|sessions-changed|pane-mode-changed)$/.test(
+              name,
+            )
+          ) {
+            this.checkLiveness(link);
+          }
+        },
+        onExit: () => {
+          if (link) this.endLink(link);
+        },
+      },
+    });
+    link = { sessionId, client, panes, timer: null, checking: false, joining: 0 };
+    const interval = this.options.livenessMs ?? 2000;
+    const created = link;
+    link.timer = setInterval(() => this.checkLiveness(created), interval);
+    link.timer.unref();
+    this.ready.set(sessionId, link);
+    if (client.closed) this.endLink(link);
+    return link;
+  }
+
+  private stream(link: SessionLink, paneId: string): PaneStream {
+    let stream = link.panes.get(paneId);
+    if (!stream) {
+      const last = this.lastEnd.get(paneId);
+      // A new stream of a pane seen before starts past its old offsets: resuming across the gap
+      // (bytes nobody recorded) must give a repaint, never a silent hole.
+      const start = last === undefined ? this.firstOffset : last + 1;
+      stream = {
+        paneId,
+        ring: new RingBuffer(this.options.ringBytes, start),
+        utf8: new Utf8Stream(start),
+        viewers: new Set(),
+        resyncing: false,
+      };
+      link.panes.set(paneId, stream);
+    }
+    return stream;
+  }
+
+  private deliver(stream: PaneStream, data: Buffer): void {
+    if (data.length === 0) return;
+    const endOffset = stream.ring.append(data);
+    if (stream.viewers.size === 0) {
+      stream.utf8.push(data, endOffset);
+      return;
+    }
+    const text = stream.utf8.push(data, endOffset);
+    const chunk: LiveChunk = { paneId: stream.paneId, bytes: data, endOffset, text, textEnd: stream.utf8.boundary };
+    for (const viewer of [...stream.viewers]) viewer.onOutput(chunk);
+  }
+
+  /**
+   * tmux paused the pane (we fell behind) and dropped its output meanwhile. Continue it and take a
+   * repaint in the same command line; offsets jump past the gap so no one resumes across it.
+   */
+  private recoverFromPause(link: SessionLink, stream: PaneStream): void {
+    if (stream.resyncing) return;
+    stream.resyncing = true;
+    const restart = stream.ring.endOffset + 1;
+    stream.ring.restartAt(restart);
+    stream.utf8.restartAt(restart);
+    const commands = [['refresh-client', '-A', `${stream.paneId}:continue`], ...repaintCommands(stream.paneId)];
+    link.client
+      .run(commands, (replies) => {
+        stream.resyncing = false;
+        const bytes = this.repaintFrom(replies.slice(1));
+        if (bytes === null) return;
+        for (const viewer of [...stream.viewers]) {
+          viewer.onReset({
+            mode: 'recovery',
+            bytes,
+            snapshotOffset: viewer.text ? stream.utf8.boundary : stream.ring.endOffset,
+          });
+        }
+      })
+      .catch(() => {
+        stream.resyncing = false;
+      });
+  }
+
+  private checkLiveness(link: SessionLink): void {
+    if (link.checking || link.client.closed || link.panes.size === 0) return;
+    link.checking = true;
+    const streams = [...link.panes.values()];
+    // One command line per pane: a missing pane must not cut the checks of the others.
+    Promise.all(
+      streams.map((stream) =>
+        link.client
+          .run([['display-message', '-p', '-t', stream.paneId, '#{pane_id} #{pane_dead} #{pane_dead_status}']])
+          .then(
+            ([reply]) => ({ stream, reply }),
+            () => ({ stream, reply: undefined }),
+          ),
+      ),
+    )
+      .then((results) => {
+        for (const { stream, reply } of results) {
+          const fields = reply?.ok ? (reply.lines[0] ?? '').split(' ') : [];
+          if (fields[0] !== stream.paneId) {
+            if (!link.client.closed) this.endStream(link, stream, { status: 'exited', exitCode: null });
+          } else if (fields[1] === '1') {
+            const code = Number(fields[2]);
+            this.endStream(link, stream, { status: 'exited', exitCode: Number.isInteger(code) ? code : null });
+          }
+        }
+      })
+      .finally(() => {
+        link.checking = false;
+      });
+  }
+
+  private endStream(link: SessionLink, stream: PaneStream, end: PaneEnd): void {
+    if (link.panes.get(stream.paneId) !== stream) return;
+    link.panes.delete(stream.paneId);
+    this.lastEnd.set(stream.paneId, stream.ring.endOffset);
+    const viewers = [...stream.viewers];
+    stream.viewers.clear();
+    for (const viewer of viewers) viewer.onEnd(end);
+    if (link.panes.size === 0) void this.closeLink(link);
+  }
+
+  /** The control client went away (session ended, tmux server gone): every pane of it ended. */
+  private endLink(link: SessionLink): void {
+    for (const stream of [...link.panes.values()]) this.endStream(link, stream, { status: 'exited', exitCode: null });
+    void this.closeLink(link);
+  }
+
+  private leave(link: SessionLink, stream: PaneStream, viewer: StreamViewer): void {
+    stream.viewers.delete(viewer);
+    this.dropIfUnused(link, stream);
+  }
+
+  private dropIfUnused(link: SessionLink, stream: PaneStream): void {
+    if (stream.viewers.size > 0 || link.panes.get(stream.paneId) !== stream) return;
+    const anyViewers = [...link.panes.values()].some((s) => s.viewers.size > 0);
+    if (!anyViewers && link.joining === 0) void this.closeLink(link);
+  }
+
+  private async closeLink(link: SessionLink, status: PaneEnd['status'] = 'exited'): Promise<void> {
+    if (this.ready.get(link.sessionId) === link) {
+      this.ready.delete(link.sessionId);
+      this.links.delete(link.sessionId);
+    }
+    if (link.timer) clearInterval(link.timer);
+    link.timer = null;
+    for (const stream of link.panes.values()) this.lastEnd.set(stream.paneId, stream.ring.endOffset);
+    for (const stream of [...link.panes.values()]) {
+      const viewers = [...stream.viewers];
+      stream.viewers.clear();
+      for (const viewer of viewers) viewer.onEnd({ status, exitCode: null });
+    }
+    link.panes.clear();
+    await link.client.close();
+  }
+}

@@ -1,0 +1,274 @@
+// One long-lived tmux control-mode client (`tmux -C attach -t SESSION`): a command queue whose
+// replies resolve promises, and a stream of notifications (pane output above all). Besides
+// runner.ts this is the only place that starts tmux. Every client is closed on every exit path:
+// close(), the tmux side going away, and this process exiting or being signalled.
+
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { TmuxSocket } from '../types.js';
+import { ControlParser, formatControlLine, type ControlEvent, type ControlReply } from './control-protocol.js';
+import { TmuxMissingError } from './runner.js';
+import { socketArgs } from './socket.js';
+
+export interface ControlHandlers {
+  onOutput?(paneId: string, data: Buffer): void;
+  onPause?(paneId: string): void;
+  onContinue?(paneId: string): void;
+  /** Any other notification (`%layout-change`, `%window-close` ...). */
+  onNotification?(name: string, args: string): void;
+  /** The connection ended (closed by us, detached, session gone, or tmux died). */
+  onExit?(reason: string): void;
+}
+
+export interface ControlClientOptions {
+  readonly socket: TmuxSocket;
+  /** Session to attach to: `$1` or a name. */
+  readonly session: string;
+  /** tmux flow control: pause a pane whose output is this many seconds behind (0: off). */
+  readonly pauseAfterSeconds?: number;
+  readonly handlers?: ControlHandlers;
+  readonly binary?: string;
+  /** How long open() waits for the attach to finish. */
+  readonly timeoutMs?: number;
+}
+
+export class ControlClientError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ControlClientError';
+  }
+}
+
+interface PendingCommand {
+  readonly expected: number;
+  readonly replies: ControlReply[];
+  readonly onSettled: ((replies: readonly ControlReply[]) => void) | undefined;
+  readonly resolve: (replies: ControlReply[]) => void;
+  readonly reject: (error: Error) => void;
+}
+
+const live = new Set<ControlClient>();
+let hooksInstalled = false;
+
+function killAllNow(): void {
+  for (const client of live) client.kill();
+}
+
+function onProcessExit(): void {
+  killAllNow();
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  killAllNow();
+  removeProcessHooks();
+  // Keep the default behaviour of the signal when nobody else handles it.
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+}
+
+const onSigint = () => onSignal('SIGINT');
+const onSigterm = () => onSignal('SIGTERM');
+
+function installProcessHooks(): void {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  process.on('exit', onProcessExit);
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigterm);
+}
+
+function removeProcessHooks(): void {
+  if (!hooksInstalled) return;
+  hooksInstalled = false;
+  process.off('exit', onProcessExit);
+  process.off('SIGINT', onSigint);
+  process.off('SIGTERM', onSigterm);
+}
+
+/** How many control clients this process holds open (for tests and diagnostics). */
+export function openControlClientCount(): number {
+  return live.size;
+}
+
+export class ControlClient {
+  private readonly parser = new ControlParser();
+  private readonly queue: PendingCommand[] = [];
+  private readonly handlers: ControlHandlers;
+  private exited = false;
+  private exitReason = '';
+  private readonly exitedPromise: Promise<void>;
+  sessionId = '';
+  sessionName = '';
+
+  private constructor(
+    private readonly child: ChildProcessWithoutNullStreams,
+    handlers: ControlHandlers,
+  ) {
+    this.handlers = handlers;
+    this.exitedPromise = new Promise((resolve) => child.once('close', () => resolve()));
+  }
+
+  /** Attaches to the session and resolves once tmux has finished attaching. */
+  static async open(options: ControlClientOptions): Promise<ControlClient> {
+    const pauseAfter = options.pauseAfterSeconds ?? 0;
+    const flags = ['ignore-size', ...(pauseAfter > 0 ? [`pause-after=${Math.floor(pauseAfter)}`] : [])].join(',');
+    const binary = options.binary ?? process.env.CORRAL_TMUX_BIN ?? 'tmux';
+    const args = [...socketArgs(options.socket), '-C', 'attach-session', '-f', flags, '-t', options.session];
+    const child = spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const client = new ControlClient(child, options.handlers ?? {});
+    live.add(client);
+    installProcessHooks();
+    return client.start(options.timeoutMs ?? 5000);
+  }
+
+  private start(timeoutMs: number): Promise<ControlClient> {
+    return new Promise((resolve, reject) => {
+      let attached = false;
+      const stderr: string[] = [];
+      const early: string[] = [];
+      const timer = setTimeout(() => {
+        if (attached) return;
+        this.kill();
+        reject(new ControlClientError(`tmux control client did not attach within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
+      this.child.stdin.on('error', () => undefined);
+      this.child.on('error', (error: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        this.finish('could not start tmux');
+        reject(
+          error.code === 'ENOENT'
+            ? new TmuxMissingError()
+            : new ControlClientError(`could not start tmux: ${error.message}`),
+        );
+      });
+      this.child.on('close', () => {
+        clearTimeout(timer);
+        this.finish(this.exitReason || 'tmux control client exited');
+        if (!attached) {
+          const why = [...early, ...stderr].join(' ').trim() || 'tmux exited';
+          reject(new ControlClientError(`could not attach a tmux control client: ${why}`));
+        }
+      });
+      this.child.stdout.on('data', (chunk: Buffer) => {
+        this.parser.push(chunk, (event) => {
+          if (!attached) {
+            if (event.kind === 'session-changed') {
+              attached = true;
+              clearTimeout(timer);
+              this.sessionId = event.sessionId;
+              this.sessionName = event.name;
+              resolve(this);
+            } else if (event.kind === 'reply' && !event.reply.ok) {
+              early.push(...event.reply.lines);
+            }
+            return;
+          }
+          this.dispatch(event);
+        });
+      });
+    });
+  }
+
+  get closed(): boolean {
+    return this.exited;
+  }
+
+  private dispatch(event: ControlEvent): void {
+    switch (event.kind) {
+      case 'reply':
+        this.onReply(event.reply);
+        return;
+      case 'output':
+        this.handlers.onOutput?.(event.paneId, event.data);
+        return;
+      case 'pause':
+        this.handlers.onPause?.(event.paneId);
+        return;
+      case 'continue':
+        this.handlers.onContinue?.(event.paneId);
+        return;
+      case 'exit':
+        this.exitReason = event.reason || 'detached';
+        return;
+      case 'session-changed':
+        this.sessionId = event.sessionId;
+        this.sessionName = event.name;
+        this.handlers.onNotification?.('session-changed', `${event.sessionId} ${event.name}`);
+        return;
+      case 'window-pane-changed':
+        this.handlers.onNotification?.('window-pane-changed', `${event.windowId} ${event.paneId}`);
+        return;
+      case 'notification':
+        this.handlers.onNotification?.(event.name, event.args);
+        return;
+    }
+  }
+
+  private onReply(reply: ControlReply): void {
+    // Blocks with flags 0 answer commands that did not come from this client (the attach itself).
+    if (reply.flags === 0) return;
+    const pending = this.queue[0];
+    if (!pending) return;
+    pending.replies.push(reply);
+    // tmux drops the rest of a command line after a failing command.
+    if (pending.replies.length < pending.expected && reply.ok) return;
+    this.queue.shift();
+    pending.onSettled?.(pending.replies);
+    pending.resolve(pending.replies);
+  }
+
+  /**
+   * Runs commands as one line: they execute back to back, with no pane output in between.
+   * `onSettled` runs synchronously when the last reply arrives, before any later notification is
+   * handled: the exact point in the output stream where the commands ran.
+   */
+  run(
+    commands: readonly (readonly string[])[],
+    onSettled?: (replies: readonly ControlReply[]) => void,
+  ): Promise<ControlReply[]> {
+    if (this.exited) return Promise.reject(new ControlClientError('the tmux control client has exited'));
+    const line = formatControlLine(commands);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ expected: commands.length, replies: [], onSettled, resolve, reject });
+      this.child.stdin.write(`${line}\n`);
+    });
+  }
+
+  /** Runs one command and returns its output lines; a tmux error becomes a rejection. */
+  async command(args: readonly string[]): Promise<string[]> {
+    const [reply] = await this.run([args]);
+    if (!reply?.ok)
+      throw new ControlClientError(`tmux ${args[0] ?? ''} failed: ${reply?.lines.join(' ') ?? 'no reply'}`);
+    return [...reply.lines];
+  }
+
+  /** Detaches cleanly; kills the process if it has not gone within `graceMs`. */
+  async close(graceMs = 1000): Promise<void> {
+    if (this.exited) return;
+    this.exitReason = this.exitReason || 'closed';
+    try {
+      // An empty line detaches a control client.
+      this.child.stdin.end('\n');
+    } catch {
+      // stdin already closed
+    }
+    const timer = setTimeout(() => this.kill(), graceMs);
+    await this.exitedPromise;
+    clearTimeout(timer);
+  }
+
+  /** Ends the process at once (exit paths that cannot wait). */
+  kill(): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
+    this.finish(this.exitReason || 'killed');
+  }
+
+  private finish(reason: string): void {
+    if (this.exited) return;
+    this.exited = true;
+    live.delete(this);
+    if (live.size === 0) removeProcessHooks();
+    for (const pending of this.queue.splice(0))
+      pending.reject(new ControlClientError(`tmux control client exited (${reason})`));
+    this.handlers.onExit?.(reason);
+  }
+}

@@ -1,0 +1,207 @@
+// tmux control mode (`tmux -C`) as pure functions: line framing, notification parsing, reply blocks
+// (`%begin`/`%end`/`%error` with matching numbers), the octal unescaping of `%output` data, and the
+// quoting of the command lines corral writes. Nothing here starts a process.
+
+/** Splits a byte stream into lines (without the trailing "\n"); bytes stay bytes. */
+export class LineSplitter {
+  private pending: Buffer[] = [];
+
+  /** Feeds a chunk and returns the complete lines it finished. */
+  push(chunk: Buffer): Buffer[] {
+    const lines: Buffer[] = [];
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(0x0a, start);
+      if (nl === -1) break;
+      const piece = chunk.subarray(start, nl);
+      if (this.pending.length > 0) {
+        this.pending.push(piece);
+        lines.push(Buffer.concat(this.pending));
+        this.pending = [];
+      } else {
+        lines.push(piece);
+      }
+      start = nl + 1;
+    }
+    if (start < chunk.length) this.pending.push(chunk.subarray(start));
+    return lines;
+  }
+}
+
+/**
+ * `%output` data: tmux writes bytes below 0x20 and the backslash as `\ooo`; every other byte
+ * (UTF-8 included) arrives as itself. Returns the original bytes.
+ */
+export function unescapeOutput(data: Buffer): Buffer {
+  if (data.indexOf(0x5c) === -1) return Buffer.from(data);
+  const out = Buffer.allocUnsafe(data.length);
+  let n = 0;
+  for (let i = 0; i < data.length; i++) {
+    const byte = data[i] as number;
+    if (byte === 0x5c && i + 3 < data.length && isOctal(data[i + 1]) && isOctal(data[i + 2]) && isOctal(data[i + 3])) {
+      out[n++] =
+        (((data[i + 1] as number) - 0x30) << 6) |
+        (((data[i + 2] as number) - 0x30) << 3) |
+        ((data[i + 3] as number) - 0x30);
+      i += 3;
+    } else {
+      out[n++] = byte;
+    }
+  }
+  return out.subarray(0, n);
+}
+
+function isOctal(byte: number | undefined): boolean {
+  return byte !== undefined && byte >= 0x30 && byte <= 0x37;
+}
+
+/** Everything tmux can say on a control connection, one line at a time. */
+export type ControlLine =
+  | { readonly kind: 'begin'; readonly time: number; readonly number: number; readonly flags: number }
+  | {
+      readonly kind: 'end';
+      readonly time: number;
+      readonly number: number;
+      readonly flags: number;
+      readonly error: boolean;
+    }
+  | { readonly kind: 'output'; readonly paneId: string; readonly data: Buffer; readonly ageMs: number | null }
+  | { readonly kind: 'pause'; readonly paneId: string }
+  | { readonly kind: 'continue'; readonly paneId: string }
+  | { readonly kind: 'exit'; readonly reason: string }
+  | { readonly kind: 'session-changed'; readonly sessionId: string; readonly name: string }
+  | { readonly kind: 'window-pane-changed'; readonly windowId: string; readonly paneId: string }
+  | { readonly kind: 'notification'; readonly name: string; readonly args: string }
+  | { readonly kind: 'text'; readonly text: string };
+
+const GUARD = /^%(begin|end|error) (\d+) (\d+) (\d+)$/;
+
+/** Parses one line as tmux sends it outside or inside a reply block. */
+export function parseControlLine(line: Buffer): ControlLine {
+  if (line[0] !== 0x25 /* % */) return { kind: 'text', text: line.toString('utf8') };
+  // The data of %output must stay bytes: find the fields by position, not by decoding.
+  if (startsWith(line, '%output ')) {
+    const space = line.indexOf(0x20, 8);
+    if (space !== -1) {
+      return {
+        kind: 'output',
+        paneId: line.toString('latin1', 8, space),
+        data: unescapeOutput(line.subarray(space + 1)),
+        ageMs: null,
+      };
+    }
+    return { kind: 'output', paneId: line.toString('latin1', 8), data: Buffer.alloc(0), ageMs: null };
+  }
+  if (startsWith(line, '%extended-output ')) {
+    // %extended-output %PANE AGE ... : DATA  (fields before the colon may grow in later versions)
+    const colon = line.indexOf(' : ');
+    const head = line.toString('latin1', 17, colon === -1 ? line.length : colon).split(' ');
+    const data = colon === -1 ? Buffer.alloc(0) : unescapeOutput(line.subarray(colon + 3));
+    const age = Number(head[1]);
+    return { kind: 'output', paneId: head[0] ?? '', data, ageMs: Number.isFinite(age) ? age : null };
+  }
+  const text = line.toString('utf8');
+  const guard = GUARD.exec(text);
+  if (guard) {
+    const time = Number(guard[2]);
+    const number = Number(guard[3]);
+    const flags = Number(guard[4]);
+    if (guard[1] === 'begin') return { kind: 'begin', time, number, flags };
+    return { kind: 'end', time, number, flags, error: guard[1] === 'error' };
+  }
+  const space = text.indexOf(' ');
+  const name = space === -1 ? text.slice(1) : text.slice(1, space);
+  const args = space === -1 ? '' : text.slice(space + 1);
+  switch (name) {
+    case 'pause':
+      return { kind: 'pause', paneId: args.trim() };
+    case 'continue':
+      return { kind: 'continue', paneId: args.trim() };
+    case 'exit':
+      return { kind: 'exit', reason: args };
+    case 'session-changed': {
+      const [sessionId = '', ...rest] = args.split(' ');
+      return { kind: 'session-changed', sessionId, name: rest.join(' ') };
+    }
+    case 'window-pane-changed': {
+      const [windowId = '', paneId = ''] = args.split(' ');
+      return { kind: 'window-pane-changed', windowId, paneId };
+    }
+    default:
+      return { kind: 'notification', name, args };
+  }
+}
+
+function startsWith(line: Buffer, prefix: string): boolean {
+  if (line.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (line[i] !== prefix.charCodeAt(i)) return false;
+  return true;
+}
+
+/** A command's answer: the lines between `%begin` and `%end` (or `%error`). */
+export interface ControlReply {
+  readonly number: number;
+  readonly flags: number;
+  readonly ok: boolean;
+  readonly lines: readonly string[];
+}
+
+export type ControlEvent =
+  { readonly kind: 'reply'; readonly reply: ControlReply } | Exclude<ControlLine, { kind: 'begin' | 'end' | 'text' }>;
+
+/**
+ * Turns lines into events: reply blocks are gathered into one `reply` event (notifications never
+ * appear inside a block); everything else passes through. Text outside a block is ignored.
+ */
+export class ControlParser {
+  private readonly splitter = new LineSplitter();
+  private block: { number: number; flags: number; lines: string[] } | null = null;
+
+  push(chunk: Buffer, emit: (event: ControlEvent) => void): void {
+    for (const line of this.splitter.push(chunk)) this.line(line, emit);
+  }
+
+  line(raw: Buffer, emit: (event: ControlEvent) => void): void {
+    if (this.block !== null) {
+      // Inside a block every line is reply text, unless it is the matching guard.
+      if (raw[0] === 0x25) {
+        const parsed = parseControlLine(raw);
+        if (parsed.kind === 'end' && parsed.number === this.block.number) {
+          const { number, flags, lines } = this.block;
+          this.block = null;
+          emit({ kind: 'reply', reply: { number, flags, ok: !parsed.error, lines } });
+          return;
+        }
+      }
+      this.block.lines.push(raw.toString('utf8'));
+      return;
+    }
+    const parsed = parseControlLine(raw);
+    switch (parsed.kind) {
+      case 'begin':
+        this.block = { number: parsed.number, flags: parsed.flags, lines: [] };
+        return;
+      case 'end':
+      case 'text':
+        return;
+      default:
+        emit(parsed);
+    }
+  }
+}
+
+// tmux's parser gives '%', ':', '#', '~', quotes and more a meaning; only plain words go bare.
+const BARE_WORD = /^[A-Za-z0-9_.,=+/-]+$/;
+
+/** Quotes one argument for tmux's command parser (control mode reads command lines, not argv). */
+export function quoteControlArg(value: string): string {
+  if (/[\n\r]/.test(value)) throw new Error('a control-mode command argument cannot contain a line break');
+  if (value !== '' && BARE_WORD.test(value)) return value;
+  if (!value.includes("'")) return `'${value}'`;
+  return `"${value.replace(/[\\"$]/g, (c) => `\\${c}`)}"`;
+}
+
+/** One command line: commands joined with ` ; ` (they then run back to back, nothing in between). */
+export function formatControlLine(commands: readonly (readonly string[])[]): string {
+  return commands.map((command) => command.map(quoteControlArg).join(' ')).join(' ; ');
+}

@@ -1,0 +1,202 @@
+// PaneStreams against a scripted control connection: the seam, fencing and pause recovery,
+// deterministic and without tmux.
+import { describe, expect, it } from 'vitest';
+import {
+  PaneStreams,
+  type ControlConnection,
+  type LiveChunk,
+  type PaneEnd,
+  type Replay,
+  type StreamViewer,
+} from '../../../src/engine/pane-stream/pane-streams.js';
+import type { ControlHandlers, ControlClientOptions } from '../../../src/engine/tmux/control-client.js';
+import type { ControlReply } from '../../../src/engine/tmux/control-protocol.js';
+
+interface Pending {
+  commands: readonly (readonly string[])[];
+  onSettled: ((replies: readonly ControlReply[]) => void) | undefined;
+  resolve: (replies: ControlReply[]) => void;
+}
+
+function scripted() {
+  const pending: Pending[] = [];
+  let handlers: ControlHandlers = {};
+  let opened = 0;
+  let closed = false;
+  const connection: ControlConnection = {
+    get closed() {
+      return closed;
+    },
+    run(commands, onSettled) {
+      return new Promise((resolve) => pending.push({ commands, onSettled, resolve }));
+    },
+    async close() {
+      closed = true;
+    },
+  };
+  return {
+    pending,
+    get opened() {
+      return opened;
+    },
+    get closed() {
+      return closed;
+    },
+    output: (paneId: string, data: string | Buffer) => handlers.onOutput?.(paneId, Buffer.from(data)),
+    pause: (paneId: string) => handlers.onPause?.(paneId),
+    /** Answers the oldest command line: each command ok with the given lines. */
+    answer(lines: string[][]) {
+      const next = pending.shift()!;
+      const replies = lines.map((l, i) => ({ number: i, flags: 1, ok: true, lines: l }));
+      next.onSettled?.(replies);
+      next.resolve(replies);
+    },
+    open: async (options: ControlClientOptions) => {
+      opened += 1;
+      handlers = options.handlers ?? {};
+      return connection;
+    },
+  };
+}
+
+class Recorder implements StreamViewer {
+  chunks: LiveChunk[] = [];
+  resets: Replay[] = [];
+  ended: PaneEnd | null = null;
+  constructor(readonly text: boolean) {}
+  onOutput(chunk: LiveChunk) {
+    this.chunks.push(chunk);
+  }
+  onReset(replay: Replay) {
+    this.resets.push(replay);
+  }
+  onEnd(end: PaneEnd) {
+    this.ended = end;
+  }
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+function streamsWith(script: ReturnType<typeof scripted>) {
+  return new PaneStreams({
+    socket: { kind: 'default' },
+    ringBytes: 64,
+    pauseAfterSeconds: 5,
+    sessionOf: async () => '$1',
+    openControl: script.open,
+    livenessMs: 3_600_000,
+    firstOffset: 0,
+  });
+}
+
+describe('PaneStreams with a scripted control connection', () => {
+  it('puts everything before the capture reply in the snapshot and everything after in live output', async () => {
+    const script = scripted();
+    const streams = streamsWith(script);
+    const viewer = new Recorder(false);
+    const joining = streams.subscribe('%1', viewer);
+    await tick();
+    script.output('%1', 'before;');
+    expect(script.pending[0]!.commands[0]).toEqual(['capture-pane', '-p', '-e', '-t', '%1']);
+    script.answer([['screen row'], ['3 0 1 80 24 0']]);
+    script.output('%1', 'after;');
+    const sub = await joining;
+    expect(sub.replay.mode).toBe('recovery');
+    expect(sub.replay.snapshotOffset).toBe(7);
+    expect(sub.replay.bytes.toString()).toContain('screen row');
+    expect(viewer.chunks.map((c) => c.bytes.toString())).toEqual(['after;']);
+    expect(viewer.chunks[0]!.endOffset).toBe(13);
+    // Another pane's output in the same session is not this viewer's.
+    script.output('%2', 'other');
+    expect(viewer.chunks).toHaveLength(1);
+    sub.unsubscribe();
+    await tick();
+    expect(script.closed).toBe(true);
+  });
+
+  it('catches up from an offset without asking tmux, and fences text at whole characters', async () => {
+    const script = scripted();
+    const streams = streamsWith(script);
+    const first = new Recorder(true);
+    const joining = streams.subscribe('%1', first);
+    await tick();
+    script.answer([[''], ['0 0 1 80 24 0']]);
+    await joining;
+    const euro = Buffer.from('€');
+    script.output('%1', 'ab');
+    const mid = first.chunks.at(-1)!.textEnd;
+    expect(mid).toBe(2);
+    // Half a character: no text yet, and the text offset stays before it.
+    script.output('%1', Buffer.concat([Buffer.from('c'), euro.subarray(0, 1)]));
+    expect(first.chunks.at(-1)!.text).toBe('c');
+    const second = new Recorder(true);
+    const sub2 = await streams.subscribe('%1', second, mid);
+    expect(script.pending).toHaveLength(0);
+    expect(sub2.replay.mode).toBe('catch_up');
+    expect(sub2.replay.bytes.toString()).toBe('c');
+    expect(sub2.replay.snapshotOffset).toBe(3);
+    expect(script.opened).toBe(1);
+    // The rest of the character completes it for both viewers.
+    script.output('%1', euro.subarray(1));
+    expect(first.chunks.at(-1)!.text).toBe('€');
+    expect(second.chunks.at(-1)!.text).toBe('€');
+    expect(second.chunks.at(-1)!.textEnd).toBe(6);
+  });
+
+  it('on %pause continues the pane and repaints in one command line, past the gap', async () => {
+    const script = scripted();
+    const streams = streamsWith(script);
+    const viewer = new Recorder(false);
+    const joining = streams.subscribe('%1', viewer);
+    await tick();
+    script.answer([['x'], ['0 0 1 80 24 0']]);
+    await joining;
+    script.output('%1', '0123456789');
+    script.pause('%1');
+    expect(script.pending[0]!.commands.map((c) => c[0])).toEqual(['refresh-client', 'capture-pane', 'display-message']);
+    expect(script.pending[0]!.commands[0]).toEqual(['refresh-client', '-A', '%1:continue']);
+    script.answer([[], ['after pause'], ['0 0 1 80 24 0']]);
+    expect(viewer.resets).toHaveLength(1);
+    expect(viewer.resets[0]!.snapshotOffset).toBe(11);
+    // A viewer resuming from before the gap gets a repaint, not a silent hole.
+    const late = new Recorder(false);
+    const joiningLate = streams.subscribe('%1', late, 10);
+    await tick();
+    script.answer([['now'], ['0 0 1 80 24 0']]);
+    expect((await joiningLate).replay.mode).toBe('recovery');
+  });
+
+  it('starts offsets past those of any earlier corral process by default', async () => {
+    const script = scripted();
+    const streams = new PaneStreams({
+      socket: { kind: 'default' },
+      ringBytes: 64,
+      pauseAfterSeconds: 0,
+      sessionOf: async () => '$1',
+      openControl: script.open,
+    });
+    const viewer = new Recorder(false);
+    const before = Date.now() * 1024;
+    const joining = streams.subscribe('%1', viewer, 5000);
+    await tick();
+    script.answer([['x'], ['0 0 1 80 24 0']]);
+    const sub = await joining;
+    expect(sub.replay.mode).toBe('recovery');
+    expect(sub.replay.snapshotOffset).toBeGreaterThanOrEqual(before);
+    expect(Number.isSafeInteger(sub.replay.snapshotOffset)).toBe(true);
+    await streams.close();
+  });
+
+  it('ends viewers with "closed" when it shuts down', async () => {
+    const script = scripted();
+    const streams = streamsWith(script);
+    const viewer = new Recorder(false);
+    const joining = streams.subscribe('%1', viewer);
+    await tick();
+    script.answer([['x'], ['0 0 1 80 24 0']]);
+    await joining;
+    await streams.close();
+    expect(viewer.ended).toEqual({ status: 'closed', exitCode: null });
+    expect(script.closed).toBe(true);
+  });
+});

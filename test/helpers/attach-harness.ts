@@ -1,0 +1,179 @@
+// A real CorralServer on port 0 with the attach feature on a private tmux server, plus a
+// WebSocket client that records what it receives.
+
+import WebSocket from 'ws';
+import type { EngineHandle, EngineSnapshot, PaneView } from '../../src/engine/types.js';
+import { TmuxClient } from '../../src/engine/tmux/client.js';
+import { CorralServer } from '../../src/server/http-server.js';
+import {
+  createAttachFeature,
+  type AttachFeature,
+  type AttachSettings,
+} from '../../src/server/attach/attach-feature.js';
+import { startTestTmux, type TestTmux } from './tmux-server.js';
+
+export const TOKEN = 'test-token-0123456789';
+
+export const DEFAULT_ATTACH_SETTINGS: AttachSettings = {
+  attachRingBytes: 1 << 20,
+  attachSlowClientBytes: 4 << 20,
+  attachAllowedOrigins: [],
+  attachAllowResize: false,
+  attachPauseAfter: 10,
+};
+
+/** A store with fixed panes, standing in for the engine. */
+export function fakeEngine(panes: PaneView[] = []): EngineHandle & { set(panes: PaneView[]): void } {
+  let snapshot: EngineSnapshot = { server: 'test', status: 'ok', statusMessage: null, panes, updatedAt: 0, cycle: 1 };
+  const listeners = new Set<() => void>();
+  return {
+    getSnapshot: () => snapshot,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    acknowledge() {},
+    pollNow: async () => {},
+    onEvent: () => () => {},
+    set(next) {
+      snapshot = { ...snapshot, panes: next, cycle: snapshot.cycle + 1 };
+      for (const l of listeners) l();
+    },
+  };
+}
+
+export interface Harness {
+  readonly tmux: TestTmux;
+  readonly server: CorralServer;
+  readonly feature: AttachFeature;
+  readonly engine: ReturnType<typeof fakeEngine>;
+  wsUrl(pane: string, query?: string): string;
+  close(): Promise<void>;
+}
+
+export async function startHarness(
+  settings: Partial<AttachSettings> = {},
+  options: { allowWrite?: boolean; tmux?: TestTmux } = {},
+): Promise<Harness> {
+  const tmux = options.tmux ?? (await startTestTmux());
+  const server = new CorralServer({ host: '127.0.0.1', port: 0 });
+  await server.listen();
+  const engine = fakeEngine();
+  const feature = createAttachFeature({
+    engine,
+    tmux: new TmuxClient({ socket: tmux.socket }),
+    socket: tmux.socket,
+    token: TOKEN,
+    settings: { ...DEFAULT_ATTACH_SETTINGS, ...settings },
+    ...(options.allowWrite === undefined ? {} : { allowWrite: options.allowWrite }),
+  });
+  server.enable(feature);
+  return {
+    tmux,
+    server,
+    feature,
+    engine,
+    wsUrl: (pane, query = '') =>
+      `ws://127.0.0.1:${server.port}/attach/${pane.replace('%', '')}${query ? `?${query}` : ''}`,
+    async close() {
+      await server.close();
+      await tmux.kill();
+    },
+  };
+}
+
+export interface JsonMessage {
+  type: string;
+  [key: string]: unknown;
+}
+
+/** A WebSocket client that keeps every message and can wait for conditions. */
+export class TestClient {
+  readonly messages: JsonMessage[] = [];
+  readonly binary: Buffer[] = [];
+  closeCode: number | null = null;
+  closeReason = '';
+  readonly ws: WebSocket;
+  readonly opened: Promise<void>;
+
+  constructor(url: string, headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }) {
+    this.ws = new WebSocket(url, { headers });
+    this.opened = new Promise((resolve, reject) => {
+      this.ws.once('open', () => resolve());
+      this.ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+      this.ws.once('error', reject);
+    });
+    this.opened.catch(() => undefined);
+    this.ws.on('message', (data, isBinary) => {
+      if (isBinary) this.binary.push(Buffer.from(data as Buffer));
+      else this.messages.push(JSON.parse(data.toString()) as JsonMessage);
+    });
+    this.ws.on('close', (code, reason) => {
+      this.closeCode = code;
+      this.closeReason = reason.toString();
+    });
+  }
+
+  send(message: unknown): void {
+    this.ws.send(JSON.stringify(message));
+  }
+
+  of(type: string): JsonMessage[] {
+    return this.messages.filter((m) => m.type === type);
+  }
+
+  /** Text of the replays' chunks and the outputs, in arrival order. */
+  outputText(): string {
+    return this.of('output')
+      .map((m) => m.data as string)
+      .join('');
+  }
+
+  async waitFor(condition: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!condition()) {
+      if (Date.now() > deadline)
+        throw new Error(
+          `timed out waiting for ${what}; last messages: ${JSON.stringify(this.messages.slice(-3)).slice(0, 500)}`,
+        );
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  async message(type: string, timeoutMs = 5000): Promise<JsonMessage> {
+    await this.waitFor(() => this.of(type).length > 0, timeoutMs, `a ${type} message`);
+    return this.of(type)[0] as JsonMessage;
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+export async function waitUntil(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 5000,
+  what = 'condition',
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Status code of a refused upgrade (or 101 when it was accepted). */
+export function upgradeStatus(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers });
+    ws.once('open', () => {
+      ws.close();
+      resolve(101);
+    });
+    ws.once('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      res.resume();
+    });
+    ws.once('error', (error) => reject(error));
+  });
+}

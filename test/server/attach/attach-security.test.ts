@@ -1,0 +1,251 @@
+// Attach server security and robustness: token, Origin, read-only enforcement, malformed frames,
+// slow clients.
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  TOKEN,
+  TestClient,
+  startHarness,
+  upgradeStatus,
+  waitUntil,
+  type Harness,
+} from '../../helpers/attach-harness.js';
+
+let h: Harness;
+let pane: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  pane = await h.tmux.spawn('bash --norc');
+  await h.tmux.waitForScreen(pane, (s) => s.includes('#') || s.includes('$'));
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const auth = { authorization: `Bearer ${TOKEN}` };
+
+describe('who may connect', () => {
+  it('refuses an upgrade without the token, or with a wrong one, with 401', async () => {
+    expect(await upgradeStatus(h.wsUrl(pane), {})).toBe(401);
+    expect(await upgradeStatus(h.wsUrl(pane), { authorization: 'Bearer nope' })).toBe(401);
+    expect(await upgradeStatus(h.wsUrl(pane, 'token=nope'), {})).toBe(401);
+  });
+
+  it('accepts the token as header, query parameter or cookie', async () => {
+    expect(await upgradeStatus(h.wsUrl(pane), auth)).toBe(101);
+    expect(await upgradeStatus(h.wsUrl(pane, `token=${TOKEN}`), {})).toBe(101);
+    expect(await upgradeStatus(h.wsUrl(pane), { cookie: `other=1; corral_token=${TOKEN}` })).toBe(101);
+  });
+
+  it('refuses a foreign Origin, accepts its own', async () => {
+    expect(await upgradeStatus(h.wsUrl(pane), { ...auth, origin: 'http://evil.example' })).toBe(403);
+    expect(await upgradeStatus(h.wsUrl(pane), { ...auth, origin: `http://localhost:${h.server.port}` })).toBe(403);
+    expect(await upgradeStatus(h.wsUrl(pane), { ...auth, origin: `http://127.0.0.1:${h.server.port}` })).toBe(101);
+  });
+
+  it('answers 404 for a pane that does not exist or a malformed id', async () => {
+    expect(await upgradeStatus(`ws://127.0.0.1:${h.server.port}/attach/9999`, auth)).toBe(404);
+    expect(await upgradeStatus(`ws://127.0.0.1:${h.server.port}/attach/abc`, auth)).toBe(404);
+  });
+
+  it('sends no pane byte before auth: the refusal is a 401 with a JSON error only', async () => {
+    await h.tmux.tmux('send-keys', '-t', pane, 'echo SECRET-$((7*6))', 'Enter');
+    await h.tmux.waitForScreen(pane, (s) => s.includes('SECRET-42'));
+    const response = await new Promise<string>((resolve, reject) => {
+      const socket = connect(h.server.port, '127.0.0.1', () => {
+        socket.write(
+          `GET /attach/${pane.slice(1)}?mode=raw HTTP/1.1\r\nHost: 127.0.0.1:${h.server.port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+            'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+        );
+      });
+      let text = '';
+      socket.on('data', (d) => (text += d.toString('latin1')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(response.startsWith('HTTP/1.1 401')).toBe(true);
+    expect(response).not.toContain('SECRET-42');
+    expect(response).toContain('"code":"unauthorized"');
+  });
+});
+
+describe('read-only by default', () => {
+  it('refuses input, keys and resize from a read-only client; the pane does not change', async () => {
+    const before = await h.tmux.capture(pane);
+    const client = new TestClient(h.wsUrl(pane));
+    await client.opened;
+    expect((await client.message('hello')).write).toBe(false);
+    client.send({ type: 'input', data: 'echo SHOULD-NOT-RUN\r' });
+    client.send({ type: 'keys', keys: ['echo NOPE', 'Enter'] });
+    client.send({ type: 'resize', cols: 40, rows: 10 });
+    await client.waitFor(() => client.of('error').length === 3, 5000, 'three errors');
+    expect(client.of('error').map((e) => e.code)).toEqual(['read_only', 'read_only', 'read_only']);
+    // A raw read-only client's keystrokes are dropped too.
+    const raw = new TestClient(h.wsUrl(pane, 'mode=raw'));
+    await raw.opened;
+    raw.ws.send('echo RAW-NOPE\r');
+    // A ping round trip on the JSON connection, then give tmux time it would need to echo.
+    client.send({ type: 'ping', id: 1 });
+    await client.message('pong');
+    await new Promise((r) => setTimeout(r, 300));
+    const after = await h.tmux.capture(pane);
+    expect(after).toBe(before);
+    expect(await h.tmux.tmux('display', '-p', '-t', pane, '#{pane_width}x#{pane_height}')).toBe('100x30\n');
+    client.close();
+    raw.close();
+  });
+
+  it('lets a client with the token and ?write=1 type, with keys all-or-nothing', async () => {
+    const client = new TestClient(h.wsUrl(pane, 'write=1'));
+    await client.opened;
+    expect((await client.message('hello')).write).toBe(true);
+    client.send({ type: 'subscribe' });
+    await client.message('replay');
+    client.send({ type: 'keys', keys: ['echo', 'Space', 'bad', 'C-Nope', 'Enter'] });
+    await client.waitFor(() => client.of('error').length === 1, 5000, 'unknown key error');
+    expect(client.of('error')[0]).toMatchObject({ code: 'unknown_key' });
+    client.send({ type: 'input', data: 'echo typed-$((20+3)) \\\\ done\r' });
+    await h.tmux.waitForScreen(pane, (s) => s.includes('typed-23 \\ done'));
+    client.send({ type: 'keys', keys: ['echo keyed-$((30+4))', 'Enter'] });
+    await h.tmux.waitForScreen(pane, (s) => s.includes('keyed-34'));
+    // Resize is off by default: ignored, the layout stays.
+    client.send({ type: 'resize', cols: 40, rows: 10 });
+    client.send({ type: 'ping', id: 'x' });
+    await client.message('pong');
+    expect(await h.tmux.tmux('display', '-p', '-t', pane, '#{pane_width}x#{pane_height}')).toBe('100x30\n');
+    expect(client.of('error')).toHaveLength(1);
+    client.close();
+  });
+
+  it('types raw bytes (control characters included) from a writing raw client', async () => {
+    const raw = new TestClient(h.wsUrl(pane, 'mode=raw&write=1'));
+    await raw.opened;
+    raw.ws.send(Buffer.from('echo raw-$((5*5))\r'));
+    await h.tmux.waitForScreen(pane, (s) => s.includes('raw-25'));
+    raw.close();
+  });
+});
+
+describe('malformed frames', () => {
+  it('answers with an error and keeps the connection', async () => {
+    const client = new TestClient(h.wsUrl(pane));
+    await client.opened;
+    client.ws.send('not json');
+    client.send({ type: 'launch' });
+    client.send({ type: 'subscribe', from_offset: -4 });
+    client.send({ type: 'keys', keys: [] });
+    client.ws.send(Buffer.from([1, 2, 3]));
+    client.send({ type: 'ping', id: 7 });
+    expect(await client.message('pong')).toEqual({ type: 'pong', id: 7 });
+    expect(client.of('error').map((e) => e.code)).toEqual([
+      'bad_message',
+      'bad_message',
+      'bad_message',
+      'bad_message',
+      'bad_message',
+    ]);
+    expect(client.closeCode).toBeNull();
+    client.close();
+  });
+});
+
+describe('the page and the pane list', () => {
+  const base = () => `http://127.0.0.1:${h.server.port}`;
+
+  it('needs the token, moves it from the URL into an HttpOnly cookie', async () => {
+    expect((await fetch(`${base()}/`)).status).toBe(401);
+    expect((await fetch(`${base()}/api/panes`)).status).toBe(401);
+    expect((await fetch(`${base()}/?token=wrong`, { redirect: 'manual' })).status).toBe(401);
+    const res = await fetch(`${base()}/?token=${TOKEN}`, { redirect: 'manual' });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/');
+    const cookie = res.headers.get('set-cookie') ?? '';
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Strict');
+    const page = await fetch(`${base()}/`, { headers: { cookie: cookie.split(';')[0]! } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('/assets/xterm.js');
+  });
+
+  it('serves xterm from the installed package with the right content types', async () => {
+    const js = await fetch(`${base()}/assets/xterm.js`);
+    expect(js.headers.get('content-type')).toMatch(/javascript/);
+    expect((await js.text()).length).toBeGreaterThan(100_000);
+    expect((await fetch(`${base()}/assets/xterm.css`)).headers.get('content-type')).toMatch(/text\/css/);
+    expect((await fetch(`${base()}/assets/attach-page.js`)).headers.get('content-type')).toMatch(/javascript/);
+    expect((await fetch(`${base()}/assets/nothing.js`)).status).toBe(404);
+  });
+
+  it('lists the engine panes with their states', async () => {
+    const res = await fetch(`${base()}/api/panes`, { headers: auth });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { panes: unknown[]; write: boolean };
+    expect(body).toMatchObject({ panes: [], write: true });
+  });
+});
+
+describe('slow clients', () => {
+  it('drops a client that does not read, while a fast one keeps up', async () => {
+    const slowHarness = await startHarness({ attachSlowClientBytes: 64 * 1024 });
+    try {
+      const flood = await slowHarness.tmux.spawn('bash --norc');
+      const fast = new TestClient(slowHarness.wsUrl(flood, 'mode=raw'));
+      const slow = new TestClient(slowHarness.wsUrl(flood, 'mode=raw'));
+      await Promise.all([fast.opened, slow.opened]);
+      await fast.waitFor(() => fast.binary.length > 0);
+      await slow.waitFor(() => slow.binary.length > 0);
+      const socket = (slow.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+      socket.pause();
+      expect(slowHarness.feature.connectionCount).toBe(2);
+      await slowHarness.tmux.tmux(
+        'send-keys',
+        '-t',
+        flood,
+        'for i in $(seq 1 60); do seq 1 20000; done; echo FLOOD-$((1+1))-END',
+        'Enter',
+      );
+      await waitUntil(() => slowHarness.feature.connectionCount === 1, 30000, 'the slow client to be dropped');
+      socket.resume();
+      await slow.waitFor(() => slow.closeCode !== null, 10000, 'slow client close');
+      expect(slow.closeCode).toBe(4008);
+      await fast.waitFor(
+        () => Buffer.concat(fast.binary.slice(-3)).includes('FLOOD-2-END'),
+        60000,
+        'the fast client to see the end',
+      );
+      expect(fast.closeCode).toBeNull();
+      fast.close();
+    } finally {
+      await slowHarness.close();
+    }
+  });
+});
+
+describe('resize', () => {
+  it('resizes a pane only for a writing client when resizing is allowed', async () => {
+    const r = await startHarness({ attachAllowResize: true });
+    try {
+      const left = await r.tmux.spawn('bash --norc');
+      const right = (
+        await r.tmux.tmux('split-window', '-h', '-d', '-t', left, '-P', '-F', '#{pane_id}', 'bash --norc')
+      ).trim();
+      const width = async () => Number((await r.tmux.tmux('display', '-p', '-t', right, '#{pane_width}')).trim());
+      const before = await width();
+      const reader = new TestClient(r.wsUrl(right));
+      await reader.opened;
+      reader.send({ type: 'resize', cols: 30, rows: 10 });
+      expect((await reader.message('error')).code).toBe('read_only');
+      expect(await width()).toBe(before);
+      const writer = new TestClient(r.wsUrl(right, 'write=1'));
+      await writer.opened;
+      expect((await writer.message('hello')).resize).toBe(true);
+      writer.send({ type: 'resize', cols: 30, rows: 10 });
+      await waitUntil(async () => (await width()) === 30, 5000, 'the pane to be 30 columns wide');
+      reader.close();
+      writer.close();
+    } finally {
+      await r.close();
+    }
+  });
+});
