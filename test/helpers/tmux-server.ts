@@ -87,6 +87,7 @@ export async function startTestTmux(): Promise<TestTmux> {
       }
     },
     async kill() {
+      sessions = 0;
       try {
         await execFileAsync('tmux', ['-L', socketName, 'kill-server'], { env: CLEAN_ENV });
       } catch {

@@ -1,7 +1,10 @@
 // The table of corral's commands. `corral` with no command runs DEFAULT_COMMAND.
 
 import type { Command } from '../command.js';
+import { lsCommand } from './ls.js';
+import { sendCommand } from './send.js';
+import { watchCommand } from './watch.js';
 
-export const COMMANDS: readonly Command[] = [];
+export const COMMANDS: readonly Command[] = [watchCommand, lsCommand, sendCommand];
 
 export const DEFAULT_COMMAND = 'dashboard';

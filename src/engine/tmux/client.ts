@@ -124,6 +124,12 @@ export class TmuxClient {
     return tty;
   }
 
+  /** The socket path of the server this client talks to (to tell whether corral runs inside it). */
+  async socketPath(): Promise<string | null> {
+    const result = await this.runner(['display-message', '-p', '#{socket_path}']);
+    return result.exitCode === 0 ? result.stdout.trim() || null : null;
+  }
+
   async hasServer(): Promise<boolean> {
     const result = await this.runner(['list-sessions', '-F', '#{session_id}']);
     return result.exitCode === 0;
@@ -136,4 +142,11 @@ export class TmuxClient {
     if (/can't find pane|can't find window|can't find session/i.test(result.stderr)) throw new PaneGoneError(paneId);
     throw new TmuxCommandError(args, result);
   }
+}
+
+/** `tmux -V` as [major, minor], or throws TmuxMissingError when tmux is not installed. */
+export async function tmuxVersion(runner: TmuxRunner): Promise<[number, number] | null> {
+  const result = await runner(['-V']);
+  const match = /tmux\s+(?:next-)?(\d+)\.(\d+)/.exec(result.stdout);
+  return match ? [Number(match[1]), Number(match[2])] : null;
 }

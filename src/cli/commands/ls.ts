@@ -1,0 +1,82 @@
+// `corral ls`: one look at every watched pane: state, quiet time, last line; or the same as JSON.
+
+import { formatDuration } from '../../engine/durations.js';
+import type { PaneView } from '../../engine/types.js';
+import type { Command } from '../command.js';
+import { setupEngine } from '../setup.js';
+
+function stateLabel(view: PaneView): string {
+  if (view.state === 'stuck') return `STUCK ${view.reason ?? ''}`.trim();
+  return view.state;
+}
+
+function lastLine(view: PaneView): string {
+  for (let i = view.lines.length - 1; i >= 0; i--) {
+    const line = (view.lines[i] ?? '').trim();
+    if (line !== '') return line;
+  }
+  return '';
+}
+
+function table(rows: string[][], maxLast: number): string {
+  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, col) => (col === row.length - 1 ? cell.slice(0, maxLast) : cell.padEnd(widths[col] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+export const lsCommand: Command = {
+  name: 'ls',
+  summary: 'list watched panes with state, quiet time and last line',
+  usage: 'ls [--json]',
+  details: 'Takes two quick looks at the server (list, then capture) and prints a table, or JSON with --json.',
+  flags: [{ name: 'json', type: 'boolean', description: 'print a JSON array instead of a table' }],
+  async run({ settings, env, flags, stdout, stderr }) {
+    const { engine } = await setupEngine(settings, env, stderr);
+    await engine.pollNow(); // discovers panes
+    await engine.pollNow(); // captures them
+    const snapshot = engine.getSnapshot();
+    if (snapshot.status !== 'ok') {
+      stderr.write(`corral: ${snapshot.statusMessage ?? snapshot.status}\n`);
+      return 1;
+    }
+    const now = Date.now();
+    const panes = [...snapshot.panes].sort((a, b) => Number(b.state === 'stuck') - Number(a.state === 'stuck') || a.quietSince - b.quietSince);
+    if (flags.json) {
+      const out = panes.map((v) => ({
+        paneId: v.pane.paneId,
+        target: v.target,
+        label: v.label,
+        title: v.pane.title,
+        command: v.pane.command,
+        cwd: v.pane.cwd,
+        state: v.state,
+        reason: v.reason,
+        message: v.message,
+        quietMs: Math.max(0, now - v.quietSince),
+        busy: v.verdict?.busy ?? false,
+        lastLine: lastLine(v),
+        sessionId: v.trackingId,
+      }));
+      stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+      return 0;
+    }
+    if (panes.length === 0) {
+      stdout.write(`no panes to watch on ${snapshot.server}${settings.optIn ? ` (opt-in: titles starting with ${settings.prefix})` : ''}\n`);
+      return 0;
+    }
+    const width = (stdout as NodeJS.WriteStream).columns ?? 120;
+    const rows = [
+      ['STATE', 'PANE', 'TARGET', 'QUIET', 'COMMAND', 'LAST LINE'],
+      ...panes.map((v) => [stateLabel(v), v.pane.paneId, v.target, formatDuration(now - v.quietSince), v.pane.command, lastLine(v)]),
+    ];
+    const fixed = rows[0]!.slice(0, -1).map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length)) + 2);
+    stdout.write(`${table(rows, Math.max(20, width - fixed.reduce((a, b) => a + b, 0)))}\n`);
+    return 0;
+  },
+};

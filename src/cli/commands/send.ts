@@ -1,0 +1,49 @@
+// `corral send PANE ITEM...`: types into a pane. Items that are key names (Enter, C-c, M-x, S-Up,
+// F5 ...) are keys, everything else literal text; -l makes every item literal. All items are
+// checked before anything is typed.
+
+import { findPane } from '../../engine/pane-lookup.js';
+import { NoServerError } from '../../engine/tmux/client.js';
+import { parseSendItems } from '../../engine/tmux/keys.js';
+import { UsageError } from '../args.js';
+import type { Command } from '../command.js';
+import { checkTmux, socketFromSettings } from '../setup.js';
+import { TmuxClient } from '../../engine/tmux/client.js';
+
+export const sendCommand: Command = {
+  name: 'send',
+  summary: 'type text and keys into a pane',
+  usage: 'send [-l] PANE ITEM...',
+  details: [
+    'PANE is a pane id (%3), a target (session:window.pane) or an opt-in label.',
+    'Key names: Enter Esc Tab BTab Space BSpace Up Down Left Right Home End PgUp PgDn Insert Delete F1-F12,',
+    'with C- (Ctrl), M- (Alt) and S- (Shift) prefixes: C-c, M-x, S-Up, C-M-Delete. Other items are typed as text.',
+    "Example: corral send %3 'git status' Enter",
+  ].join('\n'),
+  flags: [{ name: 'literal', short: 'l', type: 'boolean', description: 'type every item as literal text' }],
+  async run({ settings, flags, positionals, stdout, stderr }) {
+    const [name, ...rest] = positionals;
+    if (name === undefined || rest.length === 0) throw new UsageError('usage: corral send [-l] PANE ITEM...');
+    const items = parseSendItems(rest, { literal: flags.literal === true });
+    const tmux = new TmuxClient({ socket: socketFromSettings(settings) });
+    await checkTmux(tmux, stderr);
+    let panes;
+    try {
+      panes = await tmux.listPanes();
+    } catch (error) {
+      if (error instanceof NoServerError) {
+        stderr.write(`corral: ${error.message}\n`);
+        return 1;
+      }
+      throw error;
+    }
+    const pane = findPane(panes, name, settings.prefix);
+    if (!pane) {
+      stderr.write(`corral: no pane ${JSON.stringify(name)} on ${tmux.serverLabel} (see corral ls)\n`);
+      return 1;
+    }
+    await tmux.send(pane.paneId, items);
+    void stdout;
+    return 0;
+  },
+};

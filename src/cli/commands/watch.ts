@@ -1,0 +1,49 @@
+// `corral watch`: the headless detector. stdout is JSON Lines (one event a line, nothing else);
+// diagnostics go to stderr. Runs until SIGINT/SIGTERM.
+
+import { ConfigError } from '../../engine/config.js';
+import type { EngineStatus } from '../../engine/types.js';
+import type { Command } from '../command.js';
+import { connectDaemon, validateDaemonUrl } from '../daemon-sink.js';
+import { setupEngine } from '../setup.js';
+import { waitForSignal } from '../signals.js';
+
+export const watchCommand: Command = {
+  name: 'watch',
+  summary: 'headless detector: print events as JSON Lines',
+  usage: 'watch [OPTIONS]',
+  details: [
+    'Prints one JSON object per line on stdout for every event: registered, stuck, unstuck, ended.',
+    'Each has type, sessionId (tmux-%ID-<ms>), paneId and timestamp (ms); stuck adds reason and message.',
+    'With --daemon-url the same events are POSTed there, queued while the daemon is down.',
+    'Example: corral watch --quiet-threshold 10000 | jq -c \'select(.type == "stuck")\'',
+  ].join('\n'),
+  flags: [],
+  async run({ settings, env, stdout, stderr }) {
+    try {
+      validateDaemonUrl(settings.daemonUrl);
+    } catch (error) {
+      throw new ConfigError((error as Error).message);
+    }
+    const { engine } = await setupEngine(settings, env, stderr);
+    engine.onEvent((event) => stdout.write(`${JSON.stringify(event)}\n`));
+    const queue = connectDaemon(engine, settings, stderr);
+    let lastStatus: EngineStatus = 'starting';
+    engine.subscribe(() => {
+      const { status, statusMessage } = engine.getSnapshot();
+      if (status === lastStatus) return;
+      if (status === 'no-server') stderr.write(`corral: ${statusMessage}; waiting for one to start\n`);
+      else if (status === 'error' || status === 'no-tmux') stderr.write(`corral: ${statusMessage}\n`);
+      else if (status === 'ok' && lastStatus !== 'starting') stderr.write(`corral: tmux server on ${engine.tmux.serverLabel} is available\n`);
+      lastStatus = status;
+    });
+    engine.start();
+    await waitForSignal();
+    await engine.stop();
+    if (queue) {
+      await Promise.race([queue.whenIdle(), new Promise((r) => setTimeout(r, 1000))]);
+      queue.close();
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,63 @@
+// Builds the engine's parts from settings: the tmux client, the prompt rules, and whether corral
+// runs inside the server it watches (then its own pane is left out).
+
+import { realpathSync } from 'node:fs';
+import type { Settings } from '../engine/config.js';
+import { createEngine, type Engine } from '../engine/engine.js';
+import { DEFAULT_RULES, type PromptRules } from '../engine/prompt/matcher.js';
+import { TmuxClient, tmuxVersion } from '../engine/tmux/client.js';
+import { TmuxMissingError } from '../engine/tmux/runner.js';
+import { socketPathFromTmuxEnv } from '../engine/tmux/socket.js';
+import type { TmuxSocket } from '../engine/types.js';
+
+export function socketFromSettings(settings: Settings): TmuxSocket {
+  if (settings.socketPath) return { kind: 'path', path: settings.socketPath };
+  if (settings.socketName) return { kind: 'name', name: settings.socketName };
+  return { kind: 'default' };
+}
+
+export function rulesFromSettings(_settings: Settings): PromptRules {
+  return DEFAULT_RULES;
+}
+
+/** Fails with the install hint when tmux is missing; warns on versions older than 3.2. */
+export async function checkTmux(tmux: TmuxClient, stderr: NodeJS.WritableStream): Promise<void> {
+  const version = await tmuxVersion(tmux.runner).catch((error: unknown) => {
+    if (error instanceof TmuxMissingError) throw error;
+    return null;
+  });
+  if (version && (version[0] < 3 || (version[0] === 3 && version[1] < 2))) {
+    stderr.write(`corral: warning: tmux ${version.join('.')} is older than 3.2; some features may not work\n`);
+  }
+}
+
+function samePath(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return a === b;
+  }
+}
+
+/** corral's own pane id, when it runs inside the very server it watches (pane ids repeat across servers). */
+export async function selfPaneId(tmux: TmuxClient, env: NodeJS.ProcessEnv): Promise<string | null> {
+  const ownSocket = socketPathFromTmuxEnv(env.TMUX);
+  const ownPane = env.TMUX_PANE;
+  if (!ownSocket || !ownPane) return null;
+  const watched = await tmux.socketPath();
+  return watched !== null && samePath(watched, ownSocket) ? ownPane : null;
+}
+
+export interface EngineSetup {
+  readonly engine: Engine;
+  readonly tmux: TmuxClient;
+  readonly selfPaneId: string | null;
+}
+
+export async function setupEngine(settings: Settings, env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): Promise<EngineSetup> {
+  const tmux = new TmuxClient({ socket: socketFromSettings(settings) });
+  await checkTmux(tmux, stderr);
+  const self = await selfPaneId(tmux, env);
+  const engine = createEngine({ settings, tmux, selfPaneId: self, rules: rulesFromSettings(settings) });
+  return { engine, tmux, selfPaneId: self };
+}

@@ -1,0 +1,259 @@
+// The engine: a poll loop over one TmuxClient that keeps a PaneTrack per watched pane, publishes
+// immutable snapshots (getSnapshot/subscribe) and emits events. Each cycle costs one tmux process.
+
+import type { Settings } from './config.js';
+import { acknowledge, end, observe, register, type PaneTrack } from './pane-machine.js';
+import { DEFAULT_RULES, classifyScreen, type PromptRules } from './prompt/matcher.js';
+import { hashLines, normaliseScreen } from './screen-hash.js';
+import { inScope, optInLabel, type ScopeOptions } from './scope.js';
+import { paneTarget } from './tmux/commands.js';
+import { NoServerError, type TmuxClient } from './tmux/client.js';
+import { TmuxMissingError } from './tmux/runner.js';
+import {
+  systemClock,
+  type Clock,
+  type CorralEvent,
+  type EngineHandle,
+  type EngineSnapshot,
+  type EngineStatus,
+  type PaneInfo,
+  type PaneView,
+} from './types.js';
+
+export interface EngineOptions {
+  readonly settings: Settings;
+  readonly tmux: TmuxClient;
+  readonly clock?: Clock;
+  /** corral's own pane, only when corral runs inside the server it watches. */
+  readonly selfPaneId?: string | null;
+  readonly rules?: PromptRules;
+}
+
+export interface Engine extends EngineHandle {
+  readonly tmux: TmuxClient;
+  readonly settings: Settings;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+interface Entry {
+  pane: PaneInfo;
+  track: PaneTrack;
+  lines: readonly string[];
+  view: PaneView | null;
+}
+
+export function createEngine(options: EngineOptions): Engine {
+  const { settings, tmux } = options;
+  const clock = options.clock ?? systemClock;
+  const rules = options.rules ?? DEFAULT_RULES;
+  const scope: ScopeOptions = { optIn: settings.optIn, prefix: settings.prefix, selfPaneId: options.selfPaneId ?? null };
+  const machine = { quietThresholdMs: settings.quietThresholdMs };
+
+  const entries = new Map<string, Entry>();
+  const storeListeners = new Set<() => void>();
+  const eventListeners = new Set<(event: CorralEvent) => void>();
+  let snapshot: EngineSnapshot = {
+    server: tmux.serverLabel,
+    status: 'starting',
+    statusMessage: null,
+    panes: [],
+    updatedAt: clock.now(),
+    cycle: 0,
+  };
+  let cycle = 0;
+  let timer: NodeJS.Timeout | null = null;
+  let running = false;
+  let inFlight: Promise<void> | null = null;
+
+  const emit = (events: readonly CorralEvent[]) => {
+    for (const event of events) for (const listener of eventListeners) listener(event);
+  };
+
+  const viewOf = (entry: Entry): PaneView => {
+    const { pane, track } = entry;
+    const previous = entry.view;
+    const view: PaneView = {
+      pane,
+      target: paneTarget(pane),
+      label: optInLabel(pane, settings.prefix),
+      trackingId: track.trackingId,
+      state: track.state,
+      reason: track.reason,
+      message: track.message,
+      verdict: track.verdict,
+      registeredAt: track.registeredAt,
+      quietSince: track.quietSince,
+      stuckSince: track.stuckSince,
+      acknowledged: track.acknowledged,
+      lines: entry.lines,
+      screenHash: track.hash ?? '',
+    };
+    // Reuse the previous object when nothing changed, so renderers can compare by identity.
+    if (previous && sameView(previous, view)) return previous;
+    return view;
+  };
+
+  const publish = (status: EngineStatus, statusMessage: string | null) => {
+    const panes: PaneView[] = [];
+    let changed = status !== snapshot.status || statusMessage !== snapshot.statusMessage;
+    for (const entry of entries.values()) {
+      const view = viewOf(entry);
+      if (view !== entry.view) changed = true;
+      entry.view = view;
+      panes.push(view);
+    }
+    if (!changed && panes.length === snapshot.panes.length && panes.every((p, i) => p === snapshot.panes[i])) return;
+    snapshot = { server: tmux.serverLabel, status, statusMessage, panes, updatedAt: clock.now(), cycle };
+    for (const listener of storeListeners) listener();
+  };
+
+  const endAll = (why: 'server-gone', now: number) => {
+    const events = [...entries.values()].map((entry) => end(entry.track, why, now));
+    entries.clear();
+    emit(events);
+  };
+
+  const runCycle = async (): Promise<boolean> => {
+    cycle += 1;
+    let registeredNew = false;
+    try {
+      const output = await tmux.pollCycle([...entries.keys()]);
+      const now = clock.now();
+      const watched = new Map(output.panes.filter((p) => inScope(p, scope)).map((p) => [p.paneId, p]));
+      const present = new Set(output.panes.map((p) => p.paneId));
+      const events: CorralEvent[] = [];
+      for (const [paneId, entry] of entries) {
+        if (watched.has(paneId)) continue;
+        events.push(end(entry.track, present.has(paneId) ? 'out-of-scope' : 'closed', now));
+        entries.delete(paneId);
+      }
+      for (const [paneId, pane] of watched) {
+        const entry = entries.get(paneId);
+        if (!entry) {
+          const step = register(pane, now);
+          entries.set(paneId, { pane, track: step.track, lines: [], view: null });
+          events.push(...step.events);
+          registeredNew = true;
+          continue;
+        }
+        entry.pane = pane;
+        const screen = output.screens.get(paneId);
+        if (screen === undefined) continue;
+        const lines = normaliseScreen(screen);
+        const verdict = classifyScreen(lines, rules);
+        const step = observe(entry.track, { hash: hashLines(lines), verdict }, now, machine);
+        entry.track = step.track;
+        if (step.track.hash !== entry.view?.screenHash || entry.lines.length === 0) {
+          entry.lines = lines.slice(-settings.previewLines);
+        }
+        events.push(...step.events);
+      }
+      emit(events);
+      publish('ok', null);
+    } catch (error) {
+      const now = clock.now();
+      if (error instanceof NoServerError) {
+        endAll('server-gone', now);
+        publish('no-server', error.message);
+      } else if (error instanceof TmuxMissingError) {
+        endAll('server-gone', now);
+        publish('no-tmux', error.message);
+      } else {
+        publish('error', (error as Error).message);
+      }
+    }
+    return registeredNew;
+  };
+
+  const poll = async (): Promise<void> => {
+    if (inFlight) return inFlight;
+    inFlight = (async () => {
+      try {
+        const registeredNew = await runCycle();
+        if (running) schedule(registeredNew ? 0 : settings.pollIntervalMs);
+      } finally {
+        inFlight = null;
+      }
+    })();
+    return inFlight;
+  };
+
+  const schedule = (delay: number) => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      void poll();
+    }, delay);
+  };
+
+  return {
+    tmux,
+    settings,
+    getSnapshot: () => snapshot,
+    subscribe(listener) {
+      storeListeners.add(listener);
+      return () => storeListeners.delete(listener);
+    },
+    onEvent(listener) {
+      eventListeners.add(listener);
+      return () => eventListeners.delete(listener);
+    },
+    acknowledge(paneId) {
+      const entry = entries.get(paneId);
+      if (!entry) return;
+      entry.track = acknowledge(entry.track);
+      publish(snapshot.status, snapshot.statusMessage);
+    },
+    async pollNow() {
+      if (inFlight) await inFlight;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await poll();
+    },
+    start() {
+      if (running) return;
+      running = true;
+      void poll();
+    },
+    async stop() {
+      running = false;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      if (inFlight) await inFlight;
+    },
+  };
+}
+
+function sameView(a: PaneView, b: PaneView): boolean {
+  return (
+    a.state === b.state &&
+    a.reason === b.reason &&
+    a.message === b.message &&
+    a.quietSince === b.quietSince &&
+    a.stuckSince === b.stuckSince &&
+    a.acknowledged === b.acknowledged &&
+    a.screenHash === b.screenHash &&
+    a.lines === b.lines &&
+    a.label === b.label &&
+    a.target === b.target &&
+    samePane(a.pane, b.pane)
+  );
+}
+
+function samePane(a: PaneInfo, b: PaneInfo): boolean {
+  return (
+    a.title === b.title &&
+    a.cwd === b.cwd &&
+    a.command === b.command &&
+    a.windowName === b.windowName &&
+    a.sessionName === b.sessionName &&
+    a.windowIndex === b.windowIndex &&
+    a.paneIndex === b.paneIndex &&
+    a.width === b.width &&
+    a.height === b.height &&
+    a.inMode === b.inMode &&
+    a.alternateOn === b.alternateOn &&
+    a.dead === b.dead
+  );
+}

@@ -1,0 +1,113 @@
+// The engine against a real private tmux server: detection end to end.
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/engine/engine.js';
+import { resolveSettings } from '../../src/engine/config.js';
+import { TmuxClient } from '../../src/engine/tmux/client.js';
+import type { CorralEvent, PaneView } from '../../src/engine/types.js';
+import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
+
+let server: TestTmux;
+let engine: Engine | null = null;
+let events: CorralEvent[] = [];
+
+function startEngine(flags: Record<string, unknown> = {}): Engine {
+  const settings = resolveSettings({ flags: { quietThresholdMs: 1500, pollIntervalMs: 200, ...flags }, env: {}, file: null });
+  engine = createEngine({ settings, tmux: new TmuxClient({ socket: server.socket }) });
+  engine.onEvent((event) => events.push(event));
+  engine.start();
+  return engine;
+}
+
+async function waitFor<T>(probe: () => T | undefined | null | false, timeoutMs = 8000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms; events: ${JSON.stringify(events)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const paneView = (paneId: string): PaneView | undefined => engine?.getSnapshot().panes.find((p) => p.pane.paneId === paneId);
+
+beforeEach(async () => {
+  server = await startTestTmux();
+  events = [];
+});
+
+afterEach(async () => {
+  await engine?.stop();
+  engine = null;
+  await server.kill();
+});
+
+describe('engine on a real tmux server', () => {
+  it('marks a [y/N] prompt stuck with reason permission, and unsticks when it is answered', async () => {
+    const pane = await server.spawn(`read -p "Deploy to production? [y/N] " answer; echo "answered $answer"; sleep 30`);
+    startEngine();
+    const stuck = await waitFor(() => events.find((e) => e.type === 'stuck' && e.paneId === pane));
+    expect(stuck).toMatchObject({ type: 'stuck', reason: 'permission', message: 'Deploy to production? [y/N]', transcriptPath: '' });
+    expect(paneView(pane)?.state).toBe('stuck');
+    await server.tmux('send-keys', '-t', pane, 'y', 'Enter');
+    await waitFor(() => events.find((e) => e.type === 'unstuck' && e.paneId === pane));
+    expect(paneView(pane)?.state).toBe('monitoring');
+  });
+
+  it('marks an idle shell stuck with reason stopped', async () => {
+    const pane = await server.spawn();
+    startEngine();
+    const stuck = await waitFor(() => events.find((e) => e.type === 'stuck' && e.paneId === pane));
+    expect(stuck).toMatchObject({ reason: 'stopped' });
+  });
+
+  it('never marks a spinner stuck, nor a pane whose middle line alone keeps changing', async () => {
+    const spinner = await server.spawn(`printf 'building\\n$ '; while :; do for c in '|' / - '\\\\'; do printf '\\r%s working... (esc to interrupt) $ ' "$c"; sleep 0.1; done; done`);
+    const middle = await server.spawn(
+      `i=0; while :; do i=$((i+1)); printf '\\033[H\\033[2Jtop line\\ncounter %d\\nready $ ' $i; sleep 0.3; done`,
+    );
+    startEngine();
+    await waitFor(() => paneView(middle)?.state === 'monitoring' && paneView(spinner)?.state === 'monitoring');
+    await new Promise((r) => setTimeout(r, 2600));
+    expect(events.filter((e) => e.type === 'stuck')).toEqual([]);
+    expect(paneView(middle)?.lines.join('\n')).toMatch(/top line\ncounter \d+\nready \$/);
+  });
+
+  it('ends a killed pane, and in opt-in mode a pane that loses its prefix', async () => {
+    const keep = await server.spawn('sleep 60', { title: '@tb-alpha: working' });
+    const other = await server.spawn('sleep 60', { title: '@tb-beta' });
+    const outside = await server.spawn('sleep 60', { title: 'not watched' });
+    startEngine({ optIn: true });
+    await waitFor(() => events.filter((e) => e.type === 'registered').length === 2);
+    expect(events.some((e) => e.paneId === outside)).toBe(false);
+    expect(paneView(keep)?.label).toBe('alpha');
+    await server.tmux('kill-pane', '-t', other);
+    await waitFor(() => events.find((e) => e.type === 'ended' && e.paneId === other));
+    expect(events.find((e) => e.type === 'ended' && e.paneId === other)).toMatchObject({ why: 'closed' });
+    await server.tmux('select-pane', '-t', keep, '-T', 'plain title now');
+    await waitFor(() => events.find((e) => e.type === 'ended' && e.paneId === keep));
+    expect(events.find((e) => e.type === 'ended' && e.paneId === keep)).toMatchObject({ why: 'out-of-scope' });
+  });
+
+  it('reads hostile titles and window names exactly as tmux stores them', async () => {
+    const title = 'x;y "q" \'s\' <~a~> #{pane_id} | ü 🚀';
+    // select-pane -T expands formats, so '##' stands for a literal '#'.
+    const pane = await server.spawn('sleep 60', { title: title.replace('#', '##') });
+    await server.tmux('rename-window', '-t', pane, 'win;dow "q"');
+    startEngine();
+    const view = await waitFor(() => paneView(pane));
+    expect(view.pane.title).toBe(title);
+    expect(view.pane.windowName).toBe('win;dow "q"');
+  });
+
+  it('keeps running when the server dies, ending every pane, and picks panes up when a server appears', async () => {
+    const pane = await server.spawn('sleep 60');
+    startEngine();
+    await waitFor(() => paneView(pane));
+    await server.kill();
+    await waitFor(() => engine?.getSnapshot().status === 'no-server');
+    expect(events.find((e) => e.type === 'ended' && e.paneId === pane)).toMatchObject({ why: 'server-gone' });
+    const fresh = await server.spawn('sleep 60');
+    await waitFor(() => engine?.getSnapshot().status === 'ok' && paneView(fresh));
+  });
+});

@@ -1,0 +1,159 @@
+// The engine with a scripted tmux runner and a manual clock: no tmux, no sleeps.
+
+import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/engine/engine.js';
+import { resolveSettings } from '../../src/engine/config.js';
+import { TmuxClient } from '../../src/engine/tmux/client.js';
+import { makeFraming } from '../../src/engine/tmux/commands.js';
+import type { TmuxResult, TmuxRunner } from '../../src/engine/tmux/runner.js';
+import type { CorralEvent } from '../../src/engine/types.js';
+
+const NONCE = 'fixed';
+const framing = makeFraming(NONCE);
+
+interface FakePane {
+  id: string;
+  title?: string;
+  screen: string;
+}
+
+/** A tmux stand-in that answers poll cycles from a mutable list of panes, like a real server would. */
+function scriptedTmux(panes: FakePane[]) {
+  const calls: string[][] = [];
+  let serverUp = true;
+  const runner: TmuxRunner = async (args): Promise<TmuxResult> => {
+    calls.push([...args]);
+    if (!serverUp) return { stdout: '', stderr: 'no server running on /tmp/tmux-0/x\n', exitCode: 1 };
+    let stdout = '';
+    const commands: string[][] = [[]];
+    for (const a of args) {
+      if (a === ';') commands.push([]);
+      else commands[commands.length - 1]!.push(a);
+    }
+    for (const cmd of commands) {
+      if (cmd[0] === 'list-panes') {
+        for (const p of panes) {
+          const n = p.id.slice(1);
+          stdout += [p.id, '$0', 'main', `@${n}`, n, 'win', '0', p.title ?? 'title', '/work', 'bash', '1', '0', '80', '24', '0', '0', '0'].join(framing.fieldSep) + framing.recordEnd + '\n';
+        }
+      } else if (cmd[0] === 'display-message') {
+        stdout += `${cmd[2]}\n`;
+      } else if (cmd[0] === 'capture-pane') {
+        const p = panes.find((x) => x.id === cmd[3]);
+        if (!p) return { stdout, stderr: `can't find pane: ${cmd[3]}\n`, exitCode: 1 };
+        stdout += p.screen.endsWith('\n') ? p.screen : `${p.screen}\n`;
+      }
+    }
+    return { stdout, stderr: '', exitCode: 0 };
+  };
+  return { runner, calls, setServer: (up: boolean) => (serverUp = up) };
+}
+
+function setup(panes: FakePane[], flags: Record<string, unknown> = {}) {
+  const fake = scriptedTmux(panes);
+  let now = 1_000_000;
+  const clock = { now: () => now };
+  const settings = resolveSettings({ flags: { quietThresholdMs: 10_000, ...flags }, env: {}, file: null });
+  const engine = createEngine({ settings, tmux: new TmuxClient({ socket: { kind: 'name', name: 't' }, runner: fake.runner, nonce: NONCE }), clock });
+  const events: CorralEvent[] = [];
+  engine.onEvent((e) => events.push(e));
+  return { engine, events, fake, advance: (ms: number) => (now += ms) };
+}
+
+describe('engine (scripted tmux, manual clock)', () => {
+  it('spends exactly one tmux process per cycle, whatever the number of panes', async () => {
+    const panes = Array.from({ length: 50 }, (_, i) => ({ id: `%${i}`, screen: `pane ${i}\n$ ` }));
+    const { engine, fake } = setup(panes);
+    for (let i = 0; i < 5; i++) await engine.pollNow();
+    expect(fake.calls).toHaveLength(5);
+    expect(fake.calls[4]!.filter((a) => a === 'capture-pane')).toHaveLength(50);
+    expect(engine.getSnapshot().panes).toHaveLength(50);
+  });
+
+  it('goes registered -> monitoring -> stuck -> unstuck with the clock, publishing snapshots', async () => {
+    const pane = { id: '%1', screen: 'Deploy? [y/N] ' };
+    const { engine, events, advance } = setup([pane]);
+    let notified = 0;
+    engine.subscribe(() => notified++);
+    await engine.pollNow();
+    expect(engine.getSnapshot().panes[0]?.state).toBe('registered');
+    await engine.pollNow();
+    expect(engine.getSnapshot().panes[0]).toMatchObject({ state: 'monitoring', lines: ['Deploy? [y/N]'] });
+    advance(10_000);
+    await engine.pollNow();
+    expect(engine.getSnapshot().panes[0]).toMatchObject({ state: 'stuck', reason: 'permission' });
+    pane.screen = 'Deploy? [y/N] y\ndeploying';
+    advance(1_000);
+    await engine.pollNow();
+    expect(events.map((e) => e.type)).toEqual(['registered', 'stuck', 'unstuck']);
+    expect(notified).toBe(4);
+  });
+
+  it('publishes nothing when a cycle changes nothing', async () => {
+    const { engine } = setup([{ id: '%1', screen: 'working' }]);
+    await engine.pollNow();
+    await engine.pollNow();
+    const before = engine.getSnapshot();
+    await engine.pollNow();
+    expect(engine.getSnapshot()).toBe(before);
+  });
+
+  it('survives a pane that vanishes between list and capture: the others are still observed later', async () => {
+    const panes: FakePane[] = [
+      { id: '%1', screen: 'one' },
+      { id: '%2', screen: 'two' },
+      { id: '%3', screen: 'three' },
+    ];
+    const { engine, events } = setup(panes);
+    await engine.pollNow();
+    panes.splice(1, 1); // %2 closes before the next capture
+    await engine.pollNow();
+    expect(events.find((e) => e.type === 'ended')).toMatchObject({ paneId: '%2', why: 'closed' });
+    await engine.pollNow();
+    expect(engine.getSnapshot().panes.map((p) => [p.pane.paneId, p.lines])).toEqual([
+      ['%1', ['one']],
+      ['%3', ['three']],
+    ]);
+  });
+
+  it('ends every pane when the server goes away, says so in the snapshot, and recovers', async () => {
+    const { engine, events, fake } = setup([{ id: '%1', screen: 'x' }]);
+    await engine.pollNow();
+    fake.setServer(false);
+    await engine.pollNow();
+    expect(engine.getSnapshot()).toMatchObject({ status: 'no-server', panes: [] });
+    expect(engine.getSnapshot().statusMessage).toMatch(/no tmux server is running on -L t/);
+    expect(events.at(-1)).toMatchObject({ type: 'ended', why: 'server-gone' });
+    fake.setServer(true);
+    await engine.pollNow();
+    expect(engine.getSnapshot()).toMatchObject({ status: 'ok' });
+    expect(engine.getSnapshot().panes).toHaveLength(1);
+  });
+
+  it('leaves out its own pane, and in opt-in mode every pane without the prefix', async () => {
+    const panes = [
+      { id: '%1', screen: '', title: '@tb-alpha: build' },
+      { id: '%2', screen: '', title: 'plain' },
+      { id: '%3', screen: '', title: '@tb-self' },
+    ];
+    const fake = scriptedTmux(panes);
+    const settings = resolveSettings({ flags: { optIn: true }, env: {}, file: null });
+    const engine = createEngine({ settings, tmux: new TmuxClient({ socket: { kind: 'default' }, runner: fake.runner, nonce: NONCE }), selfPaneId: '%3' });
+    await engine.pollNow();
+    expect(engine.getSnapshot().panes.map((p) => [p.pane.paneId, p.label])).toEqual([['%1', 'alpha']]);
+  });
+
+  it('acknowledges a stuck pane until its screen changes', async () => {
+    const pane = { id: '%1', screen: '$ ' };
+    const { engine, advance } = setup([pane]);
+    await engine.pollNow();
+    await engine.pollNow();
+    advance(10_000);
+    await engine.pollNow();
+    engine.acknowledge('%1');
+    expect(engine.getSnapshot().panes[0]).toMatchObject({ state: 'stuck', acknowledged: true });
+    pane.screen = '$ ls';
+    await engine.pollNow();
+    expect(engine.getSnapshot().panes[0]).toMatchObject({ state: 'monitoring', acknowledged: false });
+  });
+});
