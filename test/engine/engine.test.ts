@@ -37,7 +37,8 @@ function scriptedTmux(panes: FakePane[]) {
           stdout += [p.id, '$0', 'main', `@${n}`, n, 'win', '0', p.title ?? 'title', '/work', 'bash', '1', '0', '80', '24', '0', '0', '0'].join(framing.fieldSep) + framing.recordEnd + '\n';
         }
       } else if (cmd[0] === 'display-message') {
-        stdout += `${cmd[2]}\n`;
+        // tmux runs display-message text through strftime: `%%` prints `%`.
+        stdout += `${cmd[2]!.replaceAll('%%', '%')}\n`;
       } else if (cmd[0] === 'capture-pane') {
         const p = panes.find((x) => x.id === cmd[3]);
         if (!p) return { stdout, stderr: `can't find pane: ${cmd[3]}\n`, exitCode: 1 };

@@ -16,7 +16,8 @@ export function escapeArg(value: string): string {
 
 /** Formats are expanded in display-message and friends: '#' must be doubled to stay literal. */
 export function escapeFormat(value: string): string {
-  return value.replaceAll('#', '##');
+  // display-message also runs its text through strftime, where `%3` is a padded field: `%%` is a `%`.
+  return value.replaceAll('#', '##').replaceAll('%', '%%');
 }
 
 /** Joins commands into one tmux invocation: `a ; b ; c`. */
@@ -158,7 +159,8 @@ export function pollCycleCommand(framing: Framing, captureIds: readonly string[]
   const commands: TmuxCommand[] = [listPanesCommand(framing)];
   for (const id of captureIds) {
     assertPaneId(id);
-    commands.push(['display-message', '-p', `${framing.blockStart}${id}~>`]);
+    // display-message runs strftime over its text: `%5~` would print as `  %5~`, so write `%%5`.
+    commands.push(['display-message', '-p', `${framing.blockStart}${id.replace('%', '%%')}~>`]);
     commands.push(['capture-pane', '-p', '-t', id]);
   }
   return chain(commands);
