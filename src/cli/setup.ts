@@ -54,7 +54,11 @@ export interface EngineSetup {
   readonly selfPaneId: string | null;
 }
 
-export async function setupEngine(settings: Settings, env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): Promise<EngineSetup> {
+export async function setupEngine(
+  settings: Settings,
+  env: NodeJS.ProcessEnv,
+  stderr: NodeJS.WritableStream,
+): Promise<EngineSetup> {
   const tmux = new TmuxClient({ socket: socketFromSettings(settings) });
   await checkTmux(tmux, stderr);
   const self = await selfPaneId(tmux, env);

@@ -20,16 +20,109 @@ export interface SettingSpec {
 }
 
 export const SETTINGS = [
-  { key: 'socketName', type: 'string', default: null, flag: 'socket-name', short: 'L', valueName: 'NAME', description: 'tmux server socket name (tmux -L)' },
-  { key: 'socketPath', type: 'string', default: null, flag: 'socket-path', short: 'S', valueName: 'PATH', description: 'tmux server socket path (tmux -S)' },
-  { key: 'optIn', type: 'boolean', default: false, flag: 'opt-in', env: ['CORRAL_OPT_IN'], description: 'watch only panes whose title or window name starts with the prefix' },
-  { key: 'prefix', type: 'string', default: '@tb-', flag: 'prefix', env: ['CORRAL_PREFIX'], valueName: 'TEXT', description: 'opt-in prefix for pane titles / window names' },
-  { key: 'quietThresholdMs', type: 'int', default: 30_000, min: 100, flag: 'quiet-threshold', env: ['CORRAL_QUIET_THRESHOLD_MS', 'TRAILBOSS_QUIET_THRESHOLD_MS'], valueName: 'MS', description: 'quiet time before a pane at a prompt counts as stuck' },
-  { key: 'pollIntervalMs', type: 'int', default: 2_000, min: 50, flag: 'poll-interval', env: ['CORRAL_POLL_INTERVAL_MS'], valueName: 'MS', description: 'how often panes are listed and captured' },
-  { key: 'promptPatterns', type: 'string-list', default: [], flag: 'prompt-pattern', env: ['CORRAL_PROMPT_PATTERNS'], valueName: 'REGEX', description: 'extra prompt regex (repeatable; env: one per line)' },
-  { key: 'promptPack', type: 'string', default: 'default', choices: ['default', 'seed', 'none'], flag: 'prompt-pack', env: ['CORRAL_PROMPT_PACK'], valueName: 'NAME', description: 'built-in prompt rules: default (per-tool rules), seed (the ten generic patterns), none (only your patterns)' },
-  { key: 'daemonUrl', type: 'string', default: null, flag: 'daemon-url', env: ['CORRAL_DAEMON_URL'], valueName: 'URL', description: 'POST every event as JSON to this URL (queued and retried while it is down)' },
-  { key: 'previewLines', type: 'int', default: 40, min: 1, max: 500, env: ['CORRAL_PREVIEW_LINES'], description: 'screen lines kept per pane for previews' },
+  {
+    key: 'socketName',
+    type: 'string',
+    default: null,
+    flag: 'socket-name',
+    short: 'L',
+    valueName: 'NAME',
+    description: 'tmux server socket name (tmux -L)',
+  },
+  {
+    key: 'socketPath',
+    type: 'string',
+    default: null,
+    flag: 'socket-path',
+    short: 'S',
+    valueName: 'PATH',
+    description: 'tmux server socket path (tmux -S)',
+  },
+  {
+    key: 'optIn',
+    type: 'boolean',
+    default: false,
+    flag: 'opt-in',
+    env: ['CORRAL_OPT_IN'],
+    description: 'watch only panes whose title or window name starts with the prefix',
+  },
+  {
+    key: 'prefix',
+    type: 'string',
+    default: '@tb-',
+    flag: 'prefix',
+    env: ['CORRAL_PREFIX'],
+    valueName: 'TEXT',
+    description: 'opt-in prefix for pane titles / window names',
+  },
+  {
+    key: 'quietThresholdMs',
+    type: 'int',
+    default: 30_000,
+    min: 100,
+    flag: 'quiet-threshold',
+    env: ['CORRAL_QUIET_THRESHOLD_MS', 'TRAILBOSS_QUIET_THRESHOLD_MS'],
+    valueName: 'MS',
+    description: 'quiet time before a pane at a prompt counts as stuck',
+  },
+  {
+    key: 'pollIntervalMs',
+    type: 'int',
+    default: 2_000,
+    min: 50,
+    flag: 'poll-interval',
+    env: ['CORRAL_POLL_INTERVAL_MS'],
+    valueName: 'MS',
+    description: 'how often panes are listed and captured',
+  },
+  {
+    key: 'promptPatterns',
+    type: 'string-list',
+    default: [],
+    flag: 'prompt-pattern',
+    env: ['CORRAL_PROMPT_PATTERNS'],
+    valueName: 'REGEX',
+    description: 'extra prompt regex (repeatable; env: one per line)',
+  },
+  {
+    key: 'promptPack',
+    type: 'string',
+    default: 'default',
+    choices: ['default', 'seed', 'none'],
+    flag: 'prompt-pack',
+    env: ['CORRAL_PROMPT_PACK'],
+    valueName: 'NAME',
+    description:
+      'built-in prompt rules: default (per-tool rules), seed (the ten generic patterns), none (only your patterns)',
+  },
+  {
+    key: 'daemonUrl',
+    type: 'string',
+    default: null,
+    flag: 'daemon-url',
+    env: ['CORRAL_DAEMON_URL'],
+    valueName: 'URL',
+    description: 'POST every event as JSON to this URL (queued and retried while it is down)',
+  },
+  {
+    key: 'previewLines',
+    type: 'int',
+    default: 40,
+    min: 1,
+    max: 500,
+    env: ['CORRAL_PREVIEW_LINES'],
+    description: 'screen lines kept per pane for previews',
+  },
+  {
+    key: 'bell',
+    type: 'string',
+    default: 'off',
+    choices: ['off', 'bell', 'message', 'both'],
+    flag: 'bell',
+    env: ['CORRAL_BELL'],
+    valueName: 'HOW',
+    description: 'dashboard: when a pane becomes stuck, ring the terminal bell, show a tmux message, both, or off',
+  },
 ] as const satisfies readonly SettingSpec[];
 
 export interface Settings {
@@ -109,7 +202,8 @@ function coerceText(spec: SettingSpec, raw: string, label: string, fromEnv: bool
     case 'string':
       return checkChoice(spec, raw, label);
     case 'int':
-      if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${label}: expected a whole number, got ${JSON.stringify(raw)}`);
+      if (!/^\d+$/.test(raw.trim()))
+        throw new ConfigError(`${label}: expected a whole number, got ${JSON.stringify(raw)}`);
       return checkRange(spec, Number(raw.trim()), label);
     case 'boolean':
       if (/^(1|true|yes|on)$/i.test(raw)) return true;
@@ -127,20 +221,24 @@ function coerceFileValue(spec: SettingSpec, value: unknown, label: string): unkn
       if (typeof value !== 'string') throw new ConfigError(`${label}: expected a string`);
       return checkChoice(spec, value, label);
     case 'int':
-      if (typeof value !== 'number' || !Number.isInteger(value)) throw new ConfigError(`${label}: expected a whole number`);
+      if (typeof value !== 'number' || !Number.isInteger(value))
+        throw new ConfigError(`${label}: expected a whole number`);
       return checkRange(spec, value, label);
     case 'boolean':
       if (typeof value !== 'boolean') throw new ConfigError(`${label}: expected true or false`);
       return value;
     case 'string-list':
-      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new ConfigError(`${label}: expected a list of strings`);
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+        throw new ConfigError(`${label}: expected a list of strings`);
       return [...(value as string[])];
   }
 }
 
 function checkRange(spec: SettingSpec, value: number, label: string): number {
-  if (spec.min !== undefined && value < spec.min) throw new ConfigError(`${label}: must be at least ${spec.min}, got ${value}`);
-  if (spec.max !== undefined && value > spec.max) throw new ConfigError(`${label}: must be at most ${spec.max}, got ${value}`);
+  if (spec.min !== undefined && value < spec.min)
+    throw new ConfigError(`${label}: must be at least ${spec.min}, got ${value}`);
+  if (spec.max !== undefined && value > spec.max)
+    throw new ConfigError(`${label}: must be at most ${spec.max}, got ${value}`);
   return value;
 }
 

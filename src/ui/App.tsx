@@ -2,7 +2,7 @@
 // reducer (state.ts), and turns key presses into actions through the keymap table. It renders;
 // everything that touches tmux or the servers goes through the DashboardActions it is given.
 
-import { useCallback, useEffect, useMemo, useReducer, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { Box, Text, useInput, type Key } from 'ink';
 import type { Clock, EngineHandle, PaneView } from '../engine/types.js';
 import { systemClock } from '../engine/types.js';
@@ -17,7 +17,7 @@ import { badgeText, countStatuses, matchesFilter, paneLabel, quietMs, rowStatus 
 import { PaneRow, type RowModel } from './PaneRow.js';
 import { Preview } from './Preview.js';
 import { SERVICE_TITLES, UNAVAILABLE_SERVICES, type ServiceName, type ServicesStore } from './services.js';
-import { initialUiState, uiReducer, type StatusMessage, type UiState } from './state.js';
+import { createUiStore, visibleRows, type StatusMessage, type UiState } from './state.js';
 import { useNow } from './use-now.js';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size.js';
 
@@ -42,6 +42,20 @@ export interface AppProps {
   readonly size?: TerminalSize;
 }
 
+const PLAIN_KEY = {
+  return: false,
+  escape: false,
+  ctrl: false,
+  meta: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+} as const;
+
 const emptyServices: ServicesStore = { getSnapshot: () => UNAVAILABLE_SERVICES, subscribe: () => () => {} };
 
 export function App({
@@ -60,12 +74,13 @@ export function App({
   const snapshot = useSyncExternalStore(engine.subscribe, engine.getSnapshot);
   const serviceState = useSyncExternalStore(services.subscribe, services.getSnapshot);
   const size = useTerminalSize(fixedSize);
-  const [ui, dispatch] = useReducer(uiReducer, initialUiState);
+  const uiStore = useMemo(() => createUiStore(), []);
+  const ui = useSyncExternalStore(uiStore.subscribe, uiStore.getState);
+  const dispatch = uiStore.dispatch;
 
-  const byId = useMemo(() => new Map(snapshot.panes.map((v) => [v.pane.paneId, v])), [snapshot.panes]);
-  const visibleIds = useMemo(
-    () => ui.order.filter((id) => byId.has(id) && matchesFilter(byId.get(id) as PaneView, ui.filter)),
-    [ui.order, ui.filter, byId],
+  const { byId, visibleIds, selectedId } = useMemo(
+    () => visibleRows(ui, snapshot.panes, matchesFilter),
+    [ui, snapshot.panes],
   );
   const targetWidth = useMemo(() => Math.max(6, ...snapshot.panes.map((v) => v.target.length)), [snapshot.panes]);
   // The header's height (one or two lines) barely depends on the counts: those at the snapshot do.
@@ -73,8 +88,6 @@ export function App({
   const headerLines = headerText(snapshot.server, label, roughCounts, serviceState, size.columns).lines;
   const layout = planLayout(size.columns, size.rows, targetWidth, headerLines);
 
-  const selectedId =
-    ui.selectedId !== null && visibleIds.includes(ui.selectedId) ? ui.selectedId : (visibleIds[0] ?? null);
   const selectedIndex = selectedId === null ? 0 : visibleIds.indexOf(selectedId);
   // Scroll so the selection stays on screen, keeping it off the edges where possible.
   const listRows = Math.max(1, layout.listHeight);
@@ -115,13 +128,25 @@ export function App({
   const counts = countStatuses(snapshot.panes, now, activeWindowMs);
   const selected = selectedId === null ? null : (byId.get(selectedId) ?? null);
 
-  // Latest values for the input handler, which is registered once.
-  const latest = useRef({ ui, visibleIds, selected, byId, now, actions, engine, serviceState, activeWindowMs });
-  latest.current = { ui, visibleIds, selected, byId, now, actions, engine, serviceState, activeWindowMs };
+  // Values for the key handler, read fresh on every key (several keys can arrive between renders).
+  const latest = useRef({ actions, engine, serviceState, activeWindowMs });
+  latest.current = { actions, engine, serviceState, activeWindowMs };
+  const current = useCallback(() => {
+    const state = uiStore.getState();
+    const rowsNow = visibleRows(state, engine.getSnapshot().panes, matchesFilter);
+    const selectedView = rowsNow.selectedId === null ? null : (rowsNow.byId.get(rowsNow.selectedId) ?? null);
+    return {
+      ...latest.current,
+      ui: state,
+      ...rowsNow,
+      selected: selectedView,
+      now: Math.max(clock.now(), engine.getSnapshot().updatedAt),
+    };
+  }, [uiStore, engine, clock]);
 
-  const handleInput = useCallback(
+  const handleKey = useCallback(
     (input: string, key: Key) => {
-      const ctx = latest.current;
+      const ctx = current();
       const name = keyName(input, key);
       const at = clock.now();
       const report = (status: StatusMessage | null) => dispatch({ type: 'done', status });
@@ -189,9 +214,35 @@ export function App({
     [clock],
   );
 
+  // Several keys in one read (fast typing, tmux send-keys, a paste): while typing text, runs of
+  // text go in at once and a newline is Enter; otherwise one key at a time. The mode is read
+  // afresh for every piece, since a key may change it.
+  const handleInput = useCallback(
+    (input: string, key: Key) => {
+      let rest = input;
+      if (keyName(input, key) !== input || [...input].length <= 1) {
+        handleKey(input, key);
+        return;
+      }
+      while (rest !== '') {
+        const mode = current().ui.mode;
+        const textMode = mode === 'reply' || mode === 'filter';
+        const piece = /^[\r\n]/.test(rest)
+          ? (rest[0] as string)
+          : textMode
+            ? (/^[^\r\n]+/.exec(rest)?.[0] as string)
+            : ([...rest][0] as string);
+        rest = rest.slice(piece.length);
+        const isEnter = piece === '\r' || piece === '\n';
+        handleKey(isEnter ? '\r' : piece, { ...key, ...PLAIN_KEY, return: isEnter });
+      }
+    },
+    [handleKey, current],
+  );
+
   function editLine(state: UiState, name: string, input: string, key: Key, at: number) {
     const field = state.mode === 'reply' ? 'draft' : 'filter';
-    const ctx = latest.current;
+    const ctx = current();
     if (name === 'escape') {
       if (field === 'filter') dispatch({ type: 'clear-filter', now: at });
       else dispatch({ type: 'done', status: { text: 'reply cancelled', tone: 'info' } });
@@ -230,7 +281,7 @@ export function App({
   }
 
   function runCommand(binding: KeyBinding, at: number) {
-    const ctx = latest.current;
+    const ctx = current();
     const pane = ctx.selected;
     const visible = ctx.visibleIds;
     const needPane = (): PaneView | null => {
@@ -306,7 +357,7 @@ export function App({
   }
 
   function toggleService(name: ServiceName) {
-    const ctx = latest.current;
+    const ctx = current();
     if (ctx.serviceState[name].status === 'unavailable') {
       dispatch({ type: 'status', status: { text: `${SERVICE_TITLES[name]}: not available yet`, tone: 'warn' } });
       return;

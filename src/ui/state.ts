@@ -3,7 +3,8 @@
 // Row order: rows keep their place while you move through them. The order is recomputed (stuck
 // first, then by quiet time) only when the set of stuck panes changes, or once nobody has pressed a
 // key for RESORT_IDLE_MS. In between, new panes are appended at the bottom and closed ones dropped.
-// The selection follows the pane (by id), not the row number.
+// The selection follows the pane (by id), not the row number; except that when the selected stuck
+// pane gets answered, the cursor stays on its row (where the next stuck pane now is).
 
 import type { PaneView } from '../engine/types.js';
 import type { SendItem } from '../engine/tmux/keys.js';
@@ -161,7 +162,14 @@ function sync(state: UiState, panes: readonly PaneView[], now: number): UiState 
   const computed = resort ? sortPaneIds(panes) : keepOrder(state.order, panes);
   const order = sameOrder(computed, state.order) ? state.order : computed;
   let { selectedId, selectedIndex } = state;
-  if (selectedId === null || !order.includes(selectedId)) {
+  // A selected stuck pane that was just answered leaves the stuck group: keep the cursor on the
+  // same row, where the next stuck pane now is, instead of following the answered one down.
+  const answered =
+    selectedId !== null &&
+    resort &&
+    state.stuckKey.split(' ').includes(selectedId) &&
+    !stuckKey.split(' ').includes(selectedId);
+  if (selectedId === null || !order.includes(selectedId) || answered) {
     selectedIndex = Math.max(0, Math.min(selectedIndex, order.length - 1));
     selectedId = order[selectedIndex] ?? null;
   } else {
@@ -176,4 +184,55 @@ function sync(state: UiState, panes: readonly PaneView[], now: number): UiState 
     return state;
   }
   return { ...state, order, stuckKey, selectedId, selectedIndex };
+}
+
+/**
+ * The reducer behind a tiny synchronous store: key handlers read the state that results from the
+ * previous key even when several keys arrive before React renders again.
+ */
+export interface UiStore {
+  getState(): UiState;
+  dispatch(action: UiAction): void;
+  subscribe(listener: () => void): () => void;
+}
+
+export function createUiStore(initial: UiState = initialUiState): UiStore {
+  let state = initial;
+  const listeners = new Set<() => void>();
+  return {
+    getState: () => state,
+    dispatch(action) {
+      const next = uiReducer(state, action);
+      if (next === state) return;
+      state = next;
+      for (const listener of [...listeners]) listener();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+export interface VisibleRows {
+  readonly byId: ReadonlyMap<string, PaneView>;
+  /** Ids of the rows that pass the filter, in display order. */
+  readonly visibleIds: readonly string[];
+  readonly selectedId: string | null;
+}
+
+/** What is on screen for a UI state and a list of panes (shared by rendering and key handling). */
+export function visibleRows(
+  state: UiState,
+  panes: readonly PaneView[],
+  matches: (view: PaneView, filter: string) => boolean,
+): VisibleRows {
+  const byId = new Map(panes.map((v) => [v.pane.paneId, v]));
+  const visibleIds = state.order.filter((id) => {
+    const view = byId.get(id);
+    return view !== undefined && matches(view, state.filter);
+  });
+  const selectedId =
+    state.selectedId !== null && visibleIds.includes(state.selectedId) ? state.selectedId : (visibleIds[0] ?? null);
+  return { byId, visibleIds, selectedId };
 }

@@ -135,6 +135,19 @@ describe('App', () => {
     await until(() => expect(frameOf(r)).toContain('sent 2 to agents:1.0'));
   });
 
+  it('takes several keys arriving in one read one at a time', async () => {
+    const r = mount();
+    await until(() => expect(frameOf(r)).toContain('› STUCK'));
+    r.stdin.write('/web\ra1');
+    await until(() =>
+      expect(r.calls).toContainEqual({
+        kind: 'send',
+        paneId: r.build.pane.paneId,
+        items: [{ kind: 'text', text: '1' }],
+      }),
+    );
+  });
+
   it('asks before sending C-c, and cancels on any other key', async () => {
     const r = mount();
     await until(() => expect(frameOf(r)).toContain('› STUCK'));

@@ -37,6 +37,18 @@ describe('uiReducer sync', () => {
     expect(state.selectedId).toBe(c.pane.paneId);
   });
 
+  it('keeps the cursor on its row when the selected stuck pane is answered', () => {
+    const s1 = { ...a, state: 'stuck' as const, stuckSince: 1_000 };
+    const s2 = { ...b, state: 'stuck' as const, stuckSince: 2_000 };
+    let state = uiReducer(initialUiState, { type: 'sync', panes: [s1, s2, c], now: 10_000 });
+    expect(state.order).toEqual(ids(a, b, c));
+    expect(state.selectedId).toBe(a.pane.paneId);
+    const answered = { ...a, state: 'monitoring' as const, stuckSince: null, quietSince: 10_100 };
+    state = uiReducer(state, { type: 'sync', panes: [answered, s2, c], now: 10_200 });
+    expect(state.order).toEqual(ids(b, c, a));
+    expect(state.selectedId).toBe(b.pane.paneId);
+  });
+
   it('moves the selection to a neighbour when its pane closes, and returns the same state when nothing changed', () => {
     let state = uiReducer(initialUiState, { type: 'sync', panes: [a, b, c], now: 10_000 });
     state = uiReducer(state, { type: 'move', visible: state.order, delta: 1, now: 10_000 });

@@ -16,6 +16,7 @@ export function classifyScreen(lines: readonly string[], _rules: PromptRules = D
   if (/\[y\/N\]\s*$|\(yes\/no\)\s*$/i.test(last)) {
     return { prompt: true, reason: 'permission', busy: false, tool: null, rule: 'yes-no', line: last.trim() };
   }
-  if (/[$#%]\s*$/.test(last)) return { prompt: true, reason: 'stopped', busy: false, tool: 'shell', rule: 'shell', line: last.trim() };
+  if (/[$#%]\s*$/.test(last))
+    return { prompt: true, reason: 'stopped', busy: false, tool: 'shell', rule: 'shell', line: last.trim() };
   return { ...NO_PROMPT, line: last.trim() };
 }

@@ -94,7 +94,11 @@ export class TmuxClient {
   async paste(paneId: string, text: string): Promise<void> {
     assertPaneId(paneId);
     const buffer = `corral-${randomBytes(4).toString('hex')}`;
-    await this.checked(paneId, chain([['load-buffer', '-b', buffer, '-'], ...pasteBufferCommands(paneId, buffer)]), text);
+    await this.checked(
+      paneId,
+      chain([['load-buffer', '-b', buffer, '-'], ...pasteBufferCommands(paneId, buffer)]),
+      text,
+    );
   }
 
   /** Moves the client that runs `fromPaneId` (corral's own pane) to the target pane. */

@@ -117,8 +117,42 @@ export function parsePaneList(text: string, framing: Framing): PaneInfo[] {
     if (record.trim() === '') continue;
     const f = record.split(framing.fieldSep);
     if (f.length !== PANE_FIELDS.length) continue;
-    const [paneId, sessionId, sessionName, windowId, windowIndex, windowName, paneIndex, title, cwd, command, pid, dead, width, height, inMode, alternateOn, activity] = f as [
-      string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string,
+    const [
+      paneId,
+      sessionId,
+      sessionName,
+      windowId,
+      windowIndex,
+      windowName,
+      paneIndex,
+      title,
+      cwd,
+      command,
+      pid,
+      dead,
+      width,
+      height,
+      inMode,
+      alternateOn,
+      activity,
+    ] = f as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
     ];
     panes.push({
       paneId,
