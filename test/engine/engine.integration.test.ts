@@ -102,6 +102,14 @@ describe('engine on a real tmux server', () => {
     expect(events.find((e) => e.type === 'ended' && e.paneId === keep)).toMatchObject({ why: 'out-of-scope' });
   });
 
+  it('captures every pane of a busy server, whatever its id (%0 to %11 here)', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push(await server.spawn(`echo "screen of pane ${i}"; sleep 60`));
+    startEngine();
+    await waitFor(() => ids.every((id) => (paneView(id)?.lines.length ?? 0) > 0));
+    ids.forEach((id, i) => expect(paneView(id)?.lines).toContain(`screen of pane ${i}`));
+  });
+
   it('reads hostile titles and window names exactly as tmux stores them', async () => {
     const title = 'x;y "q" \'s\' <~a~> #{pane_id} | ü 🚀';
     // select-pane -T expands formats, so '##' stands for a literal '#'.

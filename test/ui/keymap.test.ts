@@ -47,7 +47,7 @@ describe('keymap table', () => {
     const match = /<!-- keys:start -->\n([\s\S]*?)\n<!-- keys:end -->/.exec(readme);
     expect(
       match,
-      'README.md needs a <!-- keys:start --> ... <!-- keys:end --> block (npm run docs:keys)',
+      'README.md needs a <!-- keys:start --> ... <!-- keys:end --> block (npm run docs)',
     ).not.toBeNull();
     expect(match?.[1]).toBe(renderKeysMarkdown());
   });

@@ -1,0 +1,24 @@
+// A private tmux server with N panes whose programs print a line now and then.
+
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+// `read -t` is a bash builtin: the panes print every 1-4 s without starting any process.
+export function startServer(panes, command = 'while :; do read -r -t $((RANDOM % 4 + 1)) _; echo "tick $RANDOM"; done') {
+  const name = `corral-bench-${randomBytes(4).toString('hex')}`;
+  const tmux = (...args) => execFileSync('tmux', ['-L', name, ...args], { encoding: 'utf8' });
+  tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'bench', '-x', '120', '-y', '30', 'bash', '--norc', '-c', command);
+  for (let i = 1; i < panes; i++) tmux('new-window', '-d', '-t', 'bench:', 'bash', '--norc', '-c', command);
+  const pid = Number(tmux('display-message', '-p', '#{pid}').trim());
+  return { name, pid, tmux, kill: () => { try { tmux('kill-server'); } catch { /* gone */ } } };
+}
+
+/** utime+stime (and, with children, cutime+cstime) of a process in ms. */
+export function cpuMs(pid, withChildren = false) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const tick = 1000 / 100; // USER_HZ is 100 on Linux
+  const own = (Number(fields[11]) + Number(fields[12])) * tick;
+  return withChildren ? own + (Number(fields[13]) + Number(fields[14])) * tick : own;
+}
