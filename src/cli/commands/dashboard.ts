@@ -3,6 +3,7 @@
 
 import type { Settings } from '../../engine/config.js';
 import type { Command } from '../command.js';
+import { loadDashboard } from '../load-dashboard.js';
 import type { BellMode } from '../dashboard-session.js';
 import { setupEngine } from '../setup.js';
 import { runDemo } from './demo.js';
@@ -38,7 +39,7 @@ export const dashboardCommand: Command = {
       return 2;
     }
     // Ink and React load only for the dashboard, not for ls/send/watch; start now, in parallel.
-    const session = import('../dashboard-session.js');
+    const session = loadDashboard();
     const { engine, selfPaneId } = await setupEngine(settings, env, stderr);
     const explicitServer = settings.socketName !== null || settings.socketPath !== null;
     if (!explicitServer && !(await engine.tmux.hasServer())) {

@@ -9,6 +9,7 @@ import { createEngine } from '../../engine/engine.js';
 import { TmuxClient } from '../../engine/tmux/client.js';
 import { createExecRunner, runChecked, type TmuxRunner } from '../../engine/tmux/runner.js';
 import type { Command } from '../command.js';
+import { loadDashboard } from '../load-dashboard.js';
 import { checkTmux, rulesFromSettings, selfPaneId } from '../setup.js';
 import { bellMode, terminalProblem } from './dashboard.js';
 
@@ -104,7 +105,7 @@ export async function runDemo({ settings, env, stderr, label }: DemoOptions): Pr
     pollIntervalMs: DEMO_POLL_MS,
   };
   // Ink and React load only for the dashboard; start loading them while the demo server starts.
-  const session = import('../dashboard-session.js');
+  const session = loadDashboard();
   try {
     await startDemoServer(runner, env);
     const self = await selfPaneId(tmux, env);
