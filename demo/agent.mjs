@@ -90,7 +90,7 @@ async function main() {
   for (let round = 0; ; round++) {
     const task = TASKS[round % TASKS.length];
     await work(round === 0 ? 'Reading parser.test.ts' : 'Thinking', 2500);
-    out(`⏺ ${task.tool}\n`);
+    out(`● ${task.tool}\n`);
     const choice = await ask(task);
     if (choice === 2) {
       out(`  ⎿  Skipped: ${OPTIONS[2].replace(' (esc)', '')}\n\n`);

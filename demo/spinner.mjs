@@ -27,5 +27,5 @@ setInterval(() => {
   );
 }, 150);
 setInterval(() => {
-  out(`\r\u001b[2K⏺ ${STEPS[step++ % STEPS.length]}\n  ⎿  done\n`);
+  out(`\r\u001b[2K● ${STEPS[step++ % STEPS.length]}\n  ⎿  done\n`);
 }, 4000);

@@ -121,7 +121,7 @@ export async function runDemo({ settings, env, stderr, label }: DemoOptions): Pr
       selfPaneId: self,
       bell: bellMode(settings),
       env,
-      label: `${label ?? 'DEMO'} · tmux -L ${name} · sample panes, removed on quit`,
+      label: `${label ?? 'DEMO'} · sample panes, removed on quit`,
     });
   } finally {
     await runner(['kill-server']).catch(() => {});
