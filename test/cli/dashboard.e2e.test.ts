@@ -1,14 +1,19 @@
 // The dashboard in a real tmux pane, driven with send-keys and read with capture-pane: stuck
 // detection, reply, quick answer, jump (switch-client), a narrow resize, and a clean quit.
 
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN_JS, shellQuote } from '../helpers/corral-shim.js';
 import { processesWithEnv } from '../helpers/processes.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 
+const run = promisify(execFile);
 const AGENT = fileURLToPath(new URL('../../demo/agent.mjs', import.meta.url));
 const QUIET_MS = 1500;
 const POLL_MS = 300;
@@ -134,5 +139,42 @@ describe('corral dashboard in a tmux pane', () => {
       }
     });
     expect(left).toEqual([]);
+  });
+});
+
+describe('corral with no command and no tmux server', () => {
+  let server: TestTmux;
+  const dir = mkdtempSync(join(tmpdir(), 'corral-no-server-'));
+
+  beforeAll(async () => {
+    server = await startTestTmux();
+  });
+  afterAll(async () => {
+    await server?.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('falls back to the demo, labelled, and removes the demo server on q', async () => {
+    // Outside tmux, with TMUX_TMPDIR on an empty folder: no default server runs there.
+    const demoSocket = `corral-test-demo-${randomBytes(4).toString('hex')}`;
+    const pane = await server.spawn(
+      `unset TMUX TMUX_PANE; export TMUX_TMPDIR=${shellQuote(dir)} CORRAL_DEMO_SOCKET=${demoSocket}; ${shellQuote(process.execPath)} ${shellQuote(MAIN_JS)}; echo "EXIT=$?"; sleep 600`,
+      { width: 100, height: 30 },
+    );
+    await server.waitForScreen(
+      pane,
+      (s) => s.includes('DEMO (no tmux server of yours is running)') && s.includes('6 total'),
+      15_000,
+    );
+    const socketPath = readdirSync(dir, { recursive: true })
+      .map(String)
+      .find((entry) => entry.endsWith(demoSocket));
+    expect(socketPath).toBeDefined();
+    const demoServer = () => run('tmux', ['-S', join(dir, socketPath as string), 'list-sessions']);
+    await expect(demoServer()).resolves.toBeDefined();
+    await server.tmux('send-keys', '-t', pane, 'q');
+    await server.waitForScreen(pane, (s) => s.includes('EXIT=0'));
+    // tmux leaves the socket file behind; what matters is that no server answers on it.
+    await expect(demoServer()).rejects.toThrow();
   });
 });
