@@ -16,20 +16,13 @@ const settingFlags: FlagSpec[] = (SETTINGS as readonly SettingSpec[])
     name: s.flag as string,
     ...(s.short ? { short: s.short } : {}),
     type: s.type === 'boolean' ? 'boolean' : s.type === 'string-list' ? 'string-list' : 'string',
-    description:
-      s.description +
-      (s.default !== null && s.default !== false && !Array.isArray(s.default) ? ` (default ${String(s.default)})` : ''),
+    description: s.description + (s.default !== null && s.default !== false && !Array.isArray(s.default) ? ` (default ${String(s.default)})` : ''),
     ...(s.valueName ? { valueName: s.valueName } : {}),
   }));
 
 export const GLOBAL_FLAGS: FlagSpec[] = [
   ...settingFlags,
-  {
-    name: 'config',
-    type: 'string',
-    valueName: 'FILE',
-    description: 'config file (default $XDG_CONFIG_HOME/corral/config.json)',
-  },
+  { name: 'config', type: 'string', valueName: 'FILE', description: 'config file (default $XDG_CONFIG_HOME/corral/config.json)' },
   { name: 'help', short: 'h', type: 'boolean', description: 'show help' },
   { name: 'version', short: 'V', type: 'boolean', description: 'print the version' },
 ];
@@ -108,12 +101,7 @@ function reportError(error: unknown, stderr: NodeJS.WritableStream): number {
     stderr.write(`corral: ${error.message}\n`);
     return 127;
   }
-  if (
-    error instanceof UsageError ||
-    error instanceof ConfigError ||
-    error instanceof InvalidPaneIdError ||
-    error instanceof UnknownKeyError
-  ) {
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof InvalidPaneIdError || error instanceof UnknownKeyError) {
     stderr.write(`corral: ${error.message}\n`);
     return 2;
   }
@@ -121,3 +109,4 @@ function reportError(error: unknown, stderr: NodeJS.WritableStream): number {
   if (process.env.CORRAL_DEBUG) stderr.write(`${(error as Error)?.stack ?? ''}\n`);
   return 1;
 }
+

@@ -4,7 +4,7 @@
 import { realpathSync } from 'node:fs';
 import type { Settings } from '../engine/config.js';
 import { createEngine, type Engine } from '../engine/engine.js';
-import { DEFAULT_RULES, type PromptRules } from '../engine/prompt/matcher.js';
+import { buildRules, type PromptRules } from '../engine/prompt/matcher.js';
 import { TmuxClient, tmuxVersion } from '../engine/tmux/client.js';
 import { TmuxMissingError } from '../engine/tmux/runner.js';
 import { socketPathFromTmuxEnv } from '../engine/tmux/socket.js';
@@ -16,8 +16,9 @@ export function socketFromSettings(settings: Settings): TmuxSocket {
   return { kind: 'default' };
 }
 
-export function rulesFromSettings(_settings: Settings): PromptRules {
-  return DEFAULT_RULES;
+/** The prompt rules for promptPack + promptPatterns; throws a ConfigError naming an invalid pattern. */
+export function rulesFromSettings(settings: Settings): PromptRules {
+  return buildRules({ pack: settings.promptPack, patterns: settings.promptPatterns });
 }
 
 /** Fails with the install hint when tmux is missing; warns on versions older than 3.2. */
@@ -54,11 +55,7 @@ export interface EngineSetup {
   readonly selfPaneId: string | null;
 }
 
-export async function setupEngine(
-  settings: Settings,
-  env: NodeJS.ProcessEnv,
-  stderr: NodeJS.WritableStream,
-): Promise<EngineSetup> {
+export async function setupEngine(settings: Settings, env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): Promise<EngineSetup> {
   const tmux = new TmuxClient({ socket: socketFromSettings(settings) });
   await checkTmux(tmux, stderr);
   const self = await selfPaneId(tmux, env);

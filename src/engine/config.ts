@@ -20,109 +20,24 @@ export interface SettingSpec {
 }
 
 export const SETTINGS = [
-  {
-    key: 'socketName',
-    type: 'string',
-    default: null,
-    flag: 'socket-name',
-    short: 'L',
-    valueName: 'NAME',
-    description: 'tmux server socket name (tmux -L)',
-  },
-  {
-    key: 'socketPath',
-    type: 'string',
-    default: null,
-    flag: 'socket-path',
-    short: 'S',
-    valueName: 'PATH',
-    description: 'tmux server socket path (tmux -S)',
-  },
-  {
-    key: 'optIn',
-    type: 'boolean',
-    default: false,
-    flag: 'opt-in',
-    env: ['CORRAL_OPT_IN'],
-    description: 'watch only panes whose title or window name starts with the prefix',
-  },
-  {
-    key: 'prefix',
-    type: 'string',
-    default: '@tb-',
-    flag: 'prefix',
-    env: ['CORRAL_PREFIX'],
-    valueName: 'TEXT',
-    description: 'opt-in prefix for pane titles / window names',
-  },
-  {
-    key: 'quietThresholdMs',
-    type: 'int',
-    default: 30_000,
-    min: 100,
-    flag: 'quiet-threshold',
-    env: ['CORRAL_QUIET_THRESHOLD_MS', 'TRAILBOSS_QUIET_THRESHOLD_MS'],
-    valueName: 'MS',
-    description: 'quiet time before a pane at a prompt counts as stuck',
-  },
-  {
-    key: 'pollIntervalMs',
-    type: 'int',
-    default: 2_000,
-    min: 50,
-    flag: 'poll-interval',
-    env: ['CORRAL_POLL_INTERVAL_MS'],
-    valueName: 'MS',
-    description: 'how often panes are listed and captured',
-  },
-  {
-    key: 'promptPatterns',
-    type: 'string-list',
-    default: [],
-    flag: 'prompt-pattern',
-    env: ['CORRAL_PROMPT_PATTERNS'],
-    valueName: 'REGEX',
-    description: 'extra prompt regex (repeatable; env: one per line)',
-  },
-  {
-    key: 'promptPack',
-    type: 'string',
-    default: 'default',
-    choices: ['default', 'seed', 'none'],
-    flag: 'prompt-pack',
-    env: ['CORRAL_PROMPT_PACK'],
-    valueName: 'NAME',
-    description:
-      'built-in prompt rules: default (per-tool rules), seed (the ten generic patterns), none (only your patterns)',
-  },
-  {
-    key: 'daemonUrl',
-    type: 'string',
-    default: null,
-    flag: 'daemon-url',
-    env: ['CORRAL_DAEMON_URL'],
-    valueName: 'URL',
-    description: 'POST every event as JSON to this URL (queued and retried while it is down)',
-  },
-  {
-    key: 'previewLines',
-    type: 'int',
-    default: 40,
-    min: 1,
-    max: 500,
-    env: ['CORRAL_PREVIEW_LINES'],
-    description: 'screen lines kept per pane for previews',
-  },
-  {
-    key: 'bell',
-    type: 'string',
-    default: 'off',
-    choices: ['off', 'bell', 'message', 'both'],
-    flag: 'bell',
-    env: ['CORRAL_BELL'],
-    valueName: 'HOW',
-    description: 'dashboard: when a pane becomes stuck, ring the terminal bell, show a tmux message, both, or off',
-  },
+  { key: 'socketName', type: 'string', default: null, flag: 'socket-name', short: 'L', valueName: 'NAME', description: 'tmux server socket name (tmux -L)' },
+  { key: 'socketPath', type: 'string', default: null, flag: 'socket-path', short: 'S', valueName: 'PATH', description: 'tmux server socket path (tmux -S)' },
+  { key: 'optIn', type: 'boolean', default: false, flag: 'opt-in', env: ['CORRAL_OPT_IN'], description: 'watch only panes whose title or window name starts with the prefix' },
+  { key: 'prefix', type: 'string', default: '@tb-', flag: 'prefix', env: ['CORRAL_PREFIX'], valueName: 'TEXT', description: 'opt-in prefix for pane titles / window names' },
+  { key: 'quietThresholdMs', type: 'int', default: 30_000, min: 100, flag: 'quiet-threshold', env: ['CORRAL_QUIET_THRESHOLD_MS', 'TRAILBOSS_QUIET_THRESHOLD_MS'], valueName: 'MS', description: 'quiet time before a pane at a prompt counts as stuck' },
+  { key: 'pollIntervalMs', type: 'int', default: 2_000, min: 50, flag: 'poll-interval', env: ['CORRAL_POLL_INTERVAL_MS'], valueName: 'MS', description: 'how often panes are listed and captured' },
+  { key: 'promptPatterns', type: 'string-list', default: [], flag: 'prompt-pattern', env: ['CORRAL_PROMPT_PATTERNS'], valueName: 'REGEX', description: 'extra prompt regex for the last line; prefix permission: or busy: to change its meaning (repeatable; env: one per line)' },
+  { key: 'promptPack', type: 'string', default: 'default', choices: ['default', 'seed', 'none'], flag: 'prompt-pack', env: ['CORRAL_PROMPT_PACK'], valueName: 'NAME', description: 'built-in prompt rules: default (per-tool rules), seed (the ten generic patterns), none (only your patterns)' },
+  { key: 'daemonUrl', type: 'string', default: null, flag: 'daemon-url', env: ['CORRAL_DAEMON_URL'], valueName: 'URL', description: 'POST every event as JSON to this URL (queued and retried while it is down)' },
+  { key: 'previewLines', type: 'int', default: 40, min: 1, max: 500, env: ['CORRAL_PREVIEW_LINES'], description: 'screen lines kept per pane for previews' },
+  { key: 'bell', type: 'string', default: 'off', choices: ['off', 'bell', 'message', 'both'], flag: 'bell', env: ['CORRAL_BELL'], valueName: 'HOW', description: 'dashboard: when a pane becomes stuck, ring the terminal bell, show a tmux message, both, or off' },
+  { key: 'host', type: 'string', default: '127.0.0.1', flag: 'host', env: ['CORRAL_HOST'], valueName: 'ADDR', description: 'address the HTTP server (chat bridge, attach server) listens on' },
+  { key: 'port', type: 'int', default: 7878, min: 0, max: 65535, flag: 'port', env: ['CORRAL_PORT'], valueName: 'PORT', description: 'port of the HTTP server (0 picks a free one)' },
+  { key: 'bridgePollMs', type: 'int', default: 100, min: 10, max: 10_000, flag: 'bridge-poll', env: ['CORRAL_BRIDGE_POLL_MS'], valueName: 'MS', description: 'chat bridge: how often a pane that is answering is captured' },
+  { key: 'bridgeQuietMs', type: 'int', default: 800, min: 50, max: 600_000, flag: 'bridge-quiet', env: ['CORRAL_BRIDGE_QUIET_MS'], valueName: 'MS', description: 'chat bridge: the answer ends after this long without new output' },
+  { key: 'bridgeMaxDurationMs', type: 'int', default: 600_000, min: 1_000, flag: 'bridge-max-duration', env: ['CORRAL_BRIDGE_MAX_DURATION_MS'], valueName: 'MS', description: 'chat bridge: longest answer; it then ends with finish_reason "length"' },
+  { key: 'bridgeHistoryLines', type: 'int', default: 2_000, min: 0, max: 100_000, flag: 'bridge-history', env: ['CORRAL_BRIDGE_HISTORY_LINES'], valueName: 'N', description: 'chat bridge: history lines captured with the screen' },
+  { key: 'corsOrigins', type: 'string-list', default: [], flag: 'cors-origin', env: ['CORRAL_CORS_ORIGINS'], valueName: 'ORIGIN', description: 'chat bridge: browser origin allowed to call the API (repeatable; none by default)' },
 ] as const satisfies readonly SettingSpec[];
 
 export interface Settings {
@@ -136,6 +51,13 @@ export interface Settings {
   promptPack: 'default' | 'seed' | 'none';
   daemonUrl: string | null;
   previewLines: number;
+  host: string;
+  port: number;
+  bridgePollMs: number;
+  bridgeQuietMs: number;
+  bridgeMaxDurationMs: number;
+  bridgeHistoryLines: number;
+  corsOrigins: string[];
   [extra: string]: unknown;
 }
 
@@ -202,8 +124,7 @@ function coerceText(spec: SettingSpec, raw: string, label: string, fromEnv: bool
     case 'string':
       return checkChoice(spec, raw, label);
     case 'int':
-      if (!/^\d+$/.test(raw.trim()))
-        throw new ConfigError(`${label}: expected a whole number, got ${JSON.stringify(raw)}`);
+      if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${label}: expected a whole number, got ${JSON.stringify(raw)}`);
       return checkRange(spec, Number(raw.trim()), label);
     case 'boolean':
       if (/^(1|true|yes|on)$/i.test(raw)) return true;
@@ -221,24 +142,20 @@ function coerceFileValue(spec: SettingSpec, value: unknown, label: string): unkn
       if (typeof value !== 'string') throw new ConfigError(`${label}: expected a string`);
       return checkChoice(spec, value, label);
     case 'int':
-      if (typeof value !== 'number' || !Number.isInteger(value))
-        throw new ConfigError(`${label}: expected a whole number`);
+      if (typeof value !== 'number' || !Number.isInteger(value)) throw new ConfigError(`${label}: expected a whole number`);
       return checkRange(spec, value, label);
     case 'boolean':
       if (typeof value !== 'boolean') throw new ConfigError(`${label}: expected true or false`);
       return value;
     case 'string-list':
-      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
-        throw new ConfigError(`${label}: expected a list of strings`);
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new ConfigError(`${label}: expected a list of strings`);
       return [...(value as string[])];
   }
 }
 
 function checkRange(spec: SettingSpec, value: number, label: string): number {
-  if (spec.min !== undefined && value < spec.min)
-    throw new ConfigError(`${label}: must be at least ${spec.min}, got ${value}`);
-  if (spec.max !== undefined && value > spec.max)
-    throw new ConfigError(`${label}: must be at most ${spec.max}, got ${value}`);
+  if (spec.min !== undefined && value < spec.min) throw new ConfigError(`${label}: must be at least ${spec.min}, got ${value}`);
+  if (spec.max !== undefined && value > spec.max) throw new ConfigError(`${label}: must be at most ${spec.max}, got ${value}`);
   return value;
 }
 

@@ -47,11 +47,7 @@ export function createEngine(options: EngineOptions): Engine {
   const { settings, tmux } = options;
   const clock = options.clock ?? systemClock;
   const rules = options.rules ?? DEFAULT_RULES;
-  const scope: ScopeOptions = {
-    optIn: settings.optIn,
-    prefix: settings.prefix,
-    selfPaneId: options.selfPaneId ?? null,
-  };
+  const scope: ScopeOptions = { optIn: settings.optIn, prefix: settings.prefix, selfPaneId: options.selfPaneId ?? null };
   const machine = { quietThresholdMs: settings.quietThresholdMs };
 
   const entries = new Map<string, Entry>();

@@ -57,16 +57,7 @@ export function register(pane: PaneInfo, now: number): Step {
   };
   return {
     track,
-    events: [
-      {
-        type: 'registered',
-        sessionId: track.trackingId,
-        paneId: pane.paneId,
-        cwd: pane.cwd,
-        transcriptPath: '',
-        timestamp: now,
-      },
-    ],
+    events: [{ type: 'registered', sessionId: track.trackingId, paneId: pane.paneId, cwd: pane.cwd, transcriptPath: '', timestamp: now }],
   };
 }
 
@@ -82,28 +73,14 @@ export function observe(track: PaneTrack, observation: Observation, now: number,
       events.push({ type: 'unstuck', sessionId: track.trackingId, paneId: track.paneId, timestamp: now });
     }
     return {
-      track: {
-        ...next,
-        state: 'monitoring',
-        quietSince: now,
-        stuckSince: null,
-        reason: null,
-        message: null,
-        acknowledged: false,
-      },
+      track: { ...next, state: 'monitoring', quietSince: now, stuckSince: null, reason: null, message: null, acknowledged: false },
       events,
     };
   }
 
   const verdict = observation.verdict;
   const quietFor = now - next.quietSince;
-  if (
-    next.state === 'monitoring' &&
-    quietFor >= config.quietThresholdMs &&
-    verdict.prompt &&
-    !verdict.busy &&
-    verdict.reason
-  ) {
+  if (next.state === 'monitoring' && quietFor >= config.quietThresholdMs && verdict.prompt && !verdict.busy && verdict.reason) {
     next = { ...next, state: 'stuck', stuckSince: now, reason: verdict.reason, message: verdict.line };
     events.push({
       type: 'stuck',

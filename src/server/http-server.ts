@@ -34,12 +34,7 @@ export interface CorralServerOptions {
   readonly port: number;
 }
 
-export function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent) {
     res.end();
     return;
@@ -62,10 +57,7 @@ export function errorBody(message: string, type: string, code: string | null = n
 /** Refuses an upgrade with a real HTTP status and a JSON body, before any WebSocket byte. */
 export function rejectUpgrade(socket: Duplex, status: number, message: string, code: string): void {
   const body = JSON.stringify(errorBody(message, 'invalid_request_error', code));
-  const reason =
-    { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }[
-      status
-    ] ?? 'Error';
+  const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }[status] ?? 'Error';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );

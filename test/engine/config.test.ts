@@ -6,14 +6,7 @@ const base = { flags: {}, env: {}, file: null };
 describe('settings resolution', () => {
   it('has the documented defaults', () => {
     const s = resolveSettings(base);
-    expect(s).toMatchObject({
-      quietThresholdMs: 30_000,
-      pollIntervalMs: 2_000,
-      prefix: '@tb-',
-      optIn: false,
-      promptPack: 'default',
-      daemonUrl: null,
-    });
+    expect(s).toMatchObject({ quietThresholdMs: 30_000, pollIntervalMs: 2_000, prefix: '@tb-', optIn: false, promptPack: 'default', daemonUrl: null });
   });
 
   it('applies flags over env over file over defaults', () => {
@@ -27,10 +20,7 @@ describe('settings resolution', () => {
 
   it("accepts the seed's TRAILBOSS_QUIET_THRESHOLD_MS, below corral's own variable", () => {
     expect(resolveSettings({ ...base, env: { TRAILBOSS_QUIET_THRESHOLD_MS: '12000' } }).quietThresholdMs).toBe(12_000);
-    expect(
-      resolveSettings({ ...base, env: { TRAILBOSS_QUIET_THRESHOLD_MS: '12000', CORRAL_QUIET_THRESHOLD_MS: '8000' } })
-        .quietThresholdMs,
-    ).toBe(8_000);
+    expect(resolveSettings({ ...base, env: { TRAILBOSS_QUIET_THRESHOLD_MS: '12000', CORRAL_QUIET_THRESHOLD_MS: '8000' } }).quietThresholdMs).toBe(8_000);
   });
 
   it('collects prompt patterns from file, env (one per line) and repeated flags', () => {

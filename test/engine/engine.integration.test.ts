@@ -12,11 +12,7 @@ let engine: Engine | null = null;
 let events: CorralEvent[] = [];
 
 function startEngine(flags: Record<string, unknown> = {}): Engine {
-  const settings = resolveSettings({
-    flags: { quietThresholdMs: 1500, pollIntervalMs: 200, ...flags },
-    env: {},
-    file: null,
-  });
+  const settings = resolveSettings({ flags: { quietThresholdMs: 1500, pollIntervalMs: 200, ...flags }, env: {}, file: null });
   engine = createEngine({ settings, tmux: new TmuxClient({ socket: server.socket }) });
   engine.onEvent((event) => events.push(event));
   engine.start();
@@ -28,14 +24,12 @@ async function waitFor<T>(probe: () => T | undefined | null | false, timeoutMs =
   for (;;) {
     const value = probe();
     if (value) return value;
-    if (Date.now() > deadline)
-      throw new Error(`condition not met in ${timeoutMs} ms; events: ${JSON.stringify(events)}`);
+    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms; events: ${JSON.stringify(events)}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }
 
-const paneView = (paneId: string): PaneView | undefined =>
-  engine?.getSnapshot().panes.find((p) => p.pane.paneId === paneId);
+const paneView = (paneId: string): PaneView | undefined => engine?.getSnapshot().panes.find((p) => p.pane.paneId === paneId);
 
 beforeEach(async () => {
   server = await startTestTmux();
@@ -53,12 +47,7 @@ describe('engine on a real tmux server', () => {
     const pane = await server.spawn(`read -p "Deploy to production? [y/N] " answer; echo "answered $answer"; sleep 30`);
     startEngine();
     const stuck = await waitFor(() => events.find((e) => e.type === 'stuck' && e.paneId === pane));
-    expect(stuck).toMatchObject({
-      type: 'stuck',
-      reason: 'permission',
-      message: 'Deploy to production? [y/N]',
-      transcriptPath: '',
-    });
+    expect(stuck).toMatchObject({ type: 'stuck', reason: 'permission', message: 'Deploy to production? [y/N]', transcriptPath: '' });
     expect(paneView(pane)?.state).toBe('stuck');
     await server.tmux('send-keys', '-t', pane, 'y', 'Enter');
     await waitFor(() => events.find((e) => e.type === 'unstuck' && e.paneId === pane));
@@ -73,9 +62,7 @@ describe('engine on a real tmux server', () => {
   });
 
   it('never marks a spinner stuck, nor a pane whose middle line alone keeps changing', async () => {
-    const spinner = await server.spawn(
-      `printf 'building\\n$ '; while :; do for c in '|' / - '\\\\'; do printf '\\r%s working... (esc to interrupt) $ ' "$c"; sleep 0.1; done; done`,
-    );
+    const spinner = await server.spawn(`printf 'building\\n$ '; while :; do for c in '|' / - '\\\\'; do printf '\\r%s working... (esc to interrupt) $ ' "$c"; sleep 0.1; done; done`);
     const middle = await server.spawn(
       `i=0; while :; do i=$((i+1)); printf '\\033[H\\033[2Jtop line\\ncounter %d\\nready $ ' $i; sleep 0.3; done`,
     );

@@ -34,28 +34,7 @@ function scriptedTmux(panes: FakePane[]) {
       if (cmd[0] === 'list-panes') {
         for (const p of panes) {
           const n = p.id.slice(1);
-          stdout +=
-            [
-              p.id,
-              '$0',
-              'main',
-              `@${n}`,
-              n,
-              'win',
-              '0',
-              p.title ?? 'title',
-              '/work',
-              'bash',
-              '1',
-              '0',
-              '80',
-              '24',
-              '0',
-              '0',
-              '0',
-            ].join(framing.fieldSep) +
-            framing.recordEnd +
-            '\n';
+          stdout += [p.id, '$0', 'main', `@${n}`, n, 'win', '0', p.title ?? 'title', '/work', 'bash', '1', '0', '80', '24', '0', '0', '0'].join(framing.fieldSep) + framing.recordEnd + '\n';
         }
       } else if (cmd[0] === 'display-message') {
         // tmux runs display-message text through strftime: `%%` prints `%`.
@@ -76,11 +55,7 @@ function setup(panes: FakePane[], flags: Record<string, unknown> = {}) {
   let now = 1_000_000;
   const clock = { now: () => now };
   const settings = resolveSettings({ flags: { quietThresholdMs: 10_000, ...flags }, env: {}, file: null });
-  const engine = createEngine({
-    settings,
-    tmux: new TmuxClient({ socket: { kind: 'name', name: 't' }, runner: fake.runner, nonce: NONCE }),
-    clock,
-  });
+  const engine = createEngine({ settings, tmux: new TmuxClient({ socket: { kind: 'name', name: 't' }, runner: fake.runner, nonce: NONCE }), clock });
   const events: CorralEvent[] = [];
   engine.onEvent((e) => events.push(e));
   return { engine, events, fake, advance: (ms: number) => (now += ms) };
@@ -173,11 +148,7 @@ describe('engine (scripted tmux, manual clock)', () => {
     ];
     const fake = scriptedTmux(panes);
     const settings = resolveSettings({ flags: { optIn: true }, env: {}, file: null });
-    const engine = createEngine({
-      settings,
-      tmux: new TmuxClient({ socket: { kind: 'default' }, runner: fake.runner, nonce: NONCE }),
-      selfPaneId: '%3',
-    });
+    const engine = createEngine({ settings, tmux: new TmuxClient({ socket: { kind: 'default' }, runner: fake.runner, nonce: NONCE }), selfPaneId: '%3' });
     await engine.pollNow();
     expect(engine.getSnapshot().panes.map((p) => [p.pane.paneId, p.label])).toEqual([['%1', 'alpha']]);
   });

@@ -23,14 +23,7 @@ const pane = (over: Partial<PaneInfo> = {}): PaneInfo => ({
   ...over,
 });
 
-const prompt: PromptVerdict = {
-  prompt: true,
-  reason: 'permission',
-  busy: false,
-  tool: 'generic',
-  rule: 'y-n',
-  line: 'Deploy? [y/N]',
-};
+const prompt: PromptVerdict = { prompt: true, reason: 'permission', busy: false, tool: 'generic', rule: 'y-n', line: 'Deploy? [y/N]' };
 const busy: PromptVerdict = { ...prompt, busy: true };
 const none: PromptVerdict = { prompt: false, reason: null, busy: false, tool: null, rule: null, line: 'compiling' };
 const config = { quietThresholdMs: 30_000 };
@@ -51,16 +44,7 @@ describe('pane state machine', () => {
     const { track, events } = register(pane(), 1_000);
     expect(track.trackingId).toBe('tmux-%7-1000');
     expect(track.state).toBe('registered');
-    expect(events).toEqual([
-      {
-        type: 'registered',
-        sessionId: 'tmux-%7-1000',
-        paneId: '%7',
-        cwd: '/srv/app',
-        transcriptPath: '',
-        timestamp: 1_000,
-      },
-    ]);
+    expect(events).toEqual([{ type: 'registered', sessionId: 'tmux-%7-1000', paneId: '%7', cwd: '/srv/app', transcriptPath: '', timestamp: 1_000 }]);
   });
 
   it('becomes stuck only after the threshold of quiet at a prompt, then unsticks on change', () => {
@@ -75,16 +59,7 @@ describe('pane state machine', () => {
     const stuck = run(early.track, [[30_000, 'h1', prompt]]);
     expect(stuck.track.state).toBe('stuck');
     expect(stuck.events).toEqual([
-      {
-        type: 'stuck',
-        sessionId: 'tmux-%7-0',
-        paneId: '%7',
-        cwd: '/srv/app',
-        transcriptPath: '',
-        reason: 'permission',
-        message: 'Deploy? [y/N]',
-        timestamp: 30_000,
-      },
+      { type: 'stuck', sessionId: 'tmux-%7-0', paneId: '%7', cwd: '/srv/app', transcriptPath: '', reason: 'permission', message: 'Deploy? [y/N]', timestamp: 30_000 },
     ]);
     // No second stuck event while nothing changes.
     expect(run(stuck.track, [[60_000, 'h1', prompt]]).events).toEqual([]);
@@ -96,18 +71,8 @@ describe('pane state machine', () => {
 
   it('never becomes stuck without a prompt, or while busy signals show', () => {
     const start = register(pane(), 0).track;
-    expect(
-      run(start, [
-        [1, 'a', none],
-        [100_000, 'a', none],
-      ]).track.state,
-    ).toBe('monitoring');
-    expect(
-      run(start, [
-        [1, 'a', busy],
-        [100_000, 'a', busy],
-      ]).track.state,
-    ).toBe('monitoring');
+    expect(run(start, [[1, 'a', none], [100_000, 'a', none]]).track.state).toBe('monitoring');
+    expect(run(start, [[1, 'a', busy], [100_000, 'a', busy]]).track.state).toBe('monitoring');
   });
 
   it('restarts the quiet clock on every change', () => {
@@ -133,10 +98,7 @@ describe('pane state machine', () => {
   it('acknowledges only stuck panes, until the screen changes', () => {
     const start = register(pane(), 0).track;
     expect(acknowledge(start).acknowledged).toBe(false);
-    const stuck = run(start, [
-      [0, 'a', prompt],
-      [30_000, 'a', prompt],
-    ]).track;
+    const stuck = run(start, [[0, 'a', prompt], [30_000, 'a', prompt]]).track;
     const seen = acknowledge(stuck);
     expect(seen.acknowledged).toBe(true);
     expect(run(seen, [[40_000, 'a', prompt]]).track.acknowledged).toBe(true);
@@ -145,12 +107,6 @@ describe('pane state machine', () => {
 
   it('ends with the reason', () => {
     const start = register(pane(), 0).track;
-    expect(end(start, 'closed', 5)).toEqual({
-      type: 'ended',
-      sessionId: 'tmux-%7-0',
-      paneId: '%7',
-      why: 'closed',
-      timestamp: 5,
-    });
+    expect(end(start, 'closed', 5)).toEqual({ type: 'ended', sessionId: 'tmux-%7-0', paneId: '%7', why: 'closed', timestamp: 5 });
   });
 });

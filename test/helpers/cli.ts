@@ -11,19 +11,11 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(
-  args: string[],
-  options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {},
-): Promise<CliResult> {
+export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [CLI, ...args],
-      { env: options.env ?? cliEnv(), timeout: options.timeoutMs ?? 20_000 },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      },
-    );
+    const child = execFile(process.execPath, [CLI, ...args], { env: options.env ?? cliEnv(), timeout: options.timeoutMs ?? 20_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
     if (options.input !== undefined) child.stdin?.end(options.input);
     else child.stdin?.end();
   });
@@ -62,8 +54,7 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = cliEnv()): Liv
   const poll = async (check: () => boolean, timeoutMs: number, what: string) => {
     const deadline = Date.now() + timeoutMs;
     while (!check()) {
-      if (Date.now() > deadline)
-        throw new Error(`timed out waiting for ${what}\nstdout:\n${stdoutLines.join('\n')}\nstderr:\n${stderr}`);
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\nstdout:\n${stdoutLines.join('\n')}\nstderr:\n${stderr}`);
       await new Promise((r) => setTimeout(r, 25));
     }
   };

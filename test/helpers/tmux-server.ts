@@ -25,10 +25,7 @@ export interface TestTmux {
    * Starts a new session (the first call) or window running `command` in a clean bash,
    * and returns the new pane id.
    */
-  spawn(
-    command?: string,
-    options?: { title?: string; width?: number; height?: number; session?: string },
-  ): Promise<string>;
+  spawn(command?: string, options?: { title?: string; width?: number; height?: number; session?: string }): Promise<string>;
   capture(paneId: string): Promise<string>;
   /** Polls capture-pane until `predicate` holds (or throws after timeoutMs with the last screen). */
   waitForScreen(paneId: string, predicate: (screen: string) => boolean, timeoutMs?: number): Promise<string>;
@@ -64,33 +61,16 @@ export async function startTestTmux(): Promise<TestTmux> {
       const size = ['-x', String(options.width ?? 100), '-y', String(options.height ?? 30)];
       let paneId: string;
       const session = options.session;
-      const exists =
-        session !== undefined &&
-        sessions > 0 &&
-        (await tmux('list-sessions', '-F', '#{session_name}')).split('\n').includes(session);
+      const exists = session !== undefined && sessions > 0 && (await tmux('list-sessions', '-F', '#{session_name}')).split('\n').includes(session);
       if (sessions === 0 || (session !== undefined && !exists)) {
         const name = session ?? 'main';
         paneId = (
-          await tmux(
-            '-f',
-            '/dev/null',
-            'new-session',
-            '-d',
-            '-s',
-            name,
-            ...size,
-            '-P',
-            '-F',
-            '#{pane_id}',
-            ...shell(command),
-          )
+          await tmux('-f', '/dev/null', 'new-session', '-d', '-s', name, ...size, '-P', '-F', '#{pane_id}', ...shell(command))
         ).trim();
         if (sessions === 0) await tmux('set-option', '-g', 'remain-on-exit', 'off');
         sessions += 1;
       } else {
-        paneId = (
-          await tmux('new-window', '-d', '-t', `${session ?? 'main'}:`, '-P', '-F', '#{pane_id}', ...shell(command))
-        ).trim();
+        paneId = (await tmux('new-window', '-d', '-t', `${session ?? 'main'}:`, '-P', '-F', '#{pane_id}', ...shell(command))).trim();
       }
       if (options.title !== undefined) await tmux('select-pane', '-t', paneId, '-T', options.title);
       return paneId;

@@ -1,12 +1,22 @@
 // The table of corral's commands. `corral` with no command runs DEFAULT_COMMAND.
 
 import type { Command } from '../command.js';
+import { checkCommand } from './check.js';
 import { dashboardCommand } from './dashboard.js';
 import { demoCommand } from './demo.js';
 import { lsCommand } from './ls.js';
 import { sendCommand } from './send.js';
+import { serveCommand } from './serve.js';
 import { watchCommand } from './watch.js';
 
-export const COMMANDS: readonly Command[] = [dashboardCommand, demoCommand, watchCommand, lsCommand, sendCommand];
+export const COMMANDS: readonly Command[] = [
+  dashboardCommand,
+  demoCommand,
+  watchCommand,
+  lsCommand,
+  sendCommand,
+  checkCommand,
+  serveCommand,
+];
 
 export const DEFAULT_COMMAND = 'dashboard';

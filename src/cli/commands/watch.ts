@@ -34,8 +34,7 @@ export const watchCommand: Command = {
       if (status === lastStatus) return;
       if (status === 'no-server') stderr.write(`corral: ${statusMessage}; waiting for one to start\n`);
       else if (status === 'error' || status === 'no-tmux') stderr.write(`corral: ${statusMessage}\n`);
-      else if (status === 'ok' && lastStatus !== 'starting')
-        stderr.write(`corral: tmux server on ${engine.tmux.serverLabel} is available\n`);
+      else if (status === 'ok' && lastStatus !== 'starting') stderr.write(`corral: tmux server on ${engine.tmux.serverLabel} is available\n`);
       lastStatus = status;
     });
     engine.start();

@@ -1,22 +1,272 @@
-// Decides whether a screen waits for a person. (First cut: to be replaced by per-tool rule sets.)
+// Decides whether a screen waits for a person, and why. Pure and data-driven: the rules live in
+// rules/<tool>.ts; this file compiles a pack of them once and scans only the bottom of a screen.
+//
+// How a verdict is reached, over the last REGION_LINES non-empty lines:
+// 1. Busy: the lowest line a busy rule matches (lines that echo a user's message, `> …`, are skipped).
+// 2. Prompt: a last-line rule matching the last line wins (shells, REPLs, yes/no questions);
+//    otherwise the first permission rule that matches; otherwise the lowest stopped match.
+// 3. A busy line vetoes the prompt, unless the prompt is drawn below it and is not an agent's input
+//    box: a permission dialog or a shell prompt under a stale status line is what the screen shows
+//    now, while an agent draws its input box under its spinner even while it works (outranksBusy).
 
+import stripAnsi from 'strip-ansi';
+import { ConfigError } from '../config.js';
 import type { PromptVerdict } from '../types.js';
+import type { PromptRule, RuleKind, RuleSet } from './rule.js';
+import { aiderRules } from './rules/aider.js';
+import { claudeCodeRules } from './rules/claude-code.js';
+import { codexRules } from './rules/codex.js';
+import { geminiCliRules } from './rules/gemini-cli.js';
+import { genericRules } from './rules/generic.js';
+import { opencodeRules } from './rules/opencode.js';
+import { replRules } from './rules/repl.js';
+import { seedRules } from './rules/seed.js';
+import { shellRules } from './rules/shell.js';
 
-export interface PromptRules {
-  readonly name: string;
+export type { PromptRule, RuleKind, RuleSet } from './rule.js';
+
+/** How many non-empty lines, counted from the bottom, the matcher looks at. */
+export const REGION_LINES = 15;
+
+export type PromptPack = 'default' | 'seed' | 'none';
+
+/**
+ * Every built-in rule set, in the order they are tried on a line: narrower rules first (gemini-cli's
+ * input box also needs its footer, so it goes before Claude Code's box of the same shape), generic last.
+ */
+export const DEFAULT_RULE_SETS: readonly RuleSet[] = [
+  geminiCliRules,
+  codexRules,
+  opencodeRules,
+  claudeCodeRules,
+  aiderRules,
+  shellRules,
+  replRules,
+  genericRules,
+];
+
+export const PACKS: Readonly<Record<PromptPack, readonly RuleSet[]>> = {
+  default: DEFAULT_RULE_SETS,
+  seed: [seedRules],
+  none: [],
+};
+
+interface CompiledRule {
+  readonly id: string;
+  readonly tool: string;
+  readonly kind: RuleKind;
+  readonly pattern: RegExp;
+  readonly lastLineOnly: boolean;
+  /** The anchor must be among this many non-empty lines from the bottom (1 = the last line). */
+  readonly within: number;
+  readonly raw: boolean;
+  readonly requires: readonly RegExp[];
+  readonly above: RegExp | null;
+  readonly below: RegExp | null;
 }
 
-export const DEFAULT_RULES: PromptRules = { name: 'default' };
+/** A compiled pack: what classifyScreen runs. Build one with buildRules (or use DEFAULT_RULES). */
+export interface PromptRules {
+  readonly name: string;
+  readonly busy: readonly CompiledRule[];
+  /** Rules about the last line only: permission rules first, then stopped ones, in rule-set order. */
+  readonly lastLine: readonly CompiledRule[];
+  /** Rules about any line of the bottom region. */
+  readonly permission: readonly CompiledRule[];
+  readonly stopped: readonly CompiledRule[];
+}
 
-const NO_PROMPT: PromptVerdict = { prompt: false, reason: null, busy: false, tool: null, rule: null, line: '' };
+function compile(sets: readonly RuleSet[]): { busy: CompiledRule[]; permission: CompiledRule[]; stopped: CompiledRule[] } {
+  const out = { busy: [] as CompiledRule[], permission: [] as CompiledRule[], stopped: [] as CompiledRule[] };
+  for (const set of sets) {
+    for (const rule of set.rules) {
+      const lastLineOnly = rule.where === 'last-line';
+      out[rule.kind].push({
+        id: rule.id,
+        tool: set.tool,
+        kind: rule.kind,
+        // A global or sticky regex would carry lastIndex from one test to the next.
+        pattern: rule.pattern.global || rule.pattern.sticky ? new RegExp(rule.pattern.source, rule.pattern.flags.replace(/[gy]/g, '')) : rule.pattern,
+        lastLineOnly,
+        within: lastLineOnly ? 1 : (rule.within ?? Infinity),
+        raw: rule.raw ?? false,
+        requires: rule.requires ?? [],
+        above: rule.above ?? null,
+        below: rule.below ?? null,
+      });
+    }
+  }
+  return out;
+}
+
+function rulesFrom(name: string, sets: readonly RuleSet[]): PromptRules {
+  const { busy, permission, stopped } = compile(sets);
+  const anywhere = (r: CompiledRule) => !r.lastLineOnly;
+  return {
+    name,
+    busy,
+    lastLine: [...permission, ...stopped].filter((r) => r.lastLineOnly),
+    permission: permission.filter(anywhere),
+    stopped: stopped.filter(anywhere),
+  };
+}
+
+export const DEFAULT_RULES: PromptRules = rulesFrom('default', DEFAULT_RULE_SETS);
+
+// ---------------------------------------------------------------------------------------------
+// User patterns
+
+const KIND_PREFIX = /^(permission|stopped|busy):/;
+
+/**
+ * Turns user patterns into a rule set. A pattern is a JavaScript regular expression tested against
+ * the last non-empty line (trimmed); it counts as "stopped" unless it starts with `permission:`.
+ * `busy:` makes it a busy signal looked for anywhere in the bottom region. Invalid or empty patterns
+ * throw a ConfigError naming the pattern.
+ */
+export function userRuleSet(patterns: readonly string[]): RuleSet {
+  const rules: PromptRule[] = patterns.map((text) => {
+    const prefix = KIND_PREFIX.exec(text);
+    const kind = (prefix?.[1] ?? 'stopped') as RuleKind;
+    const source = prefix ? text.slice(prefix[0].length) : text;
+    if (source === '') throw new ConfigError(`invalid --prompt-pattern ${JSON.stringify(text)}: the pattern is empty (it would match every screen)`);
+    let pattern: RegExp;
+    try {
+      pattern = new RegExp(source);
+    } catch (error) {
+      const detail = (error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
+      throw new ConfigError(`invalid --prompt-pattern ${JSON.stringify(text)}: ${detail}`);
+    }
+    const rule: PromptRule = { id: `user/${source}`, kind, pattern, raw: true };
+    return kind === 'busy' ? rule : { ...rule, where: 'last-line' };
+  });
+  return { tool: 'user', rules };
+}
+
+/** The rules for a pack plus the user's patterns (which are tried first). Validates the patterns. */
+export function buildRules(options: { readonly pack: PromptPack; readonly patterns: readonly string[] }): PromptRules {
+  const sets = PACKS[options.pack];
+  if (!sets) throw new ConfigError(`unknown prompt pack "${String(options.pack)}" (known: ${Object.keys(PACKS).join(', ')})`);
+  if (options.patterns.length === 0) return options.pack === 'default' ? DEFAULT_RULES : rulesFrom(options.pack, sets);
+  return rulesFrom(`${options.pack}+user`, [userRuleSet(options.patterns), ...sets]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Classification
+
+interface RegionLine {
+  /** The line as captured: ANSI removed, trimmed. */
+  readonly text: string;
+  /** The same without a leading or trailing box border. */
+  readonly inner: string;
+}
+
+const BOX_LEFT = /^[│┃║▌]\s*/;
+const BOX_RIGHT = /\s*[│┃║]$/;
+/** A line that shows what the user typed (an echoed message or a draft), not the program's status. */
+const ECHO_LINE = /^[>❯›]\s/;
+
+function regionLine(raw: string): RegionLine | null {
+  const text = (raw.includes('\u001b') ? stripAnsi(raw) : raw).trim();
+  if (text === '') return null;
+  const first = text.charCodeAt(0);
+  const last = text.charCodeAt(text.length - 1);
+  // Box-drawing borders and the left half block live in U+2500..U+259F.
+  const boxed = (first >= 0x2500 && first <= 0x259f) || (last >= 0x2500 && last <= 0x259f);
+  if (!boxed) return { text, inner: text };
+  const inner = text.replace(BOX_LEFT, '').replace(BOX_RIGHT, '').trim();
+  // An empty row inside a box says nothing; skipping it keeps tall dialogs inside the region.
+  return inner === '' ? null : { text, inner };
+}
+
+/** The last `size` non-empty lines, top to bottom. */
+function bottomRegion(lines: readonly string[], size: number): RegionLine[] {
+  const region: RegionLine[] = [];
+  for (let i = lines.length - 1; i >= 0 && region.length < size; i--) {
+    const line = regionLine(lines[i] ?? '');
+    if (line) region.push(line);
+  }
+  return region.reverse();
+}
+
+function someLine(region: readonly RegionLine[], pattern: RegExp, from = 0): boolean {
+  for (let i = from; i < region.length; i++) if (pattern.test(region[i]!.inner)) return true;
+  return false;
+}
+
+function matchesAt(rule: CompiledRule, region: readonly RegionLine[], index: number): boolean {
+  const fromBottom = region.length - 1 - index;
+  if (fromBottom >= rule.within) return false;
+  const line = region[index]!;
+  if (!rule.pattern.test(rule.raw ? line.text : line.inner)) return false;
+  if (rule.above && !(index > 0 && rule.above.test(region[index - 1]!.inner))) return false;
+  if (rule.below && !someLine(region, rule.below, index + 1)) return false;
+  for (const required of rule.requires) if (!someLine(region, required)) return false;
+  return true;
+}
+
+interface Match {
+  readonly rule: CompiledRule;
+  readonly index: number;
+}
+
+/** The lowest line a rule of `rules` matches, scanning from the bottom. */
+function lowestMatch(rules: readonly CompiledRule[], region: readonly RegionLine[], skip?: RegExp): Match | null {
+  for (let index = region.length - 1; index >= 0; index--) {
+    if (skip?.test(region[index]!.inner)) continue;
+    for (const rule of rules) if (matchesAt(rule, region, index)) return { rule, index };
+  }
+  return null;
+}
+
+/** The lowest line one rule matches. */
+function lowestLineOf(rule: CompiledRule, region: readonly RegionLine[]): number {
+  for (let index = region.length - 1; index >= 0; index--) if (matchesAt(rule, region, index)) return index;
+  return -1;
+}
+
+function choosePrompt(rules: PromptRules, region: readonly RegionLine[]): Match | null {
+  const last = region.length - 1;
+  for (const rule of rules.lastLine) if (matchesAt(rule, region, last)) return { rule, index: last };
+  // Permission rules go by rule order, so a dialog reports its question rather than its key hints.
+  for (const rule of rules.permission) {
+    const index = lowestLineOf(rule, region);
+    if (index >= 0) return { rule, index };
+  }
+  return lowestMatch(rules.stopped, region);
+}
+
+/**
+ * Whether a prompt stands despite a busy line. A prompt on the last line does: it is the newest
+ * thing on the screen, even when it mentions a key itself ("Press Enter to continue or Ctrl-C to
+ * abort"). A permission dialog drawn below the busy line does. An agent's input box never does:
+ * agents draw it under their spinner while they work.
+ */
+function outranksBusy(prompt: Match, busy: Match): boolean {
+  if (prompt.rule.lastLineOnly) return true;
+  return prompt.rule.kind === 'permission' && prompt.index > busy.index;
+}
 
 /** Classifies a screen given as lines (top to bottom). */
-export function classifyScreen(lines: readonly string[], _rules: PromptRules = DEFAULT_RULES): PromptVerdict {
-  const last = [...lines].reverse().find((l) => l.trim() !== '') ?? '';
-  if (/\[y\/N\]\s*$|\(yes\/no\)\s*$/i.test(last)) {
-    return { prompt: true, reason: 'permission', busy: false, tool: null, rule: 'yes-no', line: last.trim() };
+export function classifyScreen(lines: readonly string[], rules: PromptRules = DEFAULT_RULES): PromptVerdict {
+  const region = bottomRegion(lines, REGION_LINES);
+  if (region.length === 0) return { prompt: false, reason: null, busy: false, tool: null, rule: null, line: '' };
+  const busy = lowestMatch(rules.busy, region, ECHO_LINE);
+  const prompt = choosePrompt(rules, region);
+  const promptSurvives = prompt !== null && (busy === null || outranksBusy(prompt, busy));
+  if (prompt && promptSurvives) {
+    const line = region[prompt.index]!;
+    return {
+      prompt: true,
+      reason: prompt.rule.kind as 'permission' | 'stopped',
+      busy: false,
+      tool: prompt.rule.tool,
+      rule: prompt.rule.id,
+      line: prompt.rule.raw ? line.text : line.inner,
+    };
   }
-  if (/[$#%]\s*$/.test(last))
-    return { prompt: true, reason: 'stopped', busy: false, tool: 'shell', rule: 'shell', line: last.trim() };
-  return { ...NO_PROMPT, line: last.trim() };
+  if (busy) {
+    return { prompt: false, reason: null, busy: true, tool: busy.rule.tool, rule: busy.rule.id, line: region[busy.index]!.inner };
+  }
+  return { prompt: false, reason: null, busy: false, tool: null, rule: null, line: region[region.length - 1]!.text };
 }

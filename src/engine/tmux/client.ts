@@ -4,17 +4,21 @@
 import { randomBytes } from 'node:crypto';
 import type { PaneInfo, TmuxSocket } from '../types.js';
 import {
+  captureBatchCommand,
   captureCommand,
   chain,
   escapeArg,
   escapeFormat,
   makeFraming,
   listPanesCommand,
+  parseCaptureBatch,
   parsePaneList,
   parsePollCycle,
   pasteBufferCommands,
   pollCycleCommand,
   sendItemsCommands,
+  type BatchCapture,
+  type CaptureBatchOptions,
   type CaptureOptions,
   type Framing,
   type PollCycleOutput,
@@ -36,6 +40,12 @@ export class PaneGoneError extends Error {
     super(`pane ${paneId} does not exist (it may have closed)`);
     this.name = 'PaneGoneError';
   }
+}
+
+export interface CaptureBatchResult {
+  readonly captures: Map<string, BatchCapture>;
+  /** Panes that no longer exist. */
+  readonly gone: readonly string[];
 }
 
 export interface TmuxClientOptions {
@@ -71,6 +81,33 @@ export class TmuxClient {
     return output;
   }
 
+  /**
+   * Captures several panes (with history and the cursor row) in one tmux process. tmux stops a
+   * command sequence at the first pane that no longer exists: that pane is reported gone and the
+   * rest are captured again, so one closed pane costs one extra process, not all the captures.
+   */
+  async captureBatch(paneIds: readonly string[], options: CaptureBatchOptions): Promise<CaptureBatchResult> {
+    const captures = new Map<string, BatchCapture>();
+    const gone: string[] = [];
+    let remaining = [...paneIds];
+    while (remaining.length > 0) {
+      const result = await this.runner(captureBatchCommand(this.framing, remaining, options));
+      if (result.exitCode !== 0 && isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
+      for (const capture of parseCaptureBatch(result.stdout, this.framing, result.exitCode === 0)) {
+        captures.set(capture.paneId, capture);
+      }
+      if (result.exitCode === 0) break;
+      const failed = remaining.find((id) => !captures.has(id));
+      if (failed === undefined) break;
+      if (!/can't find pane|can't find window|can't find session/i.test(result.stderr)) {
+        throw new TmuxCommandError(['capture-pane'], result);
+      }
+      gone.push(failed);
+      remaining = remaining.slice(remaining.indexOf(failed) + 1);
+    }
+    return { captures, gone };
+  }
+
   async listPanes(): Promise<PaneInfo[]> {
     const result = await this.runner(listPanesCommand(this.framing));
     if (result.exitCode !== 0) {
@@ -94,11 +131,7 @@ export class TmuxClient {
   async paste(paneId: string, text: string): Promise<void> {
     assertPaneId(paneId);
     const buffer = `corral-${randomBytes(4).toString('hex')}`;
-    await this.checked(
-      paneId,
-      chain([['load-buffer', '-b', buffer, '-'], ...pasteBufferCommands(paneId, buffer)]),
-      text,
-    );
+    await this.checked(paneId, chain([['load-buffer', '-b', buffer, '-'], ...pasteBufferCommands(paneId, buffer)]), text);
   }
 
   /** Moves the client that runs `fromPaneId` (corral's own pane) to the target pane. */

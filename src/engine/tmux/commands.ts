@@ -20,6 +20,15 @@ export function escapeFormat(value: string): string {
   return value.replaceAll('#', '##').replaceAll('%', '%%');
 }
 
+/**
+ * display-message passes its text through strftime, so a pane id in a marker comes out mangled
+ * (`%4~` prints as ` %4~`, `%12` padded with spaces). The capture-batch markers carry the id's
+ * digits only; their parser accepts them with or without the '%'.
+ */
+export function markerId(paneId: string): string {
+  return paneId.slice(1);
+}
+
 /** Joins commands into one tmux invocation: `a ; b ; c`. */
 export function chain(commands: readonly TmuxCommand[]): string[] {
   const args: string[] = [];
@@ -117,42 +126,8 @@ export function parsePaneList(text: string, framing: Framing): PaneInfo[] {
     if (record.trim() === '') continue;
     const f = record.split(framing.fieldSep);
     if (f.length !== PANE_FIELDS.length) continue;
-    const [
-      paneId,
-      sessionId,
-      sessionName,
-      windowId,
-      windowIndex,
-      windowName,
-      paneIndex,
-      title,
-      cwd,
-      command,
-      pid,
-      dead,
-      width,
-      height,
-      inMode,
-      alternateOn,
-      activity,
-    ] = f as [
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
+    const [paneId, sessionId, sessionName, windowId, windowIndex, windowName, paneIndex, title, cwd, command, pid, dead, width, height, inMode, alternateOn, activity] = f as [
+      string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string,
     ];
     panes.push({
       paneId,
@@ -235,4 +210,63 @@ function escapeRegExp(value: string): string {
 /** `session:window.pane` */
 export function paneTarget(pane: Pick<PaneInfo, 'sessionName' | 'windowIndex' | 'paneIndex'>): string {
   return `${pane.sessionName}:${pane.windowIndex}.${pane.paneIndex}`;
+}
+
+// --- batched captures for the chat bridge ----------------------------------------------------------
+
+export interface CaptureBatchOptions {
+  /** Lines of history above the screen (capture-pane -S -N). */
+  readonly history: number;
+  /** Per-pane history, where it differs from `history`. */
+  readonly historyByPane?: ReadonlyMap<string, number>;
+}
+
+/**
+ * For each pane: a marker line that also carries the cursor row, the screen height and whether
+ * the pane is dead, then the joined capture with history. One tmux process for all panes.
+ */
+export function captureBatchCommand(framing: Framing, paneIds: readonly string[], options: CaptureBatchOptions): string[] {
+  const commands: TmuxCommand[] = [];
+  for (const id of paneIds) {
+    assertPaneId(id);
+    commands.push(['display-message', '-p', '-t', id, `${framing.blockStart}${markerId(id)}~> #{cursor_y} #{pane_height} #{pane_dead}`]);
+    commands.push(captureCommand(id, { history: options.historyByPane?.get(id) ?? options.history, join: true }));
+  }
+  return chain(commands);
+}
+
+export interface BatchCapture {
+  readonly paneId: string;
+  /** capture-pane output, one line per row (wrapped rows joined). */
+  readonly text: string;
+  /** Index of the cursor's line in the capture's lines. */
+  readonly cursorRow: number;
+  readonly height: number;
+  readonly dead: boolean;
+}
+
+/**
+ * Splits a captureBatchCommand's output. When tmux stopped early (a pane closed), the last block
+ * may be cut short, so it is dropped unless the run ended cleanly.
+ */
+export function parseCaptureBatch(stdout: string, framing: Framing, exitedCleanly: boolean): BatchCapture[] {
+  const head = `^${escapeRegExp(framing.blockStart)}%?(\\d+)~> (\\d+) (\\d+) ([01])$`;
+  const marker = new RegExp(head, 'm');
+  const first = stdout.search(marker);
+  if (first === -1) return [];
+  const blocks = stdout.slice(first).split(new RegExp(`^(?=${escapeRegExp(framing.blockStart)}%?\\d+~> )`, 'm'));
+  const out: BatchCapture[] = [];
+  blocks.forEach((block, index) => {
+    const m = marker.exec(block);
+    if (!m || m.index !== 0) return;
+    if (index === blocks.length - 1 && !exitedCleanly) return;
+    const text = block.slice(m[0].length + 1);
+    const cursorY = Number(m[2]);
+    const height = Number(m[3]);
+    const rows = text.endsWith('\n') ? text.slice(0, -1).split('\n').length : text === '' ? 0 : text.split('\n').length;
+    // Count from the bottom: joined rows above the cursor do not shift it.
+    const cursorRow = Math.max(0, rows - (height - cursorY));
+    out.push({ paneId: `%${m[1] as string}`, text, cursorRow, height, dead: m[4] === '1' });
+  });
+  return out;
 }

@@ -3,8 +3,7 @@
 // names are literal text; an item that looks like a key but is not one is an error, found before
 // anything is typed.
 
-export type SendItem =
-  { readonly kind: 'key'; readonly key: string } | { readonly kind: 'text'; readonly text: string };
+export type SendItem = { readonly kind: 'key'; readonly key: string } | { readonly kind: 'text'; readonly text: string };
 
 /** Accepted name -> the name tmux's send-keys understands. */
 const SPECIAL_KEYS: ReadonlyMap<string, string> = new Map([
@@ -87,11 +86,9 @@ export function parseKeyName(item: string): string | null {
     }
     throw new UnknownKeyError(item, `${modifierText}${base} has no terminal escape sequence`);
   }
-  if ([...base].length !== 1)
-    throw new UnknownKeyError(item, `"${base}" is not a key (try Enter, Esc, Up, F5, a single character ...)`);
+  if ([...base].length !== 1) throw new UnknownKeyError(item, `"${base}" is not a key (try Enter, Esc, Up, F5, a single character ...)`);
   if (ctrl && !CTRL_CHARS.test(base)) throw new UnknownKeyError(item, `C-${base} is not a control character`);
-  if (shift && !/^[a-zA-Z]$/.test(base))
-    throw new UnknownKeyError(item, 'S- only combines with letters and special keys');
+  if (shift && !/^[a-zA-Z]$/.test(base)) throw new UnknownKeyError(item, 'S- only combines with letters and special keys');
   let key = base;
   if (shift) key = key.toUpperCase();
   if (ctrl) key = `C-${key.toLowerCase()}`;

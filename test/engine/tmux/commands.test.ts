@@ -75,10 +75,7 @@ describe('parsePollCycle', () => {
   });
 
   it('drops the screen cut short when tmux stopped at a vanished pane, keeping the full list', () => {
-    const out =
-      record({ pane_id: '%1' }) +
-      record({ pane_id: '%3' }) +
-      `${framing.blockStart}%1~>\nok\n${framing.blockStart}%2~>\n`;
+    const out = record({ pane_id: '%1' }) + record({ pane_id: '%3' }) + `${framing.blockStart}%1~>\nok\n${framing.blockStart}%2~>\n`;
     const { panes, screens } = parsePollCycle(out, framing, false);
     expect(panes).toHaveLength(2);
     expect(screens.get('%1')).toBe('ok\n');

@@ -1,0 +1,100 @@
+// Prompt matcher: false positives on ordinary output, prompts found on the tool fixtures, and
+// classification time per screen, for the default and the seed pack. Reads the same fixtures as the
+// tests (test/fixtures/screens/<tool>/<expect>--<name>.txt and test/fixtures/logs/*.txt).
+
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildRules, classifyScreen } from '../dist/engine/prompt/matcher.js';
+
+export const title = 'Prompt detection';
+
+const SCREENS = new URL('../test/fixtures/screens/', import.meta.url).pathname;
+const LOGS = new URL('../test/fixtures/logs/', import.meta.url).pathname;
+const LOG_SCREEN_HEIGHT = 24;
+const PACKS = ['default', 'seed'];
+
+const linesOf = (text) => text.replace(/\n$/, '').split('\n');
+
+function toolFixtures() {
+  return readdirSync(SCREENS, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) =>
+      readdirSync(join(SCREENS, d.name))
+        .filter((f) => f.endsWith('.txt'))
+        .map((f) => ({ tool: d.name, expect: f.split('--')[0], lines: linesOf(readFileSync(join(SCREENS, d.name, f), 'utf8')) })),
+    );
+}
+
+function logScreens() {
+  return readdirSync(LOGS)
+    .filter((f) => f.endsWith('.txt'))
+    .flatMap((f) => {
+      const lines = linesOf(readFileSync(join(LOGS, f), 'utf8'));
+      return lines.flatMap((line, i) => (line.trim() === '' ? [] : [lines.slice(Math.max(0, i + 1 - LOG_SCREEN_HEIGHT), i + 1)]));
+    });
+}
+
+/**
+ * Mean classification cost per screen in µs of CPU time (user + system), over repeated passes for
+ * about `budgetMs` of wall time. CPU time rather than wall time, so other load on the machine
+ * inflates the figure less.
+ */
+function timePerScreen(screens, rules, budgetMs = 1500) {
+  for (let i = 0; i < 3; i++) for (const s of screens) classifyScreen(s, rules); // warm up
+  let passes = 0;
+  const wallStart = Date.now();
+  const cpuStart = process.cpuUsage();
+  while (Date.now() - wallStart < budgetMs) {
+    for (const s of screens) classifyScreen(s, rules);
+    passes++;
+  }
+  const cpu = process.cpuUsage(cpuStart);
+  return (cpu.user + cpu.system) / (passes * screens.length);
+}
+
+export async function run(log) {
+  const fixtures = toolFixtures();
+  const prompts = fixtures.filter((f) => f.expect === 'permission' || f.expect === 'stopped');
+  const logs = logScreens();
+  const all = [...logs, ...fixtures.map((f) => f.lines)];
+  log(`${logs.length} log screens, ${fixtures.length} tool fixtures (${prompts.length} prompts)`);
+
+  const rows = [];
+  const perTool = new Map();
+  for (const pack of PACKS) {
+    const rules = buildRules({ pack, patterns: [] });
+    const falsePositives = logs.filter((s) => classifyScreen(s, rules).prompt).length;
+    const found = prompts.filter((f) => classifyScreen(f.lines, rules).prompt);
+    const exact = fixtures.filter((f) => {
+      const v = classifyScreen(f.lines, rules);
+      return f.expect === 'busy' ? v.busy && !v.prompt : f.expect === 'none' ? !v.prompt && !v.busy : v.prompt && v.reason === f.expect;
+    }).length;
+    for (const f of found) perTool.set(`${f.tool}/${pack}`, (perTool.get(`${f.tool}/${pack}`) ?? 0) + 1);
+    const us = timePerScreen(all, rules);
+    log(`${pack}: ${falsePositives} false positives, ${found.length}/${prompts.length} prompts, ${us.toFixed(2)} µs/screen`);
+    const pct = (n, d) => `${((100 * n) / d).toFixed(1)}%`;
+    rows.push(
+      `| ${pack} | ${logs.length} | ${falsePositives} (${pct(falsePositives, logs.length)}) | ${found.length}/${prompts.length} | ${exact}/${fixtures.length} | ${us.toFixed(1)} |`,
+    );
+  }
+
+  const tools = [...new Set(prompts.map((f) => f.tool))].sort();
+  const toolRows = tools.map((tool) => {
+    const n = prompts.filter((f) => f.tool === tool).length;
+    return `| ${tool} | ${n} | ${PACKS.map((p) => perTool.get(`${tool}/${p}`) ?? 0).join(' | ')} |`;
+  });
+
+  return [
+    'Log screens: every non-empty line of `test/fixtures/logs/*.txt` (npm, cargo, pytest, make, git, docker,',
+    `webpack, server and CI logs, lines ending in \`:\` \`...\` \`>\` \`#\` \`?\` or holding \`@\`) at the bottom of a ${LOG_SCREEN_HEIGHT}-line screen;`,
+    'a prompt found there is a false positive. Tool fixtures: `test/fixtures/screens/<tool>/*.txt`.',
+    '',
+    '| pack | log screens | false positives | fixture prompts found | fixture verdicts exact (prompt, reason, busy) | CPU µs per screen |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    `| tool | prompt fixtures | found by ${PACKS.join(' | found by ')} |`,
+    `|---|---|${PACKS.map(() => '---').join('|')}|`,
+    ...toolRows,
+  ].join('\n');
+}

@@ -1,0 +1,58 @@
+// `corral check [FILE|-]`: classifies one captured screen with the configured prompt rules and prints
+// the verdict as one JSON line, to see why a pane would (or would not) be counted as stuck.
+
+import { readFile } from 'node:fs/promises';
+import { classifyScreen } from '../../engine/prompt/matcher.js';
+import { UsageError } from '../args.js';
+import type { Command } from '../command.js';
+import { rulesFromSettings } from '../setup.js';
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readScreen(source: string): Promise<string> {
+  if (source === '-') {
+    if (process.stdin.isTTY) {
+      throw new UsageError('corral check reads a screen from FILE or stdin; pipe one in: tmux capture-pane -p -t %3 | corral check');
+    }
+    return readAll(process.stdin);
+  }
+  try {
+    return await readFile(source, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message;
+    throw new UsageError(`cannot read ${source}: ${why}`);
+  }
+}
+
+export const checkCommand: Command = {
+  name: 'check',
+  summary: 'say whether a captured screen waits for a person, and why (one JSON line)',
+  usage: 'check [FILE|-]',
+  details: [
+    'See why a pane would (or would not) be counted as stuck. Reads one screen from FILE, or from',
+    'stdin when FILE is - or missing, classifies it with the prompt rules (--prompt-pack,',
+    '--prompt-pattern) and prints one JSON line:',
+    '  {"prompt": bool, "reason": "permission"|"stopped"|null, "busy": bool,',
+    '   "tool": string|null, "rule": string|null, "line": string}',
+    '"busy" means a working program was seen (it vetoes a prompt); "line" is the line the verdict is about.',
+    '',
+    'Examples:',
+    '  tmux capture-pane -p -t %3 | corral check',
+    "  corral check --prompt-pattern 'permission:^Deploy to production\\?' screen.txt",
+  ].join('\n'),
+  flags: [],
+  async run({ settings, positionals, stdout }) {
+    if (positionals.length > 1) throw new UsageError('corral check takes one FILE (or - for stdin)');
+    const rules = rulesFromSettings(settings); // an invalid pattern fails before anything is read
+    const text = await readScreen(positionals[0] ?? '-');
+    const verdict = classifyScreen(text.split(/\r?\n/), rules);
+    const { prompt, reason, busy, tool, rule, line } = verdict;
+    stdout.write(`${JSON.stringify({ prompt, reason, busy, tool, rule, line })}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,60 @@
+// `corral serve`: runs the HTTP services without the dashboard until SIGINT/SIGTERM. With no
+// service named, the chat bridge runs.
+
+import type { Command } from '../command.js';
+import { configDir } from '../config-file.js';
+import { setupEngine } from '../setup.js';
+import { waitForSignal } from '../signals.js';
+import { createServices, ServiceError } from '../services.js';
+import { resolveToken } from '../token.js';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'run the chat bridge (OpenAI-compatible API) without the dashboard',
+  usage: 'serve [--bridge] [--attach] [--host ADDR] [--port PORT] [--token TOKEN]',
+  details: [
+    'Serves an OpenAI-compatible API on http://HOST:PORT/v1 where every watched pane is a model.',
+    'With neither --bridge nor --attach, the bridge runs. Every request needs the token:',
+    '--token, else $CORRAL_TOKEN, else the file token in the config folder (made on first use).',
+    'The token is printed only when it is new or with --show-token; otherwise its file is named.',
+  ].join('\n'),
+  flags: [
+    { name: 'bridge', type: 'boolean', description: 'run the chat bridge (the default)' },
+    { name: 'attach', type: 'boolean', description: 'run the WebSocket attach server' },
+    { name: 'token', type: 'string', valueName: 'TOKEN', description: 'API token (default $CORRAL_TOKEN or the token file)' },
+    { name: 'show-token', type: 'boolean', description: 'print the token even when it is not new' },
+  ],
+  async run({ settings, flags, env, stdout, stderr }) {
+    const wantAttach = flags.attach === true;
+    const wantBridge = flags.bridge === true || !wantAttach;
+    if (wantAttach) {
+      stderr.write('corral: the attach server is not available in this build of corral; run corral serve --bridge\n');
+      return 1;
+    }
+    const token = resolveToken({ flag: typeof flags.token === 'string' ? flags.token : undefined, env, configDir: configDir(env) });
+    const { engine, tmux } = await setupEngine(settings, env, stderr);
+    const services = createServices({ engine, tmux, settings, token: token.token });
+    engine.start();
+    try {
+      if (wantBridge) await services.startBridge();
+    } catch (error) {
+      await services.close();
+      await engine.stop();
+      if (error instanceof ServiceError) {
+        stderr.write(`corral: ${error.message}\n`);
+        return 1;
+      }
+      throw error;
+    }
+    const url = services.status().url ?? '';
+    stdout.write(`corral: chat bridge on ${url}/v1 (tmux server ${tmux.serverLabel})\n`);
+    if (token.source === 'generated') stdout.write(`corral: new API token (saved in ${token.path}): ${token.token}\n`);
+    else if (flags['show-token'] === true) stdout.write(`corral: API token: ${token.token}\n`);
+    else if (token.source === 'file') stdout.write(`corral: API token in ${token.path} (print it with --show-token)\n`);
+    else stdout.write(`corral: API token from ${token.source === 'flag' ? '--token' : 'CORRAL_TOKEN'}\n`);
+    await waitForSignal();
+    await services.close();
+    await engine.stop();
+    return 0;
+  },
+};

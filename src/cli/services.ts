@@ -1,0 +1,126 @@
+// The HTTP services (chat bridge, attach server) behind one switchboard, so `corral serve` and
+// the dashboard start and stop them the same way. The server listens when the first service
+// starts and keeps its port until close().
+
+import type { Settings } from '../engine/config.js';
+import type { EngineHandle } from '../engine/types.js';
+import type { TmuxClient } from '../engine/tmux/client.js';
+import { CorralServer } from '../server/http-server.js';
+import { BRIDGE_FEATURE, createBridgeFeature, type BridgeFeature } from '../server/bridge/index.js';
+import { classifyScreen } from '../engine/prompt/matcher.js';
+import { rulesFromSettings } from './setup.js';
+
+export interface ServicesStatus {
+  /** Base URL once the server listens. */
+  readonly url: string | null;
+  readonly bridge: boolean;
+  readonly attach: boolean;
+  /** Why the last start failed, as a sentence. */
+  readonly error: string | null;
+}
+
+export interface Services {
+  startBridge(): Promise<void>;
+  stopBridge(): Promise<void>;
+  /** The attach server is not part of this build yet: always fails with a clear message. */
+  startAttach(): Promise<void>;
+  readonly bridge: BridgeFeature | null;
+  status(): ServicesStatus;
+  subscribe(listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+export class ServiceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ServiceError';
+  }
+}
+
+export interface ServicesOptions {
+  readonly engine: EngineHandle;
+  readonly tmux: TmuxClient;
+  readonly settings: Settings;
+  readonly token: string;
+}
+
+export function createServices(options: ServicesOptions): Services {
+  const { settings } = options;
+  const server = new CorralServer({ host: settings.host, port: settings.port });
+  const listeners = new Set<() => void>();
+  let bridge: BridgeFeature | null = null;
+  let error: string | null = null;
+  let status: ServicesStatus = { url: null, bridge: false, attach: false, error: null };
+
+  const publish = () => {
+    status = { url: server.listening ? server.url : null, bridge: bridge !== null, attach: false, error };
+    for (const listener of listeners) listener();
+  };
+
+  async function ensureListening(): Promise<void> {
+    if (server.listening) return;
+    try {
+      await server.listen();
+    } catch (cause) {
+      const code = (cause as NodeJS.ErrnoException).code;
+      const where = `${settings.host}:${settings.port}`;
+      if (code === 'EADDRINUSE') throw new ServiceError(`port ${settings.port} on ${settings.host} is already in use (another corral serve?); choose another with --port`);
+      if (code === 'EADDRNOTAVAIL') throw new ServiceError(`cannot listen on ${where}: this machine has no such address; check --host`);
+      if (code === 'EACCES') throw new ServiceError(`not allowed to listen on ${where}; use a port above 1023`);
+      throw new ServiceError(`cannot listen on ${where}: ${(cause as Error).message}`);
+    }
+  }
+
+  return {
+    get bridge() {
+      return bridge;
+    },
+    async startBridge() {
+      if (bridge) return;
+      try {
+        await ensureListening();
+        error = null;
+      } catch (cause) {
+        error = (cause as Error).message;
+        publish();
+        throw cause;
+      }
+      // The same prompt rules as the engine, so busy and prompt mean the same on the dashboard.
+      const rules = rulesFromSettings(settings);
+      bridge = createBridgeFeature({
+        engine: options.engine,
+        classify: (lines) => classifyScreen(lines, rules),
+        tmux: options.tmux,
+        token: options.token,
+        settings: {
+          pollMs: settings.bridgePollMs,
+          quietMs: settings.bridgeQuietMs,
+          maxDurationMs: settings.bridgeMaxDurationMs,
+          historyLines: settings.bridgeHistoryLines,
+          corsOrigins: settings.corsOrigins,
+        },
+      });
+      server.enable(bridge);
+      publish();
+    },
+    async stopBridge() {
+      if (!bridge) return;
+      bridge = null;
+      await server.disable(BRIDGE_FEATURE);
+      publish();
+    },
+    async startAttach() {
+      throw new ServiceError('the attach server is not available in this build of corral');
+    },
+    status: () => status,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      bridge = null;
+      await server.close();
+      publish();
+    },
+  };
+}

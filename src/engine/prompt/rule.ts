@@ -1,0 +1,37 @@
+// The shape of a prompt rule. Every tool's rule set (rules/<tool>.ts) is plain data of this shape;
+// the matcher compiles the sets of a pack once and runs them over the bottom of a screen.
+
+export type RuleKind = 'permission' | 'stopped' | 'busy';
+
+export interface PromptRule {
+  /** `<tool>/<name>`, shown as the verdict's `rule`. */
+  readonly id: string;
+  /** permission / stopped: the screen waits for a person; busy: the program is working (vetoes prompts). */
+  readonly kind: RuleKind;
+  /** Matches the line the rule is about (reported as the verdict's `line`). */
+  readonly pattern: RegExp;
+  /**
+   * Where the line may be: `last-line` (the last non-empty line only) or `bottom` (any line of the
+   * bottom region, the default).
+   */
+  readonly where?: 'last-line' | 'bottom';
+  /** At most this many non-empty lines from the bottom (1 is the last line). */
+  readonly within?: number;
+  /**
+   * Match the line as captured (trimmed). By default rules see it with a leading or trailing box
+   * border (`│ ┃ ║ ▌`) removed, so a dialog drawn inside a box reads like one drawn without.
+   */
+  readonly raw?: boolean;
+  /** Each of these must match some line of the bottom region (context, e.g. a menu's options). */
+  readonly requires?: readonly RegExp[];
+  /** The non-empty line right above must match (e.g. the top border of an input box). */
+  readonly above?: RegExp;
+  /** Some line below must match (e.g. the bottom border of an input box). */
+  readonly below?: RegExp;
+}
+
+/** One tool's rules. The tool name becomes the verdict's `tool`. */
+export interface RuleSet {
+  readonly tool: string;
+  readonly rules: readonly PromptRule[];
+}

@@ -1,0 +1,39 @@
+// aider: `confirm_ask` questions ("Run shell command? (Y)es/(N)o/(D)on't ask again [Yes]:"), the
+// input prompt (`> `, or the mode's name: `architect> `, `ask> `, `multi> `), and the
+// "Waiting for LLM [──≡=───]" scanner.
+
+import type { RuleSet } from '../rule.js';
+
+/** Lines aider prints around its prompt; they tell its bare `>` from a Node REPL's. */
+const AIDER_CONTEXT = /^(?:Aider v\d|Main model: |Weak model: |Git repo: |Repo-map: |Tokens: [\d.]+k? sent|Added .+ to the chat|Applied edit to |Commit [0-9a-f]{7} |Use \/help )/;
+
+export const aiderRules: RuleSet = {
+  tool: 'aider',
+  rules: [
+    {
+      id: 'aider/waiting',
+      kind: 'busy',
+      pattern: /\s\[(?=[-─=]*[#≡])[-─=#≡]{7}\]$/,
+      within: 1,
+    },
+    {
+      id: 'aider/confirm',
+      kind: 'permission',
+      where: 'last-line',
+      pattern: /\(Y\)es\/\(N\)o\b.*\[[^\]]*\]:$/,
+    },
+    {
+      id: 'aider/mode-prompt',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^(?:(?:architect|ask|code|help|context|diff|whole|udiff|diff-fenced|editor-diff|editor-whole|patch)(?: multi)?|multi)>$/,
+    },
+    {
+      id: 'aider/prompt',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^>$/,
+      requires: [AIDER_CONTEXT],
+    },
+  ],
+};

@@ -1,0 +1,52 @@
+// Claude Code: numbered permission menus with a `❯` cursor, the idle `>` / `❯` input box between
+// two horizontal rules, and the spinner line (`✻ Thinking… (12s · ↑ 1.2k tokens · esc to interrupt)`).
+
+import type { RuleSet } from '../rule.js';
+
+/** Glyphs Claude Code cycles through in front of its status word. */
+const SPINNER = '·✢✳✶✻✽*✱✲✴✵✷✸✹✺✼✾✿❀❁❂❃❇❈❉❊❋✤✥✦✧';
+
+/** The selected entry of a numbered menu: `❯ 1. Yes`. */
+const CURSOR_OPTION = /^❯\s*\d+\.\s+\S/;
+
+export const claudeCodeRules: RuleSet = {
+  tool: 'claude-code',
+  rules: [
+    {
+      // "✻ Thinking… (12s · ↑ 1.2k tokens · esc to interrupt)", "✽ Tempering…". The summary left after
+      // a turn ("✻ Worked for 1m 2s") has no ellipsis, so it does not count.
+      id: 'claude-code/spinner',
+      kind: 'busy',
+      pattern: new RegExp(`^[${SPINNER}]\\s+\\S[^…]{0,80}…(?:\\s*\\(.*\\))?$`),
+    },
+    {
+      // Newer footers carry the hint under the input box: "⏵⏵ accept edits on · esc to interrupt".
+      id: 'claude-code/footer-interrupt',
+      kind: 'busy',
+      pattern: /^(?:⏵⏵|⏸|⏵).*·\s*esc to interrupt\b/i,
+    },
+    {
+      // "Do you want to proceed?", "Do you want to make this edit to app.ts?", plan mode's
+      // "Would you like to proceed?", the folder trust dialog; each above a `❯ 1. …` menu.
+      id: 'claude-code/permission-menu',
+      kind: 'permission',
+      pattern: /^(?:Do you want to .+\?|Would you like to proceed\?|Do you trust the files in this folder\?)$/,
+      requires: [CURSOR_OPTION],
+    },
+    {
+      // Other menus that wait for a choice (questions, trust, MCP servers) end with this footer.
+      id: 'claude-code/choice-footer',
+      kind: 'permission',
+      pattern: /^Enter to (?:select|confirm)\b.*\bEsc to (?:cancel|exit)\b/i,
+      requires: [CURSOR_OPTION],
+    },
+    {
+      // The input box: `>` (or `❯`) right under a rule or the box's top border, another rule below.
+      id: 'claude-code/input-box',
+      kind: 'stopped',
+      pattern: /^[>❯](?:\s.*)?$/,
+      above: /^[╭─]─{3,}/,
+      below: /^[╰─]─{3,}/,
+    },
+  ],
+};

@@ -1,0 +1,46 @@
+// Codex CLI: approval overlays ("Would you like to run the following command?" above a `› 1. Yes,
+// proceed (y)` menu), the `›` composer, and the status line `Working (5s • esc to interrupt)`.
+
+import type { RuleSet } from '../rule.js';
+
+const MENU_OR_FOOTER = /^[›>]\s*\d+\.\s|^Press enter to confirm or esc to (?:cancel|go back)$|\bYes \(y\)|\(Y\)/i;
+
+export const codexRules: RuleSet = {
+  tool: 'codex',
+  rules: [
+    {
+      id: 'codex/working',
+      kind: 'busy',
+      pattern: /\((?:\d+h\s*)?(?:\d+m\s*)?\d+s\s*•\s*esc to interrupt\)/i,
+    },
+    {
+      id: 'codex/approval',
+      kind: 'permission',
+      // "Would you like to run the following command?" (make the following edits, grant these
+      // permissions, approve this plan), "<server> needs your approval.", older "Allow command?".
+      pattern: /^(?:Would you like to .+\?|.+ needs your approval\.|Allow command\?|Apply changes\?)$/,
+      requires: [MENU_OR_FOOTER],
+    },
+    {
+      // A long command can push the question out of the bottom region; the footer stays.
+      id: 'codex/approval-footer',
+      kind: 'permission',
+      pattern: /^Press enter to confirm or esc to (?:cancel|go back)$/i,
+      requires: [/^[›>]\s*\d+\.\s/],
+    },
+    {
+      // The composer: `›` with the draft or a placeholder ("› Ask Codex to do anything"), near the bottom.
+      id: 'codex/composer',
+      kind: 'stopped',
+      pattern: /^›(?:\s.*)?$/,
+      within: 4,
+    },
+    {
+      // Early builds drew a `▌` composer with this key hint under it.
+      id: 'codex/composer-hint',
+      kind: 'stopped',
+      pattern: /^⏎ send\s+(?:Ctrl|⇧)/,
+      within: 2,
+    },
+  ],
+};

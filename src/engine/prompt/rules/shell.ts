@@ -1,0 +1,61 @@
+// Shells idle at their prompt. A shell prompt counts only as the last non-empty line: a `$` in old
+// output higher up is not a prompt. Prompts seen: bash/zsh `user@host:~/dir$`, `[user@host dir]$`,
+// root `#`, zsh `host%` and `user@host ~ %`, fish `user@host ~/dir>`, starship/pure `❯`,
+// oh-my-zsh `➜  dir git:(main) ✗`, `bash-5.2$`, PowerShell `PS /home/me>`.
+
+import type { RuleSet } from '../rule.js';
+
+export const shellRules: RuleSet = {
+  tool: 'shell',
+  rules: [
+    {
+      id: 'shell/user-host',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^(?:\([^()\s]+\)\s+)*\[?[\w.-]+@[\w.-]+(?:[:\s][^\s$#%]*)?\]?(?:\s+\([^()]*\))?\s?[$#%]$/,
+    },
+    {
+      id: 'shell/path',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^(?:\([^()\s]+\)\s+)*[~/][^\s$#%]*(?:\s+\([^()]*\))?\s?[$#%]$/,
+    },
+    {
+      id: 'shell/fish',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^(?:[\w.-]+@[\w.-]+\s)?[~/][^\s>]*(?:\s\([^()]*\))?>$/,
+    },
+    {
+      id: 'shell/sigil',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^[$#%]$/,
+    },
+    {
+      id: 'shell/versioned',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^(?:bash|sh|zsh|dash|ksh|mksh|ash)(?:-\d+(?:\.\d+)*)?[$#]$/,
+    },
+    {
+      // zsh's default `host% `; a figure such as "100%" is not a host name.
+      id: 'shell/zsh-host',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^(?=[\w.-]*[A-Za-z])[\w.-]+%$/,
+    },
+    {
+      id: 'shell/arrow',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^(?:[❯➜λ»]|╰─+\s?[❯$%#>]|➜\s+[\w.~/-]+(?:\s+git:\([^()]*\))?(?:\s+✗)?)$/,
+    },
+    {
+      id: 'shell/powershell',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^PS (?:[A-Za-z]:\\|\/)[^>]*>$/,
+    },
+  ],
+};

@@ -1,0 +1,132 @@
+// Reading and checking a chat-completion request body: what to type, where, and how to answer.
+// Pure except for reading the request stream.
+
+import type { IncomingMessage } from 'node:http';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly type: string,
+    readonly code: string | null,
+    readonly param: string | null = null,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+/** Reads the body, refusing more than `limit` bytes (413) without buffering the excess. */
+export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    throw tooLarge(limit);
+  }
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const part of req) {
+    const buffer = part as Buffer;
+    size += buffer.length;
+    if (size > limit) {
+      req.resume();
+      throw tooLarge(limit);
+    }
+    parts.push(buffer);
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
+function tooLarge(limit: number): HttpError {
+  return new HttpError(413, `request body is larger than ${limit} bytes`, 'invalid_request_error', 'request_too_large');
+}
+
+export interface ChatRequest {
+  readonly model: string;
+  readonly stream: boolean;
+  readonly includeUsage: boolean;
+  /** Text of the last user message, or null when there is none. */
+  readonly userText: string | null;
+  /** Whether the request only asks for a conversation title. */
+  readonly titleOnly: boolean;
+}
+
+interface RawMessage {
+  role?: unknown;
+  content?: unknown;
+}
+
+export function parseChatRequest(body: string): ChatRequest {
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch (error) {
+    throw new HttpError(400, `request body is not valid JSON: ${(error as Error).message}`, 'invalid_request_error', 'invalid_json');
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new HttpError(400, 'request body must be a JSON object', 'invalid_request_error', 'invalid_body');
+  }
+  const request = data as Record<string, unknown>;
+  if (typeof request.model !== 'string' || request.model === '') {
+    throw new HttpError(400, 'you must provide a model (a pane id such as %3, session:window.pane, or a label)', 'invalid_request_error', 'missing_model', 'model');
+  }
+  const messages = request.messages;
+  if (!Array.isArray(messages) || messages.length === 0) {
+    throw new HttpError(400, "'messages' must be a non-empty array", 'invalid_request_error', 'missing_messages', 'messages');
+  }
+  for (const message of messages) {
+    if (typeof message !== 'object' || message === null || typeof (message as RawMessage).role !== 'string') {
+      throw new HttpError(400, "every entry of 'messages' needs a 'role'", 'invalid_request_error', 'invalid_messages', 'messages');
+    }
+  }
+  const list = messages as RawMessage[];
+  const lastUser = [...list].reverse().find((m) => m.role === 'user');
+  const userText = lastUser === undefined ? null : contentText(lastUser.content);
+  const streamOptions = request.stream_options as { include_usage?: unknown } | undefined;
+  return {
+    model: request.model,
+    stream: request.stream === true,
+    includeUsage: typeof streamOptions === 'object' && streamOptions !== null && streamOptions.include_usage === true,
+    userText,
+    titleOnly: list.some((m) => isTitlePrompt(contentText(m.content) ?? '')),
+  };
+}
+
+/** A message's text: a string, or the text parts of an array (images and the like are ignored). */
+export function contentText(content: unknown): string | null {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    const texts = content
+      .filter((part): part is { type: string; text: string } => typeof part === 'object' && part !== null && (part as { type?: unknown }).type === 'text' && typeof (part as { text?: unknown }).text === 'string')
+      .map((part) => part.text);
+    return texts.length > 0 ? texts.join('\n') : null;
+  }
+  return null;
+}
+
+// Chat front ends ask the model for a conversation title with prompts like these; typing them
+// into a terminal would run them as commands.
+const TITLE_PROMPTS = [
+  /\b5-word-or-less title for the conversation\b/i,
+  /\bconcise title\b[\s\S]{0,80}\b(conversation|chat)\b/i,
+  /\btitle for (this|the) (conversation|chat)\b/i,
+  /\bgenerate a (short|concise|brief)[\s\S]{0,40}\btitle\b/i,
+];
+
+export function isTitlePrompt(text: string): boolean {
+  return TITLE_PROMPTS.some((pattern) => pattern.test(text));
+}
+
+/** What gets typed: line endings normalised, control bytes removed, trailing newlines dropped. */
+export function messageToType(text: string): string {
+  return (
+    text
+      .replace(/\r\n?/g, '\n')
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '')
+      .replace(/\s+$/, '')
+  );
+}

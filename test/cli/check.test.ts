@@ -1,0 +1,115 @@
+// `corral check` through the built CLI (npm test builds dist/ first).
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SCREENS_DIR } from '../helpers/screen-fixtures.js';
+
+const MAIN = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+// An empty config folder, so a config file on the machine cannot change the results.
+const home = mkdtempSync(join(tmpdir(), 'corral-check-'));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function corral(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, ...options.env };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+function verdictOf(stdout: string): unknown {
+  const lines = stdout.split('\n');
+  expect(lines, 'exactly one JSON line').toHaveLength(2);
+  expect(lines[1]).toBe('');
+  return JSON.parse(lines[0]!);
+}
+
+// Each case starts the CLI; they run side by side.
+describe.concurrent('corral check', () => {
+  it('classifies a screen file and prints one JSON line with the keys in order', async () => {
+    const { code, stdout, stderr } = await corral(['check', join(SCREENS_DIR, 'claude-code', 'permission--edit-file.txt')]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(Object.keys(verdictOf(stdout) as object)).toEqual(['prompt', 'reason', 'busy', 'tool', 'rule', 'line']);
+    expect(verdictOf(stdout)).toEqual({
+      prompt: true,
+      reason: 'permission',
+      busy: false,
+      tool: 'claude-code',
+      rule: 'claude-code/permission-menu',
+      line: 'Do you want to make this edit to total.ts?',
+    });
+  });
+
+  it('reads stdin without an argument and with -', async () => {
+    const screen = 'dev@box:~/src$ ls\nMakefile  src\ndev@box:~/src$ \n\n';
+    for (const args of [['check'], ['check', '-']]) {
+      const { code, stdout } = await corral(args, { input: screen });
+      expect(code).toBe(0);
+      expect(verdictOf(stdout)).toEqual({ prompt: true, reason: 'stopped', busy: false, tool: 'shell', rule: 'shell/user-host', line: 'dev@box:~/src$' });
+    }
+  });
+
+  it('reports a busy screen as no prompt with the busy line', async () => {
+    const { stdout } = await corral(['check', join(SCREENS_DIR, 'codex', 'busy--working.txt')]);
+    expect(verdictOf(stdout)).toEqual({ prompt: false, reason: null, busy: true, tool: 'codex', rule: 'codex/working', line: '• Working (14s • esc to interrupt)' });
+  });
+
+  it('uses --prompt-pack', async () => {
+    expect(verdictOf((await corral(['check'], { input: 'Compiling:\n' })).stdout)).toMatchObject({ prompt: false, line: 'Compiling:' });
+    expect(verdictOf((await corral(['check', '--prompt-pack', 'seed'], { input: 'Compiling:\n' })).stdout)).toMatchObject({ prompt: true, rule: 'seed/colon' });
+  });
+
+  it('uses --prompt-pattern and CORRAL_PROMPT_PATTERNS, with the permission: prefix', async () => {
+    const input = 'Build finished.\nDeploy to production?\n';
+    expect(verdictOf((await corral(['check'], { input })).stdout)).toMatchObject({ prompt: false });
+    expect(verdictOf((await corral(['check', '--prompt-pattern', 'permission:^Deploy to production\\?$'], { input })).stdout)).toEqual({
+      prompt: true,
+      reason: 'permission',
+      busy: false,
+      tool: 'user',
+      rule: 'user/^Deploy to production\\?$',
+      line: 'Deploy to production?',
+    });
+    const env = { CORRAL_PROMPT_PATTERNS: 'nothing-here\n^Deploy' };
+    expect(verdictOf((await corral(['check'], { input, env })).stdout)).toMatchObject({ prompt: true, reason: 'stopped', rule: 'user/^Deploy' });
+  });
+
+  it('exits 2 naming an invalid --prompt-pattern, printing no verdict', async () => {
+    const { code, stdout, stderr } = await corral(['check', '--prompt-pattern', '('], { input: '$ \n' });
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('corral: invalid --prompt-pattern "(": Unterminated group\n');
+  });
+
+  it('exits 2 for a file it cannot read, or for two files', async () => {
+    const missing = await corral(['check', join(home, 'no-such-screen.txt')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/cannot read .*no-such-screen\.txt: no such file/);
+    const file = join(home, 'screen.txt');
+    writeFileSync(file, '$ \n');
+    expect((await corral(['check', file, file])).code).toBe(2);
+  });
+
+  it('explains in --help what it is for, with an example', async () => {
+    const { code, stdout } = await corral(['check', '--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('See why a pane would (or would not) be counted as stuck');
+    expect(stdout).toContain('tmux capture-pane -p -t %3 | corral check');
+  });
+});

@@ -1,0 +1,9 @@
+import { describe, it } from 'vitest';
+import { classifyScreen } from '../../../src/engine/prompt/matcher.js';
+import { expectFixtureVerdict, screenFixtures } from '../../helpers/screen-fixtures.js';
+
+describe('claude-code screens', () => {
+  for (const fixture of screenFixtures('claude-code')) {
+    it(fixture.name, () => expectFixtureVerdict(fixture, classifyScreen(fixture.lines)));
+  }
+});

@@ -1,0 +1,95 @@
+// A scripted tmux for unit tests: a TmuxRunner that answers the bridge's commands (batched
+// display-message + capture-pane, send-keys, load-buffer/paste-buffer) from in-memory panes.
+
+import type { TmuxResult, TmuxRunner } from '../../src/engine/tmux/runner.js';
+
+export interface FakePane {
+  lines: string[];
+  cursorRow: number;
+  height: number;
+  dead?: boolean;
+}
+
+export interface ScriptedTmux {
+  readonly runner: TmuxRunner;
+  readonly panes: Map<string, FakePane>;
+  /** Every command run, as argv arrays (chains split on ';'). */
+  readonly calls: string[][][];
+  /** Literal text and keys sent, per pane, in order ("text:..." / "key:Enter" / "paste:..."). */
+  readonly typed: Map<string, string[]>;
+  /** How many runner calls captured panes. */
+  captureCalls(): number;
+}
+
+function splitChain(args: readonly string[]): string[][] {
+  const out: string[][] = [[]];
+  for (const arg of args) {
+    if (arg === ';') out.push([]);
+    else out[out.length - 1]!.push(arg);
+  }
+  return out;
+}
+
+export function scriptedTmux(initial: Record<string, FakePane>): ScriptedTmux {
+  const panes = new Map(Object.entries(initial));
+  const calls: string[][][] = [];
+  const typed = new Map<string, string[]>();
+  let buffer = '';
+  const record = (pane: string, item: string) => {
+    const list = typed.get(pane) ?? [];
+    list.push(item);
+    typed.set(pane, list);
+  };
+  const runner: TmuxRunner = async (args, options) => {
+    const commands = splitChain(args);
+    calls.push(commands);
+    let stdout = '';
+    for (const command of commands) {
+      const target = command[command.indexOf('-t') + 1] ?? '';
+      const pane = panes.get(target);
+      const fail = (): TmuxResult => ({ stdout, stderr: `can't find pane: ${target}\n`, exitCode: 1 });
+      switch (command[0]) {
+        case 'display-message': {
+          if (!pane) return fail();
+          const format = command[command.length - 1] ?? '';
+          const screenTop = Math.max(0, pane.lines.length - pane.height);
+          stdout += `${format
+            .replace('#{cursor_y}', String(pane.cursorRow - screenTop))
+            .replace('#{pane_height}', String(pane.height))
+            .replace('#{pane_dead}', pane.dead ? '1' : '0')}\n`;
+          break;
+        }
+        case 'capture-pane': {
+          if (!pane) return fail();
+          const rows = [...pane.lines];
+          while (rows.length < pane.height) rows.push('');
+          stdout += rows.map((row) => `${row}\n`).join('');
+          break;
+        }
+        case 'send-keys': {
+          if (!pane) return fail();
+          const literal = command.indexOf('-l');
+          record(target, literal === -1 ? `key:${command[command.length - 1]}` : `text:${command[command.length - 1]}`);
+          break;
+        }
+        case 'load-buffer':
+          buffer = options?.input ?? '';
+          break;
+        case 'paste-buffer':
+          if (!pane) return fail();
+          record(target, `paste:${buffer}`);
+          break;
+        default:
+          return { stdout, stderr: `unknown command ${command[0]}\n`, exitCode: 1 };
+      }
+    }
+    return { stdout, stderr: '', exitCode: 0 };
+  };
+  return {
+    runner,
+    panes,
+    calls,
+    typed,
+    captureCalls: () => calls.filter((chain) => chain.some((c) => c[0] === 'capture-pane')).length,
+  };
+}

@@ -1,0 +1,133 @@
+// The bridge feature over real HTTP but with a scripted tmux and a manual clock: keepalive
+// comments while an agent is busy, and the busy signal holding the answer open.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { request } from 'node:http';
+import { CorralServer } from '../../../src/server/http-server.js';
+import { createBridgeFeature } from '../../../src/server/bridge/index.js';
+import { TmuxClient } from '../../../src/engine/tmux/client.js';
+import type { EngineSnapshot, EngineStore, PaneView, PromptVerdict } from '../../../src/engine/types.js';
+import { ManualTime } from '../../helpers/manual-time.js';
+import { scriptedTmux, type FakePane } from '../../helpers/scripted-panes.js';
+
+const TOKEN = 'unit-token-0123456789';
+
+function store(paneIds: string[]): EngineStore {
+  const panes = paneIds.map(
+    (paneId, i) =>
+      ({
+        pane: { paneId, dead: false },
+        target: `main:${i}.0`,
+        label: null,
+        state: 'monitoring',
+        registeredAt: 1_000_000,
+      }) as unknown as PaneView,
+  );
+  const snapshot = { panes } as unknown as EngineSnapshot;
+  return { getSnapshot: () => snapshot, subscribe: () => () => undefined };
+}
+
+let server: CorralServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+describe('bridge feature (scripted tmux, manual clock)', () => {
+  it('sends keepalive comments while the pane is busy, then the answer', async () => {
+    const pane: FakePane = { lines: ['$'], cursorRow: 0, height: 10 };
+    const fake = scriptedTmux({ '%7': pane });
+    const time = new ManualTime();
+    let busy = true;
+    const verdict = (): PromptVerdict => ({ prompt: false, reason: null, busy, tool: 'agent', rule: busy ? 'busy' : null, line: '' });
+    const bridge = createBridgeFeature({
+      engine: store(['%7']),
+      tmux: new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner: fake.runner, nonce: 'k33p' }),
+      token: TOKEN,
+      settings: { pollMs: 100, quietMs: 800, maxDurationMs: 60_000, historyLines: 100, corsOrigins: [], keepaliveMs: 1000 },
+      clock: time,
+      timers: time,
+      classify: verdict,
+    });
+    server = new CorralServer({ host: '127.0.0.1', port: 0 });
+    await server.listen();
+    server.enable(bridge);
+
+    let received = '';
+    let ended = false;
+    const body = JSON.stringify({ model: '%7', stream: true, messages: [{ role: 'user', content: 'think hard' }] });
+    const req = request(
+      { host: '127.0.0.1', port: server.port, method: 'POST', path: '/v1/chat/completions', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } },
+      (res) => {
+        res.on('data', (part: Buffer) => (received += part.toString('utf8')));
+        res.on('end', () => (ended = true));
+      },
+    );
+    req.end(body);
+    const waitFor = async (check: () => boolean) => {
+      for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+      expect(check()).toBe(true);
+    };
+    await waitFor(() => fake.typed.get('%7')?.length === 1);
+    await time.advance(100);
+    await waitFor(() => received.includes('"role":"assistant"'));
+    expect(fake.typed.get('%7')).toEqual(['text:think hard', 'key:Enter']);
+
+    pane.lines = ['$ think hard', '✻ Thinking… (esc to interrupt)'];
+    pane.cursorRow = 1;
+    // Ten quiet seconds while busy: the answer stays open and keepalives flow.
+    for (let i = 0; i < 100; i++) await time.advance(100);
+    await waitFor(() => (received.match(/^: keepalive$/gm) ?? []).length >= 9);
+    expect(ended).toBe(false);
+
+    busy = false;
+    pane.lines = ['$ think hard', '● The answer is 42.', '$'];
+    pane.cursorRow = 2;
+    for (let i = 0; i < 12 && !ended; i++) {
+      await time.advance(100);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await waitFor(() => ended);
+    const content = [...received.matchAll(/"content":"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string).join('');
+    expect(content).toBe('```\n● The answer is 42.\n```\n');
+    expect(received.trimEnd().endsWith('data: [DONE]')).toBe(true);
+  });
+});
+
+describe('switching the bridge off', () => {
+  it('ends an answer in progress instead of leaving the client hanging', async () => {
+    const pane: FakePane = { lines: ['$'], cursorRow: 0, height: 10 };
+    const fake = scriptedTmux({ '%3': pane });
+    const time = new ManualTime();
+    const bridge = createBridgeFeature({
+      engine: store(['%3']),
+      tmux: new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner: fake.runner, nonce: 'off0' }),
+      token: TOKEN,
+      settings: { pollMs: 100, quietMs: 800, maxDurationMs: 60_000, historyLines: 100, corsOrigins: [] },
+      clock: time,
+      timers: time,
+    });
+    server = new CorralServer({ host: '127.0.0.1', port: 0 });
+    await server.listen();
+    server.enable(bridge);
+    const response = new Promise<{ status: number; body: string }>((resolve) => {
+      const req = request(
+        { host: '127.0.0.1', port: server!.port, method: 'POST', path: '/v1/chat/completions', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } },
+        (res) => {
+          let body = '';
+          res.on('data', (part: Buffer) => (body += part.toString('utf8')));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.end(JSON.stringify({ model: '%3', stream: true, messages: [{ role: 'user', content: 'sleep 60' }] }));
+    });
+    for (let i = 0; i < 200 && fake.typed.get('%3')?.length !== 1; i++) await new Promise((r) => setTimeout(r, 5));
+    await time.advance(100);
+    for (let i = 0; i < 200 && bridge.busyPanes().length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await server.disable(bridge.name);
+    const { status, body } = await response;
+    expect(status).toBe(200);
+    expect(body).toContain('"role":"assistant"');
+    expect(bridge.busyPanes()).toEqual([]);
+  });
+});
