@@ -5,11 +5,7 @@ import type { Settings } from '../engine/config.js';
 import { EventQueue, httpDeliver } from '../engine/events/event-queue.js';
 import type { EngineHandle } from '../engine/types.js';
 
-export function connectDaemon(
-  engine: EngineHandle,
-  settings: Settings,
-  stderr: NodeJS.WritableStream,
-): EventQueue | null {
+export function connectDaemon(engine: EngineHandle, settings: Settings, stderr: NodeJS.WritableStream): EventQueue | null {
   const url = settings.daemonUrl;
   if (!url) return null;
   const queue = new EventQueue({
@@ -19,9 +15,7 @@ export function connectDaemon(
       stderr.write(`corral: daemon at ${url} is unreachable (${cause}); queuing events and retrying\n`);
     },
     onRecovery: ({ delivered, dropped }) => {
-      stderr.write(
-        `corral: daemon at ${url} is back; delivered ${delivered} queued events${dropped ? `, dropped ${dropped} (queue full)` : ''}\n`,
-      );
+      stderr.write(`corral: daemon at ${url} is back; delivered ${delivered} queued events${dropped ? `, dropped ${dropped} (queue full)` : ''}\n`);
     },
   });
   engine.onEvent((event) => queue.push(event));
@@ -36,6 +30,5 @@ export function validateDaemonUrl(url: string | null): void {
   } catch {
     throw new Error(`--daemon-url: not a URL: ${JSON.stringify(url)}`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    throw new Error(`--daemon-url: must be http(s), got ${parsed.protocol}`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`--daemon-url: must be http(s), got ${parsed.protocol}`);
 }

@@ -6,24 +6,13 @@ const globals: FlagSpec[] = [
   { name: 'opt-in', type: 'boolean', description: '' },
   { name: 'prompt-pattern', type: 'string-list', description: '' },
 ];
-const commands: Record<string, FlagSpec[]> = {
-  ls: [{ name: 'json', type: 'boolean', description: '' }],
-  send: [{ name: 'literal', short: 'l', type: 'boolean', description: '' }],
-};
+const commands: Record<string, FlagSpec[]> = { ls: [{ name: 'json', type: 'boolean', description: '' }], send: [{ name: 'literal', short: 'l', type: 'boolean', description: '' }] };
 const parse = (argv: string[]) => parseArgv(argv, globals, (name) => commands[name] ?? null);
 
 describe('argv parsing', () => {
   it('takes global flags before or after the command', () => {
-    expect(parse(['-L', 'x', 'ls', '--json'])).toEqual({
-      command: 'ls',
-      flags: { 'socket-name': 'x', json: true },
-      positionals: [],
-    });
-    expect(parse(['ls', '--socket-name=x', '--opt-in'])).toEqual({
-      command: 'ls',
-      flags: { 'socket-name': 'x', 'opt-in': true },
-      positionals: [],
-    });
+    expect(parse(['-L', 'x', 'ls', '--json'])).toEqual({ command: 'ls', flags: { 'socket-name': 'x', json: true }, positionals: [] });
+    expect(parse(['ls', '--socket-name=x', '--opt-in'])).toEqual({ command: 'ls', flags: { 'socket-name': 'x', 'opt-in': true }, positionals: [] });
     expect(parse(['-Lx']).flags['socket-name']).toBe('x');
   });
 

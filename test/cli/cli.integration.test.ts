@@ -42,11 +42,7 @@ describe('corral watch', () => {
     const events = live.stdoutLines.filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(events[0]).toMatchObject({ type: 'registered', paneId: pane, transcriptPath: '' });
     expect(events[0]?.sessionId).toMatch(new RegExp(`^tmux-${pane}-\\d{13}$`));
-    expect(events.find((e) => e.type === 'stuck')).toMatchObject({
-      reason: 'permission',
-      message: 'Deploy to production? [y/N]',
-      paneId: pane,
-    });
+    expect(events.find((e) => e.type === 'stuck')).toMatchObject({ reason: 'permission', message: 'Deploy to production? [y/N]', paneId: pane });
     for (const e of events) expect(typeof e.timestamp).toBe('number');
   });
 
@@ -60,14 +56,7 @@ describe('corral watch', () => {
   it('queues events while the daemon is down and delivers them in order once it is up', async () => {
     const port = await freePort();
     await server.spawn(`read -p "Continue? [y/N] " a; sleep 60`);
-    live = startCli([
-      'watch',
-      '-L',
-      server.socketName,
-      ...fast,
-      '--daemon-url',
-      `http://127.0.0.1:${port}/event/normalized`,
-    ]);
+    live = startCli(['watch', '-L', server.socketName, ...fast, '--daemon-url', `http://127.0.0.1:${port}/event/normalized`]);
     await live.waitForLine((l) => l.includes('"stuck"'));
     await live.waitForStderr(/daemon at http:\/\/127\.0\.0\.1:\d+\/event\/normalized is unreachable \(ECONNREFUSED\)/);
     const received: Array<{ path: string; body: Record<string, unknown> }> = [];
@@ -97,13 +86,7 @@ describe('corral ls, send and errors', () => {
     expect(table.stdout).toContain('hello from the pane');
     const json = await runCli(['ls', '--json', '-L', server.socketName]);
     const rows = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
-    expect(rows[0]).toMatchObject({
-      paneId: pane,
-      title: 'worker',
-      state: 'monitoring',
-      lastLine: 'hello from the pane',
-      target: 'main:0.0',
-    });
+    expect(rows[0]).toMatchObject({ paneId: pane, title: 'worker', state: 'monitoring', lastLine: 'hello from the pane', target: 'main:0.0' });
   });
 
   it('says there is no server (exit 1)', async () => {

@@ -46,9 +46,7 @@ export const lsCommand: Command = {
       return 1;
     }
     const now = Date.now();
-    const panes = [...snapshot.panes].sort(
-      (a, b) => Number(b.state === 'stuck') - Number(a.state === 'stuck') || a.quietSince - b.quietSince,
-    );
+    const panes = [...snapshot.panes].sort((a, b) => Number(b.state === 'stuck') - Number(a.state === 'stuck') || a.quietSince - b.quietSince);
     if (flags.json) {
       const out = panes.map((v) => ({
         paneId: v.pane.paneId,
@@ -69,22 +67,13 @@ export const lsCommand: Command = {
       return 0;
     }
     if (panes.length === 0) {
-      stdout.write(
-        `no panes to watch on ${snapshot.server}${settings.optIn ? ` (opt-in: titles starting with ${settings.prefix})` : ''}\n`,
-      );
+      stdout.write(`no panes to watch on ${snapshot.server}${settings.optIn ? ` (opt-in: titles starting with ${settings.prefix})` : ''}\n`);
       return 0;
     }
     const width = (stdout as NodeJS.WriteStream).columns ?? 120;
     const rows = [
       ['STATE', 'PANE', 'TARGET', 'QUIET', 'COMMAND', 'LAST LINE'],
-      ...panes.map((v) => [
-        stateLabel(v),
-        v.pane.paneId,
-        v.target,
-        formatDuration(now - v.quietSince),
-        v.pane.command,
-        lastLine(v),
-      ]),
+      ...panes.map((v) => [stateLabel(v), v.pane.paneId, v.target, formatDuration(now - v.quietSince), v.pane.command, lastLine(v)]),
     ];
     const fixed = rows[0]!.slice(0, -1).map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length)) + 2);
     stdout.write(`${table(rows, Math.max(20, width - fixed.reduce((a, b) => a + b, 0)))}\n`);
