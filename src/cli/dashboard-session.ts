@@ -14,6 +14,7 @@ import type { PaneView } from '../engine/types.js';
 import type { DashboardActions, JumpResult } from '../ui/actions.js';
 import { App } from '../ui/App.js';
 import { createServicesStore, type MutableServicesStore } from '../ui/services.js';
+import { createUiStore } from '../ui/state.js';
 
 export type BellMode = 'off' | 'bell' | 'message' | 'both';
 
@@ -91,6 +92,7 @@ export function watchForStuck(engine: Engine, mode: BellMode, ring: () => void):
 
 const ENTER_ALT_SCREEN = '\u001b[?1049h';
 const LEAVE_ALT_SCREEN = '\u001b[?1049l';
+const CLEAR_SCREEN = '\u001b[2J\u001b[H';
 
 /** Shows the dashboard until the user quits or a signal arrives; resolves with the exit code. */
 export async function runDashboard(options: DashboardOptions): Promise<number> {
@@ -122,38 +124,59 @@ export async function runDashboard(options: DashboardOptions): Promise<number> {
   const pollMs = engine.settings.pollIntervalMs;
 
   stdout.write(ENTER_ALT_SCREEN);
-  const instance = render(
-    createElement(App, {
-      engine,
-      actions,
-      services,
-      label: options.label ?? null,
-      home: homedir(),
-      hostName: hostname(),
-      color: !('NO_COLOR' in env) || env.NO_COLOR === '',
-      activeWindowMs: Math.max(3_000, 2 * pollMs + 1_000),
-    }),
-    {
-      stdout,
-      stdin,
-      exitOnCtrlC: false,
-      patchConsole: true,
-      // Benchmarks count renders through this file (only when the variable is set).
-      ...(statsFile
-        ? {
-            onRender: () => {
-              renders += 1;
-              writeFileSync(statsFile, JSON.stringify({ renders }));
-            },
-          }
-        : {}),
-    },
-  );
+  const uiStore = createUiStore();
+  const renderOptions = {
+    stdout,
+    stdin,
+    exitOnCtrlC: false,
+    patchConsole: true,
+    // Benchmarks count renders through this file (only when the variable is set).
+    ...(statsFile
+      ? {
+          onRender: () => {
+            renders += 1;
+            writeFileSync(statsFile, JSON.stringify({ renders }));
+          },
+        }
+      : {}),
+  };
+  const mount = () =>
+    render(
+      createElement(App, {
+        engine,
+        actions,
+        services,
+        uiStore,
+        label: options.label ?? null,
+        home: homedir(),
+        hostName: hostname(),
+        color: !('NO_COLOR' in env) || env.NO_COLOR === '',
+        activeWindowMs: Math.max(3_000, 2 * pollMs + 1_000),
+      }),
+      renderOptions,
+    );
+  let instance = mount();
+  // After a resize tmux has shifted or cropped the screen, and Ink, which erases its previous frame
+  // relative to the cursor, can leave stale lines behind. Once the size settles: clear the screen
+  // and draw afresh (the dashboard's state lives in uiStore, outside the mounted tree).
+  let resizeTimer: NodeJS.Timeout | undefined;
+  const onResize = () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => {
+      instance.unmount();
+      instance.cleanup();
+      stdout.write(CLEAR_SCREEN);
+      instance = mount();
+    }, 150);
+  };
+  stdout.on('resize', onResize);
   engine.start();
   try {
-    await Promise.race([quitting, instance.waitUntilExit()]);
+    await quitting;
   } finally {
     for (const s of signals) process.off(s, onSignal);
+    stdout.off('resize', onResize);
+    clearTimeout(resizeTimer);
     stopBell();
     try {
       instance.unmount();

@@ -17,7 +17,7 @@ import { badgeText, countStatuses, matchesFilter, paneLabel, quietMs, rowStatus 
 import { PaneRow, type RowModel } from './PaneRow.js';
 import { Preview } from './Preview.js';
 import { SERVICE_TITLES, UNAVAILABLE_SERVICES, type ServiceName, type ServicesStore } from './services.js';
-import { createUiStore, visibleRows, type StatusMessage, type UiState } from './state.js';
+import { createUiStore, visibleRows, type StatusMessage, type UiState, type UiStore } from './state.js';
 import { useNow } from './use-now.js';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size.js';
 
@@ -38,6 +38,8 @@ export interface AppProps {
   readonly hostName?: string | null;
   /** False when NO_COLOR is set. */
   readonly color?: boolean;
+  /** The dashboard's own state; pass one to keep it across a remount (the CLI repaints that way). */
+  readonly uiStore?: UiStore;
   /** Fixed terminal size (tests); by default the real one, following resizes. */
   readonly size?: TerminalSize;
 }
@@ -70,11 +72,12 @@ export function App({
   hostName = null,
   color = true,
   size: fixedSize,
+  uiStore: givenUiStore,
 }: AppProps) {
   const snapshot = useSyncExternalStore(engine.subscribe, engine.getSnapshot);
   const serviceState = useSyncExternalStore(services.subscribe, services.getSnapshot);
   const size = useTerminalSize(fixedSize);
-  const uiStore = useMemo(() => createUiStore(), []);
+  const uiStore = useMemo(() => givenUiStore ?? createUiStore(), [givenUiStore]);
   const ui = useSyncExternalStore(uiStore.subscribe, uiStore.getState);
   const dispatch = uiStore.dispatch;
 
