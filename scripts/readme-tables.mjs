@@ -4,11 +4,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { settingsMarkdown } from '../dist/engine/settings-table.js';
+import { renderKeysMarkdown } from '../dist/ui/keymap.js';
 
 export const README = fileURLToPath(new URL('../README.md', import.meta.url));
 
 export function generatedTables() {
-  return { settings: settingsMarkdown() };
+  return { settings: settingsMarkdown(), keys: renderKeysMarkdown() };
 }
 
 export function applyTables(text, tables) {

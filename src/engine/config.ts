@@ -30,6 +30,7 @@ export const SETTINGS = [
   { key: 'promptPack', type: 'string', default: 'default', choices: ['default', 'seed', 'none'], flag: 'prompt-pack', env: ['CORRAL_PROMPT_PACK'], valueName: 'NAME', description: 'built-in prompt rules: default (per-tool rules), seed (the ten generic patterns), none (only your patterns)' },
   { key: 'daemonUrl', type: 'string', default: null, flag: 'daemon-url', env: ['CORRAL_DAEMON_URL'], valueName: 'URL', description: 'POST every event as JSON to this URL (queued and retried while it is down)' },
   { key: 'previewLines', type: 'int', default: 40, min: 1, max: 500, env: ['CORRAL_PREVIEW_LINES'], description: 'screen lines kept per pane for previews' },
+  { key: 'bell', type: 'string', default: 'off', choices: ['off', 'bell', 'message', 'both'], flag: 'bell', env: ['CORRAL_BELL'], valueName: 'HOW', description: 'dashboard: when a pane becomes stuck, ring the terminal bell, show a tmux message, both, or off' },
   { key: 'host', type: 'string', default: '127.0.0.1', flag: 'host', env: ['CORRAL_HOST'], valueName: 'ADDR', description: 'address the HTTP server (chat bridge, attach server) listens on' },
   { key: 'port', type: 'int', default: 7878, min: 0, max: 65535, flag: 'port', env: ['CORRAL_PORT'], valueName: 'PORT', description: 'port of the HTTP server (0 picks a free one)' },
   { key: 'bridgePollMs', type: 'int', default: 100, min: 10, max: 10_000, flag: 'bridge-poll', env: ['CORRAL_BRIDGE_POLL_MS'], valueName: 'MS', description: 'chat bridge: how often a pane that is answering is captured' },

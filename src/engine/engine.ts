@@ -144,7 +144,9 @@ export function createEngine(options: EngineOptions): Engine {
         const verdict = classifyScreen(lines, rules);
         const step = observe(entry.track, { hash: hashLines(lines), verdict }, now, machine);
         entry.track = step.track;
-        if (step.track.hash !== entry.view?.screenHash || entry.lines.length === 0) {
+        // Keep the same array while the screen is unchanged (a blank screen too), so the view, and
+        // with it the snapshot, stays the same object and readers need not re-render.
+        if (step.track.hash !== entry.view?.screenHash) {
           entry.lines = lines.slice(-settings.previewLines);
         }
         events.push(...step.events);

@@ -99,6 +99,15 @@ describe('engine (scripted tmux, manual clock)', () => {
     expect(engine.getSnapshot()).toBe(before);
   });
 
+  it('publishes nothing for an unchanged blank screen either', async () => {
+    const { engine } = setup([{ id: '%1', screen: '' }]);
+    await engine.pollNow();
+    await engine.pollNow();
+    const before = engine.getSnapshot();
+    await engine.pollNow();
+    expect(engine.getSnapshot()).toBe(before);
+  });
+
   it('survives a pane that vanishes between list and capture: the others are still observed later', async () => {
     const panes: FakePane[] = [
       { id: '%1', screen: 'one' },

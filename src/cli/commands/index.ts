@@ -3,11 +3,22 @@
 import type { Command } from '../command.js';
 import { attachCommand } from './attach.js';
 import { checkCommand } from './check.js';
+import { dashboardCommand } from './dashboard.js';
+import { demoCommand } from './demo.js';
 import { lsCommand } from './ls.js';
 import { sendCommand } from './send.js';
 import { serveCommand } from './serve.js';
 import { watchCommand } from './watch.js';
 
-export const COMMANDS: readonly Command[] = [watchCommand, lsCommand, sendCommand, checkCommand, serveCommand, attachCommand];
+export const COMMANDS: readonly Command[] = [
+  dashboardCommand,
+  demoCommand,
+  watchCommand,
+  lsCommand,
+  sendCommand,
+  checkCommand,
+  serveCommand,
+  attachCommand,
+];
 
 export const DEFAULT_COMMAND = 'dashboard';

@@ -1,0 +1,62 @@
+// `corral dashboard` (also `corral` alone): the Ink dashboard on a tmux server. Without a running
+// server (and without -L/-S) it falls back to the demo, labelled as such.
+
+import type { Settings } from '../../engine/config.js';
+import type { Command } from '../command.js';
+import { loadDashboard } from '../load-dashboard.js';
+import type { BellMode } from '../dashboard-session.js';
+import { createDashboardServices, type DashboardServices } from '../dashboard-services.js';
+import { setupEngine } from '../setup.js';
+import { runDemo } from './demo.js';
+
+/** The dashboard needs a terminal on both ends; anything else gets a sentence and exit code 2. */
+export function terminalProblem(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStream): string | null {
+  if (!(stdout as { isTTY?: boolean }).isTTY)
+    return 'the dashboard needs a terminal, but stdout is not one; for a plain list try: corral ls';
+  if (!(stdin as { isTTY?: boolean }).isTTY)
+    return 'the dashboard needs a terminal to read keys from, but stdin is not one; for a plain list try: corral ls';
+  return null;
+}
+
+export function bellMode(settings: Settings): BellMode {
+  return (settings.bell as BellMode | undefined) ?? 'off';
+}
+
+/** What runDashboard needs from the services: their state and the b / w toggles. */
+export function dashboardServiceOptions(services: DashboardServices) {
+  return { services: services.store, toggleBridge: services.toggleBridge, toggleAttach: services.toggleAttach };
+}
+
+export const dashboardCommand: Command = {
+  name: 'dashboard',
+  summary: 'the live dashboard: which panes wait for you; answer them from the keyboard',
+  usage: 'dashboard [OPTIONS]',
+  details: [
+    'Lists every pane with a state badge (STUCK / quiet / active / snoozed) and a live quiet timer,',
+    'previews the selected pane and answers it. Press ? inside for all keys, q to quit.',
+    'Tip: bind C display-popup -E -w 90% -h 80% corral   (in ~/.tmux.conf)',
+    'With no tmux server running (and no -L/-S), it starts the demo instead.',
+  ].join('\n'),
+  flags: [],
+  async run({ settings, env, stdout, stderr }) {
+    const problem = terminalProblem(process.stdin, stdout);
+    if (problem) {
+      stderr.write(`corral: ${problem}\n`);
+      return 2;
+    }
+    // Ink and React load only for the dashboard, not for ls/send/watch; start now, in parallel.
+    const session = loadDashboard();
+    const { engine, selfPaneId } = await setupEngine(settings, env, stderr);
+    const explicitServer = settings.socketName !== null || settings.socketPath !== null;
+    if (!explicitServer && !(await engine.tmux.hasServer())) {
+      return runDemo({ settings, env, stderr, label: 'DEMO (no tmux server of yours is running)' });
+    }
+    const { runDashboard } = await session;
+    const services = createDashboardServices(engine, settings, env);
+    try {
+      return await runDashboard({ engine, selfPaneId, bell: bellMode(settings), env, ...dashboardServiceOptions(services) });
+    } finally {
+      await services.close();
+    }
+  },
+};

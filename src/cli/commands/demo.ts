@@ -1,0 +1,156 @@
+// `corral demo`: a private tmux server (`-L corral-demo`) with sample panes driven by the scripts
+// in demo/, short thresholds so something becomes stuck within seconds, and the dashboard on it.
+// The server is killed on every way out (q, Ctrl-C, signals, errors).
+
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Settings } from '../../engine/config.js';
+import { createEngine } from '../../engine/engine.js';
+import { TmuxClient } from '../../engine/tmux/client.js';
+import { createExecRunner, runChecked, type TmuxRunner } from '../../engine/tmux/runner.js';
+import type { Command } from '../command.js';
+import { loadDashboard } from '../load-dashboard.js';
+import { checkTmux, rulesFromSettings, selfPaneId } from '../setup.js';
+import { createDashboardServices } from '../dashboard-services.js';
+import { bellMode, dashboardServiceOptions, terminalProblem } from './dashboard.js';
+
+export const DEMO_SOCKET = 'corral-demo';
+const DEMO_QUIET_MS = 3_000;
+const DEMO_POLL_MS = 500;
+
+/** Where the sample scripts live: `demo/` at the package root (shipped in "files"). */
+export const DEMO_DIR = fileURLToPath(new URL('../../../demo/', import.meta.url));
+
+export interface DemoPane {
+  readonly window: string;
+  readonly title: string;
+  /** argv run in the pane (no shell string: each argument stands alone). */
+  readonly argv: readonly string[];
+}
+
+function hasPython(env: NodeJS.ProcessEnv): boolean {
+  return (env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(`${dir}/python3`));
+}
+
+export function demoPanes(env: NodeJS.ProcessEnv): DemoPane[] {
+  const node = process.execPath;
+  const script = (name: string) => `${DEMO_DIR}${name}`;
+  return [
+    { window: 'agent', title: 'agent: fix the flaky test', argv: [node, script('agent.mjs')] },
+    { window: 'spinner', title: 'agent: refactor the parser', argv: [node, script('spinner.mjs')] },
+    { window: 'build', title: 'make all', argv: [node, script('build.mjs')] },
+    { window: 'shell', title: 'shell', argv: ['bash', '--norc', '--noprofile', '-i'] },
+    hasPython(env)
+      ? { window: 'python', title: 'python3', argv: ['python3', '-q'] }
+      : { window: 'python', title: 'python3 (not installed)', argv: [node, script('no-python.mjs')] },
+    { window: 'backup', title: 'nightly backup', argv: [node, script('quiet-job.mjs')] },
+  ];
+}
+
+/** Starts the demo server with one window per sample pane. */
+export async function startDemoServer(
+  runner: TmuxRunner,
+  env: NodeJS.ProcessEnv,
+  size = { width: 100, height: 30 },
+): Promise<void> {
+  // A demo server left over from a crash belongs to corral: start afresh.
+  await runner(['kill-server']);
+  const panes = demoPanes(env);
+  const shellEnv = ['-e', 'PS1=demo$ ', '-e', 'PROMPT_COMMAND=', '-e', 'HISTFILE=/dev/null'];
+  const [first, ...rest] = panes;
+  if (!first) return;
+  await runChecked(runner, [
+    '-f',
+    '/dev/null',
+    'new-session',
+    '-d',
+    '-s',
+    'demo',
+    '-x',
+    String(size.width),
+    '-y',
+    String(size.height),
+    '-n',
+    first.window,
+    ...shellEnv,
+    ...first.argv,
+  ]);
+  await runChecked(runner, ['set-option', '-g', 'remain-on-exit', 'off']);
+  await runChecked(runner, ['select-pane', '-t', 'demo:0.0', '-T', first.title]);
+  for (const [i, pane] of rest.entries()) {
+    await runChecked(runner, ['new-window', '-d', '-t', `demo:${i + 1}`, '-n', pane.window, ...shellEnv, ...pane.argv]);
+    await runChecked(runner, ['select-pane', '-t', `demo:${i + 1}.0`, '-T', pane.title]);
+  }
+}
+
+export interface DemoOptions {
+  readonly settings: Settings;
+  readonly env: NodeJS.ProcessEnv;
+  readonly stderr: NodeJS.WritableStream;
+  readonly label?: string;
+}
+
+export async function runDemo({ settings, env, stderr, label }: DemoOptions): Promise<number> {
+  // Tests and recordings use their own socket name so they never meet a user's demo.
+  const name = env.CORRAL_DEMO_SOCKET && env.CORRAL_DEMO_SOCKET !== '' ? env.CORRAL_DEMO_SOCKET : DEMO_SOCKET;
+  const socket = { kind: 'name', name } as const;
+  const runner = createExecRunner(socket);
+  const tmux = new TmuxClient({ socket, runner });
+  await checkTmux(tmux, stderr);
+  const demoSettings: Settings = {
+    ...settings,
+    socketName: name,
+    socketPath: null,
+    optIn: false,
+    quietThresholdMs: DEMO_QUIET_MS,
+    pollIntervalMs: DEMO_POLL_MS,
+  };
+  // Ink and React load only for the dashboard; start loading them while the demo server starts.
+  const session = loadDashboard();
+  try {
+    await startDemoServer(runner, env);
+    const self = await selfPaneId(tmux, env);
+    const engine = createEngine({
+      settings: demoSettings,
+      tmux,
+      selfPaneId: self,
+      rules: rulesFromSettings(demoSettings),
+    });
+    const { runDashboard } = await session;
+    const services = createDashboardServices(engine, demoSettings, env);
+    try {
+      return await runDashboard({
+        engine,
+        selfPaneId: self,
+        bell: bellMode(settings),
+        env,
+        label: `${label ?? 'DEMO'} · sample panes, removed on quit`,
+        ...dashboardServiceOptions(services),
+      });
+    } finally {
+      await services.close();
+    }
+  } finally {
+    await runner(['kill-server']).catch(() => {});
+  }
+}
+
+export const demoCommand: Command = {
+  name: 'demo',
+  summary: 'try the dashboard on a private tmux server with sample panes',
+  usage: 'demo',
+  details: [
+    'Starts tmux -L corral-demo with sample programs (an agent at a permission menu, a spinner,',
+    'a build, a shell, a Python REPL, a quiet job), quiet threshold 3 s and poll 0.5 s, and opens the',
+    'dashboard on it. The demo server is removed when you quit.',
+  ].join('\n'),
+  flags: [],
+  async run({ settings, env, stdout, stderr }) {
+    const problem = terminalProblem(process.stdin, stdout);
+    if (problem) {
+      stderr.write(`corral: ${problem}\n`);
+      return 2;
+    }
+    return runDemo({ settings, env, stderr });
+  },
+};

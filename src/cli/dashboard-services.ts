@@ -1,0 +1,61 @@
+// The dashboard's `b` and `w` keys: the chat bridge and the attach server on corral's HTTP server,
+// switched on and off through the services switchboard, with their state in the store the header
+// reads. The token is resolved on the first switch-on, so a dashboard that never serves anything
+// never creates a token file.
+
+import type { Settings } from '../engine/config.js';
+import type { Engine } from '../engine/engine.js';
+import { createServicesStore, type MutableServicesStore, type ServiceName } from '../ui/services.js';
+import { configDir } from './config-file.js';
+import { createServices, type Services } from './services.js';
+import { resolveToken, type ResolvedToken } from './token.js';
+
+export interface DashboardServices {
+  readonly store: MutableServicesStore;
+  toggleBridge(): Promise<void>;
+  toggleAttach(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createDashboardServices(engine: Engine, settings: Settings, env: NodeJS.ProcessEnv): DashboardServices {
+  const store = createServicesStore({ bridge: { status: 'off' }, attach: { status: 'off' } });
+  let services: Services | null = null;
+  let token: ResolvedToken | null = null;
+
+  const open = (): Services => {
+    token ??= resolveToken({ env, configDir: configDir(env) });
+    services ??= createServices({ engine, tmux: engine.tmux, settings, token: token.token });
+    return services;
+  };
+
+  const where = (name: ServiceName, url: string): string => (name === 'bridge' ? `${url}/v1` : `${url}/`);
+  const tokenNote = (): string => (token?.path ? `token in ${token.path}` : `token from ${token?.source === 'flag' ? '--token' : 'CORRAL_TOKEN'}`);
+
+  const toggle = async (name: ServiceName): Promise<void> => {
+    const current = store.getSnapshot()[name].status;
+    if (current === 'starting') return;
+    try {
+      const s = open();
+      if (current === 'on') {
+        await (name === 'bridge' ? s.stopBridge() : s.stopAttach());
+        store.update(name, { status: 'off' });
+        return;
+      }
+      store.update(name, { status: 'starting' });
+      await (name === 'bridge' ? s.startBridge() : s.startAttach());
+      store.update(name, { status: 'on', url: where(name, s.status().url ?? ''), detail: tokenNote() });
+    } catch (error) {
+      store.update(name, { status: 'error', detail: (error as Error).message });
+      throw error;
+    }
+  };
+
+  return {
+    store,
+    toggleBridge: () => toggle('bridge'),
+    toggleAttach: () => toggle('attach'),
+    async close() {
+      await services?.close();
+    },
+  };
+}

@@ -1,0 +1,195 @@
+// Runs the Ink dashboard on top of an engine: implements DashboardActions with the engine's
+// TmuxClient, rings the bell for new stuck panes, and shuts down in order on q, Ctrl-C or a signal
+// (unmount, stop the engine, leave the alternate screen).
+
+import { hostname, homedir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import type { ReadStream, WriteStream } from 'node:tty';
+import { createElement } from 'react';
+import { render } from 'ink';
+import type { Engine } from '../engine/engine.js';
+import type { SendItem } from '../engine/tmux/keys.js';
+import { socketArgs } from '../engine/tmux/socket.js';
+import type { PaneView } from '../engine/types.js';
+import type { DashboardActions, JumpResult } from '../ui/actions.js';
+import { App } from '../ui/App.js';
+import { createServicesStore, type MutableServicesStore } from '../ui/services.js';
+import { createUiStore } from '../ui/state.js';
+
+export type BellMode = 'off' | 'bell' | 'message' | 'both';
+
+export interface DashboardOptions {
+  readonly engine: Engine;
+  /** corral's own pane when it runs inside the watched server: Enter can switch the client. */
+  readonly selfPaneId: string | null;
+  readonly bell: BellMode;
+  readonly label?: string | null;
+  readonly env: NodeJS.ProcessEnv;
+  readonly stdin?: ReadStream;
+  readonly stdout?: WriteStream;
+  /** Services the dashboard shows and toggles; unavailable until the CLI wires real ones. */
+  readonly services?: MutableServicesStore;
+  readonly toggleBridge?: () => Promise<void>;
+  readonly toggleAttach?: () => Promise<void>;
+}
+
+/** Full-screen agents can drop an Enter that arrives with the text; a short pause avoids it. */
+const ENTER_DELAY_MS = 100;
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The command a user runs to reach a pane from outside tmux (or from another server). */
+export function attachCommand(engine: Engine, target: string): string {
+  return ['tmux', ...socketArgs(engine.tmux.socket), 'attach', '-t', target].join(' ');
+}
+
+export function createDashboardActions(
+  engine: Engine,
+  selfPaneId: string | null,
+  quit: () => void,
+  extra: Pick<DashboardOptions, 'toggleBridge' | 'toggleAttach'> = {},
+): DashboardActions {
+  const { tmux } = engine;
+  const refresh = () => void engine.pollNow().catch(() => {});
+  return {
+    async send(pane: PaneView, items: readonly SendItem[]) {
+      await tmux.send(pane.pane.paneId, items);
+      refresh();
+    },
+    async reply(pane: PaneView, text: string) {
+      if (text !== '') {
+        await tmux.send(pane.pane.paneId, [{ kind: 'text', text }]);
+        await delay(ENTER_DELAY_MS);
+      }
+      await tmux.send(pane.pane.paneId, [{ kind: 'key', key: 'Enter' }]);
+      refresh();
+    },
+    async jumpTo(pane: PaneView): Promise<JumpResult> {
+      if (selfPaneId !== null) {
+        await tmux.switchClientTo(pane.pane, selfPaneId);
+        return { switched: true, message: `switched to ${pane.target}` };
+      }
+      return { switched: false, message: `not inside this tmux server; run: ${attachCommand(engine, pane.target)}` };
+    },
+    toggleBridge: extra.toggleBridge ?? (async () => {}),
+    toggleAttach: extra.toggleAttach ?? (async () => {}),
+    quit,
+  };
+}
+
+/** Rings the terminal bell and/or shows a tmux message when a pane becomes stuck. */
+export function watchForStuck(engine: Engine, mode: BellMode, ring: () => void): () => void {
+  if (mode === 'off') return () => {};
+  return engine.onEvent((event) => {
+    if (event.type !== 'stuck') return;
+    if (mode === 'bell' || mode === 'both') ring();
+    if (mode === 'message' || mode === 'both') {
+      const view = engine.getSnapshot().panes.find((v) => v.pane.paneId === event.paneId);
+      const where = view?.target ?? event.paneId;
+      engine.tmux.displayMessage(`corral: ${where} is stuck (${event.reason}): ${event.message}`).catch(() => {});
+    }
+  });
+}
+
+const ENTER_ALT_SCREEN = '\u001b[?1049h';
+const LEAVE_ALT_SCREEN = '\u001b[?1049l';
+const CLEAR_SCREEN = '\u001b[2J\u001b[H';
+
+/** Shows the dashboard until the user quits or a signal arrives; resolves with the exit code. */
+export async function runDashboard(options: DashboardOptions): Promise<number> {
+  const { engine, env } = options;
+  const stdout = options.stdout ?? (process.stdout as WriteStream);
+  const stdin = options.stdin ?? (process.stdin as ReadStream);
+  const services = options.services ?? createServicesStore();
+  const statsFile = env.CORRAL_RENDER_STATS;
+  let renders = 0;
+
+  let quit: () => void = () => {};
+  const quitting = new Promise<void>((resolve) => {
+    quit = resolve;
+  });
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  const onSignal = () => quit();
+  for (const s of signals) process.on(s, onSignal);
+  // A crash still shuts down in order (terminal restored, demo server removed), then reports.
+  let crash: unknown = null;
+  const onCrash = (error: unknown) => {
+    crash ??= error;
+    quit();
+  };
+  process.on('uncaughtException', onCrash);
+  process.on('unhandledRejection', onCrash);
+
+  const actions = createDashboardActions(engine, options.selfPaneId, () => quit(), options);
+  const stopBell = watchForStuck(engine, options.bell, () => stdout.write('\u0007'));
+  const pollMs = engine.settings.pollIntervalMs;
+
+  stdout.write(ENTER_ALT_SCREEN);
+  const uiStore = createUiStore();
+  const renderOptions = {
+    stdout,
+    stdin,
+    exitOnCtrlC: false,
+    patchConsole: true,
+    // Benchmarks count renders through this file (only when the variable is set).
+    ...(statsFile
+      ? {
+          onRender: () => {
+            renders += 1;
+            writeFileSync(statsFile, JSON.stringify({ renders }));
+          },
+        }
+      : {}),
+  };
+  const mount = () =>
+    render(
+      createElement(App, {
+        engine,
+        actions,
+        services,
+        uiStore,
+        label: options.label ?? null,
+        home: homedir(),
+        hostName: hostname(),
+        color: !('NO_COLOR' in env) || env.NO_COLOR === '',
+        activeWindowMs: Math.max(3_000, 2 * pollMs + 1_000),
+      }),
+      renderOptions,
+    );
+  let instance = mount();
+  // After a resize tmux has shifted or cropped the screen, and Ink, which erases its previous frame
+  // relative to the cursor, can leave stale lines behind. Once the size settles: clear the screen
+  // and draw afresh (the dashboard's state lives in uiStore, outside the mounted tree).
+  let resizeTimer: NodeJS.Timeout | undefined;
+  const onResize = () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => {
+      instance.unmount();
+      instance.cleanup();
+      stdout.write(CLEAR_SCREEN);
+      instance = mount();
+    }, 150);
+  };
+  stdout.on('resize', onResize);
+  engine.start();
+  try {
+    await quitting;
+  } finally {
+    for (const s of signals) process.off(s, onSignal);
+    stdout.off('resize', onResize);
+    clearTimeout(resizeTimer);
+    stopBell();
+    try {
+      instance.unmount();
+      instance.cleanup();
+    } catch {
+      // already torn down by the crash being handled
+    }
+    await engine.stop();
+    stdout.write(LEAVE_ALT_SCREEN);
+    process.off('uncaughtException', onCrash);
+    process.off('unhandledRejection', onCrash);
+    if (statsFile) writeFileSync(statsFile, JSON.stringify({ renders }));
+  }
+  if (crash !== null) throw crash;
+  return 0;
+}

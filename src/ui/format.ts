@@ -1,0 +1,63 @@
+// Pure text helpers for the dashboard: quiet timers, short paths, clipping to a width.
+
+import stripAnsi from 'strip-ansi';
+
+/** `8s`, `1m05s`, `2h03m`, `3d04h`: at most six characters, precise where it matters. */
+export function formatQuiet(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  if (total < 60) return `${total}s`;
+  const minutes = Math.floor(total / 60);
+  if (minutes < 60) return `${minutes}m${pad2(total % 60)}s`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours}h${pad2(minutes % 60)}m`;
+  return `${Math.floor(hours / 24)}d${pad2(hours % 24)}h`;
+}
+
+function pad2(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
+
+/** `~/src/app` for paths under home; long paths keep their last parts: `…/deep/er/app`. */
+export function shortCwd(cwd: string, home: string | null, maxWidth = 24): string {
+  let path = cwd;
+  if (home && home !== '/' && (path === home || path.startsWith(`${home}/`))) path = `~${path.slice(home.length)}`;
+  if (path.length <= maxWidth) return path;
+  const parts = path.split('/');
+  let tail = parts.pop() ?? '';
+  while (parts.length > 0 && tail.length + (parts[parts.length - 1] ?? '').length + 3 <= maxWidth) {
+    tail = `${parts.pop()}/${tail}`;
+  }
+  return clip(`…/${tail}`, maxWidth);
+}
+
+/** Cuts text to `width` columns, marking the cut with `…`. Counts code points (no wide-glyph maths). */
+export function clip(text: string, width: number): string {
+  if (width <= 0) return '';
+  const chars = [...text];
+  if (chars.length <= width) return text;
+  if (width === 1) return '…';
+  return `${chars.slice(0, width - 1).join('')}…`;
+}
+
+/** Pads or clips to exactly `width` columns. */
+export function fit(text: string, width: number): string {
+  const clipped = clip(text, width);
+  return clipped + ' '.repeat(Math.max(0, width - [...clipped].length));
+}
+
+/** Screen lines for the preview: escapes and control characters removed, tabs expanded, clipped. */
+export function previewLines(lines: readonly string[], width: number, height: number): string[] {
+  if (height <= 0) return [];
+  const cleaned = lines.map((line) =>
+    clip(
+      stripAnsi(line)
+        .replace(/\t/g, '    ')
+        // eslint-disable-next-line no-control-regex
+        .replace(/[\u0000-\u001f\u007f]/g, '')
+        .trimEnd(),
+      width,
+    ),
+  );
+  while (cleaned.length > 0 && cleaned[cleaned.length - 1] === '') cleaned.pop();
+  return cleaned.slice(-height);
+}

@@ -1,0 +1,250 @@
+// The dashboard's keys, as one table. It drives input handling (App), the help overlay, the
+// footer and the README's keys table (renderKeysMarkdown), so the three cannot disagree.
+
+import type { SendItem } from '../engine/tmux/keys.js';
+
+export type CommandName =
+  | 'up'
+  | 'down'
+  | 'first'
+  | 'last'
+  | 'next-stuck'
+  | 'jump'
+  | 'reply'
+  | 'answer'
+  | 'send'
+  | 'snooze'
+  | 'filter'
+  | 'help'
+  | 'bridge'
+  | 'attach'
+  | 'quit';
+
+/** `normal`: the pane list; `answer`: the key after the answer prefix `a`. */
+export type KeyScope = 'normal' | 'answer';
+
+export type KeyGroup = 'Move' | 'Answer' | 'Panes' | 'Services' | 'Dashboard';
+
+export interface KeyBinding {
+  readonly command: CommandName;
+  /** Key names as produced by `keyName` (`up`, `enter`, `escape`, `ctrl+c`, `G`, `?` ...). */
+  readonly keys: readonly string[];
+  readonly scope: KeyScope;
+  readonly label: string;
+  readonly group: KeyGroup;
+  /** Short label for the footer; bindings without one are only in the help. */
+  readonly footer?: string;
+  /** For `send`: what is typed into the selected pane. */
+  readonly send?: readonly SendItem[];
+  /** For `send`: ask before sending (signals such as C-c). */
+  readonly confirm?: boolean;
+}
+
+/** The prefix key for quick answers; the next key picks the answer. */
+export const ANSWER_PREFIX = 'a';
+
+const text = (t: string): SendItem[] => [{ kind: 'text', text: t }];
+const key = (k: string): SendItem[] => [{ kind: 'key', key: k }];
+
+export const KEYMAP: readonly KeyBinding[] = [
+  { command: 'up', keys: ['up', 'k'], scope: 'normal', label: 'previous pane', group: 'Move' },
+  { command: 'down', keys: ['down', 'j'], scope: 'normal', label: 'next pane', group: 'Move', footer: 'move' },
+  { command: 'first', keys: ['g'], scope: 'normal', label: 'first pane', group: 'Move' },
+  { command: 'last', keys: ['G'], scope: 'normal', label: 'last pane', group: 'Move' },
+  {
+    command: 'next-stuck',
+    keys: ['n'],
+    scope: 'normal',
+    label: 'next stuck pane',
+    group: 'Move',
+    footer: 'next stuck',
+  },
+  {
+    command: 'jump',
+    keys: ['enter'],
+    scope: 'normal',
+    label: 'jump to the pane (switch the tmux client, or show the attach command)',
+    group: 'Panes',
+    footer: 'jump',
+  },
+  {
+    command: 'reply',
+    keys: ['r'],
+    scope: 'normal',
+    label: 'type a reply into the pane, then Enter (Esc cancels)',
+    group: 'Panes',
+    footer: 'reply',
+  },
+  {
+    command: 'answer',
+    keys: [ANSWER_PREFIX],
+    scope: 'normal',
+    label: 'quick answer: the next key picks what to send',
+    group: 'Panes',
+    footer: 'answer',
+  },
+  {
+    command: 'snooze',
+    keys: ['s'],
+    scope: 'normal',
+    label: 'snooze a stuck pane until its screen changes',
+    group: 'Panes',
+    footer: 'snooze',
+  },
+  { command: 'send', keys: ['1'], scope: 'answer', label: 'send 1 (menu choice)', group: 'Answer', send: text('1') },
+  { command: 'send', keys: ['2'], scope: 'answer', label: 'send 2', group: 'Answer', send: text('2') },
+  { command: 'send', keys: ['3'], scope: 'answer', label: 'send 3', group: 'Answer', send: text('3') },
+  { command: 'send', keys: ['y'], scope: 'answer', label: 'send y', group: 'Answer', send: text('y') },
+  { command: 'send', keys: ['n'], scope: 'answer', label: 'send n', group: 'Answer', send: text('n') },
+  { command: 'send', keys: ['enter'], scope: 'answer', label: 'send Enter', group: 'Answer', send: key('Enter') },
+  { command: 'send', keys: ['e'], scope: 'answer', label: 'send Esc', group: 'Answer', send: key('Escape') },
+  {
+    command: 'send',
+    keys: ['up'],
+    scope: 'answer',
+    label: 'send Up (move in a menu)',
+    group: 'Answer',
+    send: key('Up'),
+  },
+  { command: 'send', keys: ['down'], scope: 'answer', label: 'send Down', group: 'Answer', send: key('Down') },
+  {
+    command: 'send',
+    keys: ['c'],
+    scope: 'answer',
+    label: 'send C-c (asks first)',
+    group: 'Answer',
+    send: key('C-c'),
+    confirm: true,
+  },
+  {
+    command: 'send',
+    keys: ['d'],
+    scope: 'answer',
+    label: 'send C-d (asks first)',
+    group: 'Answer',
+    send: key('C-d'),
+    confirm: true,
+  },
+  {
+    command: 'send',
+    keys: ['z'],
+    scope: 'answer',
+    label: 'send C-z (asks first)',
+    group: 'Answer',
+    send: key('C-z'),
+    confirm: true,
+  },
+  {
+    command: 'filter',
+    keys: ['/'],
+    scope: 'normal',
+    label: 'filter by title, command, cwd or session (Esc clears)',
+    group: 'Dashboard',
+    footer: 'filter',
+  },
+  { command: 'bridge', keys: ['b'], scope: 'normal', label: 'turn the chat bridge on or off', group: 'Services' },
+  { command: 'attach', keys: ['w'], scope: 'normal', label: 'turn the attach server on or off', group: 'Services' },
+  { command: 'help', keys: ['?'], scope: 'normal', label: 'show or hide all keys', group: 'Dashboard', footer: 'help' },
+  { command: 'quit', keys: ['q', 'ctrl+c'], scope: 'normal', label: 'quit', group: 'Dashboard', footer: 'quit' },
+];
+
+export const GROUP_ORDER: readonly KeyGroup[] = ['Move', 'Panes', 'Answer', 'Dashboard', 'Services'];
+
+export function findBinding(
+  scope: KeyScope,
+  name: string,
+  keymap: readonly KeyBinding[] = KEYMAP,
+): KeyBinding | undefined {
+  return keymap.find((b) => b.scope === scope && b.keys.includes(name));
+}
+
+/** Minimal shape of Ink's `Key` that keyName needs (kept local so this file stays Ink-free). */
+export interface KeyFlags {
+  readonly upArrow?: boolean;
+  readonly downArrow?: boolean;
+  readonly leftArrow?: boolean;
+  readonly rightArrow?: boolean;
+  readonly pageUp?: boolean;
+  readonly pageDown?: boolean;
+  readonly home?: boolean;
+  readonly end?: boolean;
+  readonly return?: boolean;
+  readonly escape?: boolean;
+  readonly tab?: boolean;
+  readonly backspace?: boolean;
+  readonly delete?: boolean;
+  readonly ctrl?: boolean;
+}
+
+/** One name per key press, in the spelling the table uses. */
+export function keyName(input: string, key: KeyFlags): string {
+  if (key.upArrow) return 'up';
+  if (key.downArrow) return 'down';
+  if (key.leftArrow) return 'left';
+  if (key.rightArrow) return 'right';
+  if (key.pageUp) return 'pageup';
+  if (key.pageDown) return 'pagedown';
+  if (key.home) return 'home';
+  if (key.end) return 'end';
+  if (key.return) return 'enter';
+  if (key.escape) return 'escape';
+  if (key.tab) return 'tab';
+  if (key.backspace || key.delete) return 'backspace';
+  if (key.ctrl && input !== '') return `ctrl+${input.toLowerCase()}`;
+  return input;
+}
+
+const KEY_LABELS: Record<string, string> = {
+  up: '↑',
+  down: '↓',
+  left: '←',
+  right: '→',
+  enter: 'Enter',
+  escape: 'Esc',
+  tab: 'Tab',
+  backspace: 'Backspace',
+};
+
+export function keyLabel(name: string): string {
+  const known = KEY_LABELS[name];
+  if (known !== undefined) return known;
+  const ctrl = /^ctrl\+(.)$/.exec(name);
+  if (ctrl) return `Ctrl-${(ctrl[1] ?? '').toUpperCase()}`;
+  return name;
+}
+
+/** `↑ k`, or `a 1` for answer keys. */
+export function bindingKeys(binding: KeyBinding): string {
+  const keys = binding.keys.map(keyLabel).join(' / ');
+  return binding.scope === 'answer' ? `${ANSWER_PREFIX} ${keys}` : keys;
+}
+
+export function bindingsByGroup(keymap: readonly KeyBinding[] = KEYMAP): Array<[KeyGroup, KeyBinding[]]> {
+  return GROUP_ORDER.map(
+    (group) => [group, keymap.filter((b) => b.group === group)] as [KeyGroup, KeyBinding[]],
+  ).filter(([, list]) => list.length > 0);
+}
+
+/** The footer: `↓/j move · n next stuck · ...`. */
+export function footerItems(keymap: readonly KeyBinding[] = KEYMAP): Array<{ keys: string; label: string }> {
+  return keymap
+    .filter((b) => b.footer !== undefined)
+    .map((b) => ({
+      keys: b.command === 'down' ? '↑↓' : b.keys[0] !== undefined ? keyLabel(b.keys[0]) : '',
+      label: b.footer as string,
+    }));
+}
+
+/** The README's keys table (Markdown), generated from the table above. */
+export function renderKeysMarkdown(keymap: readonly KeyBinding[] = KEYMAP): string {
+  const rows = ['| Keys | What it does |', '|---|---|'];
+  for (const [group, list] of bindingsByGroup(keymap)) {
+    rows.push(`| **${group}** | |`);
+    for (const b of list) {
+      const keys = b.keys.map((k) => `\`${keyLabel(k)}\``).join(' ');
+      const shown = b.scope === 'answer' ? `\`${ANSWER_PREFIX}\` then ${keys}` : keys;
+      rows.push(`| ${shown} | ${b.label} |`);
+    }
+  }
+  return rows.join('\n');
+}

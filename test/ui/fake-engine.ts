@@ -1,0 +1,124 @@
+// A hand-driven engine for dashboard tests: set panes, read what the dashboard asked for.
+
+import type { CorralEvent, EngineHandle, EngineSnapshot, PaneInfo, PaneView } from '../../src/engine/types.js';
+import type { SendItem } from '../../src/engine/tmux/keys.js';
+import type { DashboardActions, JumpResult } from '../../src/ui/actions.js';
+
+export interface FakeEngine extends EngineHandle {
+  setPanes(panes: readonly PaneView[], updatedAt?: number): void;
+  setStatus(status: EngineSnapshot['status'], message: string | null): void;
+  readonly acknowledged: string[];
+}
+
+export function fakeEngine(panes: readonly PaneView[] = [], server = 'default server'): FakeEngine {
+  let snapshot: EngineSnapshot = { server, status: 'ok', statusMessage: null, panes, updatedAt: 0, cycle: 1 };
+  const listeners = new Set<() => void>();
+  const publish = (next: EngineSnapshot) => {
+    snapshot = next;
+    for (const l of [...listeners]) l();
+  };
+  const acknowledged: string[] = [];
+  return {
+    acknowledged,
+    getSnapshot: () => snapshot,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    acknowledge(paneId) {
+      acknowledged.push(paneId);
+      publish({
+        ...snapshot,
+        panes: snapshot.panes.map((v) => (v.pane.paneId === paneId ? { ...v, acknowledged: true } : v)),
+      });
+    },
+    pollNow: async () => {},
+    onEvent: (_listener: (event: CorralEvent) => void) => () => {},
+    setPanes(next, updatedAt = snapshot.updatedAt) {
+      publish({ ...snapshot, panes: next, updatedAt, cycle: snapshot.cycle + 1 });
+    },
+    setStatus(status, message) {
+      publish({ ...snapshot, status, statusMessage: message });
+    },
+  };
+}
+
+let nextPane = 1;
+
+export function paneView(overrides: Partial<Omit<PaneView, 'pane'>> & { pane?: Partial<PaneInfo> } = {}): PaneView {
+  const n = nextPane++;
+  const pane: PaneInfo = {
+    paneId: `%${n}`,
+    sessionId: '$0',
+    sessionName: 'main',
+    windowId: `@${n}`,
+    windowIndex: n,
+    windowName: 'bash',
+    paneIndex: 0,
+    title: 'host',
+    cwd: '/home/me/src/app',
+    command: 'bash',
+    pid: 1000 + n,
+    dead: false,
+    width: 80,
+    height: 24,
+    inMode: false,
+    alternateOn: false,
+    windowActivity: 0,
+    ...overrides.pane,
+  };
+  const { pane: _ignored, ...rest } = overrides;
+  return {
+    pane,
+    target: `${pane.sessionName}:${pane.windowIndex}.${pane.paneIndex}`,
+    label: null,
+    trackingId: `tmux-${pane.paneId}-0`,
+    state: 'monitoring',
+    reason: null,
+    message: null,
+    verdict: null,
+    registeredAt: 0,
+    quietSince: 0,
+    stuckSince: null,
+    acknowledged: false,
+    lines: [],
+    screenHash: `h${n}`,
+    ...rest,
+  };
+}
+
+export interface RecordedAction {
+  readonly kind: string;
+  readonly paneId?: string;
+  readonly items?: readonly SendItem[];
+  readonly text?: string;
+}
+
+export function fakeActions(jump: JumpResult = { switched: false, message: 'tmux attach -t main:1.0' }) {
+  const calls: RecordedAction[] = [];
+  const actions: DashboardActions = {
+    send: async (pane, items) => void calls.push({ kind: 'send', paneId: pane.pane.paneId, items }),
+    reply: async (pane, text) => void calls.push({ kind: 'reply', paneId: pane.pane.paneId, text }),
+    jumpTo: async (pane) => {
+      calls.push({ kind: 'jump', paneId: pane.pane.paneId });
+      return jump;
+    },
+    toggleBridge: async () => void calls.push({ kind: 'bridge' }),
+    toggleAttach: async () => void calls.push({ kind: 'attach' }),
+    quit: () => void calls.push({ kind: 'quit' }),
+  };
+  return { actions, calls };
+}
+
+export function manualClock(start = 0) {
+  let now = start;
+  return {
+    now: () => now,
+    set(ms: number) {
+      now = ms;
+    },
+    advance(ms: number) {
+      now += ms;
+    },
+  };
+}
