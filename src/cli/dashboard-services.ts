@@ -7,7 +7,7 @@ import type { Settings } from '../engine/config.js';
 import type { Engine } from '../engine/engine.js';
 import { createServicesStore, type MutableServicesStore, type ServiceName } from '../ui/services.js';
 import { configDir } from './config-file.js';
-import { createServices, type Services } from './services.js';
+import type { Services } from './services.js';
 import { resolveToken, type ResolvedToken } from './token.js';
 
 export interface DashboardServices {
@@ -22,8 +22,10 @@ export function createDashboardServices(engine: Engine, settings: Settings, env:
   let services: Services | null = null;
   let token: ResolvedToken | null = null;
 
-  const open = (): Services => {
+  // The servers load on the first switch-on, so the dashboard starts without them.
+  const open = async (): Promise<Services> => {
     token ??= resolveToken({ env, configDir: configDir(env) });
+    const { createServices } = await import('./services.js');
     services ??= createServices({ engine, tmux: engine.tmux, settings, token: token.token });
     return services;
   };
@@ -35,7 +37,7 @@ export function createDashboardServices(engine: Engine, settings: Settings, env:
     const current = store.getSnapshot()[name].status;
     if (current === 'starting') return;
     try {
-      const s = open();
+      const s = await open();
       if (current === 'on') {
         await (name === 'bridge' ? s.stopBridge() : s.stopAttach());
         store.update(name, { status: 'off' });

@@ -2,7 +2,7 @@
 // server's attach endpoint (raw mode: a repaint, then live bytes). Read-only unless --write;
 // C-] detaches and gives the terminal back as it was.
 
-import WebSocket from 'ws';
+import type WsClient from 'ws';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { configDir } from '../config-file.js';
@@ -79,7 +79,9 @@ export const attachCommand: Command = {
     } catch {
       throw new UsageError(`--url is not a URL: ${JSON.stringify(base)}`);
     }
-    return attach({ url, base, pane: `%${pane}`, token, write: flags.write === true, stderr });
+    // ws loads only here, so the other commands start without it.
+    const { default: WebSocket } = await import('ws');
+    return attach(WebSocket, { url, base, pane: `%${pane}`, token, write: flags.write === true, stderr });
   },
 };
 
@@ -92,7 +94,7 @@ interface AttachOptions {
   readonly stderr: NodeJS.WritableStream;
 }
 
-function attach({ url, base, pane, token, write, stderr }: AttachOptions): Promise<number> {
+function attach(WebSocket: typeof WsClient, { url, base, pane, token, write, stderr }: AttachOptions): Promise<number> {
   const stdin = process.stdin;
   const stdout = process.stdout;
   return new Promise((resolve) => {

@@ -5,7 +5,6 @@ import type { Command } from '../command.js';
 import { configDir } from '../config-file.js';
 import { setupEngine } from '../setup.js';
 import { waitForSignal } from '../signals.js';
-import { createServices, ServiceError } from '../services.js';
 import { resolveToken } from '../token.js';
 
 export const serveCommand: Command = {
@@ -29,6 +28,8 @@ export const serveCommand: Command = {
     const wantAttach = flags.attach === true;
     const wantBridge = flags.bridge === true || !wantAttach;
     const token = resolveToken({ flag: typeof flags.token === 'string' ? flags.token : undefined, env, configDir: configDir(env) });
+    // The servers (and ws) load only for the commands that serve: `corral` itself starts faster.
+    const { createServices, ServiceError } = await import('../services.js');
     const { engine, tmux } = await setupEngine(settings, env, stderr);
     const services = createServices({ engine, tmux, settings, token: token.token });
     engine.start();
