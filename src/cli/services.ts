@@ -91,14 +91,7 @@ export function createServices(options: ServicesOptions): Services {
     },
     async startBridge() {
       if (bridge) return;
-      try {
-        await ensureListening();
-        error = null;
-      } catch (cause) {
-        error = (cause as Error).message;
-        publish();
-        throw cause;
-      }
+      await listenOrReport();
       // The same prompt rules as the engine, so busy and prompt mean the same on the dashboard.
       const rules = rulesFromSettings(settings);
       bridge = createBridgeFeature({
