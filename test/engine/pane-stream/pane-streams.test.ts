@@ -206,5 +206,6 @@ describe('flow control (real tmux)', () => {
     const count = viewer.chunks.length;
     await until(() => viewer.chunks.length > count + 5);
     await tmux.tmux('send-keys', '-t', pane, 'C-c', '');
-  });
+    // Up to three stalls of 3 s plus waits: more than the default test timeout on a loaded machine.
+  }, 90_000);
 });
