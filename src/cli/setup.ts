@@ -6,7 +6,8 @@ import type { Settings } from '../engine/config.js';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { buildRules, type PromptRules } from '../engine/prompt/matcher.js';
 import { TmuxClient, tmuxVersion } from '../engine/tmux/client.js';
-import { TmuxMissingError } from '../engine/tmux/runner.js';
+import { TmuxMissingError, createExecRunner } from '../engine/tmux/runner.js';
+import { createControlRunner } from '../engine/tmux/control-runner.js';
 import { socketPathFromTmuxEnv } from '../engine/tmux/socket.js';
 import type { TmuxSocket } from '../engine/types.js';
 
@@ -55,8 +56,20 @@ export interface EngineSetup {
   readonly selfPaneId: string | null;
 }
 
-export async function setupEngine(settings: Settings, env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): Promise<EngineSetup> {
-  const tmux = new TmuxClient({ socket: socketFromSettings(settings) });
+/**
+ * `persistent`: the engine will poll for a long time (dashboard, watch, serve), so its polls go
+ * over one tmux control-mode connection instead of a new tmux process each cycle.
+ */
+export async function setupEngine(
+  settings: Settings,
+  env: NodeJS.ProcessEnv,
+  stderr: NodeJS.WritableStream,
+  options: { persistent?: boolean } = {},
+): Promise<EngineSetup> {
+  const socket = socketFromSettings(settings);
+  const exec = createExecRunner(socket);
+  const pollRunner = options.persistent ? createControlRunner({ socket, exec }) : undefined;
+  const tmux = new TmuxClient({ socket, runner: exec, ...(pollRunner ? { pollRunner } : {}) });
   await checkTmux(tmux, stderr);
   const self = await selfPaneId(tmux, env);
   const engine = createEngine({ settings, tmux, selfPaneId: self, rules: rulesFromSettings(settings) });

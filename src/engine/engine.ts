@@ -223,6 +223,7 @@ export function createEngine(options: EngineOptions): Engine {
       if (timer) clearTimeout(timer);
       timer = null;
       if (inFlight) await inFlight;
+      await tmux.close();
     },
   };
 }

@@ -12,8 +12,19 @@ function fakeEngine() {
   const calls: string[][] = [];
   const runner: TmuxRunner = async (args) => {
     calls.push([...args]);
-    const out = args[0] === 'display-message' && args.includes('-p') ? '/dev/pts/7\n' : '';
-    return { stdout: out, stderr: '', exitCode: 0 };
+    if (args[0] === 'display-message' && args.includes('-p')) return { stdout: '$1\n', stderr: '', exitCode: 0 };
+    if (args[0] === 'list-clients') {
+      // A control-mode client (like corral's own poll connection) first: it must never be picked.
+      const format = args[args.indexOf('-F') + 1]!;
+      const line = (name: string, control: string) =>
+        format
+          .replace('#{client_name}', name)
+          .replace('#{client_control_mode}', control)
+          .replace('#{session_id}', '$1')
+          .replace('#{pane_id}', '%99');
+      return { stdout: `${line('client-123', '1')}\n${line('/dev/pts/7', '0')}\n`, stderr: '', exitCode: 0 };
+    }
+    return { stdout: '', stderr: '', exitCode: 0 };
   };
   const listeners = new Set<(e: CorralEvent) => void>();
   let polls = 0;

@@ -76,7 +76,8 @@ describe('corral serve', () => {
       });
       ws.on('open', () => ws.send(JSON.stringify({ type: 'subscribe' })));
       expect((await replay).replay_mode).toBe('recovery');
-      expect((await tmux.tmux('list-clients', '-F', '#{client_control_mode}')).trim()).toBe('1');
+      // Control clients: the engine's poll connection and the attach server's session stream.
+      expect((await tmux.tmux('list-clients', '-F', '#{client_control_mode}')).trim().split('\n')).toEqual(['1', '1']);
 
       expect(await cli.stop('SIGTERM')).toBe(0);
       stopped = true;

@@ -4,6 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import { resolveSettings } from '../../src/engine/config.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
+import { createControlRunner } from '../../src/engine/tmux/control-runner.js';
+import { createExecRunner } from '../../src/engine/tmux/runner.js';
 import type { CorralEvent, PaneView } from '../../src/engine/types.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 
@@ -11,9 +13,11 @@ let server: TestTmux;
 let engine: Engine | null = null;
 let events: CorralEvent[] = [];
 
-function startEngine(flags: Record<string, unknown> = {}): Engine {
+function startEngine(flags: Record<string, unknown> = {}, persistent = false): Engine {
   const settings = resolveSettings({ flags: { quietThresholdMs: 1500, pollIntervalMs: 200, ...flags }, env: {}, file: null });
-  engine = createEngine({ settings, tmux: new TmuxClient({ socket: server.socket }) });
+  const exec = createExecRunner(server.socket);
+  const pollRunner = persistent ? createControlRunner({ socket: server.socket, exec, retryMs: 0 }) : undefined;
+  engine = createEngine({ settings, tmux: new TmuxClient({ socket: server.socket, runner: exec, ...(pollRunner ? { pollRunner } : {}) }) });
   engine.onEvent((event) => events.push(event));
   engine.start();
   return engine;
@@ -117,5 +121,23 @@ describe('engine on a real tmux server', () => {
     expect(events.find((e) => e.type === 'ended' && e.paneId === pane)).toMatchObject({ why: 'server-gone' });
     const fresh = await server.spawn('sleep 60');
     await waitFor(() => engine?.getSnapshot().status === 'ok' && paneView(fresh));
+  });
+
+  it('polls over a control-mode connection: stuck and unstuck, a closed pane, the server dying and coming back', async () => {
+    const pane = await server.spawn(`read -p "Ship it? [y/N] " a; echo "got $a"; sleep 60`);
+    const other = await server.spawn('sleep 60');
+    startEngine({}, true);
+    await waitFor(() => events.find((e) => e.type === 'stuck' && e.paneId === pane));
+    expect((await server.tmux('list-clients', '-F', '#{client_control_mode}')).trim()).toBe('1');
+    await server.tmux('send-keys', '-t', pane, 'y', 'Enter');
+    await waitFor(() => events.find((e) => e.type === 'unstuck' && e.paneId === pane));
+    await server.tmux('kill-pane', '-t', other);
+    await waitFor(() => events.find((e) => e.type === 'ended' && e.paneId === other));
+    await server.kill();
+    await waitFor(() => engine?.getSnapshot().status === 'no-server');
+    const fresh = await server.spawn('sleep 60');
+    await waitFor(() => engine?.getSnapshot().status === 'ok' && paneView(fresh));
+    await engine?.stop();
+    expect((await server.tmux('list-clients', '-F', '#{client_control_mode}')).trim()).toBe('');
   });
 });

@@ -46,7 +46,7 @@ export const dashboardCommand: Command = {
     }
     // Ink and React load only for the dashboard, not for ls/send/watch; start now, in parallel.
     const session = loadDashboard();
-    const { engine, selfPaneId } = await setupEngine(settings, env, stderr);
+    const { engine, selfPaneId } = await setupEngine(settings, env, stderr, { persistent: true });
     const explicitServer = settings.socketName !== null || settings.socketPath !== null;
     if (!explicitServer && !(await engine.tmux.hasServer())) {
       return runDemo({ settings, env, stderr, label: 'DEMO (no tmux server of yours is running)' });

@@ -30,7 +30,7 @@ export const serveCommand: Command = {
     const token = resolveToken({ flag: typeof flags.token === 'string' ? flags.token : undefined, env, configDir: configDir(env) });
     // The servers (and ws) load only for the commands that serve: `corral` itself starts faster.
     const { createServices, ServiceError } = await import('../services.js');
-    const { engine, tmux } = await setupEngine(settings, env, stderr);
+    const { engine, tmux } = await setupEngine(settings, env, stderr, { persistent: true });
     const services = createServices({ engine, tmux, settings, token: token.token });
     engine.start();
     try {

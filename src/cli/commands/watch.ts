@@ -25,7 +25,7 @@ export const watchCommand: Command = {
     } catch (error) {
       throw new ConfigError((error as Error).message);
     }
-    const { engine } = await setupEngine(settings, env, stderr);
+    const { engine } = await setupEngine(settings, env, stderr, { persistent: true });
     engine.onEvent((event) => stdout.write(`${JSON.stringify(event)}\n`));
     const queue = connectDaemon(engine, settings, stderr);
     let lastStatus: EngineStatus = 'starting';

@@ -51,6 +51,8 @@ export interface CaptureBatchResult {
 export interface TmuxClientOptions {
   readonly socket: TmuxSocket;
   readonly runner?: TmuxRunner;
+  /** Runs the poll cycles (a persistent control-mode runner); `runner` when not given. */
+  readonly pollRunner?: TmuxRunner & { close?(): Promise<void> };
   /** Random by default; tests pass a fixed one. */
   readonly nonce?: string;
 }
@@ -58,11 +60,13 @@ export interface TmuxClientOptions {
 export class TmuxClient {
   readonly socket: TmuxSocket;
   readonly runner: TmuxRunner;
+  private readonly pollRunner: TmuxRunner & { close?(): Promise<void> };
   private readonly framing: Framing;
 
   constructor(options: TmuxClientOptions) {
     this.socket = options.socket;
     this.runner = options.runner ?? createExecRunner(options.socket);
+    this.pollRunner = options.pollRunner ?? this.runner;
     this.framing = makeFraming(options.nonce ?? randomBytes(6).toString('hex'));
   }
 
@@ -70,9 +74,9 @@ export class TmuxClient {
     return describeSocket(this.socket);
   }
 
-  /** Lists every pane and captures the given ones, in one tmux process. */
+  /** Lists every pane and captures the given ones: one tmux process, or one control-mode line. */
   async pollCycle(captureIds: readonly string[]): Promise<PollCycleOutput> {
-    const result = await this.runner(pollCycleCommand(this.framing, captureIds));
+    const result = await this.pollRunner(pollCycleCommand(this.framing, captureIds));
     if (result.exitCode !== 0 && isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
     const output = parsePollCycle(result.stdout, this.framing, result.exitCode === 0);
     if (result.exitCode !== 0 && output.panes.length === 0) {
@@ -106,6 +110,11 @@ export class TmuxClient {
       remaining = remaining.slice(remaining.indexOf(failed) + 1);
     }
     return { captures, gone };
+  }
+
+  /** Ends the persistent poll connection, if there is one. */
+  async close(): Promise<void> {
+    await this.pollRunner.close?.();
   }
 
   async listPanes(): Promise<PaneInfo[]> {
@@ -152,13 +161,22 @@ export class TmuxClient {
     await runChecked(this.runner, ['display-message', escapeArg(escapeFormat(text))]);
   }
 
-  /** The tty of the client currently showing the given pane's session. */
+  /**
+   * The client showing the given pane: a terminal client (never a control-mode one, such as
+   * corral's own poll connection) whose current pane it is, else one on the pane's session.
+   */
   private async clientOf(paneId: string): Promise<string> {
     assertPaneId(paneId);
-    const out = await this.checked(paneId, ['display-message', '-p', '-t', paneId, '#{client_tty}']);
-    const tty = out.trim();
-    if (tty === '') throw new Error(`no tmux client is showing pane ${paneId}`);
-    return tty;
+    const session = (await this.checked(paneId, ['display-message', '-p', '-t', paneId, '#{session_id}'])).trim();
+    const sep = this.framing.fieldSep;
+    const out = await runChecked(this.runner, ['list-clients', '-F', ['#{client_name}', '#{client_control_mode}', '#{session_id}', '#{pane_id}'].join(sep)]);
+    const clients = out
+      .split('\n')
+      .map((line) => line.split(sep))
+      .filter((f) => f.length === 4 && f[1] === '0' && f[2] === session);
+    const client = clients.find((f) => f[3] === paneId) ?? clients[0];
+    if (!client) throw new Error(`no tmux client is showing pane ${paneId}`);
+    return client[0] as string;
   }
 
   /** The socket path of the server this client talks to (to tell whether corral runs inside it). */

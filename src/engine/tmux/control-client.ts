@@ -25,6 +25,8 @@ export interface ControlClientOptions {
   readonly session: string;
   /** tmux flow control: pause a pane whose output is this many seconds behind (0: off). */
   readonly pauseAfterSeconds?: number;
+  /** More client flags, e.g. `no-output` for a connection that only runs commands. */
+  readonly extraFlags?: readonly string[];
   readonly handlers?: ControlHandlers;
   readonly binary?: string;
   /** How long open() waits for the attach to finish. */
@@ -109,7 +111,11 @@ export class ControlClient {
   /** Attaches to the session and resolves once tmux has finished attaching. */
   static async open(options: ControlClientOptions): Promise<ControlClient> {
     const pauseAfter = options.pauseAfterSeconds ?? 0;
-    const flags = ['ignore-size', ...(pauseAfter > 0 ? [`pause-after=${Math.floor(pauseAfter)}`] : [])].join(',');
+    const flags = [
+      'ignore-size',
+      ...(pauseAfter > 0 ? [`pause-after=${Math.floor(pauseAfter)}`] : []),
+      ...(options.extraFlags ?? []),
+    ].join(',');
     const binary = options.binary ?? process.env.CORRAL_TMUX_BIN ?? 'tmux';
     const args = [...socketArgs(options.socket), '-C', 'attach-session', '-f', flags, '-t', options.session];
     const child = spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'] });

@@ -1,0 +1,100 @@
+// A TmuxRunner over one persistent tmux control-mode connection, for the engine's poll: a cycle
+// then costs no process at all (forking a tmux client from a large Node process costs about 20 ms
+// of CPU). Whenever the connection is not there (no session yet, its session closed, the server
+// died) the call goes to the exec runner instead, and a later call connects again.
+
+import { ControlClient } from './control-client.js';
+import type { RunOptions, TmuxResult, TmuxRunner } from './runner.js';
+import type { TmuxSocket } from '../types.js';
+
+export interface ControlRunnerOptions {
+  readonly socket: TmuxSocket;
+  /** Used while there is no connection, and for anything with stdin. */
+  readonly exec: TmuxRunner;
+  /** Wait this long after a failed or lost connection before trying again. */
+  readonly retryMs?: number;
+  readonly now?: () => number;
+}
+
+export interface ControlRunner extends TmuxRunner {
+  /** Whether the last call went over the connection (for tests and diagnostics). */
+  readonly connected: () => boolean;
+  close(): Promise<void>;
+}
+
+/** Splits chained argv (`a ; b`) into commands. */
+function splitChain(args: readonly string[]): string[][] {
+  const commands: string[][] = [[]];
+  for (const arg of args) {
+    if (arg === ';') commands.push([]);
+    else commands[commands.length - 1]!.push(arg);
+  }
+  return commands.filter((c) => c.length > 0);
+}
+
+export function createControlRunner(options: ControlRunnerOptions): ControlRunner {
+  const retryMs = options.retryMs ?? 5_000;
+  const now = options.now ?? Date.now;
+  let client: ControlClient | null = null;
+  let connecting: Promise<ControlClient | null> | null = null;
+  let nextTry = 0;
+  let closed = false;
+
+  const connect = async (): Promise<ControlClient | null> => {
+    if (client && !client.closed) return client;
+    client = null;
+    if (closed || now() < nextTry) return null;
+    nextTry = now() + retryMs;
+    const sessions = await options.exec(['list-sessions', '-F', '#{session_id}']);
+    const session = sessions.exitCode === 0 ? sessions.stdout.split('\n').find((s) => s.startsWith('$')) : undefined;
+    if (!session) return null;
+    try {
+      const opened = await ControlClient.open({ socket: options.socket, session, extraFlags: ['no-output'] });
+      if (closed) {
+        await opened.close();
+        return null;
+      }
+      client = opened;
+      return client;
+    } catch {
+      return null;
+    }
+  };
+
+  let lastConnected = false;
+  const runner = async (args: readonly string[], runOptions?: RunOptions): Promise<TmuxResult> => {
+    if (runOptions?.input !== undefined) return options.exec(args, runOptions);
+    connecting ??= connect().finally(() => (connecting = null));
+    const connection = await connecting;
+    if (!connection) {
+      lastConnected = false;
+      return options.exec(args);
+    }
+    const commands = splitChain(args);
+    let replies;
+    try {
+      replies = await connection.run(commands);
+    } catch {
+      // The connection died under this call: answer it the slow way, reconnect later.
+      lastConnected = false;
+      return options.exec(args);
+    }
+    lastConnected = true;
+    let stdout = '';
+    for (const reply of replies) {
+      if (!reply.ok) return { stdout, stderr: `${reply.lines.join('\n')}\n`, exitCode: 1 };
+      for (const line of reply.lines) stdout += `${line}\n`;
+    }
+    return { stdout, stderr: '', exitCode: 0 };
+  };
+
+  return Object.assign(runner, {
+    connected: () => lastConnected,
+    async close() {
+      closed = true;
+      await connecting;
+      await client?.close();
+      client = null;
+    },
+  });
+}

@@ -1,0 +1,84 @@
+// The control-mode poll runner on a real private tmux server: same answers as the exec runner,
+// falls back when its connection goes, and leaves no client behind.
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createControlRunner, type ControlRunner } from '../../../src/engine/tmux/control-runner.js';
+import { TmuxClient } from '../../../src/engine/tmux/client.js';
+import { createExecRunner } from '../../../src/engine/tmux/runner.js';
+import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
+
+let server: TestTmux;
+let control: ControlRunner | null = null;
+
+beforeEach(async () => {
+  server = await startTestTmux();
+});
+
+afterEach(async () => {
+  await control?.close();
+  control = null;
+  await server.kill();
+});
+
+function clients(): Promise<string> {
+  return server.tmux('list-clients', '-F', '#{client_control_mode}').then((s) => s.trim());
+}
+
+describe('control-mode poll runner', () => {
+  it('answers poll cycles like the exec runner, over one connection', async () => {
+    const a = await server.spawn(`printf 'alpha; "q" #{x} %%5 \\\\ end\\n'; sleep 60`, { title: 'a;b #{t}' });
+    const b = await server.spawn(`printf 'ü 🚀 second\\n'; sleep 60`);
+    await server.waitForScreen(b, (s) => s.includes('second'));
+    const exec = createExecRunner(server.socket);
+    control = createControlRunner({ socket: server.socket, exec, retryMs: 0 });
+    const viaExec = new TmuxClient({ socket: server.socket, runner: exec, nonce: 'n1' });
+    const viaControl = new TmuxClient({ socket: server.socket, runner: exec, pollRunner: control, nonce: 'n1' });
+    const expected = await viaExec.pollCycle([a, b]);
+    const got = await viaControl.pollCycle([a, b]);
+    expect(control.connected()).toBe(true);
+    expect(got.panes.map((p) => [p.paneId, p.title, p.windowName])).toEqual(expected.panes.map((p) => [p.paneId, p.title, p.windowName]));
+    expect(got.screens).toEqual(expected.screens);
+    expect(got.screens.get(a)).toContain('alpha; "q" #{x} %5 \\ end');
+    expect(await clients()).toBe('1');
+  });
+
+  it('reports a vanished pane like exec does: the list complete, captures before it kept', async () => {
+    const a = await server.spawn('echo one; sleep 60');
+    const gone = await server.spawn('sleep 60');
+    const c = await server.spawn('echo three; sleep 60');
+    await server.waitForScreen(a, (s) => s.includes('one'));
+    await server.tmux('kill-pane', '-t', gone);
+    control = createControlRunner({ socket: server.socket, exec: createExecRunner(server.socket), retryMs: 0 });
+    const client = new TmuxClient({ socket: server.socket, pollRunner: control });
+    const out = await client.pollCycle([a, gone, c]);
+    expect(control.connected()).toBe(true);
+    expect(out.panes.map((p) => p.paneId)).toEqual([a, c]);
+    expect(out.screens.get(a)).toContain('one');
+    expect(out.screens.has(gone)).toBe(false);
+  });
+
+  it('falls back to exec when its session closes, then reconnects to another one', async () => {
+    const first = await server.spawn('sleep 60', { session: 'first' });
+    const second = await server.spawn('sleep 60', { session: 'second' });
+    control = createControlRunner({ socket: server.socket, exec: createExecRunner(server.socket), retryMs: 0 });
+    const client = new TmuxClient({ socket: server.socket, pollRunner: control });
+    await client.pollCycle([]);
+    expect(control.connected()).toBe(true);
+    await server.tmux('kill-session', '-t', 'first');
+    let out = await client.pollCycle([second]);
+    for (let i = 0; i < 20 && !control.connected(); i++) out = await client.pollCycle([second]);
+    expect(out.panes.map((p) => p.paneId)).toEqual([second]);
+    expect(out.panes.some((p) => p.paneId === first)).toBe(false);
+    expect(control.connected()).toBe(true);
+  });
+
+  it('leaves no control client after close', async () => {
+    await server.spawn('sleep 60');
+    control = createControlRunner({ socket: server.socket, exec: createExecRunner(server.socket), retryMs: 0 });
+    const client = new TmuxClient({ socket: server.socket, pollRunner: control });
+    await client.pollCycle([]);
+    expect(await clients()).toBe('1');
+    await client.close();
+    expect(await clients()).toBe('');
+  });
+});
