@@ -29,9 +29,11 @@ export async function run(log) {
       await new Promise((r) => setTimeout(r, 1500));
       log(`${n} panes: corral`);
       const corral = measure('corral', server);
+      log(`${n} panes: corral over control mode`);
+      const control = measure('control', server);
       log(`${n} panes: naive loop`);
       const naive = measure('naive', server);
-      rows.push({ n, corral, naive });
+      rows.push({ n, corral, control, naive });
     } finally {
       server.kill();
     }
@@ -40,11 +42,14 @@ export async function run(log) {
   const lines = [
     `${DURATION / 1000} s per run; CPU = poller process + the tmux clients it spawned + the tmux server, in ms of CPU per second of wall time.`,
     '',
-    '| panes | corral CPU ms/s | naive CPU ms/s | naive / corral | corral tmux processes per cycle | naive tmux processes per cycle | cycles done (corral / naive) | corral max RSS |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...rows.map(({ n, corral, naive }) =>
-      `| ${n} | ${perSec(corral)} | ${perSec(naive)} | ${(naive.totalCpuMs / naive.cycles / (corral.totalCpuMs / corral.cycles)).toFixed(1)}x per cycle | ${(corral.spawns / corral.cycles).toFixed(2)} | ${(naive.spawns / naive.cycles).toFixed(0)} | ${corral.cycles} / ${naive.cycles} | ${corral.maxRssMb.toFixed(0)} MB |`,
-    ),
+    '"corral" polls with one tmux process per cycle (what `corral ls` does); "control" over one persistent control-mode connection (what the dashboard, `watch` and `serve` do).',
+    '',
+    '| panes | corral CPU ms/s | control CPU ms/s | naive CPU ms/s | naive / corral, per cycle | naive / control, per cycle | tmux processes per cycle (corral / control / naive) | cycles done (corral / control / naive) | max RSS (corral / control) |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(({ n, corral, control, naive }) => {
+      const perCycle = (r) => r.totalCpuMs / r.cycles;
+      return `| ${n} | ${perSec(corral)} | ${perSec(control)} | ${perSec(naive)} | ${(perCycle(naive) / perCycle(corral)).toFixed(1)}x | ${(perCycle(naive) / perCycle(control)).toFixed(1)}x | ${(corral.spawns / corral.cycles).toFixed(2)} / ${(control.spawns / control.cycles).toFixed(2)} / ${(naive.spawns / naive.cycles).toFixed(0)} | ${corral.cycles} / ${control.cycles} / ${naive.cycles} | ${corral.maxRssMb.toFixed(0)} / ${control.maxRssMb.toFixed(0)} MB |`;
+    }),
   ];
   return lines.join('\n');
 }

@@ -1,13 +1,15 @@
 // Runs one poller for a fixed time and prints JSON figures. Run as its own process so that its
 // CPU (and its waited-for tmux children's) can be read from /proc.
-//   node poll-driver.mjs corral|naive SOCKET_NAME INTERVAL_MS DURATION_MS
+//   node poll-driver.mjs corral|control|naive SOCKET_NAME INTERVAL_MS DURATION_MS
+// corral: one tmux process per cycle; control: one control-mode connection; naive: the seed's loop.
 
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createEngine } from '../../dist/engine/engine.js';
 import { resolveSettings } from '../../dist/engine/config.js';
 import { TmuxClient } from '../../dist/engine/tmux/client.js';
-import { tmuxSpawnCount } from '../../dist/engine/tmux/runner.js';
+import { createExecRunner, tmuxSpawnCount } from '../../dist/engine/tmux/runner.js';
+import { createControlRunner } from '../../dist/engine/tmux/control-runner.js';
 import { cpuMs } from './tmux-fixture.mjs';
 
 const [mode, socketName, intervalText, durationText] = process.argv.slice(2);
@@ -23,9 +25,12 @@ const sampleRss = () => (maxRss = Math.max(maxRss, process.memoryUsage().rss));
 const started = Date.now();
 const cpuBefore = cpuMs(process.pid, true);
 
-if (mode === 'corral') {
+if (mode === 'corral' || mode === 'control') {
   const settings = resolveSettings({ flags: { pollIntervalMs: String(interval) }, env: {}, file: null });
-  const engine = createEngine({ settings, tmux: new TmuxClient({ socket: { kind: 'name', name: socketName } }) });
+  const socket = { kind: 'name', name: socketName };
+  const exec = createExecRunner(socket);
+  const pollRunner = mode === 'control' ? createControlRunner({ socket, exec }) : undefined;
+  const engine = createEngine({ settings, tmux: new TmuxClient({ socket, runner: exec, ...(pollRunner ? { pollRunner } : {}) }) });
   engine.subscribe(() => {});
   const before = tmuxSpawnCount();
   while (Date.now() - started < duration) {
@@ -37,6 +42,7 @@ if (mode === 'corral') {
   }
   spawns = tmuxSpawnCount() - before;
   if (engine.getSnapshot().panes.length === 0) throw new Error('corral saw no panes');
+  await engine.stop();
 } else {
   // The seed's algorithm: list, then per pane an existence check and a capture, one process each.
   const tmux = async (...args) => {

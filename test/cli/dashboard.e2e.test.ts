@@ -158,20 +158,28 @@ describe('corral with no command and no tmux server', () => {
       `unset TMUX TMUX_PANE; export TMUX_TMPDIR=${shellQuote(dir)} CORRAL_DEMO_SOCKET=${demoSocket}; ${shellQuote(process.execPath)} ${shellQuote(MAIN_JS)}; echo "EXIT=$?"; sleep 600`,
       { width: 100, height: 30 },
     );
-    await server.waitForScreen(
-      pane,
-      (s) => s.includes('DEMO (no tmux server of yours is running)') && s.includes('6 total'),
-      15_000,
-    );
-    const socketPath = readdirSync(dir, { recursive: true })
-      .map(String)
-      .find((entry) => entry.endsWith(demoSocket));
-    expect(socketPath).toBeDefined();
-    const demoServer = () => run('tmux', ['-S', join(dir, socketPath as string), 'list-sessions']);
-    await expect(demoServer()).resolves.toBeDefined();
-    await server.tmux('send-keys', '-t', pane, 'q');
-    await server.waitForScreen(pane, (s) => s.includes('EXIT=0'));
-    // tmux leaves the socket file behind; what matters is that no server answers on it.
-    await expect(demoServer()).rejects.toThrow();
+    const findSocket = () =>
+      readdirSync(dir, { recursive: true })
+        .map(String)
+        .find((entry) => entry.endsWith(demoSocket));
+    try {
+      await server.waitForScreen(
+        pane,
+        (s) => s.includes('DEMO (no tmux server of yours is running)') && s.includes('6 total'),
+        15_000,
+      );
+      const socketPath = findSocket();
+      expect(socketPath).toBeDefined();
+      const demoServer = () => run('tmux', ['-S', join(dir, socketPath as string), 'list-sessions']);
+      await expect(demoServer()).resolves.toBeDefined();
+      await server.tmux('send-keys', '-t', pane, 'q');
+      await server.waitForScreen(pane, (s) => s.includes('EXIT=0'));
+      // tmux leaves the socket file behind; what matters is that no server answers on it.
+      await expect(demoServer()).rejects.toThrow();
+    } finally {
+      // Whatever happened above, no demo server may outlive the test (its socket folder goes next).
+      const socketPath = findSocket();
+      if (socketPath) await run('tmux', ['-S', join(dir, socketPath), 'kill-server']).catch(() => undefined);
+    }
   });
 });
