@@ -61,9 +61,15 @@ describe('corral serve', () => {
       const line = await cli.waitForLine((l) => l.includes('attach server on'));
       expect(cli.stdoutLines.some((l) => l.includes('chat bridge on'))).toBe(false);
       const url = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(line)![1]!;
-      const panes = await fetch(`${url}/api/panes`, { headers: { authorization: `Bearer ${token}` } });
-      expect(panes.status).toBe(200);
-      expect(JSON.stringify(await panes.json())).toContain(pane);
+      // The engine's first poll may still be under way: wait until the pane is listed.
+      let listed = '';
+      for (let i = 0; i < 100 && !listed.includes(`"${pane}"`); i++) {
+        const panes = await fetch(`${url}/api/panes`, { headers: { authorization: `Bearer ${token}` } });
+        expect(panes.status).toBe(200);
+        listed = JSON.stringify(await panes.json());
+        if (!listed.includes(`"${pane}"`)) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(listed).toContain(`"${pane}"`);
       expect((await fetch(`${url}/api/panes`)).status).toBe(401);
 
       const ws = new WebSocket(`${url.replace('http', 'ws')}/attach/${pane.slice(1)}?token=${token}`);
