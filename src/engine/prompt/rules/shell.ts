@@ -1,7 +1,7 @@
 // Shells idle at their prompt. A shell prompt counts only as the last non-empty line: a `$` in old
 // output higher up is not a prompt. Prompts seen: bash/zsh `user@host:~/dir$`, `[user@host dir]$`,
 // root `#`, zsh `host%` and `user@host ~ %`, fish `user@host ~/dir>`, starship/pure `❯`,
-// oh-my-zsh `➜  dir git:(main) ✗`, `bash-5.2$`, PowerShell `PS /home/me>`.
+// oh-my-zsh `➜  dir git:(main) ✗`, `bash-5.2$`, a bare `myhost$`, PowerShell `PS /home/me>`.
 
 import type { RuleSet } from '../rule.js';
 
@@ -37,6 +37,13 @@ export const shellRules: RuleSet = {
       kind: 'stopped',
       where: 'last-line',
       pattern: /^(?:bash|sh|zsh|dash|ksh|mksh|ash)(?:-\d+(?:\.\d+)*)?[$#]$/,
+    },
+    {
+      // A bare name before the sigil: `myhost$`, `demo$`, `box#` (PS1='\h\$ ' and the like).
+      id: 'shell/name',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^(?=[\w.-]*[A-Za-z])[\w.-]*[A-Za-z0-9][$#]$/,
     },
     {
       // zsh's default `host% `; a figure such as "100%" is not a host name.
