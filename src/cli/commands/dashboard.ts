@@ -2,6 +2,7 @@
 // server (and without -L/-S) it falls back to the demo, labelled as such.
 
 import type { Settings } from '../../engine/config.js';
+import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { loadDashboard } from '../load-dashboard.js';
 import type { BellMode } from '../dashboard-session.js';
@@ -16,6 +17,12 @@ export function terminalProblem(stdin: NodeJS.ReadableStream, stdout: NodeJS.Wri
   if (!(stdin as { isTTY?: boolean }).isTTY)
     return 'the dashboard needs a terminal to read keys from, but stdin is not one; for a plain list try: corral ls';
   return null;
+}
+
+/** Stops a dashboard command that has no terminal: a usage error (exit 2) with the sentence above. */
+export function requireTerminal(stdout: NodeJS.WritableStream): void {
+  const problem = terminalProblem(process.stdin, stdout);
+  if (problem) throw new UsageError(problem);
 }
 
 export function bellMode(settings: Settings): BellMode {
@@ -39,11 +46,7 @@ export const dashboardCommand: Command = {
   ].join('\n'),
   flags: [],
   async run({ settings, env, stdout, stderr }) {
-    const problem = terminalProblem(process.stdin, stdout);
-    if (problem) {
-      stderr.write(`corral: ${problem}\n`);
-      return 2;
-    }
+    requireTerminal(stdout);
     // Ink and React load only for the dashboard, not for ls/send/watch; start now, in parallel.
     const session = loadDashboard();
     const { engine, selfPaneId } = await setupEngine(settings, env, stderr, { persistent: true });

@@ -12,7 +12,7 @@ import type { Command } from '../command.js';
 import { loadDashboard } from '../load-dashboard.js';
 import { checkTmux, rulesFromSettings, selfPaneId } from '../setup.js';
 import { createDashboardServices } from '../dashboard-services.js';
-import { bellMode, dashboardServiceOptions, terminalProblem } from './dashboard.js';
+import { bellMode, dashboardServiceOptions, requireTerminal } from './dashboard.js';
 
 export const DEMO_SOCKET = 'corral-demo';
 const DEMO_QUIET_MS = 3_000;
@@ -146,11 +146,7 @@ export const demoCommand: Command = {
   ].join('\n'),
   flags: [],
   async run({ settings, env, stdout, stderr }) {
-    const problem = terminalProblem(process.stdin, stdout);
-    if (problem) {
-      stderr.write(`corral: ${problem}\n`);
-      return 2;
-    }
+    requireTerminal(stdout);
     return runDemo({ settings, env, stderr });
   },
 };

@@ -45,13 +45,20 @@ interface Delta {
   readonly content?: string;
 }
 
-function chunk(ident: CompletionIdentity, delta: Delta, finishReason: FinishReason | null) {
+/** The fields every chunk of one completion repeats. */
+function chunkHead(ident: CompletionIdentity) {
   return {
     id: ident.id,
     object: 'chat.completion.chunk' as const,
     created: ident.created,
     model: ident.model,
     system_fingerprint: null,
+  };
+}
+
+function chunk(ident: CompletionIdentity, delta: Delta, finishReason: FinishReason | null) {
+  return {
+    ...chunkHead(ident),
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
     ...(ident.includeUsage ? { usage: null } : {}),
   };
@@ -72,11 +79,7 @@ export function finishChunk(ident: CompletionIdentity, reason: FinishReason) {
 /** The extra last chunk sent when stream_options.include_usage is set. */
 export function usageChunk(ident: CompletionIdentity, usage: Usage) {
   return {
-    id: ident.id,
-    object: 'chat.completion.chunk' as const,
-    created: ident.created,
-    model: ident.model,
-    system_fingerprint: null,
+    ...chunkHead(ident),
     choices: [],
     usage,
   };
