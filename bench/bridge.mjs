@@ -7,7 +7,7 @@ import { cpuMs, startServer } from './lib/tmux-fixture.mjs';
 
 export const title = 'Chat bridge: print-to-delta latency and CPU for concurrent streams (100 ms poll)';
 
-const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../dist/bin/corral.js', import.meta.url));
 const TOKEN = 'bench-token-0123456789abcdef';
 const LINES = Number(process.env.BENCH_BRIDGE_LINES ?? 50);
 const STREAMS = Number(process.env.BENCH_BRIDGE_STREAMS ?? 20);

@@ -12,7 +12,7 @@ import { cpuMs, startServer } from './lib/tmux-fixture.mjs';
 
 export const title = 'Dashboard: first frame, idle CPU and renders (50 panes, 2 s poll)';
 
-const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../dist/bin/corral.js', import.meta.url));
 const DURATION = Number(process.env.BENCH_DASHBOARD_MS ?? 30_000);
 const PANES = Number(process.env.BENCH_DASHBOARD_PANES ?? 50);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -33,7 +33,7 @@ async function record() {
   mkdirSync(shim);
   writeFileSync(
     join(shim, 'corral'),
-    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'dist/cli/main.js'))} "$@"\n`,
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'dist/bin/corral.js'))} "$@"\n`,
   );
   chmodSync(join(shim, 'corral'), 0o755);
   const env = { ...process.env, TERM: 'xterm-256color' };

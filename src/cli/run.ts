@@ -2,6 +2,7 @@
 // one-line messages and exit codes (2 usage/config, 127 tmux missing, 1 other).
 
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError, SETTINGS, resolveSettings, type SettingSpec } from '../engine/config.js';
 import { TmuxMissingError } from '../engine/tmux/runner.js';
 import { InvalidPaneIdError } from '../engine/tmux/pane-id.js';
@@ -9,6 +10,7 @@ import { UnknownKeyError } from '../engine/tmux/keys.js';
 import { UsageError, formatFlags, parseArgv, type FlagSpec } from './args.js';
 import { COMMANDS, DEFAULT_COMMAND } from './commands/index.js';
 import { defaultConfigPath, loadConfigFile } from './config-file.js';
+import { packageRoot } from './package-root.js';
 
 const settingFlags: FlagSpec[] = (SETTINGS as readonly SettingSpec[])
   .filter((s) => s.flag !== undefined)
@@ -28,7 +30,7 @@ export const GLOBAL_FLAGS: FlagSpec[] = [
 ];
 
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SCREENS_DIR } from '../helpers/screen-fixtures.js';
 
-const MAIN = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+const MAIN = new URL('../../dist/bin/corral.js', import.meta.url).pathname;
 // An empty config folder, so a config file on the machine cannot change the results.
 const home = mkdtempSync(join(tmpdir(), 'corral-check-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));

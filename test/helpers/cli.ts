@@ -3,7 +3,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/bin/corral.js', import.meta.url));
 
 export interface CliResult {
   code: number | null;

@@ -1,12 +1,12 @@
 // A `corral` command on PATH for tests that type `corral ...` into a shell: it runs the built
-// dist/cli/main.js of this checkout.
+// dist/bin/corral.js of this checkout.
 
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const MAIN_JS = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+export const MAIN_JS = fileURLToPath(new URL('../../dist/bin/corral.js', import.meta.url));
 
 export function corralShim(): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'corral-shim-'));

@@ -3,13 +3,14 @@
 // The server is killed on every way out (q, Ctrl-C, signals, errors).
 
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Settings } from '../../engine/config.js';
 import { createEngine } from '../../engine/engine.js';
 import { TmuxClient } from '../../engine/tmux/client.js';
 import { createExecRunner, runChecked, type TmuxRunner } from '../../engine/tmux/runner.js';
 import type { Command } from '../command.js';
 import { loadDashboard } from '../load-dashboard.js';
+import { packageRoot } from '../package-root.js';
 import { checkTmux, rulesFromSettings, selfPaneId } from '../setup.js';
 import { createDashboardServices } from '../dashboard-services.js';
 import { bellMode, dashboardServiceOptions, requireTerminal } from './dashboard.js';
@@ -19,7 +20,7 @@ const DEMO_QUIET_MS = 3_000;
 const DEMO_POLL_MS = 500;
 
 /** Where the sample scripts live: `demo/` at the package root (shipped in "files"). */
-export const DEMO_DIR = fileURLToPath(new URL('../../../demo/', import.meta.url));
+export const DEMO_DIR = join(packageRoot(), 'demo');
 
 export interface DemoPane {
   readonly window: string;
@@ -34,7 +35,7 @@ function hasPython(env: NodeJS.ProcessEnv): boolean {
 
 export function demoPanes(env: NodeJS.ProcessEnv): DemoPane[] {
   const node = process.execPath;
-  const script = (name: string) => `${DEMO_DIR}${name}`;
+  const script = (name: string) => join(DEMO_DIR, name);
   return [
     { window: 'agent', title: 'agent: fix the flaky test', argv: [node, script('agent.mjs')] },
     { window: 'spinner', title: 'agent: refactor the parser', argv: [node, script('spinner.mjs')] },
