@@ -1,6 +1,8 @@
 // The engine: a poll loop over one TmuxClient that keeps a PaneTrack per watched pane, publishes
-// immutable snapshots (getSnapshot/subscribe) and emits events. Each cycle costs one tmux process.
+// immutable snapshots (getSnapshot/subscribe) and emits events. Each cycle costs one tmux process,
+// or, over a control-mode connection, a list and the captures of the panes that printed since.
 
+import { needsCapture } from './capture-gate.js';
 import type { Settings } from './config.js';
 import { acknowledge, end, observe, register, type PaneTrack } from './pane-machine.js';
 import { DEFAULT_RULES, classifyScreen, type PromptRules } from './prompt/matcher.js';
@@ -41,6 +43,8 @@ interface Entry {
   track: PaneTrack;
   lines: readonly string[];
   view: PaneView | null;
+  /** The listing and wall-clock time of the last capture (null before the first). */
+  captured: { readonly pane: PaneInfo; readonly at: number } | null;
 }
 
 export function createEngine(options: EngineOptions): Engine {
@@ -117,8 +121,26 @@ export function createEngine(options: EngineOptions): Engine {
   const runCycle = async (): Promise<boolean> => {
     cycle += 1;
     let registeredNew = false;
+    // Captures are compared with tmux's activity stamps, which are wall-clock time.
+    const requestedAt = Date.now();
+    // Filled when the client lets the engine choose; otherwise every known pane is captured.
+    const chosenIds = new Set<string>();
+    let chose = false;
+    const select = (panes: readonly PaneInfo[]): string[] => {
+      const chosen = panes
+        .filter((pane) => {
+          const entry = entries.get(pane.paneId);
+          if (!entry) return false;
+          const { captured } = entry;
+          return needsCapture(captured?.pane ?? pane, pane, captured?.at ?? null, requestedAt);
+        })
+        .map((pane) => pane.paneId);
+      chose = true;
+      for (const id of chosen) chosenIds.add(id);
+      return chosen;
+    };
     try {
-      const output = await tmux.pollCycle([...entries.keys()]);
+      const output = await tmux.pollCycle([...entries.keys()], select);
       const now = clock.now();
       const watched = new Map(output.panes.filter((p) => inScope(p, scope)).map((p) => [p.paneId, p]));
       const present = new Set(output.panes.map((p) => p.paneId));
@@ -132,14 +154,24 @@ export function createEngine(options: EngineOptions): Engine {
         const entry = entries.get(paneId);
         if (!entry) {
           const step = register(pane, now);
-          entries.set(paneId, { pane, track: step.track, lines: [], view: null });
+          entries.set(paneId, { pane, track: step.track, lines: [], view: null, captured: null });
           events.push(...step.events);
           registeredNew = true;
           continue;
         }
         entry.pane = pane;
         const screen = output.screens.get(paneId);
-        if (screen === undefined) continue;
+        if (screen === undefined) {
+          // Left out on purpose: the screen is the one seen last time, and quiet time still counts.
+          const { hash, verdict } = entry.track;
+          if (chose && !chosenIds.has(paneId) && hash !== null && verdict !== null) {
+            const step = observe(entry.track, { hash, verdict }, now, machine);
+            entry.track = step.track;
+            events.push(...step.events);
+          }
+          continue;
+        }
+        entry.captured = { pane, at: requestedAt };
         const lines = normaliseScreen(screen);
         const verdict = classifyScreen(lines, rules);
         const step = observe(entry.track, { hash: hashLines(lines), verdict }, now, machine);

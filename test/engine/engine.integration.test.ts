@@ -13,10 +13,16 @@ let server: TestTmux;
 let engine: Engine | null = null;
 let events: CorralEvent[] = [];
 
+/** The argv of every poll command sent over the control connection (persistent engines only). */
+let polled: string[][] = [];
+
 function startEngine(flags: Record<string, unknown> = {}, persistent = false): Engine {
   const settings = resolveSettings({ flags: { quietThresholdMs: 1500, pollIntervalMs: 200, ...flags }, env: {}, file: null });
   const exec = createExecRunner(server.socket);
-  const pollRunner = persistent ? createControlRunner({ socket: server.socket, exec, retryMs: 0 }) : undefined;
+  const control = persistent ? createControlRunner({ socket: server.socket, exec, retryMs: 0 }) : undefined;
+  const pollRunner = control
+    ? Object.assign((args: readonly string[]) => (polled.push([...args]), control(args)), { close: () => control.close() })
+    : undefined;
   engine = createEngine({ settings, tmux: new TmuxClient({ socket: server.socket, runner: exec, ...(pollRunner ? { pollRunner } : {}) }) });
   engine.onEvent((event) => events.push(event));
   engine.start();
@@ -38,6 +44,7 @@ const paneView = (paneId: string): PaneView | undefined => engine?.getSnapshot()
 beforeEach(async () => {
   server = await startTestTmux();
   events = [];
+  polled = [];
 });
 
 afterEach(async () => {
@@ -139,5 +146,28 @@ describe('engine on a real tmux server', () => {
     await waitFor(() => engine?.getSnapshot().status === 'ok' && paneView(fresh));
     await engine?.stop();
     expect((await server.tmux('list-clients', '-F', '#{client_control_mode}')).trim()).toBe('');
+  });
+
+  it('over control mode, captures a silent pane again only after a resize, and follows a printing one', async () => {
+    const silent = await server.spawn('sleep 60');
+    const printing = await server.spawn('for i in $(seq 1 200); do echo "tick $i"; sleep 0.2; done; sleep 60');
+    startEngine({}, true);
+    const captures = (paneId: string) =>
+      polled.filter((args) => args.some((a, i) => a === paneId && args[i - 1] === '-t' && args[i - 3] === 'capture-pane')).length;
+    await waitFor(() => paneView(printing)?.lines.some((l) => /tick/.test(l)));
+    // Until a capture falls in a later second than the silent window's last stamp (its creation),
+    // tmux cannot tell corral that nothing happened since; give that 2 s, then watch 2 s more.
+    await new Promise((r) => setTimeout(r, 2000));
+    const [silent0, printing0] = [captures(silent), captures(printing)];
+    const lastTick = () => Number(/tick (\d+)\s*$/.exec(paneView(printing)?.lines.join('\n') ?? '')?.[1]);
+    const tick0 = lastTick();
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(captures(silent)).toBe(silent0);
+    expect(captures(printing) - printing0).toBeGreaterThanOrEqual(5);
+    expect(lastTick() - tick0).toBeGreaterThanOrEqual(5);
+    const beforeResize = captures(silent);
+    await server.tmux('resize-window', '-t', silent, '-x', '50', '-y', '12');
+    await waitFor(() => captures(silent) > beforeResize);
+    expect(paneView(silent)?.pane.width).toBe(50);
   });
 });

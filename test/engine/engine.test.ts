@@ -15,6 +15,9 @@ interface FakePane {
   id: string;
   title?: string;
   screen: string;
+  /** tmux's window_activity stamp, epoch seconds (0: none). */
+  activity?: number;
+  width?: number;
 }
 
 /** A tmux stand-in that answers poll cycles from a mutable list of panes, like a real server would. */
@@ -34,7 +37,7 @@ function scriptedTmux(panes: FakePane[]) {
       if (cmd[0] === 'list-panes') {
         for (const p of panes) {
           const n = p.id.slice(1);
-          stdout += [p.id, '$0', 'main', `@${n}`, n, 'win', '0', p.title ?? 'title', '/work', 'bash', '1', '0', '80', '24', '0', '0', '0'].join(framing.fieldSep) + framing.recordEnd + '\n';
+          stdout += [p.id, '$0', 'main', `@${n}`, n, 'win', '0', p.title ?? 'title', '/work', 'bash', '1', '0', String(p.width ?? 80), '24', '0', '0', String(p.activity ?? 0)].join(framing.fieldSep) + framing.recordEnd + '\n';
         }
       } else if (cmd[0] === 'display-message') {
         // tmux runs display-message text through strftime: `%%` prints `%`.
@@ -50,12 +53,15 @@ function scriptedTmux(panes: FakePane[]) {
   return { runner, calls, setServer: (up: boolean) => (serverUp = up) };
 }
 
-function setup(panes: FakePane[], flags: Record<string, unknown> = {}) {
+function setup(panes: FakePane[], flags: Record<string, unknown> = {}, persistent = false) {
   const fake = scriptedTmux(panes);
   let now = 1_000_000;
   const clock = { now: () => now };
   const settings = resolveSettings({ flags: { quietThresholdMs: 10_000, ...flags }, env: {}, file: null });
-  const engine = createEngine({ settings, tmux: new TmuxClient({ socket: { kind: 'name', name: 't' }, runner: fake.runner, nonce: NONCE }), clock });
+  // A poll runner of its own stands for a control-mode connection: the client may list first.
+  const pollRunner: TmuxRunner = (args, options) => fake.runner(args, options);
+  const client = new TmuxClient({ socket: { kind: 'name', name: 't' }, runner: fake.runner, nonce: NONCE, ...(persistent ? { pollRunner } : {}) });
+  const engine = createEngine({ settings, tmux: client, clock });
   const events: CorralEvent[] = [];
   engine.onEvent((e) => events.push(e));
   return { engine, events, fake, advance: (ms: number) => (now += ms) };
@@ -165,5 +171,61 @@ describe('engine (scripted tmux, manual clock)', () => {
     pane.screen = '$ ls';
     await engine.pollNow();
     expect(engine.getSnapshot().panes[0]).toMatchObject({ state: 'monitoring', acknowledged: false });
+  });
+
+  describe('over a persistent connection', () => {
+    const seconds = () => Math.floor(Date.now() / 1000);
+    const captured = (calls: string[][], cycle: number) =>
+      calls[cycle]!.flatMap((a, i, all) => (a === '-t' && all[i - 2] === 'capture-pane' ? [all[i + 1]] : []));
+
+    it('lists first, then captures only the panes whose window printed since their last capture', async () => {
+      const silent = { id: '%1', screen: 'idle', activity: seconds() - 600 };
+      const busy = { id: '%2', screen: 'line 1', activity: seconds() };
+      const { engine, fake } = setup([silent, busy], {}, true);
+      await engine.pollNow(); // registers both: a list, no captures
+      await engine.pollNow(); // first captures of both
+      const before = fake.calls.length;
+      busy.screen = 'line 1\nline 2';
+      await engine.pollNow();
+      const cycle = fake.calls.slice(before);
+      expect(cycle[0]![0]).toBe('list-panes');
+      expect(cycle.flatMap((call) => captured([call], 0))).toEqual(['%2']);
+      expect(engine.getSnapshot().panes.find((p) => p.pane.paneId === '%2')?.lines).toEqual(['line 1', 'line 2']);
+    });
+
+    it('captures a silent pane again after a resize', async () => {
+      const silent: FakePane = { id: '%1', screen: 'idle', activity: seconds() - 600 };
+      const { engine, fake } = setup([silent], {}, true);
+      await engine.pollNow();
+      await engine.pollNow();
+      let before = fake.calls.length;
+      await engine.pollNow();
+      expect(fake.calls.slice(before).flatMap((call) => captured([call], 0))).toEqual([]);
+      silent.width = 60;
+      before = fake.calls.length;
+      await engine.pollNow();
+      expect(fake.calls.slice(before).flatMap((call) => captured([call], 0))).toEqual(['%1']);
+    });
+
+    it('still counts quiet time on a pane it does not capture, and marks it stuck', async () => {
+      const pane = { id: '%1', screen: 'Deploy? [y/N] ', activity: seconds() - 600 };
+      const { engine, events, fake, advance } = setup([pane], {}, true);
+      await engine.pollNow();
+      await engine.pollNow();
+      advance(10_000);
+      const before = fake.calls.length;
+      await engine.pollNow();
+      expect(fake.calls.slice(before).flatMap((call) => captured([call], 0))).toEqual([]);
+      expect(engine.getSnapshot().panes[0]).toMatchObject({ state: 'stuck', reason: 'permission' });
+      expect(events.filter((e) => e.type === 'stuck')).toHaveLength(1);
+    });
+
+    it('captures every watched pane in one process without a persistent connection', async () => {
+      const panes = [{ id: '%1', screen: 'a', activity: seconds() - 600 }];
+      const { engine, fake } = setup(panes);
+      for (let i = 0; i < 3; i++) await engine.pollNow();
+      expect(fake.calls).toHaveLength(3);
+      expect(captured(fake.calls, 2)).toEqual(['%1']);
+    });
   });
 });

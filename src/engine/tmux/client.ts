@@ -16,6 +16,7 @@ import {
   parsePollCycle,
   pasteBufferCommands,
   pollCycleCommand,
+  screensCommand,
   sendItemsCommands,
   type BatchCapture,
   type CaptureBatchOptions,
@@ -74,9 +75,29 @@ export class TmuxClient {
     return describeSocket(this.socket);
   }
 
-  /** Lists every pane and captures the given ones: one tmux process, or one control-mode line. */
-  async pollCycle(captureIds: readonly string[]): Promise<PollCycleOutput> {
-    const result = await this.pollRunner(pollCycleCommand(this.framing, captureIds));
+  /**
+   * Lists every pane and captures some of them. Over a persistent connection, where a round trip
+   * is cheap, the list comes first and `select` picks the panes to capture from it. Otherwise one
+   * tmux process lists and captures every pane in `candidates`, because a second process would
+   * cost more than the captures it saves.
+   */
+  async pollCycle(
+    candidates: readonly string[],
+    select?: (panes: readonly PaneInfo[]) => readonly string[],
+  ): Promise<PollCycleOutput> {
+    if (select === undefined || this.pollRunner === this.runner) {
+      return this.runPoll(pollCycleCommand(this.framing, candidates));
+    }
+    const { panes } = await this.runPoll(listPanesCommand(this.framing));
+    const chosen = select(panes);
+    if (chosen.length === 0) return { panes, screens: new Map() };
+    const result = await this.pollRunner(screensCommand(this.framing, chosen));
+    if (result.exitCode !== 0 && isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
+    return { panes, screens: parsePollCycle(result.stdout, this.framing, result.exitCode === 0).screens };
+  }
+
+  private async runPoll(command: readonly string[]): Promise<PollCycleOutput> {
+    const result = await this.pollRunner(command);
     if (result.exitCode !== 0 && isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
     const output = parsePollCycle(result.stdout, this.framing, result.exitCode === 0);
     if (result.exitCode !== 0 && output.panes.length === 0) {

@@ -165,14 +165,23 @@ function toInt(value: string): number {
  * a command sequence at the first failure); the list itself is always complete.
  */
 export function pollCycleCommand(framing: Framing, captureIds: readonly string[]): string[] {
-  const commands: TmuxCommand[] = [listPanesCommand(framing)];
+  return chain([listPanesCommand(framing), ...screenCommands(framing, captureIds)]);
+}
+
+/** Only the captures of a poll cycle (its output parses with parsePollCycle, with no panes listed). */
+export function screensCommand(framing: Framing, captureIds: readonly string[]): string[] {
+  return chain(screenCommands(framing, captureIds));
+}
+
+function screenCommands(framing: Framing, captureIds: readonly string[]): TmuxCommand[] {
+  const commands: TmuxCommand[] = [];
   for (const id of captureIds) {
     assertPaneId(id);
     // display-message runs strftime over its text: `%5~` would print as `  %5~`, so write `%%5`.
     commands.push(['display-message', '-p', `${framing.blockStart}${id.replace('%', '%%')}~>`]);
     commands.push(['capture-pane', '-p', '-t', id]);
   }
-  return chain(commands);
+  return commands;
 }
 
 export interface PollCycleOutput {

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { RECAPTURE_MS, needsCapture } from '../../src/engine/capture-gate.js';
+import type { PaneInfo } from '../../src/engine/types.js';
+
+const pane = (overrides: Partial<PaneInfo> = {}): PaneInfo => ({
+  paneId: '%1',
+  sessionId: '$0',
+  sessionName: 'main',
+  windowId: '@1',
+  windowIndex: 1,
+  windowName: 'bash',
+  paneIndex: 0,
+  title: 'host',
+  cwd: '/work',
+  command: 'bash',
+  pid: 100,
+  dead: false,
+  width: 80,
+  height: 24,
+  inMode: false,
+  alternateOn: false,
+  windowActivity: 1_000_000_000_000,
+  ...overrides,
+});
+
+describe('needsCapture', () => {
+  const stamp = 1_000_000_000_000; // activity stamp: the start of a whole second
+  const before = pane({ windowActivity: stamp });
+
+  it('captures a pane never captured', () => {
+    expect(needsCapture(before, before, null, stamp + 5_000)).toBe(true);
+  });
+
+  it('skips a pane whose window printed nothing since a capture taken a second or more later', () => {
+    expect(needsCapture(before, before, stamp + 1_000, stamp + 3_000)).toBe(false);
+    expect(needsCapture(before, before, stamp + 20_000, stamp + 25_000)).toBe(false);
+  });
+
+  it('captures when the last output falls in a second that ends after the capture', () => {
+    // captured at .400 of the stamped second: output later in that second would have been missed
+    expect(needsCapture(before, before, stamp + 400, stamp + 2_000)).toBe(true);
+    expect(needsCapture(before, pane({ windowActivity: stamp + 3_000 }), stamp + 2_500, stamp + 4_000)).toBe(true);
+  });
+
+  it('captures after a resize, a respawn, a death or a switch of screen, though nothing printed', () => {
+    const at = stamp + 5_000;
+    for (const change of [{ width: 100 }, { height: 10 }, { pid: 101 }, { dead: true }, { alternateOn: true }]) {
+      expect(needsCapture(before, pane({ windowActivity: stamp, ...change }), at, at + 2_000)).toBe(true);
+    }
+  });
+
+  it('captures when tmux gives no activity stamp, and every RECAPTURE_MS regardless', () => {
+    const unstamped = pane({ windowActivity: 0 });
+    expect(needsCapture(unstamped, unstamped, stamp, stamp + 2_000)).toBe(true);
+    expect(needsCapture(before, before, stamp + 1_000, stamp + 1_000 + RECAPTURE_MS)).toBe(true);
+  });
+});
