@@ -187,10 +187,11 @@ describe('flow control (real tmux)', () => {
     await tmux.tmux('send-keys', '-t', pane, 'while :; do seq 1 100000; done', 'Enter');
     await until(() => viewer.chunks.length > 10);
     // Stop reading for longer than pause-after: tmux pauses the pane instead of buffering forever.
-    // On a loaded machine the pane may print too little in one stall, so stall up to three times.
+    // On a loaded machine one stall may not leave output older than pause-after queued in tmux, so
+    // stall up to three times, longer each time.
     let endBefore = 0;
     for (let attempt = 0; attempt < 3 && viewer.resets.length === 0; attempt++) {
-      const stopUntil = Date.now() + 3000;
+      const stopUntil = Date.now() + [3000, 5000, 8000][attempt]!;
       while (Date.now() < stopUntil) {
         /* busy: this process reads nothing meanwhile */
       }
@@ -206,6 +207,6 @@ describe('flow control (real tmux)', () => {
     const count = viewer.chunks.length;
     await until(() => viewer.chunks.length > count + 5);
     await tmux.tmux('send-keys', '-t', pane, 'C-c', '');
-    // Up to three stalls of 3 s plus waits: more than the default test timeout on a loaded machine.
+    // Up to three stalls (16 s) plus waits: more than the default test timeout on a loaded machine.
   }, 90_000);
 });
