@@ -13,7 +13,8 @@ export const RECAPTURE_MS = 30_000;
  * that capture was taken (`capturedAt`, wall-clock ms, like tmux's stamps; null: never).
  */
 export function needsCapture(previous: PaneInfo, current: PaneInfo, capturedAt: number | null, now: number): boolean {
-  if (capturedAt === null || now - capturedAt >= RECAPTURE_MS) return true;
+  // Also when the wall clock went back: stamps and capture times no longer compare.
+  if (capturedAt === null || now < capturedAt || now - capturedAt >= RECAPTURE_MS) return true;
   // No stamp (an old tmux, or a format it left empty): nothing to go by.
   if (current.windowActivity <= 0) return true;
   // The stamp is the start of the second of the last output: any second that ends after the

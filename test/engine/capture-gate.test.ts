@@ -54,4 +54,8 @@ describe('needsCapture', () => {
     expect(needsCapture(unstamped, unstamped, stamp, stamp + 2_000)).toBe(true);
     expect(needsCapture(before, before, stamp + 1_000, stamp + 1_000 + RECAPTURE_MS)).toBe(true);
   });
+
+  it('captures when the wall clock went back since the last capture', () => {
+    expect(needsCapture(before, before, stamp + 5_000, stamp + 4_000)).toBe(true);
+  });
 });
