@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuMs, startServer } from './lib/tmux-fixture.mjs';
+import { cpuMs, killServer, startServer } from './lib/tmux-fixture.mjs';
 
 export const title = 'Dashboard: first frame, idle CPU and renders (50 panes, 2 s poll)';
 
@@ -89,11 +89,7 @@ async function measure(label, watchedCommand, log) {
     }
     return { label, firstFrame, listed, own, withTmux, renders, rssMb, exited };
   } finally {
-    try {
-      tmux('kill-server');
-    } catch {
-      // already gone
-    }
+    killServer(host);
     watched.kill();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
+import { namedSocketPath } from '../dist/engine/tmux/socket.js';
 import { parseTape, playTape } from './tape-player.mjs';
 
 const run = promisify(execFile);
@@ -225,7 +226,9 @@ try {
     console.error('ffmpeg is not installed (apt-get install ffmpeg): kept only docs/dashboard.png');
   }
 } finally {
-  await run('tmux', ['-L', demoSocket, 'kill-server']).catch(() => {});
-  await run('tmux', ['-L', host, 'kill-server']).catch(() => {});
+  for (const name of [demoSocket, host]) {
+    await run('tmux', ['-L', name, 'kill-server']).catch(() => {});
+    rmSync(namedSocketPath(name, process.env, process.getuid()), { force: true });
+  }
   if (existsSync(work) && !process.env.DEMO_KEEP_FRAMES) rmSync(work, { recursive: true, force: true });
 }

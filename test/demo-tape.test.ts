@@ -10,7 +10,7 @@ import { parseTape } from '../scripts/tape-player.mjs';
 import { playTape } from '../scripts/tape-player.mjs';
 import { corralShim, shellQuote } from './helpers/corral-shim.js';
 import { processesWithEnv } from './helpers/processes.js';
-import { startTestTmux, type TestTmux } from './helpers/tmux-server.js';
+import { removeSocketFile, startTestTmux, type TestTmux } from './helpers/tmux-server.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -25,6 +25,7 @@ describe('demo.tape', () => {
   });
   afterAll(async () => {
     await execFileAsync('tmux', ['-L', demoSocket, 'kill-server']).catch(() => {});
+    removeSocketFile(demoSocket);
     await tmux?.kill();
     shim.remove();
   });

@@ -2,7 +2,18 @@
 
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { namedSocketPath } from '../../dist/engine/tmux/socket.js';
+
+/** Kills a private server and removes the socket file tmux leaves behind. */
+export function killServer(name) {
+  try {
+    execFileSync('tmux', ['-L', name, 'kill-server'], { stdio: 'ignore' });
+  } catch {
+    // already gone
+  }
+  rmSync(namedSocketPath(name, process.env, process.getuid()), { force: true });
+}
 
 // `read -t` is a bash builtin: the panes print every 1-4 s without starting any process.
 export function startServer(panes, command = 'while :; do read -r -t $((RANDOM % 4 + 1)) _; echo "tick $RANDOM"; done') {
@@ -11,7 +22,7 @@ export function startServer(panes, command = 'while :; do read -r -t $((RANDOM %
   tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'bench', '-x', '120', '-y', '30', 'bash', '--norc', '-c', command);
   for (let i = 1; i < panes; i++) tmux('new-window', '-d', '-t', 'bench:', 'bash', '--norc', '-c', command);
   const pid = Number(tmux('display-message', '-p', '#{pid}').trim());
-  return { name, pid, tmux, kill: () => { try { tmux('kill-server'); } catch { /* gone */ } } };
+  return { name, pid, tmux, kill: () => killServer(name) };
 }
 
 /** utime+stime (and, with children, cutime+cstime) of a process in ms. */

@@ -174,8 +174,9 @@ describe('corral with no command and no tmux server', () => {
       await expect(demoServer()).resolves.toBeDefined();
       await server.tmux('send-keys', '-t', pane, 'q');
       await server.waitForScreen(pane, (s) => s.includes('EXIT=0'));
-      // tmux leaves the socket file behind; what matters is that no server answers on it.
       await expect(demoServer()).rejects.toThrow();
+      // tmux leaves its socket file behind; corral removes it.
+      expect(findSocket()).toBeUndefined();
     } finally {
       // Whatever happened above, no demo server may outlive the test (its socket folder goes next).
       const socketPath = findSocket();

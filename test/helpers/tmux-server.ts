@@ -3,7 +3,9 @@
 
 import { execFileSync, execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
+import { namedSocketPath } from '../../src/engine/tmux/socket.js';
 import type { TmuxSocket } from '../../src/engine/types.js';
 
 const execFileAsync = promisify(execFile);
@@ -41,6 +43,11 @@ const CLEAN_ENV = {
 } as NodeJS.ProcessEnv;
 delete CLEAN_ENV.TMUX;
 delete CLEAN_ENV.TMUX_PANE;
+
+/** tmux leaves a dead server's socket file behind; tests remove theirs. */
+export function removeSocketFile(socketName: string): void {
+  rmSync(namedSocketPath(socketName, process.env, process.getuid?.() ?? 0), { force: true });
+}
 
 export async function startTestTmux(): Promise<TestTmux> {
   requireTmux();
@@ -93,6 +100,7 @@ export async function startTestTmux(): Promise<TestTmux> {
       } catch {
         // already gone
       }
+      removeSocketFile(socketName);
     },
   };
   return api;

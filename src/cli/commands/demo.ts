@@ -2,12 +2,13 @@
 // in demo/, short thresholds so something becomes stuck within seconds, and the dashboard on it.
 // The server is killed on every way out (q, Ctrl-C, signals, errors).
 
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Settings } from '../../engine/config.js';
 import { createEngine } from '../../engine/engine.js';
 import { TmuxClient } from '../../engine/tmux/client.js';
 import { createExecRunner, runChecked, type TmuxRunner } from '../../engine/tmux/runner.js';
+import { namedSocketPath } from '../../engine/tmux/socket.js';
 import type { Command } from '../command.js';
 import { loadDashboard } from '../load-dashboard.js';
 import { packageRoot } from '../package-root.js';
@@ -133,6 +134,8 @@ export async function runDemo({ settings, env, stderr, label }: DemoOptions): Pr
     }
   } finally {
     await runner(['kill-server']).catch(() => {});
+    // The server was corral's, so is the socket file tmux leaves behind.
+    rmSync(namedSocketPath(name, env, process.getuid?.() ?? 0), { force: true });
   }
 }
 

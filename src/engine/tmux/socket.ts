@@ -1,5 +1,6 @@
 // Turns the socket choice into the leading tmux arguments, and names it for people.
 
+import { join } from 'node:path';
 import type { TmuxSocket } from '../types.js';
 
 export const defaultSocket: TmuxSocket = { kind: 'default' };
@@ -32,4 +33,13 @@ export function socketPathFromTmuxEnv(tmuxEnv: string | undefined): string | nul
   const comma = tmuxEnv.indexOf(',');
   const path = comma === -1 ? tmuxEnv : tmuxEnv.slice(0, comma);
   return path === '' ? null : path;
+}
+
+/**
+ * The socket file of a named server (`-L NAME`), where tmux creates it: `$TMUX_TMPDIR` (or /tmp),
+ * then `tmux-UID`. tmux leaves the file behind when its server exits.
+ */
+export function namedSocketPath(name: string, env: NodeJS.ProcessEnv, uid: number): string {
+  const base = env.TMUX_TMPDIR && env.TMUX_TMPDIR !== '' ? env.TMUX_TMPDIR : '/tmp';
+  return join(base, `tmux-${uid}`, name);
 }
