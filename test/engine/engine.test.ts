@@ -220,6 +220,18 @@ describe('engine (scripted tmux, manual clock)', () => {
       expect(events.filter((e) => e.type === 'stuck')).toHaveLength(1);
     });
 
+    it('lists and captures in one process while the connection is missing', async () => {
+      const panes = [{ id: '%1', screen: 'a', activity: seconds() - 600 }];
+      const fake = scriptedTmux(panes);
+      const down = Object.assign((args: readonly string[]) => fake.runner(args), { connected: () => false });
+      const client = new TmuxClient({ socket: { kind: 'name', name: 't' }, runner: fake.runner, pollRunner: down, nonce: NONCE });
+      const settings = resolveSettings({ flags: {}, env: {}, file: null });
+      const engine = createEngine({ settings, tmux: client });
+      for (let i = 0; i < 3; i++) await engine.pollNow();
+      expect(fake.calls).toHaveLength(3);
+      expect(captured(fake.calls, 2)).toEqual(['%1']);
+    });
+
     it('captures every watched pane in one process without a persistent connection', async () => {
       const panes = [{ id: '%1', screen: 'a', activity: seconds() - 600 }];
       const { engine, fake } = setup(panes);

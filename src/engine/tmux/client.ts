@@ -49,11 +49,14 @@ export interface CaptureBatchResult {
   readonly gone: readonly string[];
 }
 
+/** A runner for poll cycles; `connected` says whether its last call went over a persistent connection. */
+export type PollRunner = TmuxRunner & { close?(): Promise<void>; connected?(): boolean };
+
 export interface TmuxClientOptions {
   readonly socket: TmuxSocket;
   readonly runner?: TmuxRunner;
   /** Runs the poll cycles (a persistent control-mode runner); `runner` when not given. */
-  readonly pollRunner?: TmuxRunner & { close?(): Promise<void> };
+  readonly pollRunner?: PollRunner;
   /** Random by default; tests pass a fixed one. */
   readonly nonce?: string;
 }
@@ -61,7 +64,7 @@ export interface TmuxClientOptions {
 export class TmuxClient {
   readonly socket: TmuxSocket;
   readonly runner: TmuxRunner;
-  private readonly pollRunner: TmuxRunner & { close?(): Promise<void> };
+  private readonly pollRunner: PollRunner;
   private readonly framing: Framing;
 
   constructor(options: TmuxClientOptions) {
@@ -77,15 +80,16 @@ export class TmuxClient {
 
   /**
    * Lists every pane and captures some of them. Over a persistent connection, where a round trip
-   * is cheap, the list comes first and `select` picks the panes to capture from it. Otherwise one
-   * tmux process lists and captures every pane in `candidates`, because a second process would
-   * cost more than the captures it saves.
+   * is cheap, the list comes first and `select` picks the panes to capture from it. Otherwise (no
+   * such runner, or its connection was missing last time) one tmux process lists and captures every
+   * pane in `candidates`, because a second process would cost more than the captures it saves.
    */
   async pollCycle(
     candidates: readonly string[],
     select?: (panes: readonly PaneInfo[]) => readonly string[],
   ): Promise<PollCycleOutput> {
-    if (select === undefined || this.pollRunner === this.runner) {
+    const persistent = this.pollRunner !== this.runner && (this.pollRunner.connected?.() ?? true);
+    if (select === undefined || !persistent) {
       return this.runPoll(pollCycleCommand(this.framing, candidates));
     }
     const { panes } = await this.runPoll(listPanesCommand(this.framing));
