@@ -6,6 +6,7 @@
 import { chmodSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { inkPatches } from './ink-patches.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/bin`;
@@ -29,6 +30,8 @@ await build({
   },
   // React's production build: the development one costs several times the CPU per render.
   define: { 'process.env.NODE_ENV': '"production"' },
+  // Ink 6 caches every text it measures; the patch bounds those caches (see ink-patches.mjs).
+  plugins: [inkPatches],
   legalComments: 'eof',
   logLevel: 'warning',
 });

@@ -1,0 +1,59 @@
+// Bounds two caches of Ink 6 while the CLI is bundled. Ink 6 (the last line that runs on Node 20)
+// keeps every text it has measured or wrapped, in two module-level caches that never forget; a
+// dashboard whose timers change every second adds entries each frame, for as long as it runs.
+// Ink 8 bounds both caches (4096 entries, least recently used first out); this gives Ink 6 the same
+// bound. The build fails if Ink's source no longer looks as expected, instead of shipping unpatched.
+
+export const CACHE_LIMIT = 4096;
+
+// A Map kept in recency order: a hit moves the key to the end, a full cache drops the first key.
+export const boundedCache = (name) =>
+  `const ${name} = new Map();\n` +
+  `const ${name}Get = (key) => {\n` +
+  `  const value = ${name}.get(key);\n` +
+  `  if (value !== undefined) { ${name}.delete(key); ${name}.set(key, value); }\n` +
+  `  return value;\n` +
+  `};\n` +
+  `const ${name}Set = (key, value) => {\n` +
+  `  if (${name}.size >= ${CACHE_LIMIT}) ${name}.delete(${name}.keys().next().value);\n` +
+  `  ${name}.set(key, value);\n` +
+  `};\n`;
+
+const PATCHES = {
+  'ink/build/wrap-text.js': [
+    ['const cache = {};\n', boundedCache('cache')],
+    ['const cachedText = cache[cacheKey];', 'const cachedText = cacheGet(cacheKey);'],
+    ['cache[cacheKey] = wrappedText;', 'cacheSet(cacheKey, wrappedText);'],
+  ],
+  'ink/build/measure-text.js': [
+    ['const cache = new Map();\n', boundedCache('cache')],
+    ['const cachedDimensions = cache.get(text);', 'const cachedDimensions = cacheGet(text);'],
+    ['cache.set(text, dimensions);', 'cacheSet(text, dimensions);'],
+  ],
+};
+
+/** The patched source of `path`, or null when it is not one of the files patched here. */
+export function patchInkSource(path, source) {
+  const file = Object.keys(PATCHES).find((suffix) => path.replaceAll('\\', '/').endsWith(`/node_modules/${suffix}`));
+  if (!file) return null;
+  let patched = source;
+  for (const [from, to] of PATCHES[file]) {
+    if (patched.split(from).length !== 2) {
+      throw new Error(`${file}: expected exactly one "${from.trim()}"; Ink changed, review scripts/ink-patches.mjs`);
+    }
+    patched = patched.replace(from, to);
+  }
+  return patched;
+}
+
+/** The esbuild plugin that applies patchInkSource. */
+export const inkPatches = {
+  name: 'ink-bounded-caches',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]ink[\\/]build[\\/](wrap|measure)-text\.js$/ }, async (args) => {
+      const { readFile } = await import('node:fs/promises');
+      const contents = patchInkSource(args.path, await readFile(args.path, 'utf8'));
+      return contents === null ? undefined : { contents, loader: 'js' };
+    });
+  },
+};
