@@ -1,0 +1,107 @@
+// Renders the dashboard (src/ui/App) with Ink into an in-memory 120x40 terminal, with a clock that
+// moves one second per reading, so that every frame changes every timer, as the real dashboard
+// does once a second. Prints one JSON line: CPU per frame and heap growth. bench/frames.mjs
+// bundles this file twice (Ink as published, and with the bounded caches) and runs both.
+
+import { Readable, Writable } from 'node:stream';
+import { createElement } from 'react';
+import { render } from 'ink';
+import { App } from '../../src/ui/App.tsx';
+
+const FRAMES = Number(process.argv[2] ?? 600);
+const WARMUP = 60;
+
+let tick = 0;
+const clock = { now: () => 1_000_000 + tick++ * 1000 };
+const panes = Array.from({ length: 50 }, (_, i) => ({
+  pane: {
+    paneId: `%${i}`,
+    sessionId: '$0',
+    sessionName: 'work',
+    windowId: `@${i}`,
+    windowIndex: i,
+    windowName: 'agent',
+    paneIndex: 0,
+    title: `agent ${i}`,
+    cwd: `/home/me/src/project-${i}`,
+    command: 'node',
+    pid: 1000 + i,
+    dead: false,
+    width: 80,
+    height: 24,
+    inMode: false,
+    alternateOn: false,
+    windowActivity: 0,
+  },
+  target: `work:${i}.0`,
+  label: null,
+  trackingId: `t${i}`,
+  state: 'monitoring',
+  reason: null,
+  message: null,
+  verdict: null,
+  registeredAt: 0,
+  quietSince: i * 7_000,
+  stuckSince: null,
+  acknowledged: false,
+  screenHash: `h${i}`,
+  lines: Array.from({ length: 30 }, (_, j) => `pane ${i}, line ${j}: some output of the program`),
+}));
+const snapshot = { server: 'default server', status: 'ok', statusMessage: null, panes, updatedAt: 0, cycle: 1 };
+const engine = {
+  getSnapshot: () => snapshot,
+  subscribe: () => () => {},
+  acknowledge() {},
+  pollNow: async () => {},
+  onEvent: () => () => {},
+};
+const actions = {
+  send: async () => {},
+  reply: async () => {},
+  jumpTo: async () => ({ switched: false, message: '' }),
+  toggleBridge: async () => {},
+  toggleAttach: async () => {},
+  quit() {},
+};
+
+const stdout = Object.assign(new Writable({ write: (_chunk, _encoding, done) => done() }), {
+  isTTY: true,
+  columns: 120,
+  rows: 40,
+});
+const stdin = Object.assign(new Readable({ read() {} }), { isTTY: true, setRawMode() {}, ref() {}, unref() {} });
+
+let frames = 0;
+let onFrame = () => {};
+const instance = render(createElement(App, { engine, actions, clock, tickMs: 5, home: '/home/me' }), {
+  stdout,
+  stdin,
+  exitOnCtrlC: false,
+  patchConsole: false,
+  onRender: () => {
+    frames += 1;
+    onFrame();
+  },
+});
+const framesDone = (n) =>
+  new Promise((resolve) => {
+    onFrame = () => frames >= n && resolve();
+  });
+
+await framesDone(WARMUP);
+globalThis.gc();
+const heapBefore = process.memoryUsage().heapUsed;
+const cpuBefore = process.cpuUsage();
+await framesDone(WARMUP + FRAMES);
+const cpu = process.cpuUsage(cpuBefore);
+globalThis.gc();
+const heapAfter = process.memoryUsage().heapUsed;
+instance.unmount();
+console.log(
+  JSON.stringify({
+    frames: FRAMES,
+    cpuMsPerFrame: (cpu.user + cpu.system) / 1000 / FRAMES,
+    heapGrowthMb: (heapAfter - heapBefore) / 1048576,
+  }),
+);
+process.exit(0);
