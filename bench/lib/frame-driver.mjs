@@ -7,62 +7,23 @@ import { Readable, Writable } from 'node:stream';
 import { createElement } from 'react';
 import { render } from 'ink';
 import { App } from '../../src/ui/App.tsx';
+import { fakeActions, fakeEngine, paneView } from '../../test/ui/fake-engine.ts';
 
 const FRAMES = Number(process.argv[2] ?? 600);
 const WARMUP = 60;
 
 let tick = 0;
 const clock = { now: () => 1_000_000 + tick++ * 1000 };
-const panes = Array.from({ length: 50 }, (_, i) => ({
-  pane: {
-    paneId: `%${i}`,
-    sessionId: '$0',
-    sessionName: 'work',
-    windowId: `@${i}`,
-    windowIndex: i,
-    windowName: 'agent',
-    paneIndex: 0,
-    title: `agent ${i}`,
-    cwd: `/home/me/src/project-${i}`,
-    command: 'node',
-    pid: 1000 + i,
-    dead: false,
-    width: 80,
-    height: 24,
-    inMode: false,
-    alternateOn: false,
-    windowActivity: 0,
-  },
-  target: `work:${i}.0`,
-  label: null,
-  trackingId: `t${i}`,
-  state: 'monitoring',
-  reason: null,
-  message: null,
-  verdict: null,
-  registeredAt: 0,
-  quietSince: i * 7_000,
-  stuckSince: null,
-  acknowledged: false,
-  screenHash: `h${i}`,
-  lines: Array.from({ length: 30 }, (_, j) => `pane ${i}, line ${j}: some output of the program`),
-}));
-const snapshot = { server: 'default server', status: 'ok', statusMessage: null, panes, updatedAt: 0, cycle: 1 };
-const engine = {
-  getSnapshot: () => snapshot,
-  subscribe: () => () => {},
-  acknowledge() {},
-  pollNow: async () => {},
-  onEvent: () => () => {},
-};
-const actions = {
-  send: async () => {},
-  reply: async () => {},
-  jumpTo: async () => ({ switched: false, message: '' }),
-  toggleBridge: async () => {},
-  toggleAttach: async () => {},
-  quit() {},
-};
+// The fake engine and actions of the component tests; 50 panes with different quiet times.
+const panes = Array.from({ length: 50 }, (_, i) =>
+  paneView({
+    quietSince: i * 7_000,
+    pane: { title: `agent ${i}`, cwd: `/home/me/src/project-${i}`, command: 'node' },
+    lines: Array.from({ length: 30 }, (_, j) => `pane ${i}, line ${j}: some output of the program`),
+  }),
+);
+const engine = fakeEngine(panes);
+const { actions } = fakeActions();
 
 const stdout = Object.assign(new Writable({ write: (_chunk, _encoding, done) => done() }), {
   isTTY: true,
