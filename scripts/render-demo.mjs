@@ -12,14 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium } from 'playwright-core';
 import { namedSocketPath } from '../dist/engine/tmux/socket.js';
+import { launchChromium } from './chromium.mjs';
 import { parseTape, playTape } from './tape-player.mjs';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const FRAME_MS = Number(process.env.DEMO_FRAME_MS ?? 250);
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 const tape = parseTape(readFileSync(join(root, 'demo.tape'), 'utf8'));
 const size = tape.size ?? { columns: 120, rows: 32 };
@@ -142,18 +141,7 @@ window.show = (text, x, y) => new Promise((resolve) => { term.reset(); term.writ
     }
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const tab = await browser.newPage({ viewport: { width: 1300, height: 800 } });
     await tab.goto(`http://127.0.0.1:${server.address().port}/`);

@@ -7,7 +7,7 @@ import { Readable, Writable } from 'node:stream';
 import { createElement } from 'react';
 import { render } from 'ink';
 import { App } from '../../src/ui/App.tsx';
-import { fakeActions, fakeEngine, paneView } from '../../test/ui/fake-engine.ts';
+import { fakeActions, fakeEngine, paneView } from '../../test/helpers/fake-engine.ts';
 
 const FRAMES = Number(process.argv[2] ?? 600);
 const WARMUP = 60;

@@ -6,7 +6,7 @@ import type { Engine } from '../../src/engine/engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
 import type { CorralEvent } from '../../src/engine/types.js';
-import { paneView } from '../ui/fake-engine.js';
+import { paneView } from '../helpers/fake-engine.js';
 
 function fakeEngine() {
   const calls: string[][] = [];

@@ -1,27 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { RECAPTURE_MS, needsCapture } from '../../src/engine/capture-gate.js';
 import type { PaneInfo } from '../../src/engine/types.js';
+import { paneInfo } from '../helpers/fake-engine.js';
 
-const pane = (overrides: Partial<PaneInfo> = {}): PaneInfo => ({
-  paneId: '%1',
-  sessionId: '$0',
-  sessionName: 'main',
-  windowId: '@1',
-  windowIndex: 1,
-  windowName: 'bash',
-  paneIndex: 0,
-  title: 'host',
-  cwd: '/work',
-  command: 'bash',
-  pid: 100,
-  dead: false,
-  width: 80,
-  height: 24,
-  inMode: false,
-  alternateOn: false,
-  windowActivity: 1_000_000_000_000,
-  ...overrides,
-});
+// One pane, listed again with some fields changed.
+const base = paneInfo({ windowActivity: 1_000_000_000_000 });
+const pane = (overrides: Partial<PaneInfo> = {}): PaneInfo => ({ ...base, ...overrides });
 
 describe('needsCapture', () => {
   const stamp = 1_000_000_000_000; // activity stamp: the start of a whole second

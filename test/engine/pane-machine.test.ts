@@ -1,27 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { acknowledge, end, observe, register, type PaneTrack } from '../../src/engine/pane-machine.js';
 import type { PaneInfo, PromptVerdict } from '../../src/engine/types.js';
+import { paneInfo } from '../helpers/fake-engine.js';
 
-const pane = (over: Partial<PaneInfo> = {}): PaneInfo => ({
-  paneId: '%7',
-  sessionId: '$1',
-  sessionName: 'work',
-  windowId: '@1',
-  windowIndex: 0,
-  windowName: 'bash',
-  paneIndex: 0,
-  title: 't',
-  cwd: '/srv/app',
-  command: 'bash',
-  pid: 42,
-  dead: false,
-  width: 80,
-  height: 24,
-  inMode: false,
-  alternateOn: false,
-  windowActivity: 0,
-  ...over,
-});
+const pane = (over: Partial<PaneInfo> = {}): PaneInfo => paneInfo({ paneId: '%7', cwd: '/srv/app', ...over });
 
 const prompt: PromptVerdict = { prompt: true, reason: 'permission', busy: false, tool: 'generic', rule: 'y-n', line: 'Deploy? [y/N]' };
 const busy: PromptVerdict = { ...prompt, busy: true };

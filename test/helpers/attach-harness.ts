@@ -2,7 +2,6 @@
 // WebSocket client that records what it receives.
 
 import WebSocket from 'ws';
-import type { EngineHandle, EngineSnapshot, PaneView } from '../../src/engine/types.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { CorralServer } from '../../src/server/http-server.js';
 import {
@@ -10,6 +9,7 @@ import {
   type AttachFeature,
   type AttachSettings,
 } from '../../src/server/attach/attach-feature.js';
+import { fakeEngine, type FakeEngine } from './fake-engine.js';
 import { startTestTmux, type TestTmux } from './tmux-server.js';
 
 export const TOKEN = 'test-token-0123456789';
@@ -22,31 +22,11 @@ export const DEFAULT_ATTACH_SETTINGS: AttachSettings = {
   attachPauseAfter: 10,
 };
 
-/** A store with fixed panes, standing in for the engine. */
-export function fakeEngine(panes: PaneView[] = []): EngineHandle & { set(panes: PaneView[]): void } {
-  let snapshot: EngineSnapshot = { server: 'test', status: 'ok', statusMessage: null, panes, updatedAt: 0, cycle: 1 };
-  const listeners = new Set<() => void>();
-  return {
-    getSnapshot: () => snapshot,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    acknowledge() {},
-    pollNow: async () => {},
-    onEvent: () => () => {},
-    set(next) {
-      snapshot = { ...snapshot, panes: next, cycle: snapshot.cycle + 1 };
-      for (const l of listeners) l();
-    },
-  };
-}
-
 export interface Harness {
   readonly tmux: TestTmux;
   readonly server: CorralServer;
   readonly feature: AttachFeature;
-  readonly engine: ReturnType<typeof fakeEngine>;
+  readonly engine: FakeEngine;
   wsUrl(pane: string, query?: string): string;
   close(): Promise<void>;
 }
@@ -58,7 +38,7 @@ export async function startHarness(
   const tmux = options.tmux ?? (await startTestTmux());
   const server = new CorralServer({ host: '127.0.0.1', port: 0 });
   await server.listen();
-  const engine = fakeEngine();
+  const engine = fakeEngine([], 'test');
   const feature = createAttachFeature({
     engine,
     tmux: new TmuxClient({ socket: tmux.socket }),

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render } from 'ink-testing-library';
 import { App } from '../../src/ui/App.js';
 import { createServicesStore } from '../../src/ui/services.js';
-import { fakeActions, fakeEngine, manualClock, paneView } from './fake-engine.js';
+import { fakeActions, fakeEngine, manualClock, paneView } from '../helpers/fake-engine.js';
 
 afterEach(() => cleanup());
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keepOrder, sortPaneIds, stuckSetKey } from '../../src/ui/order.js';
-import { paneView } from './fake-engine.js';
+import { paneView } from '../helpers/fake-engine.js';
 
 describe('sortPaneIds', () => {
   it('puts stuck panes first (longest stuck first), then snoozed, then by quiet time', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RESORT_IDLE_MS, applyEdit, initialUiState, uiReducer, type UiState } from '../../src/ui/state.js';
-import { paneView } from './fake-engine.js';
+import { paneView } from '../helpers/fake-engine.js';
 
 const ids = (...views: { pane: { paneId: string } }[]) => views.map((v) => v.pane.paneId);
 

@@ -1,33 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  PaneStreams,
-  type LiveChunk,
-  type PaneEnd,
-  type Replay,
-  type StreamViewer,
-} from '../../../src/engine/pane-stream/pane-streams.js';
+import { PaneStreams } from '../../../src/engine/pane-stream/pane-streams.js';
 import { openControlClientCount } from '../../../src/engine/tmux/control-client.js';
+import { Recorder } from '../../helpers/stream-recorder.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
 import { GENERATOR, expectContiguous, numberedLines, viewerText } from '../../helpers/stream-text.js';
-
-class Recorder implements StreamViewer {
-  chunks: LiveChunk[] = [];
-  resets: Replay[] = [];
-  ended: PaneEnd | null = null;
-  constructor(readonly text: boolean) {}
-  onOutput(chunk: LiveChunk) {
-    this.chunks.push(chunk);
-  }
-  onReset(replay: Replay) {
-    this.resets.push(replay);
-  }
-  onEnd(end: PaneEnd) {
-    this.ended = end;
-  }
-  get liveBytes(): Buffer {
-    return Buffer.concat(this.chunks.map((c) => c.bytes));
-  }
-}
 
 async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -4,13 +4,10 @@ import { describe, expect, it } from 'vitest';
 import {
   PaneStreams,
   type ControlConnection,
-  type LiveChunk,
-  type PaneEnd,
-  type Replay,
-  type StreamViewer,
 } from '../../../src/engine/pane-stream/pane-streams.js';
 import type { ControlHandlers, ControlClientOptions } from '../../../src/engine/tmux/control-client.js';
 import type { ControlReply } from '../../../src/engine/tmux/control-protocol.js';
+import { Recorder } from '../../helpers/stream-recorder.js';
 
 interface Pending {
   commands: readonly (readonly string[])[];
@@ -59,22 +56,6 @@ function scripted() {
   };
 }
 
-class Recorder implements StreamViewer {
-  chunks: LiveChunk[] = [];
-  resets: Replay[] = [];
-  ended: PaneEnd | null = null;
-  constructor(readonly text: boolean) {}
-  onOutput(chunk: LiveChunk) {
-    this.chunks.push(chunk);
-  }
-  onReset(replay: Replay) {
-    this.resets.push(replay);
-  }
-  onEnd(end: PaneEnd) {
-    this.ended = end;
-  }
-}
-
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 function streamsWith(script: ReturnType<typeof scripted>) {
@@ -87,6 +68,14 @@ function streamsWith(script: ReturnType<typeof scripted>) {
     livenessMs: 3_600_000,
     firstOffset: 0,
   });
+}
+
+/** Subscribes a viewer to %1 and answers its join: one screen row, the cursor at the top left. */
+async function join(streams: PaneStreams, script: ReturnType<typeof scripted>, viewer: Recorder, row = 'x', from?: number) {
+  const joining = streams.subscribe('%1', viewer, from);
+  await tick();
+  script.answer([[row], ['0 0 1 80 24 0']]);
+  return joining;
 }
 
 describe('PaneStreams with a scripted control connection', () => {
@@ -118,10 +107,7 @@ describe('PaneStreams with a scripted control connection', () => {
     const script = scripted();
     const streams = streamsWith(script);
     const first = new Recorder(true);
-    const joining = streams.subscribe('%1', first);
-    await tick();
-    script.answer([[''], ['0 0 1 80 24 0']]);
-    await joining;
+    await join(streams, script, first, '');
     const euro = Buffer.from('€');
     script.output('%1', 'ab');
     const mid = first.chunks.at(-1)!.textEnd;
@@ -147,10 +133,7 @@ describe('PaneStreams with a scripted control connection', () => {
     const script = scripted();
     const streams = streamsWith(script);
     const viewer = new Recorder(false);
-    const joining = streams.subscribe('%1', viewer);
-    await tick();
-    script.answer([['x'], ['0 0 1 80 24 0']]);
-    await joining;
+    await join(streams, script, viewer);
     script.output('%1', '0123456789');
     script.pause('%1');
     expect(script.pending[0]!.commands.map((c) => c[0])).toEqual(['refresh-client', 'capture-pane', 'display-message']);
@@ -160,10 +143,7 @@ describe('PaneStreams with a scripted control connection', () => {
     expect(viewer.resets[0]!.snapshotOffset).toBe(11);
     // A viewer resuming from before the gap gets a repaint, not a silent hole.
     const late = new Recorder(false);
-    const joiningLate = streams.subscribe('%1', late, 10);
-    await tick();
-    script.answer([['now'], ['0 0 1 80 24 0']]);
-    expect((await joiningLate).replay.mode).toBe('recovery');
+    expect((await join(streams, script, late, 'now', 10)).replay.mode).toBe('recovery');
   });
 
   it('starts offsets past those of any earlier corral process by default', async () => {
@@ -177,10 +157,7 @@ describe('PaneStreams with a scripted control connection', () => {
     });
     const viewer = new Recorder(false);
     const before = Date.now() * 1024;
-    const joining = streams.subscribe('%1', viewer, 5000);
-    await tick();
-    script.answer([['x'], ['0 0 1 80 24 0']]);
-    const sub = await joining;
+    const sub = await join(streams, script, viewer, 'x', 5000);
     expect(sub.replay.mode).toBe('recovery');
     expect(sub.replay.snapshotOffset).toBeGreaterThanOrEqual(before);
     expect(Number.isSafeInteger(sub.replay.snapshotOffset)).toBe(true);
@@ -191,10 +168,7 @@ describe('PaneStreams with a scripted control connection', () => {
     const script = scripted();
     const streams = streamsWith(script);
     const viewer = new Recorder(false);
-    const joining = streams.subscribe('%1', viewer);
-    await tick();
-    script.answer([['x'], ['0 0 1 80 24 0']]);
-    await joining;
+    await join(streams, script, viewer);
     await streams.close();
     expect(viewer.ended).toEqual({ status: 'closed', exitCode: null });
     expect(script.closed).toBe(true);

@@ -1,12 +1,11 @@
 // The attach web page in headless Chromium (Debian chromium + playwright-core).
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaneInfo, PaneView } from '../../../src/engine/types.js';
 import { TmuxClient } from '../../../src/engine/tmux/client.js';
+import { launchChromium } from '../../../scripts/chromium.mjs';
 import { TOKEN, startHarness, type Harness } from '../../helpers/attach-harness.js';
-
-const CHROMIUM = '/usr/bin/chromium';
+import { paneView } from '../../helpers/fake-engine.js';
 
 /** Browser-side expression: the terminal's rendered rows contain the text. */
 function screenIncludes(text: string): string {
@@ -17,39 +16,13 @@ let h: Harness;
 let browser: Browser;
 
 function view(pane: PaneInfo, state: PaneView['state']): PaneView {
-  return {
-    pane,
-    target: `${pane.sessionName}:${pane.windowIndex}.${pane.paneIndex}`,
-    label: null,
-    trackingId: `tmux-${pane.paneId}-0`,
-    state,
-    reason: state === 'stuck' ? 'permission' : null,
-    message: null,
-    verdict: null,
-    registeredAt: 0,
-    quietSince: 0,
-    stuckSince: null,
-    acknowledged: false,
-    lines: [],
-    screenHash: '',
-  };
+  return paneView({ pane, state, reason: state === 'stuck' ? 'permission' : null });
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`browser tests need Debian chromium at ${CHROMIUM} (apt-get install chromium)`);
+  // Fails loudly, naming the package, when Chromium is missing.
+  browser = await launchChromium();
   h = await startHarness();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -61,14 +34,14 @@ describe('attach page in a browser', () => {
     const paneId = await h.tmux.spawn('bash --norc', { width: 80, height: 20 });
     await h.tmux.waitForScreen(paneId, (s) => s.trim().length > 0);
     const info = (await new TmuxClient({ socket: h.tmux.socket }).listPanes()).find((p) => p.paneId === paneId)!;
-    h.engine.set([view(info, 'monitoring')]);
+    h.engine.setPanes([view(info, 'monitoring')]);
 
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${h.server.port}/?token=${TOKEN}`);
     expect(new URL(page.url()).search).toBe(''); // the token left the address bar
     const item = page.locator(`li[data-pane="${paneId}"]`);
     await item.locator('.badge[data-state="monitoring"]').waitFor({ timeout: 10_000 });
-    h.engine.set([view(info, 'stuck')]);
+    h.engine.setPanes([view(info, 'stuck')]);
     await item.locator('.badge[data-state="stuck"]').waitFor({ timeout: 10_000 });
 
     await item.click();

@@ -1,4 +1,5 @@
-// A hand-driven engine for dashboard tests: set panes, read what the dashboard asked for.
+// Hand-driven stand-ins for the engine side: pane listings and views with sensible defaults, an
+// engine store whose panes a test sets, and dashboard actions that record what was asked.
 
 import type { CorralEvent, EngineHandle, EngineSnapshot, PaneInfo, PaneView } from '../../src/engine/types.js';
 import type { SendItem } from '../../src/engine/tmux/keys.js';
@@ -45,9 +46,10 @@ export function fakeEngine(panes: readonly PaneView[] = [], server = 'default se
 
 let nextPane = 1;
 
-export function paneView(overrides: Partial<Omit<PaneView, 'pane'>> & { pane?: Partial<PaneInfo> } = {}): PaneView {
+/** A tmux pane listing; each call without a paneId gets the next id (%1, %2, ...). */
+export function paneInfo(overrides: Partial<PaneInfo> = {}): PaneInfo {
   const n = nextPane++;
-  const pane: PaneInfo = {
+  return {
     paneId: `%${n}`,
     sessionId: '$0',
     sessionName: 'main',
@@ -65,8 +67,12 @@ export function paneView(overrides: Partial<Omit<PaneView, 'pane'>> & { pane?: P
     inMode: false,
     alternateOn: false,
     windowActivity: 0,
-    ...overrides.pane,
+    ...overrides,
   };
+}
+
+export function paneView(overrides: Partial<Omit<PaneView, 'pane'>> & { pane?: Partial<PaneInfo> } = {}): PaneView {
+  const pane = paneInfo(overrides.pane);
   const { pane: _ignored, ...rest } = overrides;
   return {
     pane,
@@ -82,7 +88,7 @@ export function paneView(overrides: Partial<Omit<PaneView, 'pane'>> & { pane?: P
     stuckSince: null,
     acknowledged: false,
     lines: [],
-    screenHash: `h${n}`,
+    screenHash: `h${pane.paneId}`,
     ...rest,
   };
 }
