@@ -167,7 +167,9 @@ describe('engine on a real tmux server', () => {
     expect(lastTick() - tick0).toBeGreaterThanOrEqual(5);
     const beforeResize = captures(silent);
     await server.tmux('resize-window', '-t', silent, '-x', '50', '-y', '12');
-    await waitFor(() => captures(silent) > beforeResize);
+    // The capture command goes out before its cycle publishes: wait for both.
+    await waitFor(() => captures(silent) > beforeResize && paneView(silent)?.pane.width === 50);
+    expect(captures(silent)).toBeGreaterThan(beforeResize);
     expect(paneView(silent)?.pane.width).toBe(50);
   });
 });
