@@ -2,8 +2,11 @@
 // client only hears the panes of its own session); per watched pane a ring of recent bytes with
 // growing offsets, and the seam between "the screen now" and "what comes next" taken on the same
 // control connection, so a viewer sees every byte exactly once. tmux stays the source of truth.
+// A pane's ring (and so its session's control client) outlives its last viewer by a grace period:
+// a viewer back within it catches up exactly, and viewers coming and going never churn tmux
+// control clients (attaching and detaching them concurrently can crash tmux 3.3a).
 
-import type { TmuxSocket } from '../types.js';
+import { systemTimers, type Timers, type TmuxSocket } from '../types.js';
 import { ControlClient, type ControlClientOptions } from '../tmux/control-client.js';
 import type { ControlReply } from '../tmux/control-protocol.js';
 import type { SendItem } from '../tmux/keys.js';
@@ -34,8 +37,11 @@ export interface LiveChunk {
 }
 
 export interface PaneEnd {
-  /** `exited`: the pane is gone; `closed`: corral stopped watching (shutting down). */
-  readonly status: 'exited' | 'closed';
+  /**
+   * `exited`: the pane is gone; `closed`: corral stopped watching (shutting down); `lost`: the
+   * tmux control connection went away while the pane still exists (a new subscribe reconnects).
+   */
+  readonly status: 'exited' | 'closed' | 'lost';
   readonly exitCode: number | null;
 }
 
@@ -84,6 +90,12 @@ export interface PaneStreamsOptions {
   readonly firstOffset?: number;
   /** How often to check that watched panes still exist. */
   readonly livenessMs?: number;
+  /**
+   * How long a pane's ring outlives its last viewer (ms). Its session's control client stays as
+   * long as one of its panes is kept. 0 drops both with the last viewer.
+   */
+  readonly keepMs?: number;
+  readonly timers?: Timers;
 }
 
 export class PaneGoneError extends Error {
@@ -99,16 +111,20 @@ interface PaneStream {
   readonly utf8: Utf8Stream;
   readonly viewers: Set<StreamViewer>;
   resyncing: boolean;
+  /** Armed while nobody views the pane: when it fires, the ring is dropped. */
+  expiry: unknown;
+  /** Subscriptions waiting for their repaint: the stream must not be dropped under them. */
+  joining: number;
 }
 
 interface SessionLink {
   readonly sessionId: string;
   readonly client: ControlConnection;
   readonly panes: Map<string, PaneStream>;
-  timer: NodeJS.Timeout | null;
+  timer: unknown;
   checking: boolean;
-  /** Subscriptions waiting for their repaint: the link must not close under them. */
-  joining: number;
+  /** Set once corral itself closes the link: the client's exit then ends nothing more. */
+  closing: boolean;
 }
 
 const INPUT_CHUNK = 512;
@@ -141,10 +157,14 @@ export class PaneStreams {
   private readonly lastEnd = new Map<string, number>();
   private readonly openControl: OpenControl;
   private readonly firstOffset: number;
+  private readonly timers: Timers;
+  private readonly keepMs: number;
   private closing = false;
 
   constructor(private readonly options: PaneStreamsOptions) {
     this.openControl = options.openControl ?? ((o) => ControlClient.open(o));
+    this.timers = options.timers ?? systemTimers;
+    this.keepMs = options.keepMs ?? 300_000;
     // 1024 offsets per millisecond: ~280,000 years of headroom below 2^53, and more bytes than a
     // pane can print in that time.
     this.firstOffset = options.firstOffset ?? Date.now() * 1024;
@@ -153,6 +173,13 @@ export class PaneStreams {
   /** Sessions that currently hold a control client (for tests and diagnostics). */
   get sessionCount(): number {
     return this.ready.size;
+  }
+
+  /** Panes whose output is kept, with or without viewers (for tests and diagnostics). */
+  get paneCount(): number {
+    let count = 0;
+    for (const link of this.ready.values()) count += link.panes.size;
+    return count;
   }
 
   /**
@@ -165,7 +192,10 @@ export class PaneStreams {
     if (this.closing) throw new Error('pane streams are closing');
     const sessionId = await this.options.sessionOf(paneId);
     if (sessionId === null) throw new PaneGoneError(paneId);
-    const link = await this.link(sessionId);
+    let link = await this.link(sessionId);
+    // A link that started closing while we waited for it cannot take new viewers: open the next.
+    if (link.closing) link = await this.link(sessionId);
+    if (this.closing || link.closing) throw new Error('pane streams are closing');
     const stream = this.stream(link, paneId);
     const unsubscribe = () => this.leave(link, stream, viewer);
 
@@ -174,7 +204,7 @@ export class PaneStreams {
       if (stream.ring.holds(fromOffset, snapshot)) {
         let bytes = stream.ring.slice(fromOffset, snapshot);
         if (viewer.text) bytes = bytes.subarray(leadingContinuationBytes(bytes));
-        stream.viewers.add(viewer);
+        this.watch(stream, viewer);
         return {
           replay: { mode: bytes.length === 0 ? 'none' : 'catch_up', bytes, snapshotOffset: snapshot },
           unsubscribe,
@@ -182,27 +212,28 @@ export class PaneStreams {
       }
     }
     let replay: Replay | null = null;
-    link.joining += 1;
+    stream.joining += 1;
     try {
       await link.client.run(repaintCommands(paneId), (replies) => {
         const repaint = this.repaintFrom(replies);
-        if (repaint === null) return;
+        if (repaint === null || link.panes.get(paneId) !== stream) return;
         // The seam: every byte appended so far is in the capture, every later byte is live.
         replay = {
           mode: 'recovery',
           bytes: repaint,
           snapshotOffset: viewer.text ? stream.utf8.boundary : stream.ring.endOffset,
         };
-        stream.viewers.add(viewer);
+        this.watch(stream, viewer);
       });
     } catch (error) {
-      link.joining -= 1;
-      this.dropIfUnused(link, stream);
+      stream.joining -= 1;
+      this.dropIfIdle(link, stream);
       throw error;
     }
-    link.joining -= 1;
+    stream.joining -= 1;
     if (replay === null) {
-      this.dropIfUnused(link, stream);
+      // The capture failed: the pane is gone (or going), so its ring is of no use to anyone.
+      this.dropIfIdle(link, stream);
       throw new PaneGoneError(paneId);
     }
     return { replay, unsubscribe };
@@ -241,7 +272,7 @@ export class PaneStreams {
     await this.runChecked(paneId, [['resize-pane', '-t', paneId, '-x', String(cols), '-y', String(rows)]]);
   }
 
-  /** Closes every control client (detaching cleanly) and ends every stream. */
+  /** Ends every stream (viewers get `closed`) and detaches every control client, one at a time. */
   async close(): Promise<void> {
     this.closing = true;
     const links = await Promise.allSettled([...this.links.values()]);
@@ -314,18 +345,24 @@ export class PaneStreams {
           }
         },
         onExit: () => {
-          if (link) this.endLink(link);
+          if (link) void this.linkLost(link);
         },
       },
     });
-    link = { sessionId, client, panes, timer: null, checking: false, joining: 0 };
-    const interval = this.options.livenessMs ?? 2000;
-    const created = link;
-    link.timer = setInterval(() => this.checkLiveness(created), interval);
-    link.timer.unref();
+    link = { sessionId, client, panes, timer: null, checking: false, closing: false };
     this.ready.set(sessionId, link);
-    if (client.closed) this.endLink(link);
+    this.armLiveness(link);
+    if (client.closed) void this.linkLost(link);
     return link;
+  }
+
+  private armLiveness(link: SessionLink): void {
+    link.timer = this.timers.setTimeout(() => {
+      link.timer = null;
+      if (link.closing) return;
+      this.checkLiveness(link);
+      this.armLiveness(link);
+    }, this.options.livenessMs ?? 2000);
   }
 
   private stream(link: SessionLink, paneId: string): PaneStream {
@@ -341,10 +378,18 @@ export class PaneStreams {
         utf8: new Utf8Stream(start),
         viewers: new Set(),
         resyncing: false,
+        expiry: null,
+        joining: 0,
       };
       link.panes.set(paneId, stream);
     }
     return stream;
+  }
+
+  private watch(stream: PaneStream, viewer: StreamViewer): void {
+    if (stream.expiry !== null) this.timers.clearTimeout(stream.expiry);
+    stream.expiry = null;
+    stream.viewers.add(viewer);
   }
 
   private deliver(stream: PaneStream, data: Buffer): void {
@@ -421,45 +466,87 @@ export class PaneStreams {
 
   private endStream(link: SessionLink, stream: PaneStream, end: PaneEnd): void {
     if (link.panes.get(stream.paneId) !== stream) return;
-    link.panes.delete(stream.paneId);
-    this.lastEnd.set(stream.paneId, stream.ring.endOffset);
+    this.forget(link, stream);
     const viewers = [...stream.viewers];
     stream.viewers.clear();
     for (const viewer of viewers) viewer.onEnd(end);
     if (link.panes.size === 0) void this.closeLink(link);
   }
 
-  /** The control client went away (session ended, tmux server gone): every pane of it ended. */
-  private endLink(link: SessionLink): void {
-    for (const stream of [...link.panes.values()]) this.endStream(link, stream, { status: 'exited', exitCode: null });
+  /**
+   * The control client went away without corral closing it: the session ended, the tmux server
+   * died, or someone detached it. Panes that are gone have exited; the viewers of panes that still
+   * exist are told the connection was lost, so they can subscribe again.
+   */
+  private async linkLost(link: SessionLink): Promise<void> {
+    if (link.closing) return;
+    const streams = [...link.panes.values()];
+    const exists = await Promise.all(
+      streams.map((stream) =>
+        this.options.sessionOf(stream.paneId).then(
+          (session) => session !== null,
+          () => false,
+        ),
+      ),
+    );
+    if (link.closing) return;
+    streams.forEach((stream, i) =>
+      this.endStream(link, stream, { status: exists[i] ? 'lost' : 'exited', exitCode: null }),
+    );
     void this.closeLink(link);
   }
 
   private leave(link: SessionLink, stream: PaneStream, viewer: StreamViewer): void {
-    stream.viewers.delete(viewer);
-    this.dropIfUnused(link, stream);
+    if (!stream.viewers.delete(viewer)) return;
+    this.release(link, stream);
   }
 
-  private dropIfUnused(link: SessionLink, stream: PaneStream): void {
-    if (stream.viewers.size > 0 || link.panes.get(stream.paneId) !== stream) return;
-    const anyViewers = [...link.panes.values()].some((s) => s.viewers.size > 0);
-    if (!anyViewers && link.joining === 0) void this.closeLink(link);
+  /** Nobody views the pane any more: keep its ring for the grace period, then drop it. */
+  private release(link: SessionLink, stream: PaneStream): void {
+    if (stream.viewers.size > 0 || stream.joining > 0 || link.panes.get(stream.paneId) !== stream) return;
+    if (stream.expiry !== null) return;
+    if (this.keepMs <= 0 || this.closing) {
+      this.drop(link, stream);
+      return;
+    }
+    stream.expiry = this.timers.setTimeout(() => {
+      stream.expiry = null;
+      if (stream.viewers.size === 0 && stream.joining === 0) this.drop(link, stream);
+    }, this.keepMs);
+  }
+
+  private dropIfIdle(link: SessionLink, stream: PaneStream): void {
+    if (stream.viewers.size === 0 && stream.joining === 0) this.drop(link, stream);
+  }
+
+  private drop(link: SessionLink, stream: PaneStream): void {
+    if (link.panes.get(stream.paneId) !== stream) return;
+    this.forget(link, stream);
+    if (link.panes.size === 0) void this.closeLink(link);
+  }
+
+  /** Removes a stream, remembering where its offsets stopped. */
+  private forget(link: SessionLink, stream: PaneStream): void {
+    link.panes.delete(stream.paneId);
+    if (stream.expiry !== null) this.timers.clearTimeout(stream.expiry);
+    stream.expiry = null;
+    this.lastEnd.set(stream.paneId, stream.ring.endOffset);
   }
 
   private async closeLink(link: SessionLink, status: PaneEnd['status'] = 'exited'): Promise<void> {
+    link.closing = true;
     if (this.ready.get(link.sessionId) === link) {
       this.ready.delete(link.sessionId);
       this.links.delete(link.sessionId);
     }
-    if (link.timer) clearInterval(link.timer);
+    if (link.timer !== null) this.timers.clearTimeout(link.timer);
     link.timer = null;
-    for (const stream of link.panes.values()) this.lastEnd.set(stream.paneId, stream.ring.endOffset);
     for (const stream of [...link.panes.values()]) {
+      this.forget(link, stream);
       const viewers = [...stream.viewers];
       stream.viewers.clear();
       for (const viewer of viewers) viewer.onEnd({ status, exitCode: null });
     }
-    link.panes.clear();
     await link.client.close();
   }
 }

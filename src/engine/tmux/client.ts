@@ -12,6 +12,7 @@ import {
   makeFraming,
   listPanesCommand,
   parseCaptureBatch,
+  paneInfoCommand,
   parsePaneList,
   parsePollCycle,
   pasteBufferCommands,
@@ -149,6 +150,20 @@ export class TmuxClient {
       throw new TmuxCommandError(['list-panes'], result);
     }
     return parsePaneList(result.stdout, this.framing);
+  }
+
+  /**
+   * One pane by id, or null when the server has no such pane. Goes over the persistent connection
+   * when there is one: looking a pane up then starts no tmux process.
+   */
+  async findPane(paneId: string): Promise<PaneInfo | null> {
+    const result = await this.pollRunner(paneInfoCommand(this.framing, paneId));
+    if (result.exitCode !== 0) {
+      if (isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
+      if (/can't find pane|can't find window|can't find session/i.test(result.stderr)) return null;
+      throw new TmuxCommandError(['display-message'], result);
+    }
+    return parsePaneList(result.stdout, this.framing).find((p) => p.paneId === paneId) ?? null;
   }
 
   async capture(paneId: string, options: CaptureOptions = {}): Promise<string> {

@@ -7,6 +7,7 @@ import {
 } from '../../../src/engine/pane-stream/pane-streams.js';
 import type { ControlHandlers, ControlClientOptions } from '../../../src/engine/tmux/control-client.js';
 import type { ControlReply } from '../../../src/engine/tmux/control-protocol.js';
+import { ManualTime } from '../../helpers/manual-time.js';
 import { Recorder } from '../../helpers/stream-recorder.js';
 
 interface Pending {
@@ -41,6 +42,11 @@ function scripted() {
     },
     output: (paneId: string, data: string | Buffer) => handlers.onOutput?.(paneId, Buffer.from(data)),
     pause: (paneId: string) => handlers.onPause?.(paneId),
+    /** The tmux side ends the connection (session gone, server died, detached by someone). */
+    exit() {
+      closed = true;
+      handlers.onExit?.('detached');
+    },
     /** Answers the oldest command line: each command ok with the given lines. */
     answer(lines: string[][]) {
       const next = pending.shift()!;
@@ -50,6 +56,7 @@ function scripted() {
     },
     open: async (options: ControlClientOptions) => {
       opened += 1;
+      closed = false;
       handlers = options.handlers ?? {};
       return connection;
     },
@@ -58,15 +65,23 @@ function scripted() {
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
-function streamsWith(script: ReturnType<typeof scripted>) {
+const KEEP_MS = 60_000;
+
+function streamsWith(
+  script: ReturnType<typeof scripted>,
+  time = new ManualTime(),
+  sessionOf: (paneId: string) => Promise<string | null> = async () => '$1',
+) {
   return new PaneStreams({
     socket: { kind: 'default' },
     ringBytes: 64,
     pauseAfterSeconds: 5,
-    sessionOf: async () => '$1',
+    sessionOf,
     openControl: script.open,
     livenessMs: 3_600_000,
     firstOffset: 0,
+    keepMs: KEEP_MS,
+    timers: time,
   });
 }
 
@@ -100,7 +115,99 @@ describe('PaneStreams with a scripted control connection', () => {
     expect(viewer.chunks).toHaveLength(1);
     sub.unsubscribe();
     await tick();
+    expect(script.closed).toBe(false);
+  });
+
+  it('keeps the ring and the control client for the grace period after the last viewer, then lets both go', async () => {
+    const script = scripted();
+    const time = new ManualTime();
+    const streams = streamsWith(script, time);
+    const first = new Recorder(false);
+    const sub = await join(streams, script, first);
+    script.output('%1', 'seen;');
+    const left = first.chunks.at(-1)!.endOffset;
+    sub.unsubscribe();
+    // Output while nobody watches still goes into the ring.
+    script.output('%1', 'missed-1;');
+    await time.advance(KEEP_MS - 1);
+    script.output('%1', 'missed-2;');
+    expect(script.closed).toBe(false);
+    const back = new Recorder(false);
+    const resumed = await streams.subscribe('%1', back, left);
+    // Exactly the bytes printed while away; no capture asked of tmux, no second client.
+    expect(resumed.replay).toMatchObject({ mode: 'catch_up', snapshotOffset: left + 18 });
+    expect(resumed.replay.bytes.toString()).toBe('missed-1;missed-2;');
+    expect(script.pending).toHaveLength(0);
+    expect(script.opened).toBe(1);
+    // The viewer's return disarmed the expiry: time passing now changes nothing.
+    await time.advance(2 * KEEP_MS);
+    expect(script.closed).toBe(false);
+    script.output('%1', 'live;');
+    expect(back.chunks.map((c) => c.bytes.toString())).toEqual(['live;']);
+
+    resumed.unsubscribe();
+    await time.advance(KEEP_MS - 1);
+    expect(script.closed).toBe(false);
+    expect(streams.paneCount).toBe(1);
+    await time.advance(1);
     expect(script.closed).toBe(true);
+    expect(streams.paneCount).toBe(0);
+    expect(streams.sessionCount).toBe(0);
+    expect(time.timerCount).toBe(0);
+  });
+
+  it('repaints a viewer back after the grace period, with offsets past the old ring', async () => {
+    const script = scripted();
+    const time = new ManualTime();
+    const streams = streamsWith(script, time);
+    const first = new Recorder(false);
+    const sub = await join(streams, script, first);
+    script.output('%1', 'seen;');
+    const left = first.chunks.at(-1)!.endOffset;
+    sub.unsubscribe();
+    await time.advance(KEEP_MS);
+    expect(script.closed).toBe(true);
+    const late = new Recorder(false);
+    const resumed = await join(streams, script, late, 'screen now', left);
+    expect(resumed.replay.mode).toBe('recovery');
+    expect(resumed.replay.snapshotOffset).toBeGreaterThan(left);
+    expect(script.opened).toBe(2);
+  });
+
+  it('with no grace period detaches with the last viewer', async () => {
+    const script = scripted();
+    const streams = new PaneStreams({
+      socket: { kind: 'default' },
+      ringBytes: 64,
+      pauseAfterSeconds: 5,
+      sessionOf: async () => '$1',
+      openControl: script.open,
+      livenessMs: 3_600_000,
+      keepMs: 0,
+      timers: new ManualTime(),
+    });
+    const viewer = new Recorder(false);
+    const sub = await join(streams, script, viewer);
+    sub.unsubscribe();
+    await tick();
+    expect(script.closed).toBe(true);
+  });
+
+  it('ends viewers with "lost" when the control client goes but the pane is still there, "exited" when it is gone', async () => {
+    for (const [exists, status] of [
+      [true, 'lost'],
+      [false, 'exited'],
+    ] as const) {
+      const script = scripted();
+      let lookups = 0;
+      const streams = streamsWith(script, new ManualTime(), async () => (lookups++ === 0 || exists ? '$1' : null));
+      const viewer = new Recorder(false);
+      await join(streams, script, viewer);
+      script.exit();
+      await tick();
+      expect(viewer.ended).toEqual({ status, exitCode: null });
+      expect(streams.sessionCount).toBe(0);
+    }
   });
 
   it('catches up from an offset without asking tmux, and fences text at whole characters', async () => {
