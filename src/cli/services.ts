@@ -7,7 +7,9 @@ import type { EngineHandle } from '../engine/types.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import { CorralServer } from '../server/http-server.js';
 import { BRIDGE_FEATURE, createBridgeFeature, type BridgeFeature } from '../server/bridge/index.js';
-import { createAttachFeature, type AttachFeature } from '../server/attach/attach-feature.js';
+import { createAttachFeature, type AttachFeature, type LoginLink } from '../server/attach/attach-feature.js';
+import { createPaneAccess } from '../engine/pane-access.js';
+import { networkInterfaces } from 'node:os';
 import { classifyScreen } from '../engine/prompt/matcher.js';
 import { rulesFromSettings } from './setup.js';
 
@@ -27,6 +29,11 @@ export interface Services {
   stopAttach(): Promise<void>;
   readonly bridge: BridgeFeature | null;
   readonly attach: AttachFeature | null;
+  /**
+   * A browser link to the attach page with a new single-use login code (so the long-lived token
+   * never appears in a URL, a log or shell history); null while the attach server is off.
+   */
+  attachLink(): LoginLink | null;
   status(): ServicesStatus;
   subscribe(listener: () => void): () => void;
   close(): Promise<void>;
@@ -44,6 +51,20 @@ export interface ServicesOptions {
   readonly tmux: TmuxClient;
   readonly settings: Settings;
   readonly token: string;
+}
+
+/**
+ * Where a browser reaches a server bound to `host`: the address itself, or for a wildcard bind
+ * the machine's first network address (what a phone on the same network can open).
+ */
+export function browserBase(host: string, port: number): string {
+  let name = host;
+  if (host === '0.0.0.0' || host === '::') {
+    const addresses = Object.values(networkInterfaces()).flat();
+    const external = addresses.find((a) => a && !a.internal && a.family === 'IPv4');
+    name = external?.address ?? '127.0.0.1';
+  }
+  return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
 }
 
 export function createServices(options: ServicesOptions): Services {
@@ -125,10 +146,14 @@ export function createServices(options: ServicesOptions): Services {
       // A switched-off feature is not reusable: every start builds a fresh one.
       attach = createAttachFeature({
         engine: options.engine,
-        tmux: options.tmux,
-        socket: options.tmux.socket,
+        panes: createPaneAccess(options.tmux, {
+          ringBytes: settings.attachRingBytes,
+          pauseAfterSeconds: settings.attachPauseAfter,
+          keepMs: settings.attachGraceMs,
+        }),
         token: options.token,
         settings,
+        baseUrl: () => browserBase(settings.host, server.port),
       });
       server.enable(attach);
       publish();
@@ -140,6 +165,7 @@ export function createServices(options: ServicesOptions): Services {
       await server.disable(name);
       publish();
     },
+    attachLink: () => attach?.loginLink() ?? null,
     status: () => status,
     subscribe(listener) {
       listeners.add(listener);

@@ -75,6 +75,11 @@ export class TmuxClient {
     this.framing = makeFraming(options.nonce ?? randomBytes(6).toString('hex'));
   }
 
+  /** Runs commands over the persistent connection when there is one, else as one tmux process. */
+  get commandRunner(): TmuxRunner {
+    return this.pollRunner;
+  }
+
   get serverLabel(): string {
     return describeSocket(this.socket);
   }

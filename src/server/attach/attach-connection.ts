@@ -97,6 +97,12 @@ export class AttachConnection implements StreamViewer {
       this.close(CLOSE_CODES.goingAway, 'server stopping');
       return;
     }
+    if (end.status === 'lost') {
+      // The pane is still there: the viewer may connect again (a new tmux connection is made).
+      if (this.options.mode === 'json') this.error('tmux_lost', 'the tmux connection for this pane went away; connect again');
+      this.close(CLOSE_CODES.internalError, 'lost the tmux connection');
+      return;
+    }
     if (this.options.mode === 'json') {
       this.sendJson({
         type: 'status',
