@@ -2,6 +2,8 @@
 // WebSocket client that records what it receives.
 
 import WebSocket from 'ws';
+import { resolveSettings } from '../../src/engine/config.js';
+import { createEngine, type Engine } from '../../src/engine/engine.js';
 import { createPaneAccess } from '../../src/engine/pane-access.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { createControlRunner } from '../../src/engine/tmux/control-runner.js';
@@ -31,6 +33,8 @@ export interface Harness {
   readonly server: CorralServer;
   readonly feature: AttachFeature;
   readonly engine: FakeEngine;
+  /** The real engine on the private server, when the harness was asked for one. */
+  readonly realEngine: Engine | null;
   readonly client: TmuxClient;
   wsUrl(pane: string, query?: string): string;
   close(): Promise<void>;
@@ -42,7 +46,13 @@ export interface Harness {
  */
 export async function startHarness(
   settings: Partial<AttachSettings> = {},
-  options: { allowWrite?: boolean; tmux?: TestTmux; persistent?: boolean } = {},
+  options: {
+    allowWrite?: boolean;
+    tmux?: TestTmux;
+    persistent?: boolean;
+    /** Run the real engine (with these settings flags) instead of the hand-driven one. */
+    realEngine?: Record<string, unknown>;
+  } = {},
 ): Promise<Harness> {
   const tmux = options.tmux ?? (await startTestTmux());
   const server = new CorralServer({ host: '127.0.0.1', port: 0 });
@@ -55,8 +65,12 @@ export async function startHarness(
     runner: exec,
     ...(options.persistent ? { pollRunner: createControlRunner({ socket: tmux.socket, exec, retryMs: 0 }) } : {}),
   });
+  const realEngine = options.realEngine
+    ? createEngine({ settings: resolveSettings({ flags: options.realEngine, env: {}, file: null }), tmux: client })
+    : null;
+  realEngine?.start();
   const feature = createAttachFeature({
-    engine,
+    engine: realEngine ?? engine,
     panes: createPaneAccess(client, {
       ringBytes: all.attachRingBytes,
       pauseAfterSeconds: all.attachPauseAfter,
@@ -72,11 +86,13 @@ export async function startHarness(
     server,
     feature,
     engine,
+    realEngine,
     client,
     wsUrl: (pane, query = '') =>
       `ws://127.0.0.1:${server.port}/attach/${pane.replace('%', '')}${query ? `?${query}` : ''}`,
     async close() {
       await server.close();
+      await realEngine?.stop();
       await client.close();
       await tmux.kill();
     },

@@ -44,7 +44,7 @@ main { display: block; padding: 10px; max-width: 1400px; margin: 0 auto; }
 .pane-name { color: var(--muted); font-size: 13px; margin-top: 4px; overflow-wrap: anywhere; }
 .reason { margin: 6px 0 0; font-size: 13px; color: #ffa198; }
 .prompt { margin: 8px 0 0; padding: 8px 10px; background: #0b0e12; border: 1px solid var(--line); border-radius: 8px;
-  font: 12.5px/1.35 ui-monospace, SFMono-Regular, Menlo, monospace; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 14em; overflow-y: auto; }
+  font: 12.5px/1.35 ui-monospace, SFMono-Regular, Menlo, monospace; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 20em; overflow-y: auto; }
 .last-line { margin: 6px 0 0; font: 12.5px/1.35 ui-monospace, SFMono-Regular, Menlo, monospace; color: var(--muted);
   white-space: pre-wrap; overflow-wrap: anywhere; max-height: 2.7em; overflow: hidden; }
 .answers { display: flex; flex-wrap: wrap; gap: 8px; margin-top: 10px; }

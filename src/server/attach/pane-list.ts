@@ -59,12 +59,32 @@ function clip(line: string): string {
   return line.length > MAX_LINE ? `${line.slice(0, MAX_LINE - 1)}…` : line;
 }
 
-/** The last screen lines, moved up when needed so that they hold the prompt line. */
+const BOX_SIDE = /^\s*[│┃║╎╏┆┇┊┋]\s?|\s?[│┃║╎╏┆┇┊┋]\s*$/g;
+/** Only box-drawing characters (U+2500 to U+257F) and spaces. */
+const BOX_RULE = /^[\s\u2500-\u257f]*[\u2500-\u257f][\s\u2500-\u257f]*$/;
+
+/**
+ * A screen line without the frame an agent draws around its dialog (`│ text │`, `╰────╯`): on a
+ * narrow card the frame would wrap and hide the text. Null for a line that is only frame.
+ */
+export function unframe(line: string): string | null {
+  if (BOX_RULE.test(line)) return null;
+  return line.replace(BOX_SIDE, '').trimEnd();
+}
+
+/** The last screen lines (unframed, no blank runs), moved up when needed to hold the prompt line. */
 export function promptLines(view: PaneView): string[] {
-  const { lines } = view;
+  const prompt = view.verdict?.line ? unframe(view.verdict.line)?.trim() : null;
+  const lines: string[] = [];
+  for (const raw of view.lines) {
+    const line = unframe(raw);
+    if (line === null) continue;
+    if (line.trim() === '' && (lines.length === 0 || lines[lines.length - 1]!.trim() === '')) continue;
+    lines.push(line);
+  }
+  while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
   let start = Math.max(0, lines.length - PROMPT_LINES);
-  const line = view.verdict?.line ?? '';
-  const at = line === '' ? -1 : lines.lastIndexOf(line);
+  const at = prompt ? lines.findLastIndex((line) => line.trim() === prompt) : -1;
   if (at !== -1 && at < start) start = at;
   return lines.slice(start, start + PROMPT_LINES).map(clip);
 }
