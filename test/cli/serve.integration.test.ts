@@ -39,6 +39,16 @@ describe('corral serve', () => {
     }
   });
 
+  it('corral link says so when no server listens', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    const result = await runCli(['link', '--port', String(port)], { env: cliEnv({ CORRAL_TOKEN: 'a-token-for-the-link-test' }) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`corral: no corral server at http://127.0.0.1:${port}: start it with corral serve --attach\n`);
+  });
+
   it('fails with a clear sentence when the port is taken', async () => {
     const blocker: Server = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
@@ -73,6 +83,15 @@ describe('corral serve', () => {
         expect(signIn.status).toBe(302);
         const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
         expect((await fetch(`${url}/`, { headers: { cookie } })).status).toBe(200);
+        // corral link asks the running server for another link; it works too, once.
+        const made = await runCli(['link', '--url', url], { env: cliEnv({ XDG_CONFIG_HOME: home, CORRAL_TOKEN: token }) });
+        expect(made.code).toBe(0);
+        expect(made.stderr).toMatch(/a writing link; it works once, until/);
+        const another = made.stdout.trim();
+        expect(another).toMatch(new RegExp(`^${url}/\\?code=[\\w-]+$`));
+        expect(another).not.toBe(link);
+        expect((await fetch(another, { redirect: 'manual' })).status).toBe(302);
+        expect((await fetch(another, { redirect: 'manual' })).status).toBe(401);
 
         // The engine's first poll may still be under way: wait until the pane is listed.
         let listed = '';
