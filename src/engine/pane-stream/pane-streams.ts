@@ -105,6 +105,14 @@ export class PaneGoneError extends Error {
   }
 }
 
+/** corral is shutting the streams down: no new viewer is taken. */
+export class StreamsClosingError extends Error {
+  constructor() {
+    super('corral is stopping');
+    this.name = 'StreamsClosingError';
+  }
+}
+
 interface PaneStream {
   readonly paneId: string;
   readonly ring: RingBuffer;
@@ -189,13 +197,14 @@ export class PaneStreams {
    */
   async subscribe(paneId: string, viewer: StreamViewer, fromOffset?: number): Promise<Subscription> {
     assertPaneId(paneId);
-    if (this.closing) throw new Error('pane streams are closing');
+    if (this.closing) throw new StreamsClosingError();
     const sessionId = await this.options.sessionOf(paneId);
     if (sessionId === null) throw new PaneGoneError(paneId);
     let link = await this.link(sessionId);
     // A link that started closing while we waited for it cannot take new viewers: open the next.
     if (link.closing) link = await this.link(sessionId);
-    if (this.closing || link.closing) throw new Error('pane streams are closing');
+    if (this.closing) throw new StreamsClosingError();
+    if (link.closing) throw new Error('the tmux connection for this session is closing; try again');
     const stream = this.stream(link, paneId);
     const unsubscribe = () => this.leave(link, stream, viewer);
 

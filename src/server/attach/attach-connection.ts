@@ -12,7 +12,7 @@ import type {
   StreamViewer,
   Subscription,
 } from '../../engine/pane-stream/pane-streams.js';
-import { PaneGoneError } from '../../engine/pane-stream/pane-streams.js';
+import { PaneGoneError, StreamsClosingError } from '../../engine/pane-stream/pane-streams.js';
 import { UnknownKeyError, parseSendItems } from '../../engine/tmux/keys.js';
 import { CLOSE_CODES, parseClientMessage, type ClientMessage } from './protocol.js';
 
@@ -132,7 +132,9 @@ export class AttachConnection implements StreamViewer {
       this.subscription = subscription;
       this.sendReplay(subscription.replay);
     } catch (error) {
-      if (error instanceof PaneGoneError) {
+      if (error instanceof StreamsClosingError) {
+        this.close(CLOSE_CODES.goingAway, 'server stopping');
+      } else if (error instanceof PaneGoneError) {
         if (this.options.mode === 'json') this.error('no_such_pane', error.message);
         this.close(CLOSE_CODES.noSuchPane, 'no such pane');
       } else {
