@@ -17,6 +17,8 @@ import { createExecRunner } from '../dist/engine/tmux/runner.js';
 import { launchChromium } from './chromium.mjs';
 import { killServer } from '../bench/lib/tmux-fixture.mjs';
 
+/* global document, window */
+
 const root = fileURLToPath(new URL('..', import.meta.url));
 const name = `corral-shots-${randomBytes(4).toString('hex')}`;
 const socket = { kind: 'name', name };
@@ -47,7 +49,13 @@ try {
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
   const phonePage = await phone.newPage();
   await phonePage.goto(services.attachLink().url);
-  await phonePage.locator('.pane[data-status="stuck"] .answers button').first().waitFor({ timeout: 15_000 });
+  const phoneAgent = phonePage.locator('.pane', { hasText: 'agent: fix the flaky test' });
+  await phoneAgent.locator('.answers button').first().waitFor({ timeout: 15_000 });
+  // The agent's permission card under the header: its prompt and the quick answers.
+  await phoneAgent.evaluate((card) => {
+    const header = document.getElementById('top');
+    window.scrollTo(0, card.offsetTop - (header ? header.offsetHeight : 0) - 10);
+  });
   await new Promise((r) => setTimeout(r, 1500));
   await phonePage.screenshot({ path: `${root}docs/attach-phone.png` });
   await phone.close();

@@ -11,17 +11,18 @@ export const PAGE_STYLE = `
 :root { color-scheme: dark; --bg: #0f1216; --panel: #171b21; --panel-2: #1d232b; --line: #2a313a;
   --text: #e1e6ec; --muted: #8d96a0; --stuck: #f85149; --accent: #f0883e; --ok: #3fb950; --blue: #388bfd; }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 html, body { margin: 0; background: var(--bg); color: var(--text); }
 body { font: 15px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; min-height: 100vh; }
 body.viewing { overflow: hidden; }
 button, input { font: inherit; color: inherit; }
-button { min-height: 44px; min-width: 44px; padding: 0 14px; border-radius: 10px; border: 1px solid var(--line);
+button { min-height: 44px; min-width: 44px; padding: 0 12px; border-radius: 10px; border: 1px solid var(--line);
   background: var(--panel-2); cursor: pointer; touch-action: manipulation; }
 button:hover { border-color: #3d4651; }
 button:focus-visible, input:focus-visible { outline: 2px solid var(--blue); outline-offset: 1px; }
 button:disabled { opacity: 0.5; cursor: default; }
 header#top { position: sticky; top: 0; z-index: 5; display: flex; flex-wrap: wrap; align-items: center; gap: 4px 12px;
-  padding: 10px 14px; background: rgba(15, 18, 22, 0.96); border-bottom: 1px solid var(--line); }
+  padding: 10px 14px; background: var(--bg); border-bottom: 1px solid var(--line); }
 header#top h1 { margin: 0; font-size: 17px; display: flex; align-items: center; gap: 8px; }
 header#top h1 img { width: 22px; height: 22px; }
 #summary { color: var(--muted); font-size: 13px; }
@@ -52,26 +53,23 @@ main { display: block; padding: 10px; max-width: 1400px; margin: 0 auto; }
   background: #1f2a38; border-color: #2f4a6b; }
 .answers button:hover { background: #24344a; }
 .reply { display: flex; gap: 8px; margin-top: 10px; min-width: 0; }
-.reply[hidden] { display: none; }
 .reply input { flex: 1; min-width: 0; min-height: 44px; padding: 0 12px; border-radius: 10px; border: 1px solid var(--line); background: #0b0e12; }
 .tools { display: flex; flex-wrap: wrap; gap: 8px; margin-top: 10px; }
-.tools .signal { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; color: #ffa198; }
+.tools .signal { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 14px; padding: 0 8px; color: #ffa198; }
+@media (max-width: 420px) { .pane { padding: 10px; } .tools { gap: 6px; } main { padding: 8px; } }
 .result { margin: 8px 0 0; font-size: 13px; color: var(--muted); min-height: 0; }
 .result:empty { display: none; }
 .result[data-tone="error"] { color: var(--stuck); }
 .result[data-tone="ok"] { color: var(--ok); }
 .readonly-note { color: var(--muted); font-size: 13px; margin: 8px 0 0; }
 #viewer { position: fixed; inset: 0; z-index: 10; background: var(--bg); display: flex; flex-direction: column; min-width: 0; }
-#viewer[hidden] { display: none; }
 .viewer-bar { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 10px; padding: 8px 10px; border-bottom: 1px solid var(--line); }
 #viewer-title { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; overflow-wrap: anywhere; min-width: 0; }
 #viewer-state { color: var(--muted); font-size: 12px; }
 #type-label { display: flex; align-items: center; gap: 6px; min-height: 44px; margin-left: auto; }
-#type-label[hidden] { display: none; }
 #type-label input { width: 22px; height: 22px; }
 #terminal { flex: 1; min-height: 0; overflow: hidden; padding: 6px; }
 #confirm { position: fixed; inset: 0; z-index: 20; display: flex; align-items: center; justify-content: center; background: rgba(0, 0, 0, 0.6); padding: 16px; }
-#confirm[hidden] { display: none; }
 #confirm .box { background: var(--panel); border: 1px solid var(--line); border-radius: 14px; padding: 16px; max-width: 420px; width: 100%; }
 #confirm .box p { margin: 0 0 14px; }
 #confirm .row { display: flex; gap: 10px; justify-content: flex-end; }
@@ -79,7 +77,6 @@ main { display: block; padding: 10px; max-width: 1400px; margin: 0 auto; }
 @media (min-width: 960px) {
   main { display: grid; grid-template-columns: minmax(360px, 520px) minmax(0, 1fr); gap: 14px; align-items: start; }
   #viewer { position: sticky; top: 62px; height: calc(100vh - 74px); border: 1px solid var(--line); border-radius: 14px; z-index: 1; }
-  #viewer[hidden] { display: flex; visibility: hidden; }
   body.viewing { overflow: auto; }
 }
 `;

@@ -86,7 +86,9 @@ export function promptLines(view: PaneView): string[] {
   let start = Math.max(0, lines.length - PROMPT_LINES);
   const at = prompt ? lines.findLastIndex((line) => line.trim() === prompt) : -1;
   if (at !== -1 && at < start) start = at;
-  return lines.slice(start, start + PROMPT_LINES).map(clip);
+  const shown = lines.slice(start, start + PROMPT_LINES);
+  while (shown.length > 0 && shown[0]!.trim() === '') shown.shift();
+  return shown.map(clip);
 }
 
 export function listPane(view: PaneView, now: number): ListedPane {
