@@ -3,7 +3,7 @@
 // connect churn (rounds of 25 viewers subscribing and closing: rounds per second and the tmux
 // server's RSS before and after); and corral's RSS with 300 idle viewers.
 
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -155,6 +155,10 @@ function viewOnce(port, pane) {
   });
 }
 
+function tmuxVersionText() {
+  return execFileSync('tmux', ['-V'], { encoding: 'utf8' }).trim().replace(/^tmux /, '');
+}
+
 function controlClients(tmux) {
   return tmux
     .tmux('list-clients', '-F', '#{client_control_mode}')
@@ -162,11 +166,15 @@ function controlClients(tmux) {
     .filter((line) => line === '1').length;
 }
 
-/** Rounds of 25 viewers on three panes in two sessions; the grace period as given. */
+// A full 120x30 screen, then quiet: every repaint of it is about 3.6 KB of text.
+const FULL_SCREEN = 'for i in $(seq 1 29); do printf "%0119d\\n" $i; done; read -r _';
+
+/** Rounds of 25 viewers on three full-screen panes in two sessions; the grace period as given. */
 async function churn(log, graceMs, rounds) {
-  const tmux = startServer(1, 'read -r _');
-  tmux.tmux('new-window', '-d', '-t', 'bench:', 'bash', '--norc', '-c', 'read -r _');
-  tmux.tmux('new-session', '-d', '-s', 'other', 'bash', '--norc', '-c', 'read -r _');
+  const tmux = startServer(1, FULL_SCREEN);
+  tmux.tmux('new-window', '-d', '-t', 'bench:', 'bash', '--norc', '-c', FULL_SCREEN);
+  tmux.tmux('new-session', '-d', '-s', 'other', '-x', '120', '-y', '30', 'bash', '--norc', '-c', FULL_SCREEN);
+  await new Promise((r) => setTimeout(r, 500));
   const panes = tmux.tmux('list-panes', '-a', '-F', '#{pane_id}').trim().split('\n');
   const server = await startAttachServer(tmux.name, { attachGraceMs: graceMs });
   try {
@@ -250,7 +258,7 @@ export async function run(log) {
     `| corral server max RSS during fan-out | ${fan.maxRss.toFixed(0)} MB |`,
     `| clients still connected at the end | ${fan.open} / ${CLIENTS} |`,
     '',
-    `Connect churn: rounds of ${CHURN_CLIENTS} viewers subscribing to three panes (two sessions) and closing, one round after the other.`,
+    `Connect churn: rounds of ${CHURN_CLIENTS} viewers subscribing to three full-screen panes (two sessions) and closing, one round after the other; tmux ${tmuxVersionText()}.`,
     '',
     '| measure | grace period 5 min (default) | no grace period |',
     '|---|---:|---:|',

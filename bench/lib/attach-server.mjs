@@ -35,7 +35,7 @@ await server.listen();
 server.enable(
   createAttachFeature({
     engine,
-    panes: createPaneAccess(tmux, {
+    panes: await createPaneAccess(tmux, {
       ringBytes: settings.attachRingBytes,
       pauseAfterSeconds: settings.attachPauseAfter,
       keepMs: settings.attachGraceMs,

@@ -144,13 +144,19 @@ export function createServices(options: ServicesOptions): Services {
       if (attach) return;
       await listenOrReport();
       // A switched-off feature is not reusable: every start builds a fresh one.
+      const panes = await createPaneAccess(options.tmux, {
+        ringBytes: settings.attachRingBytes,
+        pauseAfterSeconds: settings.attachPauseAfter,
+        keepMs: settings.attachGraceMs,
+      });
+      if (attach) {
+        // Started twice at once: the first start won.
+        await panes.close();
+        return;
+      }
       attach = createAttachFeature({
         engine: options.engine,
-        panes: createPaneAccess(options.tmux, {
-          ringBytes: settings.attachRingBytes,
-          pauseAfterSeconds: settings.attachPauseAfter,
-          keepMs: settings.attachGraceMs,
-        }),
+        panes,
         token: options.token,
         settings,
         baseUrl: () => browserBase(settings.host, server.port),

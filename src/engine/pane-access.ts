@@ -3,7 +3,8 @@
 // lookups and typing go over the engine's persistent control connection when it is there.
 
 import { PaneStreams } from './pane-stream/pane-streams.js';
-import type { TmuxClient } from './tmux/client.js';
+import { printedCapturesLeak } from './pane-stream/repaint.js';
+import { tmuxVersion, type TmuxClient } from './tmux/client.js';
 import type { SendItem } from './tmux/keys.js';
 import { systemTimers, type PaneInfo, type Timers } from './types.js';
 
@@ -43,9 +44,13 @@ export interface PaneAccessOptions {
   readonly timers?: Timers;
 }
 
-export function createPaneAccess(tmux: TmuxClient, options: PaneAccessOptions): PaneAccess {
+export async function createPaneAccess(tmux: TmuxClient, options: PaneAccessOptions): Promise<PaneAccess> {
   const findPane = (paneId: string) => tmux.findPane(paneId);
+  // tmux before 3.6 never frees a capture a control client prints: repaints then go through a
+  // paste buffer that a separate tmux process reads and deletes.
+  const leaks = printedCapturesLeak(await tmuxVersion(tmux.runner).catch(() => null));
   const streams = new PaneStreams({
+    ...(leaks ? { screenBuffers: { take: (name: string) => tmux.takeBuffer(name) } } : {}),
     socket: tmux.socket,
     ringBytes: options.ringBytes,
     pauseAfterSeconds: options.pauseAfterSeconds,

@@ -71,7 +71,7 @@ export async function startHarness(
   realEngine?.start();
   const feature = createAttachFeature({
     engine: realEngine ?? engine,
-    panes: createPaneAccess(client, {
+    panes: await createPaneAccess(client, {
       ringBytes: all.attachRingBytes,
       pauseAfterSeconds: all.attachPauseAfter,
       keepMs: all.attachGraceMs,

@@ -14,6 +14,7 @@ import { assertPaneId } from '../tmux/pane-id.js';
 import { chain, escapeArg } from '../tmux/commands.js';
 import { runChecked, type TmuxRunner } from '../tmux/runner.js';
 import { RingBuffer } from './ring-buffer.js';
+import { randomBytes } from 'node:crypto';
 import { buildRepaint, parseCursorLine, repaintCommands } from './repaint.js';
 import { Utf8Stream, leadingContinuationBytes } from './utf8-stream.js';
 
@@ -96,6 +97,12 @@ export interface PaneStreamsOptions {
    */
   readonly keepMs?: number;
   readonly timers?: Timers;
+  /**
+   * Where repaints take the screen from. Without it, from the capture's reply (`capture-pane -p`).
+   * With it, the capture goes into a paste buffer that `take` reads and deletes outside control
+   * mode: tmux 3.2 to 3.5 leak the text of every `capture-pane -p` run by a control client.
+   */
+  readonly screenBuffers?: { take(name: string): Promise<string[] | null> };
 }
 
 export class PaneGoneError extends Error {
@@ -119,6 +126,15 @@ interface PaneStream {
   readonly utf8: Utf8Stream;
   readonly viewers: Set<StreamViewer>;
   resyncing: boolean;
+  /** Live output for viewers whose repaint is still being read: it follows the repaint. */
+  readonly held: Map<StreamViewer, LiveChunk[]>;
+  /**
+   * The last repaint and where in the stream it was taken. A viewer joining later gets it plus
+   * the output since (from the ring), so viewers coming and going cost tmux no capture.
+   */
+  screen: { readonly bytes: Buffer; readonly byteOffset: number; readonly textOffset: number } | null;
+  /** A capture for joining viewers under way: later joiners wait for it instead of asking again. */
+  capturing: Promise<unknown> | null;
   /** Armed while nobody views the pane: when it fires, the ring is dropped. */
   expiry: unknown;
   /** Subscriptions waiting for their repaint: the stream must not be dropped under them. */
@@ -136,6 +152,8 @@ interface SessionLink {
 }
 
 const INPUT_CHUNK = 512;
+/** A kept repaint serves new viewers while the output since it is at most this long. */
+const SCREEN_TAIL_BYTES = 64 * 1024;
 
 /** `send-keys -H` commands for raw terminal bytes: they arrive exactly as a terminal sent them. */
 export function sendBytesCommands(paneId: string, bytes: Buffer): string[][] {
@@ -167,6 +185,8 @@ export class PaneStreams {
   private readonly firstOffset: number;
   private readonly timers: Timers;
   private readonly keepMs: number;
+  private readonly bufferPrefix = `corral-screen-${randomBytes(4).toString('hex')}`;
+  private buffers = 0;
   private closing = false;
 
   constructor(private readonly options: PaneStreamsOptions) {
@@ -220,32 +240,64 @@ export class PaneStreams {
         };
       }
     }
-    let replay: Replay | null = null;
     stream.joining += 1;
+    let replay: Replay;
     try {
-      await link.client.run(repaintCommands(paneId), (replies) => {
-        const repaint = this.repaintFrom(replies);
-        if (repaint === null || link.panes.get(paneId) !== stream) return;
-        // The seam: every byte appended so far is in the capture, every later byte is live.
-        replay = {
-          mode: 'recovery',
-          bytes: repaint,
-          snapshotOffset: viewer.text ? stream.utf8.boundary : stream.ring.endOffset,
-        };
-        this.watch(stream, viewer);
-      });
+      replay = await this.recovery(link, stream, viewer);
     } catch (error) {
+      // The capture failed: the pane is gone (or going), so its ring is of no use to anyone.
       stream.joining -= 1;
+      stream.viewers.delete(viewer);
       this.dropIfIdle(link, stream);
       throw error;
     }
     stream.joining -= 1;
-    if (replay === null) {
-      // The capture failed: the pane is gone (or going), so its ring is of no use to anyone.
-      this.dropIfIdle(link, stream);
-      throw new PaneGoneError(paneId);
-    }
     return { replay, unsubscribe };
+  }
+
+  /** A repaint for a joining viewer: the kept one plus the output since, or a new capture. */
+  private async recovery(link: SessionLink, stream: PaneStream, viewer: StreamViewer): Promise<Replay> {
+    // Viewers that arrive together share one capture.
+    while (stream.capturing) await stream.capturing.catch(() => undefined);
+    const kept = this.keptScreen(stream, viewer);
+    if (kept) {
+      this.watch(stream, viewer);
+      return kept;
+    }
+    let snapshotOffset = 0;
+    const capturing = this.captureScreen(
+      link,
+      stream.paneId,
+      [],
+      (ok) => {
+        if (!ok || link.panes.get(stream.paneId) !== stream) return;
+        // The seam: every byte appended so far is in the capture, every later byte is live. The
+        // viewer gets live output from here on; it sends it after the replay.
+        snapshotOffset = viewer.text ? stream.utf8.boundary : stream.ring.endOffset;
+        this.watch(stream, viewer);
+      },
+      stream,
+    );
+    stream.capturing = capturing;
+    let bytes: Buffer | null;
+    try {
+      bytes = await capturing;
+    } finally {
+      if (stream.capturing === capturing) stream.capturing = null;
+    }
+    if (bytes === null || !stream.viewers.has(viewer)) throw new PaneGoneError(stream.paneId);
+    return { mode: 'recovery', bytes, snapshotOffset };
+  }
+
+  /** The kept repaint with the output since appended, while that is short and all in the ring. */
+  private keptScreen(stream: PaneStream, viewer: StreamViewer): Replay | null {
+    const screen = stream.screen;
+    if (screen === null || stream.resyncing) return null;
+    const from = viewer.text ? screen.textOffset : screen.byteOffset;
+    const to = viewer.text ? stream.utf8.boundary : stream.ring.endOffset;
+    if (!stream.ring.holds(from, to) || to - from > SCREEN_TAIL_BYTES) return null;
+    const tail = stream.ring.slice(from, to);
+    return { mode: 'recovery', bytes: tail.length > 0 ? Buffer.concat([screen.bytes, tail]) : screen.bytes, snapshotOffset: to };
   }
 
   /** A fresh repaint for one viewer (the `refresh` message). */
@@ -253,15 +305,19 @@ export class PaneStreams {
     const link = this.linkOfViewer(paneId, viewer);
     if (!link) return;
     const stream = link.panes.get(paneId) as PaneStream;
-    await link.client.run(repaintCommands(paneId), (replies) => {
-      const bytes = this.repaintFrom(replies);
-      if (bytes === null || !stream.viewers.has(viewer)) return;
-      viewer.onReset({
-        mode: 'recovery',
-        bytes,
-        snapshotOffset: viewer.text ? stream.utf8.boundary : stream.ring.endOffset,
-      });
-    });
+    let snapshotOffset = 0;
+    const bytes = await this.captureScreen(
+      link,
+      paneId,
+      [],
+      (ok) => {
+        if (!ok || !stream.viewers.has(viewer)) return;
+        snapshotOffset = viewer.text ? stream.utf8.boundary : stream.ring.endOffset;
+        stream.held.set(viewer, []);
+      },
+      stream,
+    );
+    this.reset(stream, viewer, bytes, snapshotOffset);
   }
 
   /** Types raw terminal bytes into the pane. */
@@ -311,10 +367,50 @@ export class PaneStreams {
     return null;
   }
 
-  private repaintFrom(replies: readonly ControlReply[]): Buffer | null {
-    const [capture, cursor] = replies;
-    if (!capture?.ok || !cursor?.ok) return null;
-    return buildRepaint(capture.lines, parseCursorLine(cursor.lines[0]));
+  /**
+   * Captures the screen and the cursor after `prefix`, in one command line; `atSeam(ok)` runs at
+   * the exact point of the output stream where they were taken. Resolves with the repaint bytes,
+   * or null when the pane could not be captured.
+   */
+  private async captureScreen(
+    link: SessionLink,
+    paneId: string,
+    prefix: readonly string[][],
+    atSeam: (ok: boolean) => void,
+    keepIn?: PaneStream,
+  ): Promise<Buffer | null> {
+    const buffers = this.options.screenBuffers;
+    const buffer = buffers ? `${this.bufferPrefix}-${++this.buffers}` : null;
+    let captured = false;
+    let ok = false;
+    let printed: readonly string[] = [];
+    let cursorLine: string | undefined;
+    let seam = { byteOffset: 0, textOffset: 0 };
+    await link.client.run([...prefix, ...repaintCommands(paneId, buffer)], (replies) => {
+      const [capture, cursor] = replies.slice(prefix.length);
+      captured = capture?.ok === true;
+      ok = captured && cursor?.ok === true;
+      printed = capture?.lines ?? [];
+      cursorLine = cursor?.lines[0];
+      if (keepIn) seam = { byteOffset: keepIn.ring.endOffset, textOffset: keepIn.utf8.boundary };
+      atSeam(ok);
+    });
+    // A buffer that was filled is always taken, so none is left in the user's buffer list.
+    const lines = buffers && buffer && captured ? await buffers.take(buffer).catch(() => null) : printed;
+    if (!ok || lines === null) return null;
+    const bytes = buildRepaint(lines, parseCursorLine(cursorLine));
+    if (keepIn && keepIn.ring.holds(seam.byteOffset)) keepIn.screen = { bytes, ...seam };
+    return bytes;
+  }
+
+  /** Delivers a repaint to a viewer whose live output was held meanwhile, then that output. */
+  private reset(stream: PaneStream, viewer: StreamViewer, bytes: Buffer | null, snapshotOffset: number): void {
+    const held = stream.held.get(viewer);
+    if (held === undefined) return;
+    stream.held.delete(viewer);
+    if (!stream.viewers.has(viewer)) return;
+    if (bytes !== null) viewer.onReset({ mode: 'recovery', bytes, snapshotOffset });
+    for (const chunk of held) viewer.onOutput(chunk);
   }
 
   private link(sessionId: string): Promise<SessionLink> {
@@ -344,6 +440,8 @@ export class PaneStreams {
           if (stream && link) this.recoverFromPause(link, stream);
         },
         onNotification: (name) => {
+          // A resize changes the screen without any output: kept repaints no longer match it.
+          if (name === 'layout-change') for (const stream of panes.values()) stream.screen = null;
           if (
             link &&
             /^(window-close|unlinked-window-close|layout-change|window-pane-changed|sessions-changed|pane-mode-changed)$/.test(
@@ -386,6 +484,9 @@ export class PaneStreams {
         ring: new RingBuffer(this.options.ringBytes, start),
         utf8: new Utf8Stream(start),
         viewers: new Set(),
+        held: new Map(),
+        screen: null,
+        capturing: null,
         resyncing: false,
         expiry: null,
         joining: 0,
@@ -410,7 +511,11 @@ export class PaneStreams {
     }
     const text = stream.utf8.push(data, endOffset);
     const chunk: LiveChunk = { paneId: stream.paneId, bytes: data, endOffset, text, textEnd: stream.utf8.boundary };
-    for (const viewer of [...stream.viewers]) viewer.onOutput(chunk);
+    for (const viewer of [...stream.viewers]) {
+      const held = stream.held.get(viewer);
+      if (held) held.push(chunk);
+      else viewer.onOutput(chunk);
+    }
   }
 
   /**
@@ -420,24 +525,34 @@ export class PaneStreams {
   private recoverFromPause(link: SessionLink, stream: PaneStream): void {
     if (stream.resyncing) return;
     stream.resyncing = true;
+    stream.screen = null;
     const restart = stream.ring.endOffset + 1;
     stream.ring.restartAt(restart);
     stream.utf8.restartAt(restart);
-    const commands = [['refresh-client', '-A', `${stream.paneId}:continue`], ...repaintCommands(stream.paneId)];
-    link.client
-      .run(commands, (replies) => {
+    const offsets = new Map<StreamViewer, number>();
+    this.captureScreen(
+      link,
+      stream.paneId,
+      [['refresh-client', '-A', `${stream.paneId}:continue`]],
+      (ok) => {
         stream.resyncing = false;
-        const bytes = this.repaintFrom(replies.slice(1));
-        if (bytes === null) return;
-        for (const viewer of [...stream.viewers]) {
-          viewer.onReset({
-            mode: 'recovery',
-            bytes,
-            snapshotOffset: viewer.text ? stream.utf8.boundary : stream.ring.endOffset,
-          });
+        if (!ok) return;
+        for (const viewer of stream.viewers) {
+          offsets.set(viewer, viewer.text ? stream.utf8.boundary : stream.ring.endOffset);
+          stream.held.set(viewer, []);
         }
-      })
-      .catch(() => {
+      },
+      stream,
+    )
+      .then(
+        (bytes) => {
+          for (const [viewer, offset] of offsets) this.reset(stream, viewer, bytes, offset);
+        },
+        () => {
+          for (const viewer of offsets.keys()) this.reset(stream, viewer, null, 0);
+        },
+      )
+      .finally(() => {
         stream.resyncing = false;
       });
   }
@@ -506,6 +621,7 @@ export class PaneStreams {
   }
 
   private leave(link: SessionLink, stream: PaneStream, viewer: StreamViewer): void {
+    stream.held.delete(viewer);
     if (!stream.viewers.delete(viewer)) return;
     this.release(link, stream);
   }

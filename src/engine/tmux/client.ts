@@ -171,6 +171,20 @@ export class TmuxClient {
     return parsePaneList(result.stdout, this.framing).find((p) => p.paneId === paneId) ?? null;
   }
 
+  /**
+   * The lines of a paste buffer, which is then deleted; null when there is no such buffer. Runs as
+   * its own tmux process (a control client's copy of the text would not be freed on tmux < 3.6).
+   */
+  async takeBuffer(name: string): Promise<string[] | null> {
+    const result = await this.runner(['save-buffer', '-b', name, '-', ';', 'delete-buffer', '-b', name]);
+    if (result.exitCode !== 0) {
+      if (isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
+      return null;
+    }
+    const text = result.stdout.endsWith('\n') ? result.stdout.slice(0, -1) : result.stdout;
+    return text.split('\n');
+  }
+
   async capture(paneId: string, options: CaptureOptions = {}): Promise<string> {
     return this.checked(paneId, captureCommand(paneId, options));
   }

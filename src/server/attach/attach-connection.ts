@@ -38,6 +38,8 @@ export class AttachConnection implements StreamViewer {
   private fence = -1;
   private closed = false;
   private queue: Promise<void> = Promise.resolve();
+  /** Live output received before the replay was sent (null when not subscribing). */
+  private held: LiveChunk[] | null = null;
 
   constructor(private readonly options: ConnectionOptions) {
     this.text = options.mode === 'json';
@@ -77,6 +79,11 @@ export class AttachConnection implements StreamViewer {
 
   onOutput(chunk: LiveChunk): void {
     if (this.closed) return;
+    // Output that comes while the replay of a subscribe is on its way follows the replay.
+    if (this.held !== null) {
+      this.held.push(chunk);
+      return;
+    }
     if (this.options.mode === 'raw') {
       if (chunk.endOffset <= this.fence) return;
       this.send(chunk.bytes);
@@ -123,6 +130,7 @@ export class AttachConnection implements StreamViewer {
     this.subscribing = true;
     this.subscription?.unsubscribe();
     this.subscription = null;
+    this.held = [];
     try {
       const subscription = await this.options.streams.subscribe(this.options.pane.paneId, this, fromOffset);
       if (this.closed) {
@@ -131,6 +139,9 @@ export class AttachConnection implements StreamViewer {
       }
       this.subscription = subscription;
       this.sendReplay(subscription.replay);
+      const held = this.held;
+      this.held = null;
+      for (const chunk of held) this.onOutput(chunk);
     } catch (error) {
       if (error instanceof StreamsClosingError) {
         this.close(CLOSE_CODES.goingAway, 'server stopping');
@@ -142,6 +153,7 @@ export class AttachConnection implements StreamViewer {
         this.close(CLOSE_CODES.internalError, 'could not watch the pane');
       }
     } finally {
+      this.held = null;
       this.subscribing = false;
     }
   }

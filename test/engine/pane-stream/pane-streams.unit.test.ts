@@ -42,6 +42,7 @@ function scripted() {
     },
     output: (paneId: string, data: string | Buffer) => handlers.onOutput?.(paneId, Buffer.from(data)),
     pause: (paneId: string) => handlers.onPause?.(paneId),
+    notify: (name: string) => handlers.onNotification?.(name, ''),
     /** The tmux side ends the connection (session gone, server died, detached by someone). */
     exit() {
       closed = true;
@@ -246,11 +247,107 @@ describe('PaneStreams with a scripted control connection', () => {
     expect(script.pending[0]!.commands.map((c) => c[0])).toEqual(['refresh-client', 'capture-pane', 'display-message']);
     expect(script.pending[0]!.commands[0]).toEqual(['refresh-client', '-A', '%1:continue']);
     script.answer([[], ['after pause'], ['0 0 1 80 24 0']]);
+    await tick();
     expect(viewer.resets).toHaveLength(1);
     expect(viewer.resets[0]!.snapshotOffset).toBe(11);
-    // A viewer resuming from before the gap gets a repaint, not a silent hole.
+    // A viewer resuming from before the gap gets a repaint (the one just taken), not a silent hole.
     const late = new Recorder(false);
-    expect((await join(streams, script, late, 'now', 10)).replay.mode).toBe('recovery');
+    const resumed = await streams.subscribe('%1', late, 10);
+    expect(resumed.replay.mode).toBe('recovery');
+    expect(resumed.replay.bytes.toString()).toContain('after pause');
+    expect(script.pending).toHaveLength(0);
+  });
+
+  it('serves later viewers the kept repaint plus the output since, without asking tmux', async () => {
+    const script = scripted();
+    const streams = streamsWith(script);
+    const first = new Recorder(false);
+    const sub = await join(streams, script, first, 'the screen');
+    script.output('%1', 'abc');
+    const second = new Recorder(true);
+    const later = await streams.subscribe('%1', second);
+    expect(script.pending).toHaveLength(0);
+    expect(later.replay.mode).toBe('recovery');
+    expect(later.replay.bytes.toString()).toMatch(/the screen.*abc$/s);
+    expect(later.replay.snapshotOffset).toBe(3);
+    // Once the output since the kept repaint has left the ring, a new capture is taken.
+    sub.unsubscribe();
+    script.output('%1', 'x'.repeat(100));
+    const third = new Recorder(false);
+    const joining = streams.subscribe('%1', third);
+    await tick();
+    expect(script.pending).toHaveLength(1);
+    script.answer([['new screen'], ['0 0 1 80 24 0']]);
+    expect((await joining).replay.bytes.toString()).toContain('new screen');
+  });
+
+  it('lets viewers that arrive together share one capture', async () => {
+    const script = scripted();
+    const streams = streamsWith(script);
+    const viewers = [new Recorder(false), new Recorder(true), new Recorder(false)];
+    const joining = viewers.map((v) => streams.subscribe('%1', v));
+    await tick();
+    expect(script.pending).toHaveLength(1);
+    script.answer([['shared'], ['0 0 1 80 24 0']]);
+    const subs = await Promise.all(joining);
+    expect(subs.map((s) => s.replay.mode)).toEqual(['recovery', 'recovery', 'recovery']);
+    expect(subs.every((s) => s.replay.bytes.toString().includes('shared'))).toBe(true);
+  });
+
+  it('takes a new capture after a layout change (a resize changes the screen without output)', async () => {
+    const script = scripted();
+    const streams = streamsWith(script);
+    await join(streams, script, new Recorder(false));
+    script.notify('layout-change');
+    void streams.subscribe('%1', new Recorder(false));
+    await tick();
+    // (The notification also has the panes' liveness checked.)
+    expect(script.pending.map((p) => p.commands[0])).toContainEqual(['capture-pane', '-p', '-e', '-t', '%1']);
+  });
+
+  it('on tmux before 3.6 captures into a paste buffer, takes it, and keeps output after the repaint', async () => {
+    const script = scripted();
+    const taken: string[] = [];
+    let release: (lines: string[]) => void = () => {};
+    const streams = new PaneStreams({
+      socket: { kind: 'default' },
+      ringBytes: 1024,
+      pauseAfterSeconds: 5,
+      sessionOf: async () => '$1',
+      openControl: script.open,
+      livenessMs: 3_600_000,
+      firstOffset: 0,
+      timers: new ManualTime(),
+      screenBuffers: {
+        take: (name) => {
+          taken.push(name);
+          return new Promise((resolve) => (release = resolve));
+        },
+      },
+    });
+    const viewer = new Recorder(false);
+    const joining = streams.subscribe('%1', viewer);
+    await tick();
+    const [capture] = script.pending[0]!.commands;
+    expect(capture).toEqual(['capture-pane', '-e', '-b', expect.stringMatching(/^corral-screen-[0-9a-f]{8}-1$/), '-t', '%1']);
+    script.answer([[], ['0 0 1 80 24 0']]);
+    await tick();
+    expect(taken).toEqual([capture![3]]);
+    release(['from the buffer']);
+    const sub = await joining;
+    expect(sub.replay.bytes.toString()).toContain('from the buffer');
+    // A repaint asked for later: output that comes while the buffer is read follows the repaint.
+    const refreshing = streams.repaint('%1', viewer);
+    await tick();
+    script.answer([[], ['0 0 1 80 24 0']]);
+    await tick();
+    script.output('%1', 'meanwhile');
+    expect(viewer.resets).toHaveLength(0);
+    expect(viewer.chunks).toHaveLength(0);
+    release(['second screen']);
+    await refreshing;
+    expect(viewer.resets.map((r) => r.bytes.toString().includes('second screen'))).toEqual([true]);
+    expect(viewer.chunks.map((c) => c.bytes.toString())).toEqual(['meanwhile']);
   });
 
   it('starts offsets past those of any earlier corral process by default', async () => {
