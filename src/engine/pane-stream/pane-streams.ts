@@ -259,6 +259,7 @@ export class PaneStreams {
   private async recovery(link: SessionLink, stream: PaneStream, viewer: StreamViewer): Promise<Replay> {
     // Viewers that arrive together share one capture.
     while (stream.capturing) await stream.capturing.catch(() => undefined);
+    if (link.panes.get(stream.paneId) !== stream) throw new PaneGoneError(stream.paneId);
     const kept = this.keptScreen(stream, viewer);
     if (kept) {
       this.watch(stream, viewer);
