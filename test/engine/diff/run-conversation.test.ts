@@ -192,6 +192,7 @@ describe('Conversation', () => {
       tool: 'agent',
       rule: 'box',
       line: '│ >  │',
+      answer: { kind: 'line', options: [] },
     }));
     // The echo shows up, then nothing for a while: no answer yet, so only the quiet time can end it.
     const screen = { lines: ['banner', '> hello', ...box], cursorRow: 3, height: 10 };

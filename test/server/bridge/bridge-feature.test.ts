@@ -39,7 +39,7 @@ describe('bridge feature (scripted tmux, manual clock)', () => {
     const fake = scriptedTmux({ '%7': pane });
     const time = new ManualTime();
     let busy = true;
-    const verdict = (): PromptVerdict => ({ prompt: false, reason: null, busy, tool: 'agent', rule: busy ? 'busy' : null, line: '' });
+    const verdict = (): PromptVerdict => ({ prompt: false, reason: null, busy, tool: 'agent', rule: busy ? 'busy' : null, line: '', answer: null });
     const bridge = createBridgeFeature({
       engine: store(['%7']),
       tmux: new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner: fake.runner, nonce: 'k33p' }),
