@@ -304,8 +304,9 @@ export const AGENTS = [
           reject: ['Escape'],
           cancel: ['Escape'],
           plan: /Ready to start implementation\?|Approve (?:the )?plan|exit plan mode/i,
-          enterPlanMode: [{ keys: ['BTab', 'BTab', 'BTab'], wait: /Plan mode/i, optional: true }],
-          leavePlanMode: [{ keys: ['BTab'], wait: /Ask permissions/, optional: true }],
+          // Its approval-mode command, not shift+tab: the cycle passes through auto and YOLO modes.
+          enterPlanMode: [{ send: '/approval-mode plan', wait: /Plan mode/i, optional: true }],
+          leavePlanMode: [{ send: '/approval-mode default', wait: /Ask permissions/, optional: true }],
           planOptional: true,
         }),
       ];

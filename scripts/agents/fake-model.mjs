@@ -143,9 +143,9 @@ const QUESTION_TEXT = 'Which colour should the button be: blue or green?';
 const DONE_TEXT = 'Done: the tool finished. Anything else?';
 const HELLO_TEXT = 'Hello! I am a scripted model. Ask me anything.';
 
-let workDir = process.cwd();
+/** Agents want absolute paths; a relative one is taken from where the server runs. */
 function absolute(path) {
-  return path.startsWith('/') ? path : `${workDir}/${path}`;
+  return path.startsWith('/') ? path : `${process.cwd()}/${path}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -355,8 +355,13 @@ function pieces(text) {
 const sleep = (ms, signal) =>
   new Promise((resolve) => {
     if (signal.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
   });
 
 /**
@@ -440,13 +445,19 @@ async function writeResponses(req, res, body, reply, signal, ctx) {
   if (reply.thinkMs) {
     const item = { id: `rs_${ctx.callId()}`, type: 'reasoning', summary: [] };
     ev('response.output_item.added', { output_index: index, item });
-    ev('response.reasoning_summary_part.added', { item_id: item.id, output_index: index, summary_index: 0, part: { type: 'summary_text', text: '' } });
-    let all = '**Thinking it through**\n\n';
-    ev('response.reasoning_summary_text.delta', { item_id: item.id, output_index: index, summary_index: 0, delta: all });
-    await trickle(reply.thinkMs, signal, (t) => {
-      all += t;
-      ev('response.reasoning_summary_text.delta', { item_id: item.id, output_index: index, summary_index: 0, delta: t });
-    });
+    // Each step is a summary part of its own, headed in bold as real reasoning summaries are:
+    // Codex shows the latest heading as its status.
+    const parts = [];
+    let part = -1;
+    await trickle(reply.thinkMs, signal, () => {
+      part++;
+      const text = `**Weighing option ${part + 1}**\n\nComparing the approaches before answering.`;
+      parts.push({ type: 'summary_text', text });
+      ev('response.reasoning_summary_part.added', { item_id: item.id, output_index: index, summary_index: part, part: { type: 'summary_text', text: '' } });
+      ev('response.reasoning_summary_text.delta', { item_id: item.id, output_index: index, summary_index: part, delta: text });
+      ev('response.reasoning_summary_text.done', { item_id: item.id, output_index: index, summary_index: part, text });
+    }, 1500);
+    const all = parts.map((p) => p.text).join('\n\n');
     const done = { ...item, summary: [{ type: 'summary_text', text: all }] };
     ev('response.output_item.done', { output_index: index, item: done });
     output.push(done);
@@ -563,13 +574,12 @@ function readBody(req) {
 /**
  * Starts the scripted model on 127.0.0.1.
  *
- * @param {{ port?: number, thinkMs?: number, slowMs?: number, workDir?: string,
+ * @param {{ port?: number, thinkMs?: number, slowMs?: number, dumpDir?: string,
  *           onRequest?: (entry: { api: string, path: string, turn: Turn | null, reply: Reply | null }) => void }} [options]
  * @returns {Promise<{ url: string, port: number, requests: object[], close: () => Promise<void> }>}
  *   `url` has no trailing slash; each CLI wants its own suffix (see scripts/agents/agents.mjs).
  */
 export async function startFakeModel(options = {}) {
-  if (options.workDir) workDir = options.workDir;
   const requests = [];
   const open = new Set();
   let calls = 0;

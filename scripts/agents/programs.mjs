@@ -29,7 +29,6 @@ function program({ tool, program, version, state, label, argv, wait, prepare, de
   };
 }
 
-const git = (cwd, ...args) => execFileSync('git', ['-C', cwd, '-c', 'user.email=rec@example.invalid', '-c', 'user.name=rec', ...args], { stdio: 'pipe' });
 const bashVersion = versionOf(['bash', '--version']);
 
 /** A fresh bash showing PS1 (no rc files), as a user with that prompt would see it after a command. */
@@ -66,7 +65,7 @@ export const PROGRAMS = [
     program: 'git',
     version: versionOf(['git', '--version']),
     state: 'git-clean-interactive',
-    label: 'permission',
+    label: 'stopped',
     prepare: ({ work }) => {
       writeFileSync(join(work, 'scratch.log'), 'temporary\n');
     },
@@ -224,6 +223,6 @@ export const PROGRAMS = [
         'time.sleep(600)',
       ].join('\n'),
     ],
-    wait: /step  1300/,
+    wait: /step {2}1300/,
   }),
 ];

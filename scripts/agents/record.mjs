@@ -22,7 +22,7 @@ import { AGENTS } from './agents.mjs';
 import { startFakeModel } from './fake-model.mjs';
 import { PROGRAMS } from './programs.mjs';
 import { startTmux } from './tmux-driver.mjs';
-import { RECORDED_DIR, readRecorded, verdictName } from './recorded-fixtures.mjs';
+import { CONTEXT_FILE, RECORDED_DIR, readRecorded, verdictName } from './recorded-fixtures.mjs';
 
 const run = promisify(execFile);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -175,10 +175,12 @@ async function walk({ tmux, profile, cols, rows, ctx, log, verbose }) {
       else screen = await tmux.capture(pane);
       if (!test(screen)) {
         problems.push({ state: step.state, screen });
-        log(`  ${session}: ${step.state}: the screen changed before it could be recorded`);
+        log(`  ${session}: ${step.state}: the screen changed before it could be recorded; it became:\n${indent(screen)}`);
         continue;
       }
-      recorded.push({ state: step.state, label: step.label, screen });
+      // A pager draws on the alternate screen; the dashboard knows it, so the fixture keeps it.
+      const alternateScreen = (await tmux.tmux('display-message', '-p', '-t', pane, '#{alternate_on}')).trim() === '1';
+      recorded.push({ state: step.state, label: step.label, screen, context: alternateScreen ? { alternateScreen } : {} });
       if (verbose) log(`  ${session}: ${step.label}--${step.state}`);
     }
   }
@@ -281,6 +283,7 @@ async function main() {
         const ended = await endMarked(marker, await tmux.serverPid());
         log(`  ${recorded.length} screens in ${((Date.now() - started) / 1000).toFixed(0)} s${problems.length ? `, ${problems.length} problem(s)` : ''}${ended.length ? `; ended ${ended.join(', ')}` : ''}`);
         results.push({ tool: profile.tool, size, recorded, problems });
+        if (!args.dryRun) writeFixtures(profile.tool, size, recorded);
       }
     }
   } finally {
@@ -293,16 +296,8 @@ async function main() {
     rmSync(root, { recursive: true, force: true });
   }
 
-  // Write the fixtures and the versions manifest, then compare with what was there before.
+  // The versions manifest, then what changed against the fixtures that were there before.
   if (!args.dryRun) {
-    for (const { tool, size, recorded } of results) {
-      const dir = join(RECORDED_DIR, tool, size);
-      mkdirSync(dir, { recursive: true });
-      for (const { state, label, screen } of recorded) {
-        for (const old of readdirSync(dir).filter((f) => f.endsWith(`--${state}.txt`))) rmSync(join(dir, old));
-        writeFileSync(join(dir, `${label}--${state}.txt`), screen.replace(/\n+$/, '') + '\n');
-      }
-    }
     const versionsFile = join(RECORDED_DIR, 'versions.json');
     const previous = existsSync(versionsFile) ? JSON.parse(readFileSync(versionsFile, 'utf8')) : { tools: {} };
     const tmuxVersion = execFileSync('tmux', ['-V']).toString().trim();
@@ -320,6 +315,22 @@ async function main() {
   }
 }
 
+/** Saves the screens of one walk, each replacing the fixture of the same state (whatever its label was). */
+function writeFixtures(tool, size, recorded) {
+  const dir = join(RECORDED_DIR, tool, size);
+  mkdirSync(dir, { recursive: true });
+  const contextFile = join(dir, CONTEXT_FILE);
+  const contexts = existsSync(contextFile) ? JSON.parse(readFileSync(contextFile, 'utf8')) : {};
+  for (const { state, label, screen, context } of recorded) {
+    for (const old of readdirSync(dir).filter((f) => f.endsWith(`--${state}.txt`))) rmSync(join(dir, old));
+    writeFileSync(join(dir, `${label}--${state}.txt`), `${screen.replace(/\n+$/, '')}\n`);
+    if (Object.keys(context).length > 0) contexts[state] = context;
+    else delete contexts[state];
+  }
+  if (Object.keys(contexts).length > 0) writeFileSync(contextFile, `${JSON.stringify(contexts, null, 2)}\n`);
+  else rmSync(contextFile, { force: true });
+}
+
 /** Which verdicts changed: for every state recorded now, the verdict on the old screen and on the new one. */
 export function driftReport(before, results, classifyScreen) {
   const key = (tool, size, state) => `${tool}/${size}/${state}`;
@@ -329,11 +340,11 @@ export function driftReport(before, results, classifyScreen) {
   let wrong = 0;
   let total = 0;
   for (const { tool, size, recorded } of results) {
-    for (const { state, label, screen } of recorded) {
+    for (const { state, label, screen, context } of recorded) {
       total++;
-      const now = verdictName(classifyScreen(screen.split('\n')));
+      const now = verdictName(classifyScreen(screen.split('\n'), undefined, context));
       const was = old.get(key(tool, size, state));
-      const then = was ? verdictName(classifyScreen(was.lines)) : '(new state)';
+      const then = was ? verdictName(classifyScreen(was.lines, undefined, was.context)) : '(new state)';
       const ok = now.split(' ')[0] === label;
       if (!ok) wrong++;
       if (then !== now) changed++;

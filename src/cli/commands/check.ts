@@ -83,16 +83,19 @@ export const checkCommand: Command = {
     'Enter) or a secret (no quick answer), and the quick answers valid for it ("Enter" takes the default).',
     `At most ${MAX_SCREEN_BYTES / 1024 / 1024} MiB is read; larger or binary input (NUL bytes) is refused with exit code 2.`,
     '',
+    'A pager shows a file name where a log line could stand; say the pane was on its alternate screen',
+    '(tmux display -p -t %3 "#{alternate_on}" prints 1) with --alternate-screen, as the dashboard knows it.',
+    '',
     'Examples:',
     '  tmux capture-pane -p -t %3 | corral check',
     "  corral check --prompt-pattern 'permission:^Deploy to production\\?' screen.txt",
   ].join('\n'),
-  flags: [],
-  async run({ settings, positionals, stdout }) {
+  flags: [{ name: 'alternate-screen', type: 'boolean', description: 'the screen was captured on the alternate screen (a full-screen program)' }],
+  async run({ settings, flags, positionals, stdout }) {
     if (positionals.length > 1) throw new UsageError('corral check takes one FILE (or - for stdin)');
     const rules = rulesFromSettings(settings); // an invalid pattern fails before anything is read
     const text = await readScreen(positionals[0] ?? '-');
-    const verdict = classifyScreen(text.split(/\r?\n/), rules);
+    const verdict = classifyScreen(text.split(/\r?\n/), rules, { alternateScreen: flags['alternate-screen'] === true });
     const { prompt, reason, busy, tool, rule, line, answer } = verdict;
     stdout.write(`${JSON.stringify({ prompt, reason, busy, tool, rule, line, answer })}\n`);
     return 0;

@@ -66,17 +66,30 @@ interface CompiledRule {
   readonly below: RegExp | null;
   readonly answer: AnswerKind;
   readonly options: readonly string[] | undefined;
+  readonly alternateScreenOnly: boolean;
 }
 
-/** A compiled pack: what classifyScreen runs. Build one with buildRules (or use DEFAULT_RULES). */
-export interface PromptRules {
-  readonly name: string;
+/** The compiled rules, sorted by what the matcher tries them for. */
+interface RuleLists {
   readonly busy: readonly CompiledRule[];
   /** Rules about the last line only: permission rules first, then stopped ones, in rule-set order. */
   readonly lastLine: readonly CompiledRule[];
   /** Rules about any line of the bottom region. */
   readonly permission: readonly CompiledRule[];
   readonly stopped: readonly CompiledRule[];
+}
+
+/** A compiled pack: what classifyScreen runs. Build one with buildRules (or use DEFAULT_RULES). */
+export interface PromptRules extends RuleLists {
+  readonly name: string;
+  /** The same plus the rules that hold only on a full-screen program's alternate screen. */
+  readonly onAlternateScreen: RuleLists;
+}
+
+/** What is known about the pane besides its screen. */
+export interface ScreenContext {
+  /** The pane shows its alternate screen (tmux `#{alternate_on}`): a full-screen program runs. */
+  readonly alternateScreen?: boolean;
 }
 
 function compile(sets: readonly RuleSet[]): { busy: CompiledRule[]; permission: CompiledRule[]; stopped: CompiledRule[] } {
@@ -98,21 +111,30 @@ function compile(sets: readonly RuleSet[]): { busy: CompiledRule[]; permission: 
         below: rule.below ?? null,
         answer: rule.answer ?? (rule.kind === 'permission' && !lastLineOnly ? 'key' : 'line'),
         options: rule.options,
+        alternateScreenOnly: rule.alternateScreen ?? false,
       });
     }
   }
   return out;
 }
 
-function rulesFrom(name: string, sets: readonly RuleSet[]): PromptRules {
-  const { busy, permission, stopped } = compile(sets);
+function listsOf(busy: CompiledRule[], permission: CompiledRule[], stopped: CompiledRule[]): RuleLists {
   const anywhere = (r: CompiledRule) => !r.lastLineOnly;
   return {
-    name,
     busy,
     lastLine: [...permission, ...stopped].filter((r) => r.lastLineOnly),
     permission: permission.filter(anywhere),
     stopped: stopped.filter(anywhere),
+  };
+}
+
+function rulesFrom(name: string, sets: readonly RuleSet[]): PromptRules {
+  const { busy, permission, stopped } = compile(sets);
+  const always = (r: CompiledRule) => !r.alternateScreenOnly;
+  return {
+    name,
+    ...listsOf(busy.filter(always), permission.filter(always), stopped.filter(always)),
+    onAlternateScreen: listsOf(busy, permission, stopped),
   };
 }
 
@@ -230,7 +252,7 @@ function lowestLineOf(rule: CompiledRule, region: readonly RegionLine[]): number
   return -1;
 }
 
-function choosePrompt(rules: PromptRules, region: readonly RegionLine[]): Match | null {
+function choosePrompt(rules: RuleLists, region: readonly RegionLine[]): Match | null {
   const last = region.length - 1;
   for (const rule of rules.lastLine) if (matchesAt(rule, region, last)) return { rule, index: last };
   // Permission rules go by rule order, so a dialog reports its question rather than its key hints.
@@ -252,10 +274,14 @@ function outranksBusy(prompt: Match, busy: Match): boolean {
   return prompt.rule.kind === 'permission' && prompt.index > busy.index;
 }
 
-/** Classifies a screen given as lines (top to bottom). */
-export function classifyScreen(lines: readonly string[], rules: PromptRules = DEFAULT_RULES): PromptVerdict {
+/**
+ * Classifies a screen given as lines (top to bottom). `context` says what else is known about the
+ * pane; without it, rules that need it (a pager's file name on an alternate screen) do not apply.
+ */
+export function classifyScreen(lines: readonly string[], pack: PromptRules = DEFAULT_RULES, context?: ScreenContext): PromptVerdict {
   const region = bottomRegion(lines, REGION_LINES);
   if (region.length === 0) return { prompt: false, reason: null, busy: false, tool: null, rule: null, line: '', answer: null };
+  const rules = context?.alternateScreen ? pack.onAlternateScreen : pack;
   const busy = lowestMatch(rules.busy, region, ECHO_LINE);
   const prompt = choosePrompt(rules, region);
   const promptSurvives = prompt !== null && (busy === null || outranksBusy(prompt, busy));

@@ -38,6 +38,11 @@ export interface PromptRule {
   readonly answer?: AnswerKind;
   /** Fixed quick answers; by default they are read off the screen (see answers.ts). */
   readonly options?: readonly string[];
+  /**
+   * The rule holds only while the pane shows its alternate screen, i.e. a full-screen program
+   * (a pager, an editor) runs. For screens that plain output could also show.
+   */
+  readonly alternateScreen?: boolean;
 }
 
 /** One tool's rules. The tool name becomes the verdict's `tool`. */
