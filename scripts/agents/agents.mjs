@@ -60,7 +60,7 @@ function commonWalk(p) {
     ...(p.clearInput ? [{ keys: p.clearInput, wait: p.idle }] : []),
     // Some agents draw a line only when it is complete; then their spinner is all there is to see.
     { send: 'STALL', wait: (s) => STALLED.test(s) || asTest(p.busy)(s), delayMs: 4000, state: 'stalled-stream', label: 'busy', settle: false },
-    { keys: p.cancel, wait: p.idle },
+    { keys: p.cancel, wait: p.cancelled },
   );
   return steps;
 }
@@ -201,8 +201,9 @@ export const AGENTS = [
     steps() {
       const idle = (s) => /Type your message or @path\/to\/file/.test(s) && !/esc to cancel/.test(s);
       return [
-        { state: 'first-run-trust', label: 'permission', wait: /Do you trust the files in this folder\?/, optional: true },
-        { keys: ['Enter'], wait: /How would you like to authenticate|Type your message/, optional: true },
+        // It takes a while to start under load; its first screens are worth waiting for.
+        { state: 'first-run-trust', label: 'permission', wait: /Do you trust the files in this folder\?/, optional: true, timeoutMs: 30000 },
+        { keys: ['Enter'], wait: /How would you like to authenticate|Type your message/, optional: true, timeoutMs: 30000 },
         { state: 'first-run-auth', label: 'permission', wait: /How would you like to authenticate/, optional: true },
         { keys: ['Enter'], wait: /Please enter your Gemini API key|Type your message/, optional: true },
         { state: 'first-run-api-key', label: 'permission', wait: /Please enter your Gemini API key/, optional: true },
@@ -303,7 +304,7 @@ export const AGENTS = [
           approve: ['Enter'],
           reject: ['Escape'],
           cancel: ['Escape'],
-          plan: /Ready to start implementation\?|Approve (?:the )?plan|exit plan mode/i,
+          plan: /Would you like to proceed\?/,
           // Its approval-mode command, not shift+tab: the cycle passes through auto and YOLO modes.
           enterPlanMode: [{ send: '/approval-mode plan', wait: /Plan mode/i, optional: true }],
           leavePlanMode: [{ send: '/approval-mode default', wait: /Ask permissions/, optional: true }],

@@ -3,7 +3,7 @@
 // [Y/n] question, ssh's host-key question, and screens that only look like prompts.
 
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const sh = (script) => ['bash', '--norc', '--noprofile', '-c', script];
@@ -16,16 +16,17 @@ const versionOf = (argv, pattern = /(\d+(?:\.\d+)+)/) => () => {
 };
 
 /** A program profile records one screen: it starts `argv`, waits for `wait`, records `state`. */
-function program({ tool, program, version, state, label, argv, wait, prepare, delayMs, settle }) {
+function program({ tool, program, version, state, label, argv, wait, prepare, delayMs, settle, before, cleanup }) {
   return {
     tool,
     program,
     version,
+    cleanup,
     setup: (ctx) => {
       prepare?.(ctx);
       return { vars: {}, argv: typeof argv === 'function' ? argv(ctx) : argv };
     },
-    steps: () => [{ state, label, wait, delayMs, settle }],
+    steps: () => [...(before ?? []), { state, label, wait, delayMs, settle }],
   };
 }
 
@@ -125,7 +126,7 @@ export const PROGRAMS = [
     state: 'shell-user-host',
     label: 'stopped',
     argv: shellWith('\\u@\\h:\\w\\$ '),
-    wait: lastLine(/\$$/),
+    wait: lastLine(/[$#]$/),
   }),
   program({
     tool: 'programs',
@@ -144,7 +145,8 @@ export const PROGRAMS = [
     state: 'less-second-page',
     label: 'stopped',
     prepare: ({ work }) => writeFileSync(join(work, 'server.log'), Array.from({ length: 200 }, (_, i) => `2026-12-01 04:${String(i % 60).padStart(2, '0')} INFO request ${i} served in ${i % 17} ms`).join('\n') + '\n'),
-    argv: ({ work }) => ['bash', '--norc', '--noprofile', '-c', `(sleep 1; printf ' ' > /dev/tty) & exec less ${shellQuote(join(work, 'server.log'))}`],
+    argv: ({ work }) => ['less', join(work, 'server.log')],
+    before: [{ wait: /server\.log/ }, { keys: ['Space'], wait: lastLine(/^:$/) }],
     wait: lastLine(/^:$/),
   }),
   program({
@@ -171,8 +173,8 @@ export const PROGRAMS = [
     version: versionOf(['apt-get', '--version'], /apt (\S+)/),
     state: 'apt-continue',
     label: 'permission',
-    // Answered by the end of the walk (the session is killed); nothing is installed.
-    argv: ['apt-get', 'install', '--no-download', 'cowsay'],
+    // The session is killed at the question (the hang-up aborts apt-get): nothing is installed.
+    argv: ['apt-get', 'install', 'cowsay'],
     wait: /\[Y\/n\]/,
   }),
   program({
@@ -197,6 +199,14 @@ export const PROGRAMS = [
       `mkdir -p /run/sshd; /usr/sbin/sshd -f ${shellQuote(join(outside, 'sshd_config'))} -E ${shellQuote(join(outside, 'sshd.log'))}; ssh -p ${SSH_PORT} -o UserKnownHostsFile=${shellQuote(join(outside, 'known_hosts'))} -o GlobalKnownHostsFile=/dev/null dev@127.0.0.1`,
     ],
     wait: /continue connecting \(yes\/no/,
+    // sshd leaves its environment behind when it starts, so it is ended by its pid file.
+    cleanup: (ctx) => {
+      try {
+        process.kill(Number(readFileSync(join(ctx.outside, 'sshd.pid'), 'utf8')), 'SIGTERM');
+      } catch {
+        // not started, or gone
+      }
+    },
   }),
   program({
     tool: 'programs',

@@ -157,7 +157,7 @@ async function walk({ tmux, profile, cols, rows, ctx, log, verbose }) {
     if (step.send !== undefined) await send(tmux, pane, typeof step.send === 'function' ? step.send(ctx) : step.send);
     if (step.keys) await tmux.keys(pane, ...step.keys);
     const test = asTest(step.wait);
-    let screen = await tmux.waitFor(pane, test, step.timeoutMs ?? (step.optional ? 8000 : 30000));
+    let screen = await tmux.waitFor(pane, test, step.timeoutMs ?? (step.optional ? 15000 : 30000));
     if (screen === null) {
       const what = step.state ?? `after ${step.send ?? (step.keys ?? []).join(' ')}`;
       if (step.optional) {
@@ -221,8 +221,13 @@ async function main() {
   });
 
   const marker = randomBytes(6).toString('hex');
-  // Fixed folder names keep the paths on the recorded screens the same from one run to the next.
+  // Fixed folder names keep the paths on the recorded screens the same from one run to the next,
+  // so only one recording runs at a time.
   const root = join(tmpdir(), 'corral-rec');
+  const lock = join(tmpdir(), 'corral-rec.pid');
+  const holder = existsSync(lock) ? Number(readFileSync(lock, 'utf8')) : 0;
+  if (holder && holder !== process.pid && alive(holder)) throw new Error(`another recording runs (pid ${holder}); wait for it, or end it`);
+  writeFileSync(lock, String(process.pid));
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
   const installDir = args.installDir ?? join(tmpdir(), 'corral-rec-install');
@@ -236,6 +241,28 @@ async function main() {
   const versions = {};
   let model;
   let tmux;
+  // Ctrl-C or a kill ends the run the same way as its end: nothing it started stays behind.
+  let interrupted = false;
+  const onSignal = (signal) => {
+    if (interrupted) return;
+    interrupted = true;
+    log(`\n${signal}: ending what the recording started`);
+    cleanup().finally(() => process.exit(130));
+  };
+  const cleanup = async () => {
+    await tmux?.kill();
+    await model?.close();
+    for (const profile of [...agents, ...programs]) await profile.cleanup?.(contexts.get(profile));
+    const late = await endMarked(marker);
+    if (late.length) log(`ended left-over processes: ${late.join(', ')}`);
+    const still = markedProcesses(marker).filter(alive);
+    if (still.length) log(`WARNING: processes of this run still running: ${still.join(' ')}`);
+    rmSync(root, { recursive: true, force: true });
+    rmSync(lock, { force: true });
+  };
+  const contexts = new Map();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     if (agents.length > 0) {
       const packages = Object.fromEntries(agents.map((a) => [a.package, MANIFEST.agents[a.package]]));
@@ -256,7 +283,7 @@ async function main() {
       NO_PROXY: '127.0.0.1,localhost',
     };
     mkdirSync(env.HOME, { recursive: true });
-    tmux = await startTmux({ env });
+    tmux = await startTmux({ env, configFile: join(root, 'tmux.conf') });
 
     for (const profile of [...agents, ...programs]) {
       const version = profile.package ? JSON.parse(readFileSync(join(installDir, 'node_modules', profile.package, 'package.json'), 'utf8')).version : await profile.version();
@@ -275,11 +302,21 @@ async function main() {
         execFileSync('git', ['-C', work, '-c', 'user.email=rec@example.invalid', '-c', 'user.name=rec', 'add', '.']);
         execFileSync('git', ['-C', work, '-c', 'user.email=rec@example.invalid', '-c', 'user.name=rec', 'commit', '-q', '-m', 'start']);
         const ctx = { home, work, outside, model, cols, rows, editPath: profile.editOutside ? join(outside, 'notes.txt') : join(work, 'notes.txt') };
+        contexts.set(profile, ctx);
         const setup = await profile.setup(ctx);
         ctx.launch = { vars: { HOME: home, ...setup.vars }, argv: setup.argv ?? [join(installDir, 'node_modules', '.bin', profile.bin), ...(setup.args ?? [])] };
         log(`${profile.tool}${profile.program ? ` (${profile.program})` : ''} ${version} at ${size}`);
         const started = Date.now();
-        const { recorded, problems } = await walk({ tmux, profile, cols, rows, ctx, log, verbose: args.verbose });
+        let outcome;
+        try {
+          outcome = await walk({ tmux, profile, cols, rows, ctx, log, verbose: args.verbose });
+        } catch (error) {
+          // One program failing (it exited, tmux refused a command) must not lose the others' screens.
+          log(`  ${profile.tool} ${size}: ${error.message}`);
+          outcome = { recorded: [], problems: [{ state: 'walk', screen: error.message }] };
+        }
+        const { recorded, problems } = outcome;
+        await profile.cleanup?.(ctx);
         const ended = await endMarked(marker, await tmux.serverPid());
         log(`  ${recorded.length} screens in ${((Date.now() - started) / 1000).toFixed(0)} s${problems.length ? `, ${problems.length} problem(s)` : ''}${ended.length ? `; ended ${ended.join(', ')}` : ''}`);
         results.push({ tool: profile.tool, size, recorded, problems });
@@ -287,13 +324,7 @@ async function main() {
       }
     }
   } finally {
-    await tmux?.kill();
-    await model?.close();
-    const late = await endMarked(marker);
-    if (late.length) log(`ended left-over processes: ${late.join(', ')}`);
-    const still = markedProcesses(marker).filter(alive);
-    if (still.length) log(`WARNING: processes of this run still running: ${still.join(' ')}`);
-    rmSync(root, { recursive: true, force: true });
+    if (!interrupted) await cleanup();
   }
 
   // The versions manifest, then what changed against the fixtures that were there before.

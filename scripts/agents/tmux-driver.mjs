@@ -4,19 +4,22 @@
 
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * @param {{ env: Record<string, string> }} options  the environment the server (and so every
- *   program it starts) gets; nothing of the caller's environment leaks in.
+ * @param {{ env: Record<string, string>, configFile: string }} options  the environment the server
+ *   (and so every program it starts) gets, nothing of the caller's leaks in; and where to write
+ *   the server's config file.
  */
-export async function startTmux({ env }) {
+export async function startTmux({ env, configFile }) {
   const name = `corral-rec-${randomBytes(4).toString('hex')}`;
-  let started = false;
+  // Read when a server starts: the server ends with its last session, and the next spawn starts
+  // a new one, which must keep dead panes too (so a program that exits leaves its last screen).
+  writeFileSync(configFile, 'set-option -g remain-on-exit on\n');
   const tmux = async (...args) => (await run('tmux', ['-L', name, ...args], { env, maxBuffer: 16 * 1024 * 1024 })).stdout;
 
   return {
@@ -28,15 +31,9 @@ export async function startTmux({ env }) {
      */
     async spawn({ session, cols, rows, cwd, vars = {}, argv }) {
       const extra = Object.entries(vars).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-      const first = started ? [] : ['-f', '/dev/null'];
       const pane = (
-        await tmux(...first, 'new-session', '-d', '-s', session, '-x', String(cols), '-y', String(rows), '-c', cwd, ...extra, '-P', '-F', '#{pane_id}', ...argv)
+        await tmux('-f', configFile, 'new-session', '-d', '-s', session, '-x', String(cols), '-y', String(rows), '-c', cwd, ...extra, '-P', '-F', '#{pane_id}', ...argv)
       ).trim();
-      if (!started) {
-        started = true;
-        // Keep the pane (and its last screen) when the program exits, so a crash can be reported.
-        await tmux('set-option', '-g', 'remain-on-exit', 'on');
-      }
       return pane;
     },
     /** Types text literally, waits a moment (full-screen programs can drop an Enter sent with the text), then Enter. */

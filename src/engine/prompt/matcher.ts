@@ -20,6 +20,7 @@ import { codexRules } from './rules/codex.js';
 import { geminiCliRules } from './rules/gemini-cli.js';
 import { genericRules } from './rules/generic.js';
 import { opencodeRules } from './rules/opencode.js';
+import { qwenCodeRules } from './rules/qwen-code.js';
 import { replRules } from './rules/repl.js';
 import { seedRules } from './rules/seed.js';
 import { shellRules } from './rules/shell.js';
@@ -33,9 +34,11 @@ export type PromptPack = 'default' | 'seed' | 'none';
 
 /**
  * Every built-in rule set, in the order they are tried on a line: narrower rules first (gemini-cli's
- * input box also needs its footer, so it goes before Claude Code's box of the same shape), generic last.
+ * input box also needs its footer, so it goes before Claude Code's box of the same shape; Qwen Code,
+ * its fork, goes before it), generic last.
  */
 export const DEFAULT_RULE_SETS: readonly RuleSet[] = [
+  qwenCodeRules,
   geminiCliRules,
   codexRules,
   opencodeRules,
@@ -64,6 +67,7 @@ interface CompiledRule {
   readonly requires: readonly RegExp[];
   readonly above: RegExp | null;
   readonly below: RegExp | null;
+  readonly notBelow: RegExp | null;
   readonly answer: AnswerKind;
   readonly options: readonly string[] | undefined;
   readonly alternateScreenOnly: boolean;
@@ -109,6 +113,7 @@ function compile(sets: readonly RuleSet[]): { busy: CompiledRule[]; permission: 
         requires: rule.requires ?? [],
         above: rule.above ?? null,
         below: rule.below ?? null,
+        notBelow: rule.notBelow ?? null,
         answer: rule.answer ?? (rule.kind === 'permission' && !lastLineOnly ? 'key' : 'line'),
         options: rule.options,
         alternateScreenOnly: rule.alternateScreen ?? false,
@@ -189,7 +194,8 @@ interface RegionLine {
 }
 
 const BOX_LEFT = /^[│┃║▌]\s*/;
-const BOX_RIGHT = /\s*[│┃║]$/;
+// A right border, or a scroll bar's thumb (`█`) in the last column.
+const BOX_RIGHT = /\s*[│┃║█]$/;
 /** A line that shows what the user typed (an echoed message or a draft), not the program's status. */
 const ECHO_LINE = /^[>❯›]\s/;
 
@@ -228,6 +234,7 @@ function matchesAt(rule: CompiledRule, region: readonly RegionLine[], index: num
   if (!rule.pattern.test(rule.raw ? line.text : line.inner)) return false;
   if (rule.above && !(index > 0 && rule.above.test(region[index - 1]!.inner))) return false;
   if (rule.below && !someLine(region, rule.below, index + 1)) return false;
+  if (rule.notBelow && someLine(region, rule.notBelow, index + 1)) return false;
   for (const required of rule.requires) if (!someLine(region, required)) return false;
   return true;
 }

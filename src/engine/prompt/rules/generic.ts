@@ -124,6 +124,15 @@ export const genericRules: RuleSet = {
       within: 12,
     },
     {
+      // git's interactive menus (add -i, clean -i): "*** Commands ***" above "What now>".
+      id: 'generic/git-what-now',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^What now>$/,
+      requires: [/^\*\*\* Commands \*\*\*$/],
+      answer: 'line',
+    },
+    {
       // A question with its default answer: "Key name [release-2025]:", cookiecutter's
       // "[2/3] project_slug (ledger):" ("Traceback (most recent call last):" has the same shape as
       // the latter but no step number).
