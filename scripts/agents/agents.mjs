@@ -287,7 +287,8 @@ export const AGENTS = [
       return { vars: { OPENAI_BASE_URL: `${model.url}/v1`, OPENAI_API_KEY: 'scripted', OPENAI_MODEL: 'scripted-model' }, args: [] };
     },
     steps() {
-      const idle = (s) => /Type your message or @path\/to\/file/.test(s) && !/esc to cancel/.test(s);
+      // Its working line ends "· esc to cancel)", wrapped on a narrow pane.
+      const idle = (s) => /Type your message or @path\/to\/file/.test(s) && !/· esc to\b/.test(s);
       return [
         { state: 'first-run-trust', label: 'permission', wait: /Do you trust the files in this folder\?/, optional: true },
         { keys: ['Enter'], wait: idle, optional: true },
@@ -296,10 +297,11 @@ export const AGENTS = [
           approval: /Allow execution|Do you want to proceed\?|Waiting for user confirmation/,
           editApproval: /Apply this change\?|Allow|Do you want to proceed\?/,
           question: /Which colour should the button be\?/,
-          busy: /esc to cancel/,
+          // On a narrow pane its working line wraps inside the brackets.
+          busy: /· esc to\b|\(\d+s · [↑↓] /,
           rejected: idle,
           // The interrupted message comes back as a draft in the input.
-          cancelled: (s) => /^>\s+\S/m.test(s) && !/esc to cancel/.test(s),
+          cancelled: (s) => /^>\s+\S/m.test(s) && !/· esc to\b/.test(s),
           clearInput: ['C-u'],
           approve: ['Enter'],
           reject: ['Escape'],

@@ -12,8 +12,8 @@ import type { RuleSet } from '../rule.js';
  */
 const FOOTER = /\(shift \+ tab to cycle\)$|^➜ \S.* · \S/;
 
-/** The first entry of its approval menus: `› 1. Yes, allow once`. */
-const APPROVAL_MENU = /^› 1\. Yes, allow once$/;
+/** The first entry of its approval menus: `› 1. Yes, allow once`, `› 1. Yes, restore previous mode (default)`. */
+const APPROVAL_MENU = /^› 1\. Yes\b/;
 
 export const qwenCodeRules: RuleSet = {
   tool: 'qwen-code',
@@ -27,10 +27,11 @@ export const qwenCodeRules: RuleSet = {
       requires: [FOOTER],
     },
     {
-      // Tool approvals, as gemini-cli asks them but over its own `› 1. Yes, allow once` menu.
+      // Tool approvals, as gemini-cli asks them but over its own `› 1. Yes, allow once` menu, and
+      // the plan approval ("Would you like to proceed?").
       id: 'qwen-code/confirmation',
       kind: 'permission',
-      pattern: /^(?:Allow execution of\b.*\?|Apply this change\?|Do you want to proceed\?|Allow (?:execution of )?MCP tool\b.*\?)$/,
+      pattern: /^(?:Allow execution of\b.*\?|Apply this change\?|(?:Do you want|Would you like) to proceed\?|Allow (?:execution of )?MCP tool\b.*\?)$/,
       requires: [APPROVAL_MENU],
       answer: 'key',
     },
