@@ -2,18 +2,19 @@
 // shells with two-line and λ prompts, pagers on their first page, the Python REPL, an apt-style
 // [Y/n] question, ssh's host-key question, and screens that only look like prompts.
 
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const sh = (script) => ['bash', '--norc', '--noprofile', '-c', script];
-const versionOf = (argv, pattern = /(\d+(?:\.\d+)+)/) => () => {
-  try {
-    return pattern.exec(execFileSync(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] }).toString())?.[1] ?? 'unknown';
-  } catch {
-    return 'not installed';
-  }
-};
+/** The version a program prints for `argv` (on stdout or, as ssh does, on stderr). */
+const versionOf =
+  (argv, pattern = /(\d+(?:\.\d+)+)/) =>
+  () => {
+    const run = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8' });
+    if (run.error) return 'not installed';
+    return pattern.exec(`${run.stdout}${run.stderr}`)?.[1] ?? 'unknown';
+  };
 
 /** A program profile records one screen: it starts `argv`, waits for `wait`, records `state`. */
 function program({ tool, program, version, state, label, argv, wait, prepare, delayMs, settle, before, cleanup }) {
@@ -180,12 +181,12 @@ export const PROGRAMS = [
   program({
     tool: 'programs',
     program: 'OpenSSH',
-    version: versionOf(['ssh', '-V'], /OpenSSH_(\S+?),/),
+    version: versionOf(['ssh', '-V'], /OpenSSH_([^\s,]+)/),
     state: 'ssh-host-key',
     label: 'permission',
     // A throwaway sshd on a loopback port, its own config and host key; the client has never seen it.
     prepare: ({ outside }) => {
-      execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(outside, 'host_key')]);
+      spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(outside, 'host_key')]);
       writeFileSync(
         join(outside, 'sshd_config'),
         [`Port ${SSH_PORT}`, 'ListenAddress 127.0.0.1', `HostKey ${join(outside, 'host_key')}`, `PidFile ${join(outside, 'sshd.pid')}`, 'StrictModes no', 'UsePAM no', 'PasswordAuthentication no', ''].join('\n'),
@@ -210,7 +211,7 @@ export const PROGRAMS = [
   }),
   program({
     tool: 'programs',
-    program: 'bash read',
+    program: 'bash',
     version: bashVersion,
     state: 'waiting-for-lock',
     label: 'none',

@@ -52,6 +52,17 @@ describe('recorded screens', () => {
     }
   });
 
+  it('offer the numbers of a numbered menu as quick answers, and no quick answer for a key to type in', () => {
+    for (const f of fixtures.filter((x) => x.label === 'permission' && x.lines.some((l) => /^[\s│┃]*[❯›●]\s*1\.\s/.test(l)))) {
+      const answer = classifyScreen(f.lines, undefined, f.context).answer;
+      expect(answer?.kind, f.file).toBe('key');
+      expect(answer?.options.slice(0, 2), f.file).toEqual(['1', '2']);
+    }
+    const apiKey = fixtures.filter((f) => f.state === 'first-run-api-key');
+    expect(apiKey.length).toBeGreaterThan(0);
+    for (const f of apiKey) expect(classifyScreen(f.lines, undefined, f.context).answer, f.file).toEqual({ kind: 'secret', options: [] });
+  });
+
   it('are at least 97% right, with no false stuck outside the documented exceptions', () => {
     const wrong = fixtures.filter((f) => kindOf(classifyScreen(f.lines, undefined, f.context)) !== f.label);
     expect(wrong.length / fixtures.length).toBeLessThanOrEqual(0.03);
