@@ -8,6 +8,8 @@
 // 3. A busy line vetoes the prompt, unless the prompt is drawn below it and is not an agent's input
 //    box: a permission dialog or a shell prompt under a stale status line is what the screen shows
 //    now, while an agent draws its input box under its spinner even while it works (outranksBusy).
+// Rules marked `alternateScreen` take part only when the caller says the pane shows its alternate
+// screen (a full-screen program); the pack keeps both lists, so choosing costs nothing per screen.
 
 import stripAnsi from 'strip-ansi';
 import { ConfigError } from '../config.js';
