@@ -46,7 +46,9 @@ function parseArgs(argv) {
     else if (a === '--install-dir') out.installDir = value();
     else if (a === '--verbose') out.verbose = true;
     else if (a === '--help' || a === '-h') {
-      process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//')).map((l) => l.slice(3)).join('\n') + '\n');
+      const source = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n');
+      const header = source.slice(0, source.findIndex((l) => !l.startsWith('//')));
+      process.stdout.write(`${header.map((l) => l.slice(3)).join('\n')}\n`);
       process.exit(0);
     } else throw new Error(`unknown argument ${a} (see --help)`);
   }
@@ -220,6 +222,9 @@ async function main() {
     throw new Error('dist/ is missing: run `npm run build` first (npm run record:agents does)');
   });
 
+  const agents = args.agents ? AGENTS.filter((a) => !args.only || args.only.includes(a.tool)) : [];
+  const programs = args.programs ? PROGRAMS.filter((p) => !args.only || args.only.includes(p.tool)) : [];
+  if (agents.length + programs.length === 0) throw new Error(`nothing to record: --only takes ${[...AGENTS.map((a) => a.tool), 'programs'].join(', ')}`);
   const marker = randomBytes(6).toString('hex');
   // Fixed folder names keep the paths on the recorded screens the same from one run to the next,
   // so only one recording runs at a time.
@@ -232,9 +237,6 @@ async function main() {
   mkdirSync(root, { recursive: true });
   const installDir = args.installDir ?? join(tmpdir(), 'corral-rec-install');
 
-  const agents = args.agents ? AGENTS.filter((a) => !args.only || args.only.includes(a.tool)) : [];
-  const programs = args.programs ? PROGRAMS.filter((p) => !args.only || args.only.includes(p.tool)) : [];
-  if (agents.length + programs.length === 0) throw new Error(`nothing to record (--only ${args.only?.join(',')})`);
 
   const before = readRecorded();
   const results = [];
