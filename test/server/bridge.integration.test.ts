@@ -126,7 +126,7 @@ describe('chat bridge with the openai client', () => {
     const printedAt = Number(/(\d{13})/.exec(text)?.[1]);
     // A poll is 100 ms, or longer when this machine is too busy to keep up: use the longest gap
     // between the polls that decided this answer.
-    const ticks = h.bridge.ticker.recentTicks.filter((t) => t >= startedAt - 200);
+    const ticks = h.services.bridgeTicker!.recentTicks.filter((t) => t >= startedAt - 200);
     const gaps = ticks.slice(1).map((t, i) => t - ticks[i]!);
     const poll = Math.max(100, ...gaps);
     expect(endedAt - printedAt).toBeGreaterThanOrEqual(800);
@@ -150,10 +150,10 @@ describe('chat bridge with the openai client', () => {
     const deadline = Date.now() + 2000;
     while (h.bridge.busyPanes().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(h.bridge.busyPanes()).toEqual([]);
-    expect(h.bridge.ticker.watchedPanes).toEqual([]);
-    const ticks = h.bridge.ticker.tickCount;
+    expect(h.services.bridgeTicker!.watchedPanes).toEqual([]);
+    const ticks = h.services.bridgeTicker!.tickCount;
     await new Promise((r) => setTimeout(r, 400));
-    expect(h.bridge.ticker.tickCount).toBe(ticks);
+    expect(h.services.bridgeTicker!.tickCount).toBe(ticks);
     await h.tmux.tmux('send-keys', '-t', pane, 'C-c');
   });
 

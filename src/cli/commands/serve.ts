@@ -31,7 +31,7 @@ export const serveCommand: Command = {
     // The servers (and ws) load only for the commands that serve: `corral` itself starts faster.
     const { createServices, ServiceError } = await import('../services.js');
     const { engine, tmux } = await setupEngine(settings, env, stderr, { persistent: true });
-    const services = createServices({ engine, tmux, settings, token: token.token });
+    const services = createServices({ engine, tmux, settings, token: token.token, log: (line) => stderr.write(`corral: ${line}\n`) });
     engine.start();
     try {
       if (wantBridge) await services.startBridge();
