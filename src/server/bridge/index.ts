@@ -152,7 +152,9 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
       const known = recogniseSideRequest(chat.messages);
       const { kind, shape } = known ?? guessSideKind(chat.messages);
       log(`chat bridge: ${known ? `${known.ui} ${known.kind} request` : `${kind} request`} answered by the ${SIDE_MODEL} model`);
-      answerDirectly(res, chat, ident, sideAnswer(kind, shape, sideContext(null, chat)));
+      // An unknown request's last message is the request itself, not part of the conversation.
+      const context = sideContext(null, known ? chat : { ...chat, messages: chat.messages.slice(0, -1) });
+      answerDirectly(res, chat, ident, sideAnswer(kind, shape, context));
       return;
     }
     let view = resolveModel(options.engine, disabled, chat.model);

@@ -17,6 +17,10 @@ export interface SideContext {
 }
 
 const SUBJECT_CHARS = 40;
+
+// How UIs mark the person's lines when they put the history into one prompt: `User: …` (LibreChat,
+// LobeChat, Open WebUI's `USER: …`), `||>User:` then the text (LibreChat's older titles), `<user>…</user>`.
+const EMBEDDED_USER_LINES = [/^(?:user|USER|User|Human)\s*:[ \t]*(\S.*)$/gm, /^\|\|>User:\n(.+)$/gm, /<user>([^<\n]+)<\/user>/g];
 const SUMMARY_COMMANDS = 10;
 
 export function sideAnswer(kind: SideKind, shape: AnswerShape, context: SideContext): string {
@@ -72,16 +76,23 @@ function conversationCommands(context: SideContext): string[] {
   const own = context.messages
     .filter((message) => message.role === 'user' && message.text !== null)
     .map((message) => (message.text as string).trim())
-    .filter((text) => text !== '' && !SIDE_PROMPTS.some((prompt) => prompt.pattern.test(text)));
+    .filter((text) => text !== '' && !SIDE_PROMPTS.some((prompt) => prompt.pattern.test(text)) && !carriesHistory(text));
   if (own.length > 0) return own.map(firstLine);
   const embedded: string[] = [];
   for (const message of context.messages) {
-    for (const m of (message.text ?? '').matchAll(/^(?:user|USER|User|Human)\s*:\s*(.+)$/gm)) {
-      const text = (m[1] ?? '').trim();
-      if (text !== '') embedded.push(text);
+    for (const pattern of EMBEDDED_USER_LINES) {
+      for (const m of (message.text ?? '').matchAll(pattern)) {
+        const text = (m[1] ?? '').trim().replace(/^"(.*)"$/, '$1');
+        if (text !== '') embedded.push(text);
+      }
     }
   }
   return embedded;
+}
+
+/** A message that holds a transcript rather than a message of the person's (a UI's summary input). */
+function carriesHistory(text: string): boolean {
+  return text.includes('<chat_history>') || EMBEDDED_USER_LINES.some((pattern) => new RegExp(pattern.source, pattern.flags.replace('g', '')).test(text));
 }
 
 function firstLine(text: string): string {

@@ -16,7 +16,7 @@ export interface SidePrompt {
   readonly ui: string;
   readonly kind: SideKind;
   /** The role of the message carrying the prompt. */
-  readonly role: 'user' | 'system';
+  readonly role: 'user' | 'system' | 'any';
   /** Where that message is: the last of the request, or anywhere in it. */
   readonly at: 'last' | 'any';
   readonly pattern: RegExp;
@@ -51,9 +51,10 @@ export const SIDE_PROMPTS: readonly SidePrompt[] = [
     id: 'librechat/title-legacy',
     ui: 'LibreChat',
     kind: 'title',
-    role: 'user',
+    // A system message by default, a user message with titleMessageRole or Ollama.
+    role: 'any',
     at: 'any',
-    pattern: /Please generate a concise, 5-word-or-less title for the conversation, using its same language, with no punctuation/,
+    pattern: /^Please generate a concise, 5-word-or-less title for the conversation, using its same language, with no punctuation/,
     shape: 'text',
     source: 'danny-avila/LibreChat api/app/clients/prompts/titlePrompts.js (titleInstruction)',
   },
@@ -227,7 +228,7 @@ export function recogniseSideRequest(messages: readonly ChatMessage[], prompts: 
     for (let i = lastIndex; i >= 0; i--) {
       if (prompt.at === 'last' && i !== lastIndex) break;
       const message = messages[i] as ChatMessage;
-      if (message.role !== prompt.role || message.text === null) continue;
+      if ((prompt.role !== 'any' && message.role !== prompt.role) || message.text === null) continue;
       if (prompt.pattern.test(message.text.trimStart())) return prompt;
     }
   }
