@@ -31,6 +31,24 @@ export interface PaneInfo {
 
 export type StuckReason = 'permission' | 'stopped';
 
+/**
+ * How a person answers a prompt:
+ * - `key`: one key acts at once (a numbered menu, a dialog with a highlighted choice);
+ * - `line`: text, then Enter (`[y/N]`, `(yes/no)`, `git add -p`, a shell or a REPL);
+ * - `secret`: a password, passphrase or PIN, typed by the person only (no quick answer).
+ */
+export type AnswerKind = 'key' | 'line' | 'secret';
+
+export interface PromptAnswer {
+  readonly kind: AnswerKind;
+  /**
+   * The quick answers valid for this prompt, in the order shown: text typed as is (`1`, `y`,
+   * `yes`), or the key name `Enter` (take the highlighted or default choice). For a `line` prompt
+   * Enter follows the text. Empty for secrets and for prompts that take free text.
+   */
+  readonly options: readonly string[];
+}
+
 /** Why a screen does (or does not) wait for a person. Output of the prompt matcher. */
 export interface PromptVerdict {
   readonly prompt: boolean;
@@ -40,6 +58,8 @@ export interface PromptVerdict {
   readonly rule: string | null;
   /** The line the verdict is about (the prompt line, or the busy line). */
   readonly line: string;
+  /** How the prompt is answered; null when the screen shows no prompt. */
+  readonly answer: PromptAnswer | null;
 }
 
 /** Tracking states from the detector design: registered -> monitoring <-> stuck -> ended. */

@@ -13,7 +13,8 @@ import { Header, headerText } from './Header.js';
 import { HelpOverlay } from './HelpOverlay.js';
 import { ANSWER_PREFIX, findBinding, keyName, type KeyBinding } from './keymap.js';
 import { planLayout } from './layout.js';
-import { badgeText, countStatuses, matchesFilter, paneLabel, quietMs, rowStatus } from './pane-status.js';
+import { countStatuses, paneStatus, quietMs, statusBadge } from '../engine/pane-status.js';
+import { matchesFilter, paneLabel } from './pane-status.js';
 import { PaneRow, type RowModel } from './PaneRow.js';
 import { Preview } from './Preview.js';
 import { SERVICE_TITLES, UNAVAILABLE_SERVICES, type ServiceName, type ServicesStore } from './services.js';
@@ -102,7 +103,7 @@ export function App({
       shownIds
         .map((id) => {
           const view = byId.get(id) as PaneView;
-          return `${rowStatus(view, at, activeWindowMs)}${formatQuiet(quietMs(view, at))}`;
+          return `${paneStatus(view, at, activeWindowMs)}${formatQuiet(quietMs(view, at))}`;
         })
         .join() + countStatuses(snapshot.panes, at, activeWindowMs).quiet,
     [shownIds, byId, activeWindowMs, snapshot.panes],
@@ -117,11 +118,11 @@ export function App({
 
   const rows: RowModel[] = shownIds.map((id) => {
     const view = byId.get(id) as PaneView;
-    const status = rowStatus(view, now, activeWindowMs);
+    const status = paneStatus(view, now, activeWindowMs);
     return {
       paneId: id,
       status,
-      badge: badgeText(view, status, layout.columns.shortBadge),
+      badge: statusBadge(status, view.reason, layout.columns.shortBadge),
       target: view.target,
       label: paneLabel(view, hostName),
       cwd: shortCwd(view.pane.cwd, home, layout.columns.cwd),
@@ -304,7 +305,7 @@ export function App({
         const stuck = new Set(
           visible.filter((id) => {
             const view = ctx.byId.get(id);
-            return view !== undefined && rowStatus(view, ctx.now, ctx.activeWindowMs) === 'stuck';
+            return view !== undefined && paneStatus(view, ctx.now, ctx.activeWindowMs) === 'stuck';
           }),
         );
         return dispatch({ type: 'next-stuck', visible, stuck, now: at });

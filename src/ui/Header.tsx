@@ -3,7 +3,7 @@
 
 import { Box, Text } from 'ink';
 import { clip } from './format.js';
-import type { StatusCounts } from './pane-status.js';
+import type { StatusCounts } from '../engine/pane-status.js';
 import { describeService, type ServicesSnapshot } from './services.js';
 
 interface Props {

@@ -4,11 +4,11 @@ import { memo } from 'react';
 import { Text } from 'ink';
 import { fit } from './format.js';
 import type { RowColumns } from './layout.js';
-import type { RowStatus } from './pane-status.js';
+import type { PaneStatus } from '../engine/pane-status.js';
 
 export interface RowModel {
   readonly paneId: string;
-  readonly status: RowStatus;
+  readonly status: PaneStatus;
   readonly badge: string;
   readonly target: string;
   readonly label: string;
@@ -16,7 +16,7 @@ export interface RowModel {
   readonly timer: string;
 }
 
-const STATUS_COLORS: Record<RowStatus, string> = { stuck: 'red', snoozed: 'yellow', quiet: 'blue', active: 'green' };
+const STATUS_COLORS: Record<PaneStatus, string> = { stuck: 'red', snoozed: 'yellow', quiet: 'blue', active: 'green' };
 
 interface Props {
   readonly row: RowModel;

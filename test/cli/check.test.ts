@@ -45,7 +45,7 @@ describe.concurrent('corral check', () => {
     const { code, stdout, stderr } = await corral(['check', join(SCREENS_DIR, 'claude-code', 'permission--edit-file.txt')]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(Object.keys(verdictOf(stdout) as object)).toEqual(['prompt', 'reason', 'busy', 'tool', 'rule', 'line']);
+    expect(Object.keys(verdictOf(stdout) as object)).toEqual(['prompt', 'reason', 'busy', 'tool', 'rule', 'line', 'answer']);
     expect(verdictOf(stdout)).toEqual({
       prompt: true,
       reason: 'permission',
@@ -53,6 +53,7 @@ describe.concurrent('corral check', () => {
       tool: 'claude-code',
       rule: 'claude-code/permission-menu',
       line: 'Do you want to make this edit to total.ts?',
+      answer: { kind: 'key', options: ['1', '2', '3', 'Enter'] },
     });
   });
 
@@ -61,13 +62,13 @@ describe.concurrent('corral check', () => {
     for (const args of [['check'], ['check', '-']]) {
       const { code, stdout } = await corral(args, { input: screen });
       expect(code).toBe(0);
-      expect(verdictOf(stdout)).toEqual({ prompt: true, reason: 'stopped', busy: false, tool: 'shell', rule: 'shell/user-host', line: 'dev@box:~/src$' });
+      expect(verdictOf(stdout)).toEqual({ prompt: true, reason: 'stopped', busy: false, tool: 'shell', rule: 'shell/user-host', line: 'dev@box:~/src$', answer: { kind: 'line', options: [] } });
     }
   });
 
   it('reports a busy screen as no prompt with the busy line', async () => {
     const { stdout } = await corral(['check', join(SCREENS_DIR, 'codex', 'busy--working.txt')]);
-    expect(verdictOf(stdout)).toEqual({ prompt: false, reason: null, busy: true, tool: 'codex', rule: 'codex/working', line: '• Working (14s • esc to interrupt)' });
+    expect(verdictOf(stdout)).toEqual({ prompt: false, reason: null, busy: true, tool: 'codex', rule: 'codex/working', line: '• Working (14s • esc to interrupt)', answer: null });
   });
 
   it('uses --prompt-pack', async () => {
@@ -85,6 +86,7 @@ describe.concurrent('corral check', () => {
       tool: 'user',
       rule: 'user/^Deploy to production\\?$',
       line: 'Deploy to production?',
+      answer: { kind: 'line', options: [] },
     });
     const env = { CORRAL_PROMPT_PATTERNS: 'nothing-here\n^Deploy' };
     expect(verdictOf((await corral(['check'], { input, env })).stdout)).toMatchObject({ prompt: true, reason: 'stopped', rule: 'user/^Deploy' });

@@ -5,9 +5,9 @@ import { paneInfo } from '../helpers/fake-engine.js';
 
 const pane = (over: Partial<PaneInfo> = {}): PaneInfo => paneInfo({ paneId: '%7', cwd: '/srv/app', ...over });
 
-const prompt: PromptVerdict = { prompt: true, reason: 'permission', busy: false, tool: 'generic', rule: 'y-n', line: 'Deploy? [y/N]' };
+const prompt: PromptVerdict = { prompt: true, reason: 'permission', busy: false, tool: 'generic', rule: 'y-n', line: 'Deploy? [y/N]', answer: { kind: 'line', options: ['y', 'n', 'Enter'] } };
 const busy: PromptVerdict = { ...prompt, busy: true };
-const none: PromptVerdict = { prompt: false, reason: null, busy: false, tool: null, rule: null, line: 'compiling' };
+const none: PromptVerdict = { prompt: false, reason: null, busy: false, tool: null, rule: null, line: 'compiling', answer: null };
 const config = { quietThresholdMs: 30_000 };
 
 function run(start: PaneTrack, steps: Array<[number, string, PromptVerdict]>) {

@@ -38,8 +38,11 @@ export const checkCommand: Command = {
     'stdin when FILE is - or missing, classifies it with the prompt rules (--prompt-pack,',
     '--prompt-pattern) and prints one JSON line:',
     '  {"prompt": bool, "reason": "permission"|"stopped"|null, "busy": bool,',
-    '   "tool": string|null, "rule": string|null, "line": string}',
-    '"busy" means a working program was seen (it vetoes a prompt); "line" is the line the verdict is about.',
+    '   "tool": string|null, "rule": string|null, "line": string,',
+    '   "answer": {"kind": "key"|"line"|"secret", "options": [string]}|null}',
+    '"busy" means a working program was seen (it vetoes a prompt); "line" is the line the verdict is about;',
+    '"answer" says how the prompt is answered: one key that acts at once (a menu), a line (text, then',
+    'Enter) or a secret (no quick answer), and the quick answers valid for it ("Enter" takes the default).',
     '',
     'Examples:',
     '  tmux capture-pane -p -t %3 | corral check',
@@ -51,8 +54,8 @@ export const checkCommand: Command = {
     const rules = rulesFromSettings(settings); // an invalid pattern fails before anything is read
     const text = await readScreen(positionals[0] ?? '-');
     const verdict = classifyScreen(text.split(/\r?\n/), rules);
-    const { prompt, reason, busy, tool, rule, line } = verdict;
-    stdout.write(`${JSON.stringify({ prompt, reason, busy, tool, rule, line })}\n`);
+    const { prompt, reason, busy, tool, rule, line, answer } = verdict;
+    stdout.write(`${JSON.stringify({ prompt, reason, busy, tool, rule, line, answer })}\n`);
     return 0;
   },
 };

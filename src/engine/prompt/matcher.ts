@@ -11,7 +11,8 @@
 
 import stripAnsi from 'strip-ansi';
 import { ConfigError } from '../config.js';
-import type { PromptVerdict } from '../types.js';
+import type { AnswerKind, PromptVerdict } from '../types.js';
+import { answerFor } from './answers.js';
 import type { PromptRule, RuleKind, RuleSet } from './rule.js';
 import { aiderRules } from './rules/aider.js';
 import { claudeCodeRules } from './rules/claude-code.js';
@@ -63,6 +64,8 @@ interface CompiledRule {
   readonly requires: readonly RegExp[];
   readonly above: RegExp | null;
   readonly below: RegExp | null;
+  readonly answer: AnswerKind;
+  readonly options: readonly string[] | undefined;
 }
 
 /** A compiled pack: what classifyScreen runs. Build one with buildRules (or use DEFAULT_RULES). */
@@ -93,6 +96,8 @@ function compile(sets: readonly RuleSet[]): { busy: CompiledRule[]; permission: 
         requires: rule.requires ?? [],
         above: rule.above ?? null,
         below: rule.below ?? null,
+        answer: rule.answer ?? (rule.kind === 'permission' && !lastLineOnly ? 'key' : 'line'),
+        options: rule.options,
       });
     }
   }
@@ -250,7 +255,7 @@ function outranksBusy(prompt: Match, busy: Match): boolean {
 /** Classifies a screen given as lines (top to bottom). */
 export function classifyScreen(lines: readonly string[], rules: PromptRules = DEFAULT_RULES): PromptVerdict {
   const region = bottomRegion(lines, REGION_LINES);
-  if (region.length === 0) return { prompt: false, reason: null, busy: false, tool: null, rule: null, line: '' };
+  if (region.length === 0) return { prompt: false, reason: null, busy: false, tool: null, rule: null, line: '', answer: null };
   const busy = lowestMatch(rules.busy, region, ECHO_LINE);
   const prompt = choosePrompt(rules, region);
   const promptSurvives = prompt !== null && (busy === null || outranksBusy(prompt, busy));
@@ -263,10 +268,16 @@ export function classifyScreen(lines: readonly string[], rules: PromptRules = DE
       tool: prompt.rule.tool,
       rule: prompt.rule.id,
       line: prompt.rule.raw ? line.text : line.inner,
+      answer: answerFor(
+        prompt.rule.answer,
+        region.map((l) => l.inner),
+        prompt.index,
+        prompt.rule.options,
+      ),
     };
   }
   if (busy) {
-    return { prompt: false, reason: null, busy: true, tool: busy.rule.tool, rule: busy.rule.id, line: region[busy.index]!.inner };
+    return { prompt: false, reason: null, busy: true, tool: busy.rule.tool, rule: busy.rule.id, line: region[busy.index]!.inner, answer: null };
   }
-  return { prompt: false, reason: null, busy: false, tool: null, rule: null, line: region[region.length - 1]!.text };
+  return { prompt: false, reason: null, busy: false, tool: null, rule: null, line: region[region.length - 1]!.text, answer: null };
 }

@@ -1,6 +1,8 @@
 // The shape of a prompt rule. Every tool's rule set (rules/<tool>.ts) is plain data of this shape;
 // the matcher compiles the sets of a pack once and runs them over the bottom of a screen.
 
+import type { AnswerKind } from '../types.js';
+
 export type RuleKind = 'permission' | 'stopped' | 'busy';
 
 export interface PromptRule {
@@ -28,6 +30,14 @@ export interface PromptRule {
   readonly above?: RegExp;
   /** Some line below must match (e.g. the bottom border of an input box). */
   readonly below?: RegExp;
+  /**
+   * How the prompt is answered (permission and stopped rules). By default a permission prompt on
+   * the last line takes a line, a permission dialog elsewhere takes a key, and a stopped prompt
+   * takes a line. Secrets must say so.
+   */
+  readonly answer?: AnswerKind;
+  /** Fixed quick answers; by default they are read off the screen (see answers.ts). */
+  readonly options?: readonly string[];
 }
 
 /** One tool's rules. The tool name becomes the verdict's `tool`. */

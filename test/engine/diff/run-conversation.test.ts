@@ -315,6 +315,7 @@ describe('Conversation', () => {
       tool: 'agent',
       rule: 'box',
       line: '>',
+      answer: { kind: 'line', options: [] },
     }));
     // The echo shows up, then nothing: no answer yet, so the prompt does not end it.
     const screen = { lines: ['banner', '> hello', ...box], cursorRow: 3, height: 10 };

@@ -7,7 +7,7 @@ const CLAUDE_IDLE = ['● Done.', '', '─'.repeat(40), '> ', '─'.repeat(40), 
 
 describe('classifyScreen', () => {
   it('gives no prompt for an empty screen', () => {
-    expect(classifyScreen([])).toEqual({ prompt: false, reason: null, busy: false, tool: null, rule: null, line: '' });
+    expect(classifyScreen([])).toEqual({ prompt: false, reason: null, busy: false, tool: null, rule: null, line: '', answer: null });
     expect(classifyScreen(['', '   ', ''])).toMatchObject({ prompt: false, line: '' });
   });
 
@@ -19,6 +19,7 @@ describe('classifyScreen', () => {
       tool: null,
       rule: null,
       line: 'Compiling api v0.3.1',
+      answer: null,
     });
   });
 
@@ -58,6 +59,7 @@ describe('classifyScreen', () => {
       tool: 'claude-code',
       rule: 'claude-code/spinner',
       line: '✻ Thinking… (4s · ↑ 210 tokens · esc to interrupt)',
+      answer: null,
     });
   });
 

@@ -51,7 +51,9 @@ describe('bridge feature (scripted tmux, manual clock)', () => {
     let busy = false;
     // The pane shows its prompt when not busy (on the cursor line, as a shell does).
     const verdict = (lines: readonly string[]): PromptVerdict =>
-      busy ? { prompt: false, reason: null, busy, tool: 'agent', rule: 'busy', line: '' } : { prompt: true, reason: 'stopped', busy, tool: 'shell', rule: 'shell', line: lines.filter((l) => l !== '').at(-1) ?? '' };
+      busy
+        ? { prompt: false, reason: null, busy, tool: 'agent', rule: 'busy', line: '', answer: null }
+        : { prompt: true, reason: 'stopped', busy, tool: 'shell', rule: 'shell', line: lines.filter((l) => l !== '').at(-1) ?? '', answer: { kind: 'line', options: [] } };
     const bridge = createBridgeFeature({
       engine: store(['%7']),
       conversations: conversations(fake.runner, time, verdict),

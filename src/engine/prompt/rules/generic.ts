@@ -46,6 +46,7 @@ export const genericRules: RuleSet = {
       kind: 'permission',
       where: 'last-line',
       pattern: /(?:\bpassword|\bpassphrase|\bpasscode|\bPIN\b|\bverification code|\bone-time (?:password|code)|\bOTP\b|\b2FA code)\b.{0,100}:$|^(?:Password|Passphrase|PIN)\s*:$/i,
+      answer: 'secret',
     },
     {
       // Credentials asked for by name: "Username for 'https://github.com':", docker's "Username:".
@@ -61,12 +62,14 @@ export const genericRules: RuleSet = {
       where: 'last-line',
       pattern: /^Enter a value:$/,
       requires: [/Only 'yes' will be accepted/],
+      options: ['yes'],
     },
     {
       id: 'generic/confirm-file-operation',
       kind: 'permission',
       where: 'last-line',
       pattern: /^(?:rm|cp|mv|ln): .+\?$/,
+      options: ['y', 'n'],
     },
     {
       id: 'generic/choice-menu',
@@ -97,6 +100,8 @@ export const genericRules: RuleSet = {
       kind: 'stopped',
       where: 'last-line',
       pattern: /^(?:press|hit) (?:any key|enter|return|<enter>)\b.*\bto (?:continue|proceed|resume)\b/i,
+      answer: 'key',
+      options: ['Enter'],
     },
     {
       id: 'generic/pager',
@@ -104,6 +109,8 @@ export const genericRules: RuleSet = {
       where: 'last-line',
       // more, less (`:` and `(END)`), man.
       pattern: /^--\s?More\s?--(?:\s?\(\d+%\))?$|^\(END\)$|^:$|^Manual page .+\(press h for help or q to quit\)$/,
+      answer: 'key',
+      options: ['q'],
     },
   ],
 };

@@ -1,0 +1,59 @@
+// The words corral uses for a pane's state, wherever a person reads them: the dashboard, `ls`,
+// `watch`, the web page and the README all take them from here. Pure.
+
+import type { PaneView, StuckReason } from './types.js';
+
+/**
+ * - `stuck`: quiet for the threshold at a prompt: it waits for you;
+ * - `snoozed`: stuck, and you said you have seen it (until its screen changes);
+ * - `active`: its screen changed within the last few seconds;
+ * - `quiet`: no change for a while, and not (yet) waiting for you.
+ */
+export type PaneStatus = 'stuck' | 'snoozed' | 'active' | 'quiet';
+
+/** A pane whose screen changed this recently counts as active. */
+export const ACTIVE_WINDOW_MS = 5_000;
+
+/** What each status means, for help texts and the README. */
+export const STATUS_MEANINGS: Readonly<Record<PaneStatus, string>> = {
+  stuck: 'quiet for the threshold at a prompt: it waits for you',
+  snoozed: 'stuck, but snoozed until its screen changes',
+  active: `its screen changed within the last ${ACTIVE_WINDOW_MS / 1000} s`,
+  quiet: 'no change for a while, and not waiting for you',
+};
+
+/** What each stuck reason means. */
+export const REASON_MEANINGS: Readonly<Record<StuckReason, string>> = {
+  permission: 'it asks you to approve something, or for a secret',
+  stopped: 'it is idle at its prompt, waiting for your next input',
+};
+
+export function paneStatus(view: PaneView, now: number, activeWindowMs: number = ACTIVE_WINDOW_MS): PaneStatus {
+  if (view.state === 'stuck') return view.acknowledged ? 'snoozed' : 'stuck';
+  if (view.state === 'registered') return 'active';
+  return now - view.quietSince >= activeWindowMs ? 'quiet' : 'active';
+}
+
+/** `STUCK permission`, `STUCK stopped`, `snoozed`, `quiet`, `active` (short: `STUCK` alone). */
+export function statusBadge(status: PaneStatus, reason: StuckReason | null, short = false): string {
+  if (status === 'stuck') return short || reason === null ? 'STUCK' : `STUCK ${reason}`;
+  return status;
+}
+
+export function quietMs(view: PaneView, now: number): number {
+  return Math.max(0, now - view.quietSince);
+}
+
+export interface StatusCounts {
+  readonly stuck: number;
+  readonly snoozed: number;
+  readonly quiet: number;
+  readonly active: number;
+  readonly total: number;
+}
+
+export function countStatuses(panes: readonly PaneView[], now: number, activeWindowMs: number = ACTIVE_WINDOW_MS): StatusCounts {
+  const counts = { stuck: 0, snoozed: 0, quiet: 0, active: 0, total: panes.length };
+  for (const view of panes) counts[paneStatus(view, now, activeWindowMs)] += 1;
+  return counts;
+}
