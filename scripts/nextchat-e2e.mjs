@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/* global document -- the callbacks passed to page.waitForFunction and addInitScript run in the browser */
 // End-to-end check of the chat bridge with a real chat UI: NextChat (Next.js) in headless
 // Chromium, talking to `corral serve` in front of a private tmux server. Not part of `npm test`:
 // NextChat needs a Next.js build (minutes, about 2 GB of memory) and the network for its packages.
