@@ -84,11 +84,9 @@ function writeRealtimeStandIn(dir) {
     join(dir, 'index.d.ts'),
     [
       'export type Voice = string;',
-      'export type Modality = string;',
+      'export type Modality = any;',
       'export type TurnDetection = any;',
-      'export declare class RTClient { constructor(...args: any[]); [key: string]: any; }',
-      'export declare class RTInputAudioItem { [key: string]: any; }',
-      'export declare class RTResponse { [key: string]: any; }',
+      ...['RTClient', 'RTInputAudioItem', 'RTResponse'].flatMap((name) => [`export declare const ${name}: any;`, `export type ${name} = any;`]),
       '',
     ].join('\n'),
   );
@@ -103,7 +101,9 @@ function prepare(checkout, work) {
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== wanted) {
     log(`copying ${checkout} to ${source}`);
     rmSync(source, { recursive: true, force: true });
-    cpSync(checkout, source, { recursive: true, filter: (path) => !/[/\\](node_modules|\.next|\.git)$/.test(path) });
+    // yarn.lock pins its packages to a registry mirror this machine may not reach: npm resolves
+    // them from the registry it is configured with instead.
+    cpSync(checkout, source, { recursive: true, filter: (path) => !/[/\\](node_modules|\.next|\.git|yarn\.lock|\.npmrc)$/.test(path) });
     writeRealtimeStandIn(join(source, '.offline/rt-client'));
     const patched = { ...manifest, dependencies: { ...manifest.dependencies, 'rt-client': 'file:.offline/rt-client' } };
     delete patched.scripts.prepare;
@@ -114,7 +114,8 @@ function prepare(checkout, work) {
   if (!existsSync(join(source, '.next/standalone/server.js'))) {
     const env = { ...process.env, BUILD_MODE: 'standalone', NEXT_TELEMETRY_DISABLED: '1', NODE_OPTIONS: '--max-old-space-size=4096' };
     run(join(source, 'node_modules/.bin/tsx'), ['app/masks/build.ts'], { cwd: source, env });
-    run(join(source, 'node_modules/.bin/next'), ['build'], { cwd: source, env });
+    // NextChat's own lint is not what this checks (and one of its plugins crashes on this Next.js).
+    run(join(source, 'node_modules/.bin/next'), ['build', '--no-lint'], { cwd: source, env });
     // The standalone server serves these from its own folder.
     cpSync(join(source, '.next/static'), join(source, '.next/standalone/.next/static'), { recursive: true });
     cpSync(join(source, 'public'), join(source, '.next/standalone/public'), { recursive: true });
