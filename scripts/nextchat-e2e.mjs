@@ -30,6 +30,7 @@ import { launchChromium } from './chromium.mjs';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist/bin/corral.js');
 const TOKEN = `e2e-${randomBytes(12).toString('hex')}`;
+const AVATAR = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="30" fill="#e7f8ff"/><circle cx="32" cy="26" r="10" fill="#1d93ab"/><path d="M14 54c4-12 32-12 36 0" fill="#1d93ab"/></svg>';
 
 function usage(message) {
   if (message) console.error(`nextchat-e2e: ${message}`);
@@ -216,8 +217,14 @@ async function runMode(mode, source, options) {
 
     browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    // Offline: only this machine answers (NextChat asks Google for its fonts).
-    await page.route('**/*', (route) => (/^https?:\/\/127\.0\.0\.1[:/]/.test(route.request().url()) ? route.continue() : route.abort()));
+    // Offline: only this machine answers. NextChat asks Google for its fonts (refused) and a CDN
+    // for its emoji avatars (a plain stand-in picture instead).
+    await page.route('**/*', (route) => {
+      const request = route.request();
+      if (/^https?:\/\/127\.0\.0\.1[:/]/.test(request.url())) return route.continue();
+      if (request.resourceType() === 'image') return route.fulfill({ status: 200, contentType: 'image/svg+xml', body: AVATAR });
+      return route.abort();
+    });
     if (mode === 'browser') {
       // NextChat keeps its settings in localStorage: a custom OpenAI endpoint, called from the page.
       await page.addInitScript(
@@ -231,7 +238,7 @@ async function runMode(mode, source, options) {
     await page.goto(`${nextOrigin}/`, { waitUntil: 'domcontentloaded' });
 
     await chat(page, nextOrigin, 'ls -la src', 'main.c');
-    await chat(page, nextOrigin, 'cat src/main.c', 'int main(void)');
+    await chat(page, nextOrigin, 'cat src/main.c', 'return 0; }');
     // NextChat asks for a title once the conversation is long enough; corral answers it.
     await page.waitForFunction(() => document.body.textContent?.includes('tmux work — ls -la src'), null, { timeout: 30_000 });
 
@@ -245,11 +252,10 @@ async function runMode(mode, source, options) {
     if (!decisions.some((line) => line.includes('NextChat title request'))) throw new Error("corral did not log NextChat's title request");
 
     if (options.screenshot) {
-      const file = mode === 'both' ? options.screenshot : options.screenshot.replace(/(\.png)?$/, mode === 'browser' ? '-browser.png' : '.png');
-      await page.screenshot({ path: file });
-      log(`screenshot: ${file}`);
+      await page.screenshot({ path: options.screenshot });
+      log(`screenshot: ${options.screenshot}`);
     }
-    log(`${mode} mode: ok (the pane ran exactly the person's two messages; the title came from corral)`);
+    log(`${mode} mode: ok (the pane ran exactly the person's two messages; the title came from corral${mode === 'browser' ? '; NextChat\'s server had no API address, so the page called corral itself' : ''})`);
   } finally {
     await browser?.close();
     await nextchat?.stop();
@@ -263,7 +269,9 @@ async function main() {
   if (!existsSync(CLI)) throw new Error(`build corral first (npm run build): ${CLI} is missing`);
   const source = prepare(options.checkout, options.work);
   const modes = options.mode === 'both' ? ['server', 'browser'] : [options.mode];
-  for (const mode of modes) await runMode(mode, source, { ...options, screenshot: options.screenshot && (mode === 'server' ? options.screenshot : options.screenshot.replace(/\.png$/, '-browser.png')) });
+  // With both modes the browser mode's picture gets a -browser suffix.
+  const screenshotOf = (mode) => (options.screenshot && options.mode === 'both' && mode === 'browser' ? options.screenshot.replace(/(\.png)?$/, '-browser.png') : options.screenshot);
+  for (const mode of modes) await runMode(mode, source, { ...options, screenshot: screenshotOf(mode) });
   if (!options.keep) log(`the built NextChat stays in ${options.work} for the next run (delete it to start over)`);
 }
 
