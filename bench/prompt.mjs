@@ -1,30 +1,23 @@
 // Prompt matcher: false positives on ordinary output, prompts found on the tool fixtures, and
 // classification time per screen, for the default and the seed pack. Reads the same fixtures as the
-// tests (test/fixtures/screens/<tool>/<expect>--<name>.txt and test/fixtures/logs/*.txt).
+// tests (test/fixtures/screens/<tool>/<expect>--<name>.txt, the recorded screens of
+// test/fixtures/recorded/ and test/fixtures/logs/*.txt).
 
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildRules, classifyScreen } from '../dist/engine/prompt/matcher.js';
-import { kindOf, readExceptions, readRecorded } from '../scripts/agents/accuracy.mjs';
+import { kindOf, readExceptions, readHandWritten, readRecorded } from '../scripts/agents/accuracy.mjs';
 
 export const title = 'Prompt detection';
 
-const SCREENS = new URL('../test/fixtures/screens/', import.meta.url).pathname;
 const LOGS = new URL('../test/fixtures/logs/', import.meta.url).pathname;
 const LOG_SCREEN_HEIGHT = 24;
 const PACKS = ['default', 'seed'];
 
 const linesOf = (text) => text.replace(/\n$/, '').split('\n');
 
-function toolFixtures() {
-  return readdirSync(SCREENS, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .flatMap((d) =>
-      readdirSync(join(SCREENS, d.name))
-        .filter((f) => f.endsWith('.txt'))
-        .map((f) => ({ tool: d.name, expect: f.split('--')[0], lines: linesOf(readFileSync(join(SCREENS, d.name, f), 'utf8')) })),
-    );
-}
+/** The hand-written fixtures: { tool, expect, lines }. */
+const toolFixtures = () => readHandWritten().map((f) => ({ tool: f.tool, expect: f.label, lines: f.lines }));
 
 function logScreens() {
   return readdirSync(LOGS)

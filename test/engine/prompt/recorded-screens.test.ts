@@ -5,7 +5,7 @@
 // test holds it to that verdict, so nothing is skipped in silence.
 
 import { describe, expect, it } from 'vitest';
-import { readExceptions, readRecorded } from '../../../scripts/agents/accuracy.mjs';
+import { kindOf, readExceptions, readRecorded } from '../../../scripts/agents/accuracy.mjs';
 import { DEFAULT_RULE_SETS, classifyScreen } from '../../../src/engine/prompt/matcher.js';
 
 const fixtures = readRecorded();
@@ -15,8 +15,6 @@ const exceptionFor = new Map(exceptions.map((e) => [e.file, e]));
 /** Rule sets about no one program: any screen may be decided by them. */
 const GENERAL = new Set(['generic', 'shell', 'repl']);
 const ruleSetNames = new Set(DEFAULT_RULE_SETS.map((s) => s.tool));
-
-const kindOf = (v: { prompt: boolean; reason: string | null; busy: boolean }) => (v.prompt ? v.reason : v.busy ? 'busy' : 'none');
 
 describe('recorded screens', () => {
   it('are there: every agent at two sizes, and the everyday programs', () => {
