@@ -96,6 +96,9 @@ export const genericRules: RuleSet = {
       pattern: /^[❯›●▶►]\s*\d{1,2}[.)]\s+\S/,
       within: 10,
       requires: [/^(?:[❯›●▶►]\s*)?1[.)]\s+\S/, /^(?:[❯›●▶►]\s*)?2[.)]\s+\S/],
+      // An agent's answer can be a numbered list on a `●` bullet; its input box, a rule above and
+      // below, is drawn under it, while a dialog is the lowest thing on the screen.
+      notBelow: /^─{10,}$/,
       answer: 'key',
     },
     {
