@@ -279,7 +279,8 @@ function choosePrompt(rules: RuleLists, region: readonly RegionLine[]): Match | 
  * agents draw it under their spinner while they work.
  */
 function outranksBusy(prompt: Match, busy: Match): boolean {
-  if (prompt.rule.lastLineOnly) return true;
+  // Full-screen agents draw on the alternate screen too: there a busy line keeps its veto.
+  if (prompt.rule.lastLineOnly && !prompt.rule.alternateScreenOnly) return true;
   return prompt.rule.kind === 'permission' && prompt.index > busy.index;
 }
 

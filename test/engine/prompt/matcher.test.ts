@@ -101,6 +101,9 @@ describe('classifyScreen', () => {
     // Rules for any screen still hold on an alternate one.
     expect(classifyScreen(['(END)'], DEFAULT_RULES, { alternateScreen: true })).toMatchObject({ rule: 'generic/pager' });
     expect(classifyScreen([...screen.slice(0, -1), 'served 20 requests'], DEFAULT_RULES, { alternateScreen: true })).toMatchObject({ prompt: false });
+    // Agents draw on the alternate screen as well: their busy line still vetoes a path-like last line.
+    const agent = ['✻ Thinking… (4s · esc to interrupt)', '', 'src/app.ts'];
+    expect(classifyScreen(agent, DEFAULT_RULES, { alternateScreen: true })).toMatchObject({ prompt: false, busy: true });
   });
 
   it('reads "..." as a prompt only under a REPL prompt', () => {
