@@ -3,7 +3,8 @@
 // the real service streams it. What the "model" does is decided by keywords in the user's last
 // message (see KEYWORDS below), so a driver can walk an agent through a tool approval, a question
 // back, a plan, a long think or a stalled stream by typing. Run it alone with
-// `node scripts/agents/fake-model.mjs [--port N]`.
+// `node scripts/agents/fake-model.mjs [--port N]`: it prints its URL and logs each request to stderr
+// (FAKE_MODEL_VERBOSE=1 lists the tools offered; FAKE_MODEL_DUMP=DIR writes every request body there).
 
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
