@@ -45,6 +45,7 @@ export const SETTINGS = [
   { key: 'attachAllowedOrigins', type: 'string-list', default: [], flag: 'attach-origin', env: ['CORRAL_ATTACH_ORIGINS'], valueName: 'ORIGIN', description: 'attach server: another browser origin allowed to open WebSockets (repeatable; the page\'s own origin always is)' },
   { key: 'attachAllowResize', type: 'boolean', default: false, flag: 'attach-allow-resize', env: ['CORRAL_ATTACH_ALLOW_RESIZE'], description: 'attach server: let writing viewers resize panes (this changes your tmux layout)' },
   { key: 'attachPauseAfter', type: 'int', default: 10, min: 0, max: 3600, flag: 'attach-pause-after', env: ['CORRAL_ATTACH_PAUSE_AFTER'], valueName: 'SECONDS', description: 'attach server: tmux pauses a pane whose output is this many seconds behind, corral then repaints it (0: no flow control)' },
+  { key: 'attachGraceMs', type: 'int', default: 300_000, min: 0, max: 86_400_000, flag: 'attach-grace', env: ['CORRAL_ATTACH_GRACE_MS'], valueName: 'MS', description: 'attach server: after the last viewer of a pane leaves, keep its recent output (and the tmux control client of its session) this long, so a viewer back within it gets exactly what it missed' },
 ] as const satisfies readonly SettingSpec[];
 
 export interface Settings {
@@ -72,6 +73,7 @@ export interface Settings {
   attachAllowedOrigins: string[];
   attachAllowResize: boolean;
   attachPauseAfter: number;
+  attachGraceMs: number;
   [extra: string]: unknown;
 }
 

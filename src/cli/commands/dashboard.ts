@@ -45,19 +45,19 @@ export const dashboardCommand: Command = {
     'With no tmux server running (and no -L/-S), it starts the demo instead.',
   ].join('\n'),
   flags: [],
-  async run({ settings, env, stdout, stderr }) {
+  async run({ settings, env, stdout, stderr, lifecycle }) {
     requireTerminal(stdout);
     // Ink and React load only for the dashboard, not for ls/send/watch; start now, in parallel.
     const session = loadDashboard();
     const { engine, selfPaneId } = await setupEngine(settings, env, stderr, { persistent: true });
     const explicitServer = settings.socketName !== null || settings.socketPath !== null;
     if (!explicitServer && !(await engine.tmux.hasServer())) {
-      return runDemo({ settings, env, stderr, label: 'DEMO (no tmux server of yours is running)' });
+      return runDemo({ settings, env, stderr, lifecycle, label: 'DEMO (no tmux server of yours is running)' });
     }
     const { runDashboard } = await session;
     const services = createDashboardServices(engine, settings, env);
     try {
-      return await runDashboard({ engine, selfPaneId, bell: bellMode(settings), env, ...dashboardServiceOptions(services) });
+      return await runDashboard({ engine, selfPaneId, bell: bellMode(settings), env, lifecycle, ...dashboardServiceOptions(services) });
     } finally {
       await services.close();
     }

@@ -5,6 +5,7 @@ import { attachCommand } from './attach.js';
 import { checkCommand } from './check.js';
 import { dashboardCommand } from './dashboard.js';
 import { demoCommand } from './demo.js';
+import { linkCommand } from './link.js';
 import { lsCommand } from './ls.js';
 import { sendCommand } from './send.js';
 import { serveCommand } from './serve.js';
@@ -19,6 +20,7 @@ export const COMMANDS: readonly Command[] = [
   checkCommand,
   serveCommand,
   attachCommand,
+  linkCommand,
 ];
 
 export const DEFAULT_COMMAND = 'dashboard';
