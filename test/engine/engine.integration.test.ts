@@ -156,7 +156,7 @@ describe('engine on a real tmux server', () => {
     const printing = await server.spawn('for i in $(seq 1 200); do echo "tick $i"; sleep 0.2; done; sleep 60');
     startEngine({}, true);
     const captures = (paneId: string) =>
-      polled.filter((args) => args.some((a, i) => a === paneId && args[i - 1] === '-t' && args[i - 3] === 'capture-pane')).length;
+      polled.filter((args) => args.some((a, i) => a === 'capture-pane' && args[args.indexOf('-t', i) + 1] === paneId)).length;
     await waitFor(() => paneView(printing)?.lines.some((l) => /tick/.test(l)));
     // Until a capture falls in a later second than the silent window's last stamp (its creation),
     // tmux cannot tell corral that nothing happened since; give that 2 s, then watch 2 s more.

@@ -23,6 +23,7 @@ interface FakePane {
 /** A tmux stand-in that answers poll cycles from a mutable list of panes, like a real server would. */
 function scriptedTmux(panes: FakePane[]) {
   const calls: string[][] = [];
+  const buffers = new Map<string, string>();
   let serverUp = true;
   const runner: TmuxRunner = async (args): Promise<TmuxResult> => {
     calls.push([...args]);
@@ -43,9 +44,22 @@ function scriptedTmux(panes: FakePane[]) {
         // tmux runs display-message text through strftime: `%%` prints `%`.
         stdout += `${cmd[2]!.replaceAll('%%', '%')}\n`;
       } else if (cmd[0] === 'capture-pane') {
-        const p = panes.find((x) => x.id === cmd[3]);
-        if (!p) return { stdout, stderr: `can't find pane: ${cmd[3]}\n`, exitCode: 1 };
-        stdout += p.screen.endsWith('\n') ? p.screen : `${p.screen}\n`;
+        const target = cmd[cmd.indexOf('-t') + 1];
+        const p = panes.find((x) => x.id === target);
+        if (!p) return { stdout, stderr: `can't find pane: ${target}\n`, exitCode: 1 };
+        const text = p.screen.endsWith('\n') ? p.screen : `${p.screen}\n`;
+        // -b keeps the capture in a buffer, as a control-mode poll does; show-buffer prints it as
+        // tmux 3.3 shows a buffer to a control client (backslashes doubled, an extra line end).
+        if (cmd.includes('-b')) buffers.set(cmd[cmd.indexOf('-b') + 1]!, text);
+        else stdout += text;
+      } else if (cmd[0] === 'set-buffer') {
+        buffers.set(cmd[2]!, cmd[4]!);
+      } else if (cmd[0] === 'show-buffer') {
+        const text = buffers.get(cmd[2]!);
+        if (text === undefined) return { stdout, stderr: `no buffer ${cmd[2]}\n`, exitCode: 1 };
+        stdout += `${text.replaceAll('\\', '\\\\')}\n`;
+      } else if (cmd[0] === 'delete-buffer') {
+        buffers.delete(cmd[2]!);
       }
     }
     return { stdout, stderr: '', exitCode: 0 };
@@ -176,7 +190,7 @@ describe('engine (scripted tmux, manual clock)', () => {
   describe('over a persistent connection', () => {
     const seconds = () => Math.floor(Date.now() / 1000);
     const captured = (calls: string[][], cycle: number) =>
-      calls[cycle]!.flatMap((a, i, all) => (a === '-t' && all[i - 2] === 'capture-pane' ? [all[i + 1]] : []));
+      calls[cycle]!.flatMap((a, i, all) => (a === 'capture-pane' ? [all[all.indexOf('-t', i) + 1]] : []));
 
     it('lists first, then captures only the panes whose window printed since their last capture', async () => {
       const silent = { id: '%1', screen: 'idle', activity: seconds() - 600 };

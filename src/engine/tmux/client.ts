@@ -25,6 +25,7 @@ import {
   type Framing,
   type PollCycleOutput,
 } from './commands.js';
+import { captureBufferName, parseProbe, probeCommand, shownScreen, type BufferStyle } from './control-capture.js';
 import type { SendItem } from './keys.js';
 import { assertPaneId } from './pane-id.js';
 import { TmuxCommandError, createExecRunner, isNoServerMessage, runChecked, type TmuxRunner } from './runner.js';
@@ -67,6 +68,7 @@ export class TmuxClient {
   readonly runner: TmuxRunner;
   private readonly pollRunner: PollRunner;
   private readonly framing: Framing;
+  private shownStyle: BufferStyle | null = null;
 
   constructor(options: TmuxClientOptions) {
     this.socket = options.socket;
@@ -101,9 +103,28 @@ export class TmuxClient {
     const { panes } = await this.runPoll(listPanesCommand(this.framing));
     const chosen = select(panes);
     if (chosen.length === 0) return { panes, screens: new Map() };
-    const result = await this.pollRunner(screensCommand(this.framing, chosen));
+    const style = await this.bufferStyle();
+    const result = await this.pollRunner(screensCommand(this.framing, chosen, captureBufferName(this.framing)));
     if (result.exitCode !== 0 && isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
-    return { panes, screens: parsePollCycle(result.stdout, this.framing, result.exitCode === 0).screens };
+    // A connection lost under the call was answered by a tmux process, which shows buffers as they are.
+    const shown = this.pollRunner.connected?.() === false ? 'raw' : style;
+    const screen = (body: string) => shownScreen(body, shown);
+    return { panes, screens: parsePollCycle(result.stdout, this.framing, result.exitCode === 0, screen).screens };
+  }
+
+  /**
+   * How this server shows a paste buffer to the control connection, asked once (screens go through
+   * buffers there, since a printed capture leaks before tmux 3.6). An answer that came from a tmux
+   * process instead (no connection just then) is not kept.
+   */
+  private async bufferStyle(): Promise<BufferStyle> {
+    if (this.shownStyle) return this.shownStyle;
+    const result = await this.pollRunner(probeCommand(this.framing));
+    if (result.exitCode !== 0 && isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
+    const style = result.exitCode === 0 ? parseProbe(result.stdout) : null;
+    if (style === null) throw new TmuxCommandError(['show-buffer'], result);
+    if (this.pollRunner.connected?.() !== false) this.shownStyle = style;
+    return style;
   }
 
   private async runPoll(command: readonly string[]): Promise<PollCycleOutput> {

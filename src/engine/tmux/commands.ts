@@ -1,5 +1,6 @@
 // Pure builders and parsers for tmux command lines. Nothing here runs tmux.
 
+import { bufferedCapture } from './control-capture.js';
 import type { PaneInfo } from '../types.js';
 import type { SendItem } from './keys.js';
 import { assertPaneId } from './pane-id.js';
@@ -175,18 +176,23 @@ export function pollCycleCommand(framing: Framing, captureIds: readonly string[]
   return chain([listPanesCommand(framing), ...screenCommands(framing, captureIds)]);
 }
 
-/** Only the captures of a poll cycle (its output parses with parsePollCycle, with no panes listed). */
-export function screensCommand(framing: Framing, captureIds: readonly string[]): string[] {
-  return chain(screenCommands(framing, captureIds));
+/**
+ * Only the captures of a poll cycle (its output parses with parsePollCycle, with no panes listed).
+ * With `buffer`, each screen goes through that paste buffer (see control-capture.ts: over a control
+ * connection, tmux before 3.6 never frees a printed capture).
+ */
+export function screensCommand(framing: Framing, captureIds: readonly string[], buffer: string | null = null): string[] {
+  return chain(screenCommands(framing, captureIds, buffer));
 }
 
-function screenCommands(framing: Framing, captureIds: readonly string[]): TmuxCommand[] {
+function screenCommands(framing: Framing, captureIds: readonly string[], buffer: string | null = null): TmuxCommand[] {
   const commands: TmuxCommand[] = [];
   for (const id of captureIds) {
     assertPaneId(id);
     // display-message runs strftime over its text: `%5~` would print as `  %5~`, so write `%%5`.
     commands.push(['display-message', '-p', `${framing.blockStart}${id.replace('%', '%%')}~>`]);
-    commands.push(['capture-pane', '-p', '-t', id]);
+    if (buffer === null) commands.push(['capture-pane', '-p', '-t', id]);
+    else commands.push(...bufferedCapture(id, buffer));
   }
   return commands;
 }
@@ -197,7 +203,13 @@ export interface PollCycleOutput {
   readonly screens: Map<string, string>;
 }
 
-export function parsePollCycle(stdout: string, framing: Framing, exitedCleanly: boolean): PollCycleOutput {
+/** `screen` turns a block's text into the screen (buffered captures need decoding). */
+export function parsePollCycle(
+  stdout: string,
+  framing: Framing,
+  exitedCleanly: boolean,
+  screen: (body: string) => string = (body) => body,
+): PollCycleOutput {
   const marker = new RegExp(`^${escapeRegExp(framing.blockStart)}(%\\d+)~>$`, 'm');
   const first = stdout.search(marker);
   const listText = first === -1 ? stdout : stdout.slice(0, first);
@@ -213,7 +225,7 @@ export function parsePollCycle(stdout: string, framing: Framing, exitedCleanly: 
       const isLast = index === blocks.length - 1;
       // When tmux stopped early, the last marker has no trustworthy screen after it.
       if (isLast && !exitedCleanly) return;
-      screens.set(id, body);
+      screens.set(id, screen(body));
     });
   }
   return { panes, screens };

@@ -91,7 +91,9 @@ export class ControlClient {
       ...(options.extraFlags ?? []),
     ].join(',');
     const binary = options.binary ?? process.env.CORRAL_TMUX_BIN ?? 'tmux';
-    const args = [...socketArgs(options.socket), '-C', 'attach-session', '-f', flags, '-t', options.session];
+    // -u: tmux would otherwise replace every non-ASCII byte of command replies with `_` under a
+    // non-UTF-8 locale (titles, paths, screens shown from buffers).
+    const args = [...socketArgs(options.socket), '-u', '-C', 'attach-session', '-f', flags, '-t', options.session];
     const gate = controlGate(options.socket);
     return gate.run(() => {
       const child = spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'] });

@@ -1,6 +1,7 @@
 // The control-mode poll runner on a real private tmux server: same answers as the exec runner,
 // falls back when its connection goes, and leaves no client behind.
 
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createControlRunner, type ControlRunner } from '../../../src/engine/tmux/control-runner.js';
 import { TmuxClient } from '../../../src/engine/tmux/client.js';
@@ -40,6 +41,51 @@ describe('control-mode poll runner', () => {
     expect(got.screens).toEqual(expected.screens);
     expect(got.screens.get(a)).toContain('alpha; "q" #{x} %5 \\ end');
     expect(await clients()).toBe('1');
+  });
+
+  it('captures chosen panes through a paste buffer, with the same screens as exec, and leaves no buffer', async () => {
+    const a = await server.spawn(`printf 'back\\\\slash \\\\033 and \\\\t tab\\tend %%5 ü 🚀\\n'; sleep 60`);
+    const b = await server.spawn(`printf 'second\\n\\n\\nthird\\n'; sleep 60`);
+    await server.waitForScreen(a, (s) => s.includes('end'));
+    await server.waitForScreen(b, (s) => s.includes('third'));
+    const exec = createExecRunner(server.socket);
+    control = createControlRunner({ socket: server.socket, exec, retryMs: 0 });
+    const viaExec = new TmuxClient({ socket: server.socket, runner: exec, nonce: 'n2' });
+    const viaControl = new TmuxClient({ socket: server.socket, runner: exec, pollRunner: control, nonce: 'n2' });
+    await viaControl.pollCycle([]); // connects
+    const calls: string[][] = [];
+    const all = (panes: readonly { paneId: string }[]) => panes.map((p) => p.paneId);
+    const expected = await viaExec.pollCycle([a, b]);
+    const got = await viaControl.pollCycle([a, b], (panes) => {
+      calls.push(all(panes));
+      return all(panes);
+    });
+    expect(control.connected()).toBe(true);
+    expect(calls).toEqual([[a, b]]);
+    expect(got.screens).toEqual(expected.screens);
+    expect(got.screens.get(a)).toContain('back\\slash \\033 and \\t tab');
+    expect(got.screens.get(a)).toContain('ü 🚀');
+    expect((await server.tmux('list-buffers')).trim()).toBe('');
+  });
+
+  it('polls a full screen 300 times over the connection without growing the tmux server', async () => {
+    // 50 rows of 199 characters, about 10 KB a screen: a printed capture kept by tmux (3.2 to 3.5)
+    // would grow the server by 3 MB here.
+    const pane = await server.spawn('for i in $(seq 1 50); do printf "%0199d" $i; done; read -r _', { width: 200, height: 50 });
+    await server.waitForScreen(pane, (s) => s.includes('00050'));
+    control = createControlRunner({ socket: server.socket, exec: createExecRunner(server.socket), retryMs: 0 });
+    const client = new TmuxClient({ socket: server.socket, pollRunner: control });
+    const pid = Number((await server.tmux('display-message', '-p', '#{pid}')).trim());
+    const rssKb = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+    const everything = (panes: readonly { paneId: string }[]) => panes.map((p) => p.paneId);
+    for (let i = 0; i < 20; i++) await client.pollCycle([pane], everything); // warm up tmux's allocator
+    const before = rssKb();
+    let last = '';
+    for (let i = 0; i < 300; i++) last = (await client.pollCycle([pane], everything)).screens.get(pane) ?? '';
+    expect(control.connected()).toBe(true);
+    expect(last).toContain('0'.repeat(190));
+    expect(last.split('\n').filter((line) => line.length === 200)).toHaveLength(49);
+    expect(rssKb() - before).toBeLessThan(1024);
   });
 
   it('reports a vanished pane like exec does: the list complete, captures before it kept', async () => {
