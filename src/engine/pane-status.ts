@@ -22,6 +22,13 @@ export const STATUS_MEANINGS: Readonly<Record<PaneStatus, string>> = {
   quiet: 'no change for a while, and not waiting for you',
 };
 
+/**
+ * The dashboard's mark for a pane you have just answered from it: the row says `answered` instead
+ * of its status until the pane's screen changes, and the selection stays on it.
+ */
+export const ANSWERED_BADGE = 'answered';
+export const ANSWERED_MEANING = 'you answered it from the dashboard; shown until its screen changes';
+
 /** What each stuck reason means. */
 export const REASON_MEANINGS: Readonly<Record<StuckReason, string>> = {
   permission: 'it asks you to approve something, or for a secret',

@@ -1,4 +1,4 @@
-// One row of the pane list: marker, badge, target, title or command, short cwd, quiet timer.
+// One row of the pane list: marker, badge, target, name (window name or title), short cwd, quiet timer.
 
 import { memo } from 'react';
 import { Text } from 'ink';
@@ -8,7 +8,8 @@ import type { PaneStatus } from '../engine/pane-status.js';
 
 export interface RowModel {
   readonly paneId: string;
-  readonly status: PaneStatus;
+  /** `answered`: the dashboard's mark for a pane answered from it, until its screen changes. */
+  readonly status: PaneStatus | 'answered';
   readonly badge: string;
   readonly target: string;
   readonly label: string;
@@ -16,7 +17,13 @@ export interface RowModel {
   readonly timer: string;
 }
 
-const STATUS_COLORS: Record<PaneStatus, string> = { stuck: 'red', snoozed: 'yellow', quiet: 'blue', active: 'green' };
+const STATUS_COLORS: Record<RowModel['status'], string> = {
+  stuck: 'red',
+  snoozed: 'yellow',
+  quiet: 'blue',
+  active: 'green',
+  answered: 'cyan',
+};
 
 interface Props {
   readonly row: RowModel;

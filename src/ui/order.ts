@@ -1,12 +1,16 @@
-// Row order for the dashboard. Stuck panes first (longest stuck first), then snoozed ones, then
-// everything else by quiet time (longest quiet first). The order is only recomputed at moments
-// the caller chooses (see state.ts), so rows do not jump while someone moves through them.
+// Row order for the dashboard, most urgent first: panes that ask for permission, then panes
+// stopped at a prompt (each group longest stuck first), then snoozed ones, then everything else by
+// quiet time (longest quiet first). The order is only recomputed at moments the caller chooses
+// (see state.ts), so rows do not jump while someone moves through them.
 
 import type { PaneView } from '../engine/types.js';
 
+const RANK_REST = 3;
+
 function rank(view: PaneView): number {
-  if (view.state !== 'stuck') return 2;
-  return view.acknowledged ? 1 : 0;
+  if (view.state !== 'stuck') return RANK_REST;
+  if (view.acknowledged) return 2;
+  return view.reason === 'permission' ? 0 : 1;
 }
 
 const collator = new Intl.Collator('en', { numeric: true });
@@ -14,7 +18,7 @@ const collator = new Intl.Collator('en', { numeric: true });
 export function compareViews(a: PaneView, b: PaneView): number {
   const byRank = rank(a) - rank(b);
   if (byRank !== 0) return byRank;
-  if (rank(a) < 2) {
+  if (rank(a) < RANK_REST) {
     const byStuck = (a.stuckSince ?? a.quietSince) - (b.stuckSince ?? b.quietSince);
     if (byStuck !== 0) return byStuck;
   }

@@ -43,6 +43,14 @@ export class PaneGoneError extends Error {
   }
 }
 
+/** No terminal client is attached where corral could switch it (Enter in the dashboard). */
+export class NoClientError extends Error {
+  constructor() {
+    super('no tmux client is attached to the session corral runs in');
+    this.name = 'NoClientError';
+  }
+}
+
 export interface CaptureBatchResult {
   readonly captures: Map<string, BatchCapture>;
   /** Panes that no longer exist. */
@@ -200,7 +208,7 @@ export class TmuxClient {
       .map((line) => line.split(sep))
       .filter((f) => f.length === 4 && f[1] === '0' && f[2] === session);
     const client = clients.find((f) => f[3] === paneId) ?? clients[0];
-    if (!client) throw new Error(`no tmux client is showing pane ${paneId}`);
+    if (!client) throw new NoClientError();
     return client[0] as string;
   }
 
