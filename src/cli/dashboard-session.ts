@@ -8,7 +8,7 @@ import type { ReadStream, WriteStream } from 'node:tty';
 import { createElement } from 'react';
 import { render } from 'ink';
 import type { Engine } from '../engine/engine.js';
-import { sendIfUnchanged } from '../engine/guarded-send.js';
+import { ScreenChangedError, sendIfUnchanged } from '../engine/guarded-send.js';
 import { NoClientError } from '../engine/tmux/client.js';
 import { socketArgs } from '../engine/tmux/socket.js';
 import type { PaneView } from '../engine/types.js';
@@ -57,23 +57,29 @@ export function createDashboardActions(
   const refresh = () => void engine.pollNow().catch(() => {});
   return {
     async type(pane: PaneView, request: TypeRequest) {
-      await sendIfUnchanged(
-        tmux,
-        { paneId: pane.pane.paneId, target: pane.target, ...request },
-        { enterDelayMs: ENTER_DELAY_MS },
-      );
+      try {
+        await sendIfUnchanged(
+          tmux,
+          { paneId: pane.pane.paneId, target: pane.target, ...request },
+          { enterDelayMs: ENTER_DELAY_MS },
+        );
+      } catch (error) {
+        // Show the screen as it is now, so the person can look again.
+        if (error instanceof ScreenChangedError) refresh();
+        throw error;
+      }
       refresh();
     },
     async jumpTo(pane: PaneView): Promise<JumpResult> {
       const attach = attachCommand(engine, pane.target);
       if (selfPaneId === null) {
-        return { switched: false, message: `not inside this tmux server; to go there run: ${attach}` };
+        return { switched: false, message: `to go there run: ${attach}   (corral is not inside this tmux server)` };
       }
       try {
         await tmux.switchClientTo(pane.pane, selfPaneId);
       } catch (error) {
         if (!(error instanceof NoClientError)) throw error;
-        return { switched: false, message: `no tmux client is attached here to switch; to go there run: ${attach}` };
+        return { switched: false, message: `to go there run: ${attach}   (no tmux client is attached to switch)` };
       }
       return { switched: true, message: `switched to ${pane.target}` };
     },

@@ -96,7 +96,7 @@ describe('dashboard actions', () => {
     const result = await createDashboardActions(f.engine, '%99', () => {}).jumpTo(f.view);
     expect(result).toEqual({
       switched: false,
-      message: 'no tmux client is attached here to switch; to go there run: tmux -L work attach -t work:2.0',
+      message: 'to go there run: tmux -L work attach -t work:2.0   (no tmux client is attached to switch)',
     });
   });
 
@@ -105,7 +105,7 @@ describe('dashboard actions', () => {
     const outside = await createDashboardActions(f.engine, null, () => {}).jumpTo(f.view);
     expect(outside).toEqual({
       switched: false,
-      message: 'not inside this tmux server; to go there run: tmux -L work attach -t work:2.0',
+      message: 'to go there run: tmux -L work attach -t work:2.0   (corral is not inside this tmux server)',
     });
     expect(f.calls).toEqual([]);
     const inside = await createDashboardActions(f.engine, '%99', () => {}).jumpTo(f.view);
