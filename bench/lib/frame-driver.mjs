@@ -1,6 +1,6 @@
 // Renders the dashboard (src/ui/App) with Ink into an in-memory 120x40 terminal, with a clock that
-// moves one second per reading, so that every frame changes every timer, as the real dashboard
-// does once a second. Prints one JSON line: CPU per frame and heap growth. bench/frames.mjs
+// moves one minute per reading, so that every frame changes every timer (the timers show minutes
+// past their first minute): the most a frame can change without a new snapshot. Prints one JSON line: CPU per frame and heap growth. bench/frames.mjs
 // bundles this file twice (Ink as published, and with the bounded caches) and runs both.
 
 import { Readable, Writable } from 'node:stream';
@@ -13,7 +13,7 @@ const FRAMES = Number(process.argv[2] ?? 600);
 const WARMUP = 60;
 
 let tick = 0;
-const clock = { now: () => 1_000_000 + tick++ * 1000 };
+const clock = { now: () => 1_000_000 + tick++ * 60_000 };
 // The fake engine and actions of the component tests; 50 panes with different quiet times.
 const panes = Array.from({ length: 50 }, (_, i) =>
   paneView({
