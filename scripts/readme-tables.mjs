@@ -5,11 +5,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { settingsMarkdown } from '../dist/engine/settings-table.js';
 import { renderKeysMarkdown } from '../dist/ui/keymap.js';
+import { statesMarkdown } from '../dist/engine/pane-status.js';
 
 export const README = fileURLToPath(new URL('../README.md', import.meta.url));
 
 export function generatedTables() {
-  return { settings: settingsMarkdown(), keys: renderKeysMarkdown() };
+  return { settings: settingsMarkdown(), keys: renderKeysMarkdown(), states: statesMarkdown() };
 }
 
 export function applyTables(text, tables) {

@@ -64,3 +64,14 @@ export function countStatuses(panes: readonly PaneView[], now: number, activeWin
   for (const view of panes) counts[paneStatus(view, now, activeWindowMs)] += 1;
   return counts;
 }
+
+/** The README's table of states, generated from the words above (npm run docs). */
+export function statesMarkdown(): string {
+  const rows = ['| state | what it means |', '|---|---|'];
+  for (const reason of ['permission', 'stopped'] as const) {
+    rows.push(`| \`${statusBadge('stuck', reason)}\` | ${REASON_MEANINGS[reason]}; ${STATUS_MEANINGS.stuck} |`);
+  }
+  for (const status of ['snoozed', 'quiet', 'active'] as const) rows.push(`| \`${statusBadge(status, null)}\` | ${STATUS_MEANINGS[status]} |`);
+  rows.push(`| \`${ANSWERED_BADGE}\` | ${ANSWERED_MEANING} (dashboard only) |`);
+  return rows.join('\n');
+}

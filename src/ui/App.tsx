@@ -155,8 +155,8 @@ export function App({
   drawn.current = snapshot;
 
   // Values for the key handler, read fresh on every key (several keys can arrive between renders).
-  const latest = useRef({ actions, engine, serviceState, activeWindowMs });
-  latest.current = { actions, engine, serviceState, activeWindowMs };
+  const latest = useRef({ actions, engine, services, serviceState, activeWindowMs });
+  latest.current = { actions, engine, services, serviceState, activeWindowMs };
   const current = useCallback(() => {
     const state = uiStore.getState();
     const shown = drawn.current;
@@ -247,12 +247,16 @@ export function App({
             return;
           }
           const pane = ctx.ui.targetId === null ? undefined : ctx.byId.get(ctx.ui.targetId);
-          const answers = paneAnswers(pane ?? null);
+          if (!pane) {
+            report({ text: 'that pane has closed; nothing was sent', tone: 'warn' });
+            return;
+          }
+          const answers = paneAnswers(pane);
           const choice = findAnswer(answers, name);
-          if (!choice || !pane) {
+          if (!choice) {
             const valid = answers.choices.map((c) => keyLabel(c.key)).join(' ');
             report({
-              text: `no quick answer ${keyLabel(name) || '?'} for ${pane?.target ?? 'that pane'}${valid ? ` (valid: ${valid})` : ''}; nothing was sent`,
+              text: `no quick answer ${keyLabel(name) || '?'} for ${pane.target}${valid ? ` (valid: ${valid})` : ''}; nothing was sent`,
               tone: 'info',
             });
             return;
@@ -478,7 +482,13 @@ export function App({
     }
     const toggle = name === 'bridge' ? ctx.actions.toggleBridge : ctx.actions.toggleAttach;
     toggle.call(ctx.actions).then(
-      () => dispatch({ type: 'status', status: null }),
+      () => {
+        // Say where it is when it comes on (the link to open, when the service gives one).
+        const state = latest.current.services.getSnapshot()[name];
+        const where = state.link ?? state.url;
+        const text = state.status === 'on' && where ? `${SERVICE_TITLES[name]} on: ${where}` : null;
+        dispatch({ type: 'status', status: text === null ? null : { text, tone: 'info' } });
+      },
       (error: unknown) =>
         dispatch({
           type: 'status',

@@ -10,6 +10,8 @@ export interface ServiceState {
   readonly url?: string;
   /** Error text, or any short note. */
   readonly detail?: string;
+  /** A link to open, shown when the service comes on (the attach page's login link, say). */
+  readonly link?: string;
 }
 
 export interface ServicesSnapshot {

@@ -277,6 +277,25 @@ describe('App', () => {
     await until(() => expect(frameOf(r)).toContain('bridge on 127.0.0.1:7878'));
   });
 
+  it('says where a service is once it comes on, with the link it gives', async () => {
+    const services = createServicesStore({ bridge: { status: 'off' }, attach: { status: 'off' } });
+    const { actions } = fakeActions();
+    const link = 'http://127.0.0.1:7878/login#token=abc';
+    const toggleAttach = async () => services.update('attach', { status: 'on', url: 'http://127.0.0.1:7878/', link });
+    const r = render(
+      <App
+        engine={fakeEngine(scene().panes)}
+        actions={{ ...actions, toggleAttach }}
+        services={services}
+        clock={manualClock(100_000)}
+        size={{ columns: 120, rows: 30 }}
+      />,
+    );
+    await until(() => expect(frameOf(r)).toContain('attach off'));
+    await press(r.stdin, 'w');
+    await until(() => expect(frameOf(r)).toContain(`attach server on: ${link}`));
+  });
+
   it('quits on q and on Ctrl-C', async () => {
     const r = mount();
     await until(() => expect(frameOf(r)).toContain('› STUCK'));
