@@ -96,8 +96,12 @@ export class TmuxClient {
     candidates: readonly string[],
     select?: (panes: readonly PaneInfo[]) => readonly string[],
   ): Promise<PollCycleOutput> {
-    const persistent = this.pollRunner !== this.runner && (this.pollRunner.connected?.() ?? true);
-    if (select === undefined || !persistent) {
+    const canPersist = this.pollRunner !== this.runner;
+    // The first cycle of a long-running poll (nothing known yet) lists, then captures what `select`
+    // picks, even before the connection is up: every pane arrives with its screen.
+    const first = canPersist && candidates.length === 0;
+    const persistent = canPersist && (this.pollRunner.connected?.() ?? true);
+    if (select === undefined || !(persistent || first)) {
       return this.runPoll(pollCycleCommand(this.framing, candidates));
     }
     const { panes } = await this.runPoll(listPanesCommand(this.framing));
