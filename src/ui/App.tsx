@@ -98,7 +98,10 @@ export function App({
   // The header's height (one or two lines) barely depends on the counts: those at the snapshot do.
   const roughCounts = loading ? null : countStatuses(snapshot.panes, snapshot.updatedAt, activeWindowMs);
   const headerLines = headerText(snapshot.server, label, roughCounts, serviceState, size.columns).lines;
-  const shownLines = selected ? previewLines(selected.lines, size.columns, Number.POSITIVE_INFINITY).length : 0;
+  const shownLines = useMemo(
+    () => (selected ? previewLines(selected.lines, size.columns, Number.POSITIVE_INFINITY).length : 0),
+    [selected?.lines, size.columns],
+  );
   const layout = planLayout(size.columns, size.rows, targetWidth, headerLines, {
     rows: visibleIds.length,
     previewLines: shownLines,
