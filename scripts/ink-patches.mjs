@@ -2,7 +2,8 @@
 // keeps every text it has measured or wrapped, in two module-level caches that never forget; a
 // dashboard whose timers change every second adds entries each frame, for as long as it runs.
 // Ink 8 bounds both caches (4096 entries, least recently used first out); this gives Ink 6 the same
-// bound. The build fails if Ink's source no longer looks as expected, instead of shipping unpatched.
+// bound. A third patch lets Ink's drawing read text widths from the measure cache. The build fails
+// if Ink's source no longer looks as expected, instead of shipping unpatched.
 
 export const CACHE_LIMIT = 4096;
 
@@ -30,6 +31,15 @@ const PATCHES = {
     ['const cachedDimensions = cache.get(text);', 'const cachedDimensions = cacheGet(text);'],
     ['cache.set(text, dimensions);', 'cacheSet(text, dimensions);'],
   ],
+  // Drawing a text asks for its width again on every frame, uncached; measuring a line with one
+  // non-ASCII character (a `·` or a spinner in a title) costs string-width's slow path each time.
+  // The measure cache above already holds that width.
+  'ink/build/render-node-to-output.js': [
+    [
+      "import widestLine from 'widest-line';\n",
+      "import measureText from './measure-text.js';\nconst widestLine = (text) => measureText(text).width;\n",
+    ],
+  ],
 };
 
 /** The patched source of `path`, or null when it is not one of the files patched here. */
@@ -50,7 +60,7 @@ export function patchInkSource(path, source) {
 export const inkPatches = {
   name: 'ink-bounded-caches',
   setup(build) {
-    build.onLoad({ filter: /[\\/]ink[\\/]build[\\/](wrap|measure)-text\.js$/ }, async (args) => {
+    build.onLoad({ filter: /[\\/]ink[\\/]build[\\/]((wrap|measure)-text|render-node-to-output)\.js$/ }, async (args) => {
       const { readFile } = await import('node:fs/promises');
       const contents = patchInkSource(args.path, await readFile(args.path, 'utf8'));
       return contents === null ? undefined : { contents, loader: 'js' };

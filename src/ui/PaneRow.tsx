@@ -1,7 +1,7 @@
 // One row of the pane list: marker, badge, target, name (window name or title), short cwd, quiet timer.
 
 import { memo } from 'react';
-import { Text } from 'ink';
+import { Box, Text } from 'ink';
 import { fit } from './format.js';
 import type { RowColumns } from './layout.js';
 import type { PaneStatus } from '../engine/pane-status.js';
@@ -37,20 +37,27 @@ function PaneRowView({ row, columns, selected, color }: Props) {
   const rest =
     ` ${fit(row.target, columns.target)}` +
     (columns.label > 0 ? ` ${fit(row.label, columns.label)}` : '') +
-    (columns.cwd > 0 ? ` ${fit(row.cwd, columns.cwd)}` : '') +
-    ` ${row.timer.padStart(columns.timer)}`;
+    (columns.cwd > 0 ? ` ${fit(row.cwd, columns.cwd)}` : '');
+  // The timer is a text of its own: when only it changes (the usual frame on an idle dashboard),
+  // Ink measures a few ASCII characters instead of the whole row again (titles with a non-ASCII
+  // character make that measuring several times slower).
   return (
-    <Text wrap="truncate-end" inverse={selected}>
-      {selected ? '› ' : '  '}
-      <Text
-        {...(badgeColor ? { color: badgeColor } : {})}
-        bold={row.status === 'stuck'}
-        dimColor={row.status === 'snoozed'}
-      >
-        {fit(row.badge, columns.badge)}
+    <Box>
+      <Text wrap="truncate-end" inverse={selected}>
+        {selected ? '› ' : '  '}
+        <Text
+          {...(badgeColor ? { color: badgeColor } : {})}
+          bold={row.status === 'stuck'}
+          dimColor={row.status === 'snoozed'}
+        >
+          {fit(row.badge, columns.badge)}
+        </Text>
+        {rest}
       </Text>
-      {rest}
-    </Text>
+      <Box flexShrink={0}>
+        <Text inverse={selected}>{` ${row.timer.padStart(columns.timer)}`}</Text>
+      </Box>
+    </Box>
   );
 }
 

@@ -17,6 +17,12 @@ describe('patchInkSource', () => {
     expect(measure).not.toContain('cache.set(text, dimensions)');
   });
 
+  it('lets drawing read text widths from the measure cache', () => {
+    const draw = patchInkSource(`${inkBuild}render-node-to-output.js`, source('render-node-to-output.js'));
+    expect(draw).toContain("const widestLine = (text) => measureText(text).width;");
+    expect(draw).not.toContain("from 'widest-line'");
+  });
+
   it('leaves other files alone and refuses a source it does not recognise', () => {
     expect(patchInkSource(`${inkBuild}output.js`, source('output.js'))).toBeNull();
     expect(() => patchInkSource(`${inkBuild}wrap-text.js`, 'const cache = new LRU();')).toThrow(/Ink changed/);
@@ -48,5 +54,6 @@ describe('patchInkSource', () => {
     expect(code).toMatch(/cacheSet\d*\(cacheKey, wrappedText\)/);
     expect(code).toMatch(/cacheSet\d*\(text\d*, dimensions\)/);
     expect(code).not.toMatch(/cache\d*\[cacheKey\] = wrappedText/);
+    expect(code).toMatch(/widestLine\d* = \(text\d*\) => measure_text_default\(text\d*\)\.width/);
   });
 });
