@@ -14,12 +14,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuMs, killServer, startServer } from './lib/tmux-fixture.mjs';
 
-export const title = 'Dashboard: time to a full list, idle CPU, renders, key press to frame (50 and 200 panes, 2 s poll)';
+export const title =
+  'Dashboard: time to a full list, idle CPU, renders, key press to frame (50 and 200 panes, 2 s poll)';
 
 const MAIN = fileURLToPath(new URL('../dist/bin/corral.js', import.meta.url));
 const BASELINE = process.env.BENCH_DASHBOARD_BASELINE ?? null;
 const DURATION = Number(process.env.BENCH_DASHBOARD_MS ?? 30_000);
-const PRESSES = Number(process.env.BENCH_DASHBOARD_PRESSES ?? 60);
+const PRESSES = Number(process.env.BENCH_DASHBOARD_PRESSES ?? 100);
+const STARTS = Number(process.env.BENCH_DASHBOARD_STARTS ?? 5);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function readRenders(file) {
@@ -80,62 +82,120 @@ async function keyLatencies(host, paneId, presses) {
   return results;
 }
 
+/** Starts the dashboard in a new host server; resolves with the times to its first and its full frame. */
+async function startDashboard(build, watched, panes, stats) {
+  const host = `corral-bench-host-${randomBytes(4).toString('hex')}`;
+  const tmux = (...args) => execFileSync('tmux', ['-L', host, ...args], { encoding: 'utf8' });
+  const started = Date.now();
+  tmux(
+    '-f',
+    '/dev/null',
+    'new-session',
+    '-d',
+    '-s',
+    'host',
+    '-x',
+    '120',
+    '-y',
+    '40',
+    'env',
+    '-u',
+    'TMUX',
+    `CORRAL_RENDER_STATS=${stats}`,
+    process.execPath,
+    build.main,
+    'dashboard',
+    '-L',
+    watched.name,
+  );
+  const pid = Number(tmux('display-message', '-p', '-t', 'host:0.0', '#{pane_pid}').trim());
+  const paneId = tmux('display-message', '-p', '-t', 'host:0.0', '#{pane_id}').trim();
+  let firstFrame = null;
+  let listed = null;
+  while (listed === null && Date.now() - started < 20_000) {
+    const screen = tmux('capture-pane', '-p', '-t', 'host:0.0');
+    if (firstFrame === null && screen.includes('corral ·')) firstFrame = Date.now() - started;
+    if (screen.includes(`${panes} total`)) listed = Date.now() - started;
+    else await sleep(10);
+  }
+  return { host, tmux, pid, paneId, firstFrame, listed };
+}
+
+async function quitDashboard({ host, tmux, pid }) {
+  tmux('send-keys', '-t', 'host:0.0', 'q');
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(pid, 0);
+      await sleep(50);
+    } catch {
+      break;
+    }
+  }
+  killServer(host);
+}
+
+const median = (values) => {
+  const known = values.filter((v) => v !== null).sort((a, b) => a - b);
+  return known.length === 0 ? null : known[Math.floor(known.length / 2)];
+};
+
 /**
  * One build on one watched server. Idle CPU is measured once every pane has been quiet for over a
  * minute (`quietFrom`), as on a dashboard left open: the timers then show minutes.
  */
 async function measure({ label, build, panes, watched, quietFrom, keys }, log) {
-  const host = `corral-bench-host-${randomBytes(4).toString('hex')}`;
-  const tmux = (...args) => execFileSync('tmux', ['-L', host, ...args], { encoding: 'utf8' });
   const dir = mkdtempSync(join(tmpdir(), 'corral-bench-'));
   const stats = join(dir, 'renders.json');
   try {
     await sleep(1000);
-    log(`${label}, ${build.name}: starting the dashboard`);
-    const started = Date.now();
-    tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'host', '-x', '120', '-y', '40', 'env', '-u', 'TMUX', `CORRAL_RENDER_STATS=${stats}`, process.execPath, build.main, 'dashboard', '-L', watched.name);
-    const pid = Number(tmux('display-message', '-p', '-t', 'host:0.0', '#{pane_pid}').trim());
-    const paneId = tmux('display-message', '-p', '-t', 'host:0.0', '#{pane_id}').trim();
-    let firstFrame = null;
-    let listed = null;
-    while (listed === null && Date.now() - started < 20_000) {
-      const screen = tmux('capture-pane', '-p', '-t', 'host:0.0');
-      if (firstFrame === null && screen.includes('corral ·')) firstFrame = Date.now() - started;
-      if (screen.includes(`${panes} total`)) listed = Date.now() - started;
-      else await sleep(10);
+    log(`${label}, ${build.name}: ${STARTS} starts`);
+    const starts = [];
+    for (let i = 0; i < STARTS - 1; i++) {
+      const run = await startDashboard(build, watched, panes, stats);
+      starts.push(run);
+      await quitDashboard(run);
     }
-    await sleep(Math.max(3000, quietFrom - Date.now()));
-    log(`${label}, ${build.name}: idle for ${DURATION / 1000} s`);
-    const cpu0 = cpuMs(pid);
-    const renders0 = readRenders(stats);
-    const t0 = Date.now();
-    await sleep(DURATION);
-    const wall = Date.now() - t0;
-    const idleCpu = ((cpuMs(pid) - cpu0) / wall) * 100;
-    const renders = (readRenders(stats) - renders0) / (wall / 1000);
-    let keyP50 = null;
-    let keyP95 = null;
-    if (keys) {
-      log(`${label}, ${build.name}: ${PRESSES} key presses`);
-      const latencies = await keyLatencies(host, paneId, PRESSES);
-      if (latencies.length > 0) {
-        keyP50 = percentile(latencies, 50);
-        keyP95 = percentile(latencies, 95);
+    // The last start stays up for the idle and key measurements.
+    const live = await startDashboard(build, watched, panes, stats);
+    starts.push(live);
+    const { pid, paneId, host } = live;
+    try {
+      await sleep(Math.max(3000, quietFrom - Date.now()));
+      log(`${label}, ${build.name}: idle for ${DURATION / 1000} s`);
+      const cpu0 = cpuMs(pid);
+      const renders0 = readRenders(stats);
+      const t0 = Date.now();
+      await sleep(DURATION);
+      const wall = Date.now() - t0;
+      const idleCpu = ((cpuMs(pid) - cpu0) / wall) * 100;
+      const renders = (readRenders(stats) - renders0) / (wall / 1000);
+      let keyP50 = null;
+      let keyP95 = null;
+      if (keys) {
+        log(`${label}, ${build.name}: ${PRESSES} key presses`);
+        const latencies = await keyLatencies(host, paneId, PRESSES);
+        if (latencies.length > 0) {
+          keyP50 = percentile(latencies, 50);
+          keyP95 = percentile(latencies, 95);
+        }
       }
+      const rssMb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+      return {
+        label,
+        build: build.name,
+        firstFrame: median(starts.map((r) => r.firstFrame)),
+        listed: median(starts.map((r) => r.listed)),
+        listedAll: starts.map((r) => r.listed),
+        idleCpu,
+        renders,
+        keyP50,
+        keyP95,
+        rssMb,
+      };
+    } finally {
+      await quitDashboard(live);
     }
-    const rssMb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-    tmux('send-keys', '-t', 'host:0.0', 'q');
-    for (let i = 0; i < 100; i++) {
-      try {
-        process.kill(pid, 0);
-        await sleep(50);
-      } catch {
-        break;
-      }
-    }
-    return { label, build: build.name, firstFrame, listed, idleCpu, renders, keyP50, keyP95, rssMb };
   } finally {
-    killServer(host);
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -165,13 +225,13 @@ export async function run(log) {
   }
   loads.push(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
   return [
-    `The dashboard runs in a 120x40 tmux pane with the default 2 s poll, watching panes on another private tmux server. CPU is % of one core over ${DURATION / 1000} s of the corral process alone (utime+stime from /proc); for idle panes, measured once every pane has been quiet for over a minute (timers show minutes, as on a dashboard left open), else from 3 s after the list is up. Key press to frame: ${PRESSES} presses of j/k sent by a tmux control client, up to the first output of the dashboard's pane. One-minute load average at the start of each case: ${loads.join(', ')}.`,
+    `First frame and full list: medians of ${STARTS} starts (each start's full list in the last column). The dashboard runs in a 120x40 tmux pane with the default 2 s poll, watching panes on another private tmux server. CPU is % of one core over ${DURATION / 1000} s of the corral process alone (utime+stime from /proc); for idle panes, measured once every pane has been quiet for over a minute (timers show minutes, as on a dashboard left open), else from 3 s after the list is up. Key press to frame: ${PRESSES} presses of j/k sent by a tmux control client, up to the first output of the dashboard's pane. One-minute load average at the start of each case: ${loads.join(', ')}.`,
     '',
-    '| case | build | first frame | full list | idle CPU | renders/s | key to frame p50 / p95 | max RSS |',
-    '|---|---|---:|---:|---:|---:|---:|---:|',
+    '| case | build | first frame | full list | idle CPU | renders/s | key to frame p50 / p95 | max RSS | full list, each start |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---|',
     ...rows.map(
       (r) =>
-        `| ${r.label} | ${r.build} | ${ms(r.firstFrame)} | ${ms(r.listed)} | ${r.idleCpu.toFixed(2)} % | ${r.renders.toFixed(2)} | ${r.keyP50 === null ? '-' : `${ms(r.keyP50)} / ${ms(r.keyP95)}`} | ${r.rssMb.toFixed(0)} MB |`,
+        `| ${r.label} | ${r.build} | ${ms(r.firstFrame)} | ${ms(r.listed)} | ${r.idleCpu.toFixed(2)} % | ${r.renders.toFixed(2)} | ${r.keyP50 === null ? '-' : `${ms(r.keyP50)} / ${ms(r.keyP95)}`} | ${r.rssMb.toFixed(0)} MB | ${r.listedAll.map((v) => (v === null ? '-' : v)).join(', ')} |`,
     ),
   ].join('\n');
 }

@@ -61,4 +61,16 @@ function PaneRowView({ row, columns, selected, color }: Props) {
   );
 }
 
-export const PaneRow = memo(PaneRowView);
+function shallowEqual<T extends object>(a: T, b: T): boolean {
+  if (a === b) return true;
+  const keys = Object.keys(a) as (keyof T)[];
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+}
+
+// Rows and columns are rebuilt on every render; a row whose contents did not change is not drawn
+// again (a key press redraws the two rows the selection left and reached, not all of them).
+export const PaneRow = memo(
+  PaneRowView,
+  (a, b) =>
+    a.selected === b.selected && a.color === b.color && shallowEqual(a.row, b.row) && shallowEqual(a.columns, b.columns),
+);

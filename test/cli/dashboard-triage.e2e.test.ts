@@ -149,3 +149,46 @@ describe('dashboard triage in a real tmux server', () => {
     await dashShows((s) => s.includes(`to go there run: tmux -L ${server.socketName} attach -t ${secretTarget} `));
   });
 });
+
+describe('dashboard first view at 80x24 in a real tmux server', () => {
+  let server: TestTmux;
+
+  beforeAll(async () => {
+    server = await startTestTmux();
+  });
+  afterAll(async () => {
+    await server?.kill();
+  });
+
+  it('lists permission prompts first even when others were stuck longer, selects the first, and fills the screen', async () => {
+    // Quiet panes and an idle REPL-like prompt first: they have been waiting longest.
+    for (let i = 0; i < 16; i++) await server.spawn('sleep 600');
+    const idle = await server.spawn(`read -p '>>> ' a; sleep 600`);
+    await sleep(1500);
+    const asks: string[] = [];
+    for (const what of ['deploy', 'migrate', 'purge']) {
+      const pane = await server.spawn(`read -p 'Really ${what}? [y/N] ' a; sleep 600`);
+      await server.tmux('rename-window', '-t', pane, what);
+      asks.push(pane);
+    }
+    await server.waitForScreen(idle, (s) => s.includes('>>>'));
+    await sleep(QUIET_MS + 1200);
+    const dash = await server.spawn(
+      `exec ${shellQuote(process.execPath)} ${shellQuote(MAIN_JS)} dashboard --quiet-threshold ${QUIET_MS} --poll-interval ${POLL_MS}`,
+      { session: 'dash', width: 80, height: 24 },
+    );
+    const screen = await server.waitForScreen(dash, (s) => s.includes('4 stuck'), 15_000);
+    const lines = screen.split('\n');
+    const rows = lines.filter((l) => /^(› | {2})(STUCK|quiet|active)/.test(l));
+    expect(rows.slice(0, 3).map((l) => /(deploy|migrate|purge)/.exec(l)?.[1])).toEqual(['deploy', 'migrate', 'purge']);
+    expect(rows[0]).toMatch(/^› STUCK permission/);
+    expect(rows[3]).toMatch(/STUCK stopped/);
+    // 20 panes do not fit: the preview takes the one line its pane shows (and its title), the list
+    // every other row: 24 less Ink's spare line, two header lines, the column names, the preview's
+    // two, the status line and the footer.
+    const rule = lines.findIndex((l) => l.startsWith('── '));
+    expect(lines[rule + 1]).toBe('Really deploy? [y/N]');
+    expect(rows).toHaveLength(24 - 1 - 2 - 1 - 2 - 2);
+    expect(lines.slice(0, rule).filter((l) => l.trim() === '')).toEqual([]);
+  });
+});
