@@ -506,6 +506,20 @@ describe('App: answers reach only the pane that was seen', () => {
     );
   });
 
+  it('never finishes a key sequence on another pane: the answer key binds the pane, not the row', async () => {
+    const t = twoPrompts();
+    const r = mountPanes(t.panes);
+    await until(() => expect(lineWith(frameOf(r), 'ops:1.0')).toContain('›'));
+    await press(r.stdin, 'a');
+    await until(() => expect(frameOf(r)).toContain('answer ops:1.0'));
+    // The pane closes between the two keys; the [Y/n] pane takes its row and the selection.
+    r.engine.setPanes([t.shell, t.remove]);
+    await until(() => expect(lineWith(frameOf(r), 'ops:2.0')).toContain('›'));
+    await press(r.stdin, 'y');
+    await until(() => expect(frameOf(r)).toContain('that pane has closed; nothing was sent'));
+    expect(r.calls).toEqual([]);
+  });
+
   it('offers no quick answer and no reply for a password prompt', async () => {
     const secret = paneView({
       state: 'stuck',
