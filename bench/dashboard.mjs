@@ -140,62 +140,55 @@ const median = (values) => {
 };
 
 /**
- * One build on one watched server. Idle CPU is measured once every pane has been quiet for over a
- * minute (`quietFrom`), as on a dashboard left open: the timers then show minutes.
+ * All builds at once on one watched server, each dashboard in its own host server: idle CPU over
+ * the same window, then key presses taking turns, so that every build sees the same load. Idle CPU
+ * is measured once every pane has been quiet for over a minute (`quietFrom`), as on a dashboard
+ * left open: the timers then show minutes.
  */
-async function measure({ label, build, panes, watched, quietFrom, keys }, log) {
+async function measureTogether({ label, panes, watched, quietFrom, keys }, builds, log) {
   const dir = mkdtempSync(join(tmpdir(), 'corral-bench-'));
-  const stats = join(dir, 'renders.json');
+  const lives = [];
   try {
-    await sleep(1000);
-    log(`${label}, ${build.name}: ${STARTS} starts`);
-    const starts = [];
-    for (let i = 0; i < STARTS - 1; i++) {
-      const run = await startDashboard(build, watched, panes, stats);
-      starts.push(run);
-      await quitDashboard(run);
+    for (const build of builds) {
+      const stats = join(dir, `${build.name.replace(/\W+/g, '-')}.json`);
+      lives.push({ build, stats, run: await startDashboard(build, watched, panes, stats) });
     }
-    // The last start stays up for the idle and key measurements.
-    const live = await startDashboard(build, watched, panes, stats);
-    starts.push(live);
-    const { pid, paneId, host } = live;
-    try {
-      await sleep(Math.max(3000, quietFrom - Date.now()));
-      log(`${label}, ${build.name}: idle for ${DURATION / 1000} s`);
-      const cpu0 = cpuMs(pid);
-      const renders0 = readRenders(stats);
-      const t0 = Date.now();
-      await sleep(DURATION);
-      const wall = Date.now() - t0;
-      const idleCpu = ((cpuMs(pid) - cpu0) / wall) * 100;
-      const renders = (readRenders(stats) - renders0) / (wall / 1000);
-      let keyP50 = null;
-      let keyP95 = null;
-      if (keys) {
-        log(`${label}, ${build.name}: ${PRESSES} key presses`);
-        const latencies = await keyLatencies(host, paneId, PRESSES);
-        if (latencies.length > 0) {
-          keyP50 = percentile(latencies, 50);
-          keyP95 = percentile(latencies, 95);
+    await sleep(Math.max(3000, quietFrom - Date.now()));
+    log(`${label}: idle for ${DURATION / 1000} s, all builds at once`);
+    const before = lives.map((l) => ({ cpu: cpuMs(l.run.pid), renders: readRenders(l.stats) }));
+    const t0 = Date.now();
+    await sleep(DURATION);
+    const wall = Date.now() - t0;
+    const results = lives.map((l, i) => ({
+      label,
+      build: l.build.name,
+      idleCpu: ((cpuMs(l.run.pid) - before[i].cpu) / wall) * 100,
+      renders: (readRenders(l.stats) - before[i].renders) / (wall / 1000),
+      keyP50: null,
+      keyP95: null,
+      rssMb: 0,
+    }));
+    if (keys) {
+      log(`${label}: ${PRESSES} key presses per build, taking turns`);
+      const latencies = lives.map(() => []);
+      for (let i = 0; i < PRESSES; i += 10) {
+        for (const [j, l] of lives.entries()) {
+          latencies[j].push(...(await keyLatencies(l.run.host, l.run.paneId, Math.min(10, PRESSES - i))));
         }
       }
-      const rssMb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-      return {
-        label,
-        build: build.name,
-        firstFrame: median(starts.map((r) => r.firstFrame)),
-        listed: median(starts.map((r) => r.listed)),
-        listedAll: starts.map((r) => r.listed),
-        idleCpu,
-        renders,
-        keyP50,
-        keyP95,
-        rssMb,
-      };
-    } finally {
-      await quitDashboard(live);
+      for (const [j, r] of results.entries()) {
+        if (latencies[j].length === 0) continue;
+        r.keyP50 = percentile(latencies[j], 50);
+        r.keyP95 = percentile(latencies[j], 95);
+      }
     }
+    for (const [i, l] of lives.entries()) {
+      results[i].rssMb =
+        Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${l.run.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+    }
+    return results;
   } finally {
+    for (const l of lives) await quitDashboard(l.run);
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -215,9 +208,30 @@ export async function run(log) {
     const watched = startServer(c.panes, c.command);
     const quietFrom = c.quiet ? Date.now() + 65_000 : 0;
     try {
-      for (const build of builds) {
-        loads.push(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
-        rows.push(await measure({ ...c, build, watched, quietFrom }, log));
+      loads.push(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+      // Starts alternate between the builds, so that both see the same load.
+      log(`${c.label}: ${STARTS} starts of each build, alternating`);
+      const starts = new Map(builds.map((b) => [b.name, []]));
+      const dir = mkdtempSync(join(tmpdir(), 'corral-bench-'));
+      try {
+        for (let i = 0; i < STARTS; i++) {
+          for (const build of builds) {
+            const run = await startDashboard(build, watched, c.panes, join(dir, 'renders.json'));
+            starts.get(build.name).push(run);
+            await quitDashboard(run);
+          }
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      for (const row of await measureTogether({ ...c, watched, quietFrom }, builds, log)) {
+        const own = starts.get(row.build);
+        rows.push({
+          ...row,
+          firstFrame: median(own.map((r) => r.firstFrame)),
+          listed: median(own.map((r) => r.listed)),
+          listedAll: own.map((r) => r.listed),
+        });
       }
     } finally {
       watched.kill();
@@ -225,7 +239,7 @@ export async function run(log) {
   }
   loads.push(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
   return [
-    `First frame and full list: medians of ${STARTS} starts (each start's full list in the last column). The dashboard runs in a 120x40 tmux pane with the default 2 s poll, watching panes on another private tmux server. CPU is % of one core over ${DURATION / 1000} s of the corral process alone (utime+stime from /proc); for idle panes, measured once every pane has been quiet for over a minute (timers show minutes, as on a dashboard left open), else from 3 s after the list is up. Key press to frame: ${PRESSES} presses of j/k sent by a tmux control client, up to the first output of the dashboard's pane. One-minute load average at the start of each case: ${loads.join(', ')}.`,
+    `First frame and full list: medians of ${STARTS} starts per build, the builds taking turns (each start's full list in the last column). The dashboard runs in a 120x40 tmux pane with the default 2 s poll, watching panes on another private tmux server. The builds then run side by side (each dashboard in its own tmux server, both watching the same panes): CPU is % of one core over the same ${DURATION / 1000} s of each corral process alone (utime+stime from /proc); for idle panes, measured once every pane has been quiet for over a minute (timers show minutes, as on a dashboard left open), else from 3 s after the list is up. Key press to frame: ${PRESSES} presses of j/k per build (ten at a time, the builds taking turns) sent by a tmux control client, up to the first output of the dashboard's pane. One-minute load average at the start of each case: ${loads.join(', ')}.`,
     '',
     '| case | build | first frame | full list | idle CPU | renders/s | key to frame p50 / p95 | max RSS | full list, each start |',
     '|---|---|---:|---:|---:|---:|---:|---:|---|',

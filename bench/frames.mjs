@@ -50,7 +50,9 @@ export async function run(log) {
     const patched = await measure("the bundle's patches", [inkPatches], dir, log);
     const rows = [...published, ...patched];
     const ratio = (mode) =>
-      (published.find((r) => r.mode === mode).cpuMsPerFrame / patched.find((r) => r.mode === mode).cpuMsPerFrame).toFixed(2);
+      (
+        published.find((r) => r.mode === mode).cpuMsPerFrame / patched.find((r) => r.mode === mode).cpuMsPerFrame
+      ).toFixed(2);
     return [
       `The dashboard (src/ui/App) renders 50 panes into an in-memory 120x40 terminal. "timers": every frame moves every timer (a minute per frame); "keys": j / k move the selection each frame (two rows and the preview change). ${FRAMES} frames after 60 of warm-up; heap measured after a full GC before and after.`,
       '',
