@@ -15,13 +15,15 @@ import { Footer } from './Footer.js';
 import { clip, formatQuiet, previewLines, shortCwd } from './format.js';
 import { Header, headerText } from './Header.js';
 import { HelpOverlay } from './HelpOverlay.js';
-import { ANSWER_PREFIX, findBinding, keyLabel, keyName, type KeyBinding } from './keymap.js';
+import { findBinding, keyLabel, keyName, type KeyBinding } from './keymap.js';
 import { planLayout } from './layout.js';
 import { ANSWERED_BADGE, countStatuses, paneStatus, quietMs, statusBadge } from '../engine/pane-status.js';
 import { matchesFilter, paneLabel } from './pane-status.js';
 import { PaneRow, type RowModel } from './PaneRow.js';
 import { Preview } from './Preview.js';
-import { answerKeysText, findAnswer, paneAnswers, type PaneAnswers, type QuickAnswer } from './quick-answers.js';
+import { StatusLine } from './StatusLine.js';
+import { ColumnHeader } from './ColumnHeader.js';
+import { answerKeysText, answerRefusal, describeChoice, findAnswer, paneAnswers } from './quick-answers.js';
 import { SERVICE_TITLES, UNAVAILABLE_SERVICES, type ServiceName, type ServicesStore } from './services.js';
 import { SETTLE_MS, createUiStore, visibleRows, type StatusMessage, type UiState, type UiStore } from './state.js';
 import { useNow } from './use-now.js';
@@ -200,19 +202,6 @@ export function App({
     );
   };
 
-  /** Why keys chosen on `hash` may not go to `pane` now, or null when they may. */
-  const refusal = (pane: PaneView | undefined, hash: string | null, ctx: ReturnType<typeof current>) => {
-    if (!pane) return 'that pane has closed; nothing was sent';
-    const answeredMark = ctx.ui.answered;
-    if (answeredMark && answeredMark.paneId === pane.pane.paneId && answeredMark.hash === pane.screenHash) {
-      return `${pane.target} was just answered and its screen has not changed since; nothing was sent`;
-    }
-    if (hash !== null && hash !== pane.screenHash) {
-      return `${pane.target} changed since it was drawn; nothing was sent: look again, then answer`;
-    }
-    return null;
-  };
-
   const handleKey = useCallback(
     (input: string, key: Key) => {
       const ctx = current();
@@ -273,7 +262,7 @@ export function App({
             });
             return;
           }
-          const refused = refusal(pane, ctx.ui.targetHash, ctx);
+          const refused = answerRefusal(pane, ctx.ui.targetHash, ctx.ui.answered);
           if (refused) {
             report({ text: refused, tone: 'warn' });
             return;
@@ -570,118 +559,6 @@ export function App({
   );
 }
 
-function ColumnHeader({ columns }: { readonly columns: ReturnType<typeof planLayout>['columns'] }) {
-  const text =
-    '  ' +
-    'STATE'.padEnd(columns.badge) +
-    ' ' +
-    'PANE'.padEnd(columns.target) +
-    (columns.label > 0 ? ` ${'NAME'.slice(0, columns.label).padEnd(columns.label)}` : '') +
-    (columns.cwd > 0 ? ` ${'CWD'.padEnd(columns.cwd)}` : '') +
-    ` ${'QUIET'.padStart(columns.timer)}`;
-  return (
-    <Text dimColor wrap="truncate-end">
-      {text}
-    </Text>
-  );
-}
-
-/** The status line while an answer key is awaited: only the answers this pane takes. */
-export function answerHint(answers: PaneAnswers): string {
-  const of = (source: QuickAnswer['source']) => answers.choices.filter((c) => c.source === source);
-  const prompt = of('prompt');
-  const parts: string[] = [];
-  if (answers.kind === 'secret') parts.push('a password prompt: no quick answer (Enter jumps there)');
-  else if (answers.kind === null) parts.push('no prompt: no quick answer');
-  else if (prompt.length === 0) parts.push('free text: r types a reply');
-  else {
-    const keys = prompt.map((c) => keyLabel(c.key)).join(' ');
-    parts.push(answers.kind === 'line' && prompt.some((c) => c.enter) ? `${keys} (Enter follows)` : keys);
-  }
-  const menu = of('menu');
-  if (menu.length > 0)
-    parts.push(
-      menu.map((c) => `${keyLabel(c.key)} ${c.label.replace(/^send /, '').replace(/ \(.*\)$/, '')}`).join(' '),
-    );
-  const signals = of('signal');
-  if (signals.length > 0)
-    parts.push(`${signals.map((c) => c.key).join('/')} ${signals.map((c) => describeChoice(c)).join('/')} (asks)`);
-  return [...parts, 'Esc cancels'].join(' · ');
-}
-
-/** `1`, `y + Enter`, `Enter`, `C-c`: what a choice types, for status messages. */
-function describeChoice(choice: QuickAnswer): string {
-  const typed = choice.items.map((i) => (i.kind === 'key' ? i.key : i.text)).join(' ');
-  return choice.enter ? `${typed} + Enter` : typed;
-}
-
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function StatusLine({
-  ui,
-  target,
-  answers,
-  width,
-  color,
-}: {
-  ui: UiState;
-  target: string | null;
-  answers: PaneAnswers;
-  width: number;
-  color: boolean;
-}) {
-  const on = target ?? '?';
-  switch (ui.mode) {
-    case 'reply':
-      return (
-        <Text wrap={ui.status ? 'truncate-end' : 'truncate-start'}>
-          <Text bold>{`reply to ${on} › `}</Text>
-          {ui.draft}
-          <Text inverse> </Text>
-          {ui.status ? (
-            <Text {...(color ? { color: 'yellow' } : {})}>{`  ${ui.status.text}`}</Text>
-          ) : (
-            <Text dimColor>{'  Enter sends · Esc cancels'}</Text>
-          )}
-        </Text>
-      );
-    case 'filter':
-      return (
-        <Text wrap="truncate-start">
-          <Text bold>{'/'}</Text>
-          {ui.filter}
-          <Text inverse> </Text>
-          <Text dimColor>{'  Enter keeps · Esc clears'}</Text>
-        </Text>
-      );
-    case 'answer':
-      return (
-        <Text wrap="truncate-end">{clip(`answer ${on} (${ANSWER_PREFIX} …): ${answerHint(answers)}`, width)}</Text>
-      );
-    case 'confirm':
-      return (
-        <Text wrap="truncate-end" {...(color ? { color: 'yellow' } : {})} bold>
-          {clip(`send ${ui.pending?.label ?? ''} to ${on}? y sends, any other key cancels`, width)}
-        </Text>
-      );
-    default: {
-      if (ui.status) {
-        const tone = ui.status.tone === 'error' ? 'red' : ui.status.tone === 'warn' ? 'yellow' : undefined;
-        return (
-          <Text wrap="truncate-end" {...(color && tone ? { color: tone } : {})}>
-            {clip(ui.status.text, width)}
-          </Text>
-        );
-      }
-      if (ui.filter !== '')
-        return (
-          <Text dimColor wrap="truncate-end">
-            {clip(`filter: ${ui.filter} (Esc clears)`, width)}
-          </Text>
-        );
-      return <Text> </Text>;
-    }
-  }
 }

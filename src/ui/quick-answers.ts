@@ -137,8 +137,51 @@ export function answerKeysText(answers: PaneAnswers): string | null {
   return [...run, ...rest].join('/');
 }
 
-/** `1 2 3 Enter` and so on, for the status line while an answer key is awaited. */
+/** The status line while an answer key is awaited: only the answers this pane takes. */
 export function answerHint(answers: PaneAnswers): string {
-  const parts = answers.choices.map((c) => `${keyLabel(c.key)} ${c.label.replace(/ \(.*\)$/, '')}`);
-  return parts.join(' · ');
+  const of = (source: QuickAnswer['source']) => answers.choices.filter((c) => c.source === source);
+  const prompt = of('prompt');
+  const parts: string[] = [];
+  if (answers.kind === 'secret') parts.push('a password prompt: no quick answer (Enter jumps there)');
+  else if (answers.kind === null) parts.push('no prompt: no quick answer');
+  else if (prompt.length === 0) parts.push('free text: r types a reply');
+  else {
+    const keys = prompt.map((c) => keyLabel(c.key)).join(' ');
+    parts.push(answers.kind === 'line' && prompt.some((c) => c.enter) ? `${keys} (Enter follows)` : keys);
+  }
+  const menu = of('menu');
+  if (menu.length > 0)
+    parts.push(
+      menu.map((c) => `${keyLabel(c.key)} ${c.label.replace(/^send /, '').replace(/ \(.*\)$/, '')}`).join(' '),
+    );
+  const signals = of('signal');
+  if (signals.length > 0)
+    parts.push(`${signals.map((c) => c.key).join('/')} ${signals.map((c) => describeChoice(c)).join('/')} (asks)`);
+  return [...parts, 'Esc cancels'].join(' · ');
+}
+
+/** `1`, `y + Enter`, `Enter`, `C-c`: what a choice types, for status messages. */
+export function describeChoice(choice: QuickAnswer): string {
+  const typed = choice.items.map((i) => (i.kind === 'key' ? i.key : i.text)).join(' ');
+  return choice.enter ? `${typed} + Enter` : typed;
+}
+
+/**
+ * Why an answer chosen on the screen `shownHash` may not go to `pane` now, or null when it may: the
+ * pane closed, it was just answered and shows the answered screen still, or its screen is no longer
+ * the one that was drawn.
+ */
+export function answerRefusal(
+  pane: PaneView | undefined,
+  shownHash: string | null,
+  answered: { readonly paneId: string; readonly hash: string } | null,
+): string | null {
+  if (!pane) return 'that pane has closed; nothing was sent';
+  if (answered && answered.paneId === pane.pane.paneId && answered.hash === pane.screenHash) {
+    return `${pane.target} was just answered and its screen has not changed since; nothing was sent`;
+  }
+  if (shownHash !== null && shownHash !== pane.screenHash) {
+    return `${pane.target} changed since it was drawn; nothing was sent: look again, then answer`;
+  }
+  return null;
 }

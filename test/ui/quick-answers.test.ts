@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PromptAnswer, PromptVerdict } from '../../src/engine/types.js';
-import { answerKeysText, findAnswer, paneAnswers } from '../../src/ui/quick-answers.js';
+import { answerHint, answerKeysText, answerRefusal, findAnswer, paneAnswers } from '../../src/ui/quick-answers.js';
 import { paneView } from '../helpers/fake-engine.js';
 
 function withPrompt(answer: PromptAnswer | null, prompt = true) {
@@ -68,5 +68,27 @@ describe('paneAnswers', () => {
     expect(paneAnswers(none).kind).toBeNull();
     expect(keysOf(none)).toEqual(['c', 'd', 'z']);
     expect(paneAnswers(null).choices).toEqual([]);
+  });
+});
+
+describe('answerRefusal', () => {
+  const view = paneView({ screenHash: 'drawn', pane: { sessionName: 'ops', windowIndex: 1 } });
+
+  it('lets an answer through only on the screen that was drawn, and not twice on the same screen', () => {
+    expect(answerRefusal(view, 'drawn', null)).toBeNull();
+    expect(answerRefusal(view, 'older', null)).toMatch(/ops:1\.0 changed since it was drawn; nothing was sent/);
+    expect(answerRefusal(view, 'drawn', { paneId: view.pane.paneId, hash: 'drawn' })).toMatch(/was just answered/);
+    // Answered on an earlier screen, and the screen has changed since: a new answer may go.
+    expect(answerRefusal(view, 'drawn', { paneId: view.pane.paneId, hash: 'before' })).toBeNull();
+    expect(answerRefusal(undefined, 'drawn', null)).toMatch(/closed/);
+  });
+});
+
+describe('answerHint', () => {
+  it('names only what the prompt takes', () => {
+    const line = withPrompt({ kind: 'line', options: ['y', 'n', 'Enter'] });
+    expect(answerHint(paneAnswers(line))).toBe('y n Enter (Enter follows) · c/d/z C-c/C-d/C-z (asks) · Esc cancels');
+    const secret = withPrompt({ kind: 'secret', options: [] });
+    expect(answerHint(paneAnswers(secret))).toMatch(/^a password prompt: no quick answer/);
   });
 });
