@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { classifyScreen } from '../dist/engine/prompt/matcher.js';
 import { settingsMarkdown } from '../dist/engine/settings-table.js';
 import { renderKeysMarkdown } from '../dist/ui/keymap.js';
+import { statesMarkdown } from '../dist/engine/pane-status.js';
 import { accuracy, accuracyMarkdown, readExceptions, readHandWritten, readRecorded } from './agents/accuracy.mjs';
 
 export const README = fileURLToPath(new URL('../README.md', import.meta.url));
@@ -14,6 +15,7 @@ export function generatedTables() {
   return {
     settings: settingsMarkdown(),
     keys: renderKeysMarkdown(),
+    states: statesMarkdown(),
     // Prompt rules over labelled screens: recorded from the real programs, and hand-written.
     'accuracy-recorded': accuracyMarkdown(accuracy(readRecorded(), (lines, context) => classifyScreen(lines, undefined, context), readExceptions())),
     'accuracy-fixtures': accuracyMarkdown(accuracy(readHandWritten(), (lines, context) => classifyScreen(lines, undefined, context))),

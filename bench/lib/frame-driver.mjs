@@ -1,6 +1,8 @@
-// Renders the dashboard (src/ui/App) with Ink into an in-memory 120x40 terminal, with a clock that
-// moves one second per reading, so that every frame changes every timer, as the real dashboard
-// does once a second. Prints one JSON line: CPU per frame and heap growth. bench/frames.mjs
+// Renders the dashboard (src/ui/App) with Ink into an in-memory 120x40 terminal, frame after frame.
+// `timers` (the default): a clock that moves one minute per reading, so that every frame changes
+// every timer (the timers show minutes past their first minute), the most a frame can change
+// without a new snapshot. `keys`: the clock stands still and j / k move the selection, so each
+// frame redraws two rows and the preview, as after a key press. Prints one JSON line: CPU per frame and heap growth. bench/frames.mjs
 // bundles this file twice (Ink as published, and with the bounded caches) and runs both.
 
 import { Readable, Writable } from 'node:stream';
@@ -10,10 +12,11 @@ import { App } from '../../src/ui/App.tsx';
 import { fakeActions, fakeEngine, paneView } from '../../test/helpers/fake-engine.ts';
 
 const FRAMES = Number(process.argv[2] ?? 600);
+const MODE = process.argv[3] ?? 'timers';
 const WARMUP = 60;
 
 let tick = 0;
-const clock = { now: () => 1_000_000 + tick++ * 1000 };
+const clock = { now: () => (MODE === 'keys' ? 4_600_000 : 1_000_000 + tick++ * 60_000) };
 // The fake engine and actions of the component tests; 50 panes with different quiet times.
 const panes = Array.from({ length: 50 }, (_, i) =>
   paneView({
@@ -49,6 +52,7 @@ const framesDone = (n) =>
     onFrame = () => frames >= n && resolve();
   });
 
+if (MODE === 'keys') setInterval(() => stdin.push(tick++ % 2 === 0 ? 'j' : 'k'), 2);
 await framesDone(WARMUP);
 globalThis.gc();
 const heapBefore = process.memoryUsage().heapUsed;

@@ -8,10 +8,11 @@ import type { ReadStream, WriteStream } from 'node:tty';
 import { createElement } from 'react';
 import { render } from 'ink';
 import type { Engine } from '../engine/engine.js';
-import type { SendItem } from '../engine/tmux/keys.js';
+import { ScreenChangedError, sendIfUnchanged } from '../engine/guarded-send.js';
+import { NoClientError } from '../engine/tmux/client.js';
 import { socketArgs } from '../engine/tmux/socket.js';
 import type { PaneView } from '../engine/types.js';
-import type { DashboardActions, JumpResult } from '../ui/actions.js';
+import type { DashboardActions, JumpResult, TypeRequest } from '../ui/actions.js';
 import { App } from '../ui/App.js';
 import { createServicesStore, type MutableServicesStore } from '../ui/services.js';
 import { createUiStore } from '../ui/state.js';
@@ -38,11 +39,15 @@ export interface DashboardOptions {
 
 /** Full-screen agents can drop an Enter that arrives with the text; a short pause avoids it. */
 const ENTER_DELAY_MS = 100;
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A word as a shell reads it back: as is when plain, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
 
 /** The command a user runs to reach a pane from outside tmux (or from another server). */
 export function attachCommand(engine: Engine, target: string): string {
-  return ['tmux', ...socketArgs(engine.tmux.socket), 'attach', '-t', target].join(' ');
+  return ['tmux', ...socketArgs(engine.tmux.socket), 'attach', '-t', target].map(shellWord).join(' ');
 }
 
 export function createDashboardActions(
@@ -54,24 +59,32 @@ export function createDashboardActions(
   const { tmux } = engine;
   const refresh = () => void engine.pollNow().catch(() => {});
   return {
-    async send(pane: PaneView, items: readonly SendItem[]) {
-      await tmux.send(pane.pane.paneId, items);
-      refresh();
-    },
-    async reply(pane: PaneView, text: string) {
-      if (text !== '') {
-        await tmux.send(pane.pane.paneId, [{ kind: 'text', text }]);
-        await delay(ENTER_DELAY_MS);
+    async type(pane: PaneView, request: TypeRequest) {
+      try {
+        await sendIfUnchanged(
+          tmux,
+          { paneId: pane.pane.paneId, target: pane.target, ...request },
+          { enterDelayMs: ENTER_DELAY_MS },
+        );
+      } catch (error) {
+        // Show the screen as it is now, so the person can look again.
+        if (error instanceof ScreenChangedError) refresh();
+        throw error;
       }
-      await tmux.send(pane.pane.paneId, [{ kind: 'key', key: 'Enter' }]);
       refresh();
     },
     async jumpTo(pane: PaneView): Promise<JumpResult> {
-      if (selfPaneId !== null) {
-        await tmux.switchClientTo(pane.pane, selfPaneId);
-        return { switched: true, message: `switched to ${pane.target}` };
+      const attach = attachCommand(engine, pane.target);
+      if (selfPaneId === null) {
+        return { switched: false, message: `to go there run: ${attach}   (corral is not inside this tmux server)` };
       }
-      return { switched: false, message: `not inside this tmux server; run: ${attachCommand(engine, pane.target)}` };
+      try {
+        await tmux.switchClientTo(pane.pane, selfPaneId);
+      } catch (error) {
+        if (!(error instanceof NoClientError)) throw error;
+        return { switched: false, message: `to go there run: ${attach}   (no tmux client is attached to switch)` };
+      }
+      return { switched: true, message: `switched to ${pane.target}` };
     },
     toggleBridge: extra.toggleBridge ?? (async () => {}),
     toggleAttach: extra.toggleAttach ?? (async () => {}),

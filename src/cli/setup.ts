@@ -2,19 +2,33 @@
 // runs inside the server it watches (then its own pane is left out).
 
 import { realpathSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import type { Settings } from '../engine/config.js';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { buildRules, type PromptRules } from '../engine/prompt/matcher.js';
 import { TmuxClient, tmuxVersion } from '../engine/tmux/client.js';
 import { TmuxMissingError, createExecRunner } from '../engine/tmux/runner.js';
 import { createControlRunner } from '../engine/tmux/control-runner.js';
-import { socketPathFromTmuxEnv } from '../engine/tmux/socket.js';
+import { namedSocketPath, socketPathFromTmuxEnv } from '../engine/tmux/socket.js';
 import type { TmuxSocket } from '../engine/types.js';
 
-export function socketFromSettings(settings: Settings): TmuxSocket {
+/**
+ * The server corral talks to: -S, else -L, else, like tmux itself, the server of the pane it runs
+ * in ($TMUX), else the default one. The server from $TMUX is named as a user would reach it: by
+ * `-L NAME` when its socket is where tmux keeps named ones, else by `-S PATH`.
+ */
+export function socketFromSettings(settings: Settings, env: NodeJS.ProcessEnv = {}): TmuxSocket {
   if (settings.socketPath) return { kind: 'path', path: settings.socketPath };
   if (settings.socketName) return { kind: 'name', name: settings.socketName };
-  return { kind: 'default' };
+  const inside = socketPathFromTmuxEnv(env.TMUX);
+  return inside === null ? { kind: 'default' } : socketForPath(inside, env, process.getuid?.() ?? 0);
+}
+
+export function socketForPath(path: string, env: NodeJS.ProcessEnv, uid: number): TmuxSocket {
+  const named = namedSocketPath('default', env, uid);
+  if (dirname(path) !== dirname(named)) return { kind: 'path', path };
+  const name = basename(path);
+  return name === 'default' ? { kind: 'default' } : { kind: 'name', name };
 }
 
 /** The prompt rules for promptPack + promptPatterns; throws a ConfigError naming an invalid pattern. */
@@ -66,7 +80,7 @@ export async function setupEngine(
   stderr: NodeJS.WritableStream,
   options: { persistent?: boolean } = {},
 ): Promise<EngineSetup> {
-  const socket = socketFromSettings(settings);
+  const socket = socketFromSettings(settings, env);
   const exec = createExecRunner(socket);
   const pollRunner = options.persistent ? createControlRunner({ socket, exec }) : undefined;
   const tmux = new TmuxClient({ socket, runner: exec, ...(pollRunner ? { pollRunner } : {}) });

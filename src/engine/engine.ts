@@ -130,7 +130,9 @@ export function createEngine(options: EngineOptions): Engine {
       const chosen = panes
         .filter((pane) => {
           const entry = entries.get(pane.paneId);
-          if (!entry) return false;
+          // A pane seen for the first time is captured with its first listing: its state is known
+          // from the first frame that lists it.
+          if (!entry) return inScope(pane, scope);
           const { captured } = entry;
           return needsCapture(captured?.pane ?? pane, pane, captured?.at ?? null, requestedAt);
         })
@@ -151,16 +153,19 @@ export function createEngine(options: EngineOptions): Engine {
         entries.delete(paneId);
       }
       for (const [paneId, pane] of watched) {
-        const entry = entries.get(paneId);
+        let entry = entries.get(paneId);
+        const screen = output.screens.get(paneId);
         if (!entry) {
           const step = register(pane, now);
-          entries.set(paneId, { pane, track: step.track, lines: [], view: null, captured: null });
           events.push(...step.events);
-          registeredNew = true;
-          continue;
+          entry = { pane, track: step.track, lines: [], view: null, captured: null };
+          entries.set(paneId, entry);
+          if (screen === undefined) {
+            registeredNew = true;
+            continue;
+          }
         }
         entry.pane = pane;
-        const screen = output.screens.get(paneId);
         if (screen === undefined) {
           // Left out on purpose: the screen is the one seen last time, and quiet time still counts.
           const { hash, verdict } = entry.track;

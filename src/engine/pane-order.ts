@@ -1,12 +1,15 @@
-// The order in which panes are shown, wherever they are listed (the dashboard, the web page):
-// stuck panes first (longest stuck first), then snoozed ones, then everything else by quiet time
-// (longest quiet first). Pure.
+// The order in which panes are shown, wherever they are listed (the dashboard, the web page), most
+// urgent first: panes that ask for permission, then panes stopped at a prompt (each group longest
+// stuck first), then snoozed ones, then everything else by quiet time (longest quiet first). Pure.
 
 import type { PaneView } from './types.js';
 
+const RANK_REST = 3;
+
 function rank(view: PaneView): number {
-  if (view.state !== 'stuck') return 2;
-  return view.acknowledged ? 1 : 0;
+  if (view.state !== 'stuck') return RANK_REST;
+  if (view.acknowledged) return 2;
+  return view.reason === 'permission' ? 0 : 1;
 }
 
 const collator = new Intl.Collator('en', { numeric: true });
@@ -14,7 +17,7 @@ const collator = new Intl.Collator('en', { numeric: true });
 export function compareViews(a: PaneView, b: PaneView): number {
   const byRank = rank(a) - rank(b);
   if (byRank !== 0) return byRank;
-  if (rank(a) < 2) {
+  if (rank(a) < RANK_REST) {
     const byStuck = (a.stuckSince ?? a.quietSince) - (b.stuckSince ?? b.quietSince);
     if (byStuck !== 0) return byStuck;
   }

@@ -22,6 +22,13 @@ export const STATUS_MEANINGS: Readonly<Record<PaneStatus, string>> = {
   quiet: 'no change for a while, and not waiting for you',
 };
 
+/**
+ * The dashboard's mark for a pane you have just answered from it: the row says `answered` instead
+ * of its status until the pane's screen changes, and the selection stays on it.
+ */
+export const ANSWERED_BADGE = 'answered';
+export const ANSWERED_MEANING = 'you answered it from the dashboard; shown until its screen changes';
+
 /** What each stuck reason means. */
 export const REASON_MEANINGS: Readonly<Record<StuckReason, string>> = {
   permission: 'it asks you to approve something, or for a secret',
@@ -56,4 +63,15 @@ export function countStatuses(panes: readonly PaneView[], now: number, activeWin
   const counts = { stuck: 0, snoozed: 0, quiet: 0, active: 0, total: panes.length };
   for (const view of panes) counts[paneStatus(view, now, activeWindowMs)] += 1;
   return counts;
+}
+
+/** The README's table of states, generated from the words above (npm run docs). */
+export function statesMarkdown(): string {
+  const rows = ['| state | what it means |', '|---|---|'];
+  for (const reason of ['permission', 'stopped'] as const) {
+    rows.push(`| \`${statusBadge('stuck', reason)}\` | ${REASON_MEANINGS[reason]}; ${STATUS_MEANINGS.stuck} |`);
+  }
+  for (const status of ['snoozed', 'quiet', 'active'] as const) rows.push(`| \`${statusBadge(status, null)}\` | ${STATUS_MEANINGS[status]} |`);
+  rows.push(`| \`${ANSWERED_BADGE}\` | ${ANSWERED_MEANING} (dashboard only) |`);
+  return rows.join('\n');
 }

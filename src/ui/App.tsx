@@ -1,24 +1,31 @@
 // The dashboard. It reads the engine's store and the services store, keeps its own state in a
 // reducer (state.ts), and turns key presses into actions through the keymap table. It renders;
 // everything that touches tmux or the servers goes through the DashboardActions it is given.
+//
+// Keys act on what was drawn: the key handler reads the snapshot of the last render, not a newer
+// one, and every answer carries the screen hash the person saw, so that nothing is typed into a
+// pane whose screen changed since (see actions.ts).
 
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { Box, Text, useInput, type Key } from 'ink';
-import type { Clock, EngineHandle, PaneView } from '../engine/types.js';
+import type { Clock, EngineHandle, EngineSnapshot, PaneView } from '../engine/types.js';
 import { systemClock } from '../engine/types.js';
-import type { DashboardActions } from './actions.js';
+import type { DashboardActions, TypeRequest } from './actions.js';
 import { Footer } from './Footer.js';
-import { clip, formatQuiet, shortCwd } from './format.js';
+import { clip, formatQuiet, previewLines, shortCwd } from './format.js';
 import { Header, headerText } from './Header.js';
 import { HelpOverlay } from './HelpOverlay.js';
-import { ANSWER_PREFIX, findBinding, keyName, type KeyBinding } from './keymap.js';
+import { findBinding, keyLabel, keyName, type KeyBinding } from './keymap.js';
 import { planLayout } from './layout.js';
-import { countStatuses, paneStatus, quietMs, statusBadge } from '../engine/pane-status.js';
+import { ANSWERED_BADGE, countStatuses, paneStatus, quietMs, statusBadge } from '../engine/pane-status.js';
 import { matchesFilter, paneLabel } from './pane-status.js';
 import { PaneRow, type RowModel } from './PaneRow.js';
 import { Preview } from './Preview.js';
+import { StatusLine } from './StatusLine.js';
+import { ColumnHeader } from './ColumnHeader.js';
+import { answerKeysText, answerRefusal, describeChoice, findAnswer, paneAnswers } from './quick-answers.js';
 import { SERVICE_TITLES, UNAVAILABLE_SERVICES, type ServiceName, type ServicesStore } from './services.js';
-import { createUiStore, visibleRows, type StatusMessage, type UiState, type UiStore } from './state.js';
+import { SETTLE_MS, createUiStore, visibleRows, type StatusMessage, type UiState, type UiStore } from './state.js';
 import { useNow } from './use-now.js';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size.js';
 
@@ -86,16 +93,31 @@ export function App({
     () => visibleRows(ui, snapshot.panes, matchesFilter),
     [ui, snapshot.panes],
   );
+  const loading = snapshot.status === 'starting';
+  const selected = selectedId === null ? null : (byId.get(selectedId) ?? null);
+  const answers = useMemo(() => paneAnswers(selected), [selected]);
   const targetWidth = useMemo(() => Math.max(6, ...snapshot.panes.map((v) => v.target.length)), [snapshot.panes]);
   // The header's height (one or two lines) barely depends on the counts: those at the snapshot do.
-  const roughCounts = countStatuses(snapshot.panes, snapshot.updatedAt, activeWindowMs);
+  const roughCounts = loading ? null : countStatuses(snapshot.panes, snapshot.updatedAt, activeWindowMs);
   const headerLines = headerText(snapshot.server, label, roughCounts, serviceState, size.columns).lines;
-  const layout = planLayout(size.columns, size.rows, targetWidth, headerLines);
+  const shownLines = useMemo(
+    () => (selected ? previewLines(selected.lines, size.columns, Number.POSITIVE_INFINITY).length : 0),
+    [selected?.lines, size.columns],
+  );
+  const layout = planLayout(size.columns, size.rows, targetWidth, headerLines, {
+    rows: visibleIds.length,
+    previewLines: shownLines,
+  });
 
+  // Scroll as little as possible: the top rows (the most urgent) stay in view until the selection
+  // leaves the window, and the window never hangs past the last row, so every row is used.
   const selectedIndex = selectedId === null ? 0 : visibleIds.indexOf(selectedId);
-  // Scroll so the selection stays on screen, keeping it off the edges where possible.
   const listRows = Math.max(1, layout.listHeight);
-  const scrollTop = Math.max(0, Math.min(selectedIndex - Math.floor(listRows / 2), visibleIds.length - listRows));
+  const scrollRef = useRef(0);
+  let scrollTop = Math.min(scrollRef.current, selectedIndex);
+  if (selectedIndex >= scrollTop + listRows) scrollTop = selectedIndex - listRows + 1;
+  scrollTop = Math.max(0, Math.min(scrollTop, visibleIds.length - listRows));
+  scrollRef.current = scrollTop;
   const shownIds = visibleIds.slice(scrollTop, scrollTop + listRows);
 
   const displayKey = useCallback(
@@ -116,37 +138,69 @@ export function App({
     dispatch({ type: 'sync', panes: snapshot.panes, now });
   }, [snapshot.panes, now]);
 
+  const answered = ui.answered;
   const rows: RowModel[] = shownIds.map((id) => {
     const view = byId.get(id) as PaneView;
-    const status = paneStatus(view, now, activeWindowMs);
+    const isAnswered = answered !== null && answered.paneId === id && answered.hash === view.screenHash;
+    const status = isAnswered ? 'answered' : paneStatus(view, now, activeWindowMs);
     return {
       paneId: id,
       status,
-      badge: statusBadge(status, view.reason, layout.columns.shortBadge),
+      badge: status === 'answered' ? ANSWERED_BADGE : statusBadge(status, view.reason, layout.columns.shortBadge),
       target: view.target,
       label: paneLabel(view, hostName),
       cwd: shortCwd(view.pane.cwd, home, layout.columns.cwd),
       timer: formatQuiet(quietMs(view, now)),
     };
   });
-  const counts = countStatuses(snapshot.panes, now, activeWindowMs);
-  const selected = selectedId === null ? null : (byId.get(selectedId) ?? null);
+  const counts = loading ? null : countStatuses(snapshot.panes, now, activeWindowMs);
+
+  // What this render draws is what keys act on (see the file comment).
+  const drawn = useRef<EngineSnapshot>(snapshot);
+  drawn.current = snapshot;
 
   // Values for the key handler, read fresh on every key (several keys can arrive between renders).
-  const latest = useRef({ actions, engine, serviceState, activeWindowMs });
-  latest.current = { actions, engine, serviceState, activeWindowMs };
+  const latest = useRef({ actions, engine, services, serviceState, activeWindowMs });
+  latest.current = { actions, engine, services, serviceState, activeWindowMs };
   const current = useCallback(() => {
     const state = uiStore.getState();
-    const rowsNow = visibleRows(state, engine.getSnapshot().panes, matchesFilter);
+    const shown = drawn.current;
+    const rowsNow = visibleRows(state, shown.panes, matchesFilter);
     const selectedView = rowsNow.selectedId === null ? null : (rowsNow.byId.get(rowsNow.selectedId) ?? null);
     return {
       ...latest.current,
       ui: state,
       ...rowsNow,
       selected: selectedView,
-      now: Math.max(clock.now(), engine.getSnapshot().updatedAt),
+      now: Math.max(clock.now(), shown.updatedAt),
     };
-  }, [uiStore, engine, clock]);
+  }, [uiStore, clock]);
+
+  /**
+   * Types into a pane on the person's behalf, marking it answered from the start so that a second
+   * answer cannot follow before its screen changes. `hash`: the screen the person chose on.
+   */
+  const typeInto = (pane: PaneView, request: TypeRequest, what: string, hash: string | null) => {
+    const target = pane.target;
+    if (hash !== null) {
+      dispatch({
+        type: 'answered',
+        paneId: pane.pane.paneId,
+        hash,
+        status: { text: `sending ${what} to ${target}`, tone: 'info' },
+      });
+    } else {
+      dispatch({ type: 'done', status: { text: `sending ${what} to ${target}`, tone: 'info' } });
+    }
+    return latest.current.actions.type(pane, request).then(
+      () => dispatch({ type: 'status', status: { text: `sent ${what} to ${target}`, tone: 'info' } }),
+      (error: unknown) => {
+        dispatch({ type: 'unanswered', paneId: pane.pane.paneId });
+        dispatch({ type: 'status', status: { text: errorText(error), tone: 'error' } });
+        throw error;
+      },
+    );
+  };
 
   const handleKey = useCallback(
     (input: string, key: Key) => {
@@ -154,7 +208,6 @@ export function App({
       const name = keyName(input, key);
       const at = clock.now();
       const report = (status: StatusMessage | null) => dispatch({ type: 'done', status });
-      const failed = (error: unknown) => report({ text: (error as Error)?.message ?? String(error), tone: 'error' });
 
       if (name === 'ctrl+c' && ctx.ui.mode !== 'answer') {
         ctx.actions.quit();
@@ -172,35 +225,50 @@ export function App({
           const pending = ctx.ui.pending;
           const pane = pending ? ctx.byId.get(pending.paneId) : undefined;
           if (name === 'y' && pending && pane) {
-            report({ text: `sending ${pending.label} to ${pane.target}`, tone: 'info' });
-            ctx.actions
-              .send(pane, pending.items)
-              .then(() => report({ text: `sent ${pending.label} to ${pane.target}`, tone: 'info' }), failed);
+            typeInto(pane, { items: pending.items, enter: false, shownHash: null }, pending.label, null).catch(
+              () => {},
+            );
           } else {
-            report({ text: 'cancelled', tone: 'info' });
+            report({ text: pending && !pane ? 'that pane has closed; nothing was sent' : 'cancelled', tone: 'info' });
           }
           return;
         }
         case 'answer': {
-          const binding = findBinding('answer', name);
-          const pane = ctx.ui.targetId === null ? undefined : ctx.byId.get(ctx.ui.targetId);
-          if (!binding || !binding.send || !pane) {
-            report(name === 'escape' ? null : { text: `no quick answer on ${input || name}`, tone: 'info' });
+          if (name === 'escape') {
+            report(null);
             return;
           }
-          const what = binding.label.replace(/^send /, '').replace(/ \(.*\)$/, '');
-          if (binding.confirm) {
+          const pane = ctx.ui.targetId === null ? undefined : ctx.byId.get(ctx.ui.targetId);
+          if (!pane) {
+            report({ text: 'that pane has closed; nothing was sent', tone: 'warn' });
+            return;
+          }
+          const answers = paneAnswers(pane);
+          const choice = findAnswer(answers, name);
+          if (!choice) {
+            const valid = answers.choices.map((c) => keyLabel(c.key)).join(' ');
+            report({
+              text: `no quick answer ${keyLabel(name) || '?'} for ${pane.target}${valid ? ` (valid: ${valid})` : ''}; nothing was sent`,
+              tone: 'info',
+            });
+            return;
+          }
+          const what = describeChoice(choice);
+          if (choice.confirm) {
             dispatch({
               type: 'confirm',
-              pending: { paneId: pane.pane.paneId, items: binding.send, label: what },
+              pending: { paneId: pane.pane.paneId, items: choice.items, label: what },
               now: at,
             });
             return;
           }
-          report({ text: `sending ${what} to ${pane.target}`, tone: 'info' });
-          ctx.actions
-            .send(pane, binding.send)
-            .then(() => report({ text: `sent ${what} to ${pane.target}`, tone: 'info' }), failed);
+          const refused = answerRefusal(pane, ctx.ui.targetHash, ctx.ui.answered);
+          if (refused) {
+            report({ text: refused, tone: 'warn' });
+            return;
+          }
+          const hash = ctx.ui.targetHash ?? pane.screenHash;
+          typeInto(pane, { items: choice.items, enter: choice.enter, shownHash: hash }, what, hash).catch(() => {});
           return;
         }
         case 'normal': {
@@ -258,16 +326,30 @@ export function App({
         return;
       }
       const pane = state.targetId === null ? undefined : ctx.byId.get(state.targetId);
+      const text = state.draft;
+      // A reply is never lost: when it cannot go out, the draft stays and Enter tries again.
+      const keep = (reason: string) =>
+        dispatch({
+          type: 'reply-refused',
+          paneId: state.targetId ?? '',
+          draft: text,
+          status: { text: `${reason} (Enter sends, Esc cancels)`, tone: 'warn' },
+        });
       if (!pane) {
-        dispatch({ type: 'done', status: { text: 'that pane has closed', tone: 'warn' } });
+        dispatch({ type: 'done', status: { text: 'that pane has closed; the reply was not sent', tone: 'warn' } });
         return;
       }
-      const text = state.draft;
-      dispatch({ type: 'done', status: { text: `replying to ${pane.target}`, tone: 'info' } });
-      ctx.actions.reply(pane, text).then(
-        () => dispatch({ type: 'done', status: { text: `replied to ${pane.target}`, tone: 'info' } }),
-        (error: unknown) => dispatch({ type: 'done', status: { text: (error as Error).message, tone: 'error' } }),
-      );
+      const hash = state.targetHash ?? pane.screenHash;
+      if (hash !== pane.screenHash) {
+        keep(`${pane.target} changed since you began the reply; look at it again`);
+        return;
+      }
+      typeInto(
+        pane,
+        { items: text === '' ? [] : [{ kind: 'text', text }], enter: true, shownHash: hash },
+        'the reply',
+        hash,
+      ).catch((error: unknown) => keep(errorText(error)));
       return;
     }
     if (name === 'backspace') {
@@ -289,7 +371,19 @@ export function App({
     const pane = ctx.selected;
     const visible = ctx.visibleIds;
     const needPane = (): PaneView | null => {
-      if (!pane) dispatch({ type: 'status', status: { text: 'no pane selected', tone: 'info' } });
+      if (!pane) {
+        dispatch({ type: 'status', status: { text: 'no pane selected', tone: 'info' } });
+        return null;
+      }
+      // The selection moved by itself a moment ago: the person may not have seen where it went.
+      if (at - ctx.ui.movedAt < SETTLE_MS) {
+        dispatch({
+          type: 'status',
+          status: { text: `the selection just moved to ${pane.target}; look, then press again`, tone: 'warn' },
+        });
+        dispatch({ type: 'settled', now: at });
+        return null;
+      }
       return pane;
     };
     switch (binding.command) {
@@ -322,12 +416,23 @@ export function App({
       }
       case 'reply': {
         const target = needPane();
-        if (target) dispatch({ type: 'start-reply', paneId: target.pane.paneId, now: at });
+        if (!target) return;
+        if (paneAnswers(target).kind === 'secret') {
+          dispatch({
+            type: 'status',
+            status: {
+              text: `${target.target} asks for a password or PIN: type it in the pane itself (Enter jumps there)`,
+              tone: 'warn',
+            },
+          });
+          return;
+        }
+        dispatch({ type: 'start-reply', paneId: target.pane.paneId, hash: target.screenHash, now: at });
         return;
       }
       case 'answer': {
         const target = needPane();
-        if (target) dispatch({ type: 'start-answer', paneId: target.pane.paneId, now: at });
+        if (target) dispatch({ type: 'start-answer', paneId: target.pane.paneId, hash: target.screenHash, now: at });
         return;
       }
       case 'snooze': {
@@ -356,6 +461,7 @@ export function App({
         ctx.actions.quit();
         return;
       case 'send':
+      case 'answer-option':
         return;
     }
   }
@@ -369,9 +475,11 @@ export function App({
     const toggle = name === 'bridge' ? ctx.actions.toggleBridge : ctx.actions.toggleAttach;
     toggle.call(ctx.actions).then(
       () => {
-        const state = services.getSnapshot()[name];
-        const link = state.status === 'on' ? state.link : undefined;
-        dispatch({ type: 'status', status: link ? { text: `${SERVICE_TITLES[name]}: open ${link}`, tone: 'info' } : null });
+        // Say where it is when it comes on (the link to open, when the service gives one).
+        const state = latest.current.services.getSnapshot()[name];
+        const where = state.link ?? state.url;
+        const text = state.status === 'on' && where ? `${SERVICE_TITLES[name]} on: ${where}` : null;
+        dispatch({ type: 'status', status: text === null ? null : { text, tone: 'info' } });
       },
       (error: unknown) =>
         dispatch({
@@ -386,15 +494,16 @@ export function App({
   const width = size.columns;
   const body =
     ui.mode === 'help' ? (
-      <HelpOverlay width={width} height={size.rows - 4} />
+      <HelpOverlay width={width} height={size.rows - 4} answers={answers} target={selected?.target ?? null} />
     ) : (
       <Box flexDirection={layout.preview === 'side' ? 'row' : 'column'}>
         <Box flexDirection="column" width={layout.listWidth} height={layout.listHeight + (layout.columnHeader ? 1 : 0)}>
           {layout.columnHeader ? <ColumnHeader columns={layout.columns} /> : null}
-          {snapshot.status !== 'ok' && snapshot.panes.length === 0 ? (
-            <Text {...(color && snapshot.status !== 'starting' ? { color: 'yellow' } : {})}>
+          {loading || (snapshot.status !== 'ok' && snapshot.panes.length === 0) ? (
+            <Text {...(color && !loading ? { color: 'yellow' } : {})}>
               {clip(
-                snapshot.statusMessage ?? (snapshot.status === 'starting' ? 'reading panes…' : snapshot.status),
+                snapshot.statusMessage ??
+                  (loading ? `loading: asking ${snapshot.server} for its panes…` : snapshot.status),
                 layout.listWidth,
               )}
             </Text>
@@ -439,87 +548,17 @@ export function App({
       <StatusLine
         ui={ui}
         target={ui.targetId === null ? null : (byId.get(ui.targetId)?.target ?? null)}
+        answers={
+          ui.mode === 'answer' ? paneAnswers(ui.targetId === null ? null : (byId.get(ui.targetId) ?? null)) : answers
+        }
         width={width}
         color={color}
       />
-      <Footer width={width} />
+      <Footer width={width} answerKeys={answerKeysText(answers)} />
     </Box>
   );
 }
 
-function ColumnHeader({ columns }: { readonly columns: ReturnType<typeof planLayout>['columns'] }) {
-  const text =
-    '  ' +
-    'STATE'.padEnd(columns.badge) +
-    ' ' +
-    'PANE'.padEnd(columns.target) +
-    (columns.label > 0 ? ` ${'TITLE / COMMAND'.slice(0, columns.label).padEnd(columns.label)}` : '') +
-    (columns.cwd > 0 ? ` ${'CWD'.padEnd(columns.cwd)}` : '') +
-    ` ${'QUIET'.padStart(columns.timer)}`;
-  return (
-    <Text dimColor wrap="truncate-end">
-      {text}
-    </Text>
-  );
-}
-
-const ANSWER_HINT = '1 2 3 y n Enter · e Esc · ↑↓ · c/d/z C-c/C-d/C-z (asks) · Esc cancels';
-
-function StatusLine({
-  ui,
-  target,
-  width,
-  color,
-}: {
-  ui: UiState;
-  target: string | null;
-  width: number;
-  color: boolean;
-}) {
-  const on = target ?? '?';
-  switch (ui.mode) {
-    case 'reply':
-      return (
-        <Text wrap="truncate-start">
-          <Text bold>{`reply to ${on} › `}</Text>
-          {ui.draft}
-          <Text inverse> </Text>
-          <Text dimColor>{'  Enter sends · Esc cancels'}</Text>
-        </Text>
-      );
-    case 'filter':
-      return (
-        <Text wrap="truncate-start">
-          <Text bold>{'/'}</Text>
-          {ui.filter}
-          <Text inverse> </Text>
-          <Text dimColor>{'  Enter keeps · Esc clears'}</Text>
-        </Text>
-      );
-    case 'answer':
-      return <Text wrap="truncate-end">{clip(`answer ${on} (${ANSWER_PREFIX} …): ${ANSWER_HINT}`, width)}</Text>;
-    case 'confirm':
-      return (
-        <Text wrap="truncate-end" {...(color ? { color: 'yellow' } : {})} bold>
-          {clip(`send ${ui.pending?.label ?? ''} to ${on}? y sends, any other key cancels`, width)}
-        </Text>
-      );
-    default: {
-      if (ui.status) {
-        const tone = ui.status.tone === 'error' ? 'red' : ui.status.tone === 'warn' ? 'yellow' : undefined;
-        return (
-          <Text wrap="truncate-end" {...(color && tone ? { color: tone } : {})}>
-            {clip(ui.status.text, width)}
-          </Text>
-        );
-      }
-      if (ui.filter !== '')
-        return (
-          <Text dimColor wrap="truncate-end">
-            {clip(`filter: ${ui.filter} (Esc clears)`, width)}
-          </Text>
-        );
-      return <Text> </Text>;
-    }
-  }
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,6 @@
-// The top line: which server, how many panes in each state, and the servers' state. When it does
-// not fit on one line, the servers' state moves to a second line.
+// The top line: which tmux server is watched, how many panes in each state (or "loading" until the
+// first look at the server has answered), and the servers' state. When it does not fit on one
+// line, the servers' state moves to a second line.
 
 import { Box, Text } from 'ink';
 import { clip } from './format.js';
@@ -10,7 +11,8 @@ interface Props {
   readonly server: string;
   /** Shown instead of the plain server name, e.g. the demo label. */
   readonly label: string | null;
-  readonly counts: StatusCounts;
+  /** Null until the first poll has answered: the header says "loading" instead of counting. */
+  readonly counts: StatusCounts | null;
   readonly services: ServicesSnapshot;
   readonly width: number;
   readonly color: boolean;
@@ -26,15 +28,17 @@ export interface HeaderText {
 export function headerText(
   server: string,
   label: string | null,
-  counts: StatusCounts,
+  counts: StatusCounts | null,
   services: ServicesSnapshot,
   width: number,
 ): HeaderText {
   const where = label ?? server;
   const tally =
-    `${counts.stuck} stuck` +
-    (counts.snoozed > 0 ? ` (+${counts.snoozed} snoozed)` : '') +
-    ` · ${counts.quiet} quiet · ${counts.active} active · ${counts.total} total`;
+    counts === null
+      ? 'loading…'
+      : `${counts.stuck} stuck` +
+        (counts.snoozed > 0 ? ` (+${counts.snoozed} snoozed)` : '') +
+        ` · ${counts.quiet} quiet · ${counts.active} active · ${counts.total} total`;
   const right = `${describeService('bridge', services.bridge)} · ${describeService('attach', services.attach)}`;
   const oneLine = `corral · ${where} · ${tally}   ${right}`.length <= width;
   return { where, tally, services: right, lines: oneLine ? 1 : 2 };
@@ -53,7 +57,7 @@ export function Header({ server, label, counts, services, width, color }: Props)
           {clip(text.where, Math.max(8, width - text.tally.length - 12))}
         </Text>
         {' · '}
-        <Text {...(counts.stuck > 0 && color ? { color: 'red' } : {})} bold={counts.stuck > 0}>
+        <Text {...((counts?.stuck ?? 0) > 0 && color ? { color: 'red' } : {})} bold={(counts?.stuck ?? 0) > 0}>
           {text.tally}
         </Text>
         {text.lines === 1 ? ' '.repeat(Math.max(3, gap)) : ''}

@@ -1,25 +1,54 @@
-// All keys, grouped, from the keymap table. Two columns when the terminal is wide enough.
+// All keys, grouped, from the keymap table. The Answer group lists the answers valid for the
+// selected pane's prompt, not every key the table knows. Two columns when the terminal is wide enough.
 
 import { Box, Text } from 'ink';
 import { clip } from './format.js';
-import { bindingKeys, bindingsByGroup } from './keymap.js';
+import { ANSWER_PREFIX, bindingKeys, bindingsByGroup, keyLabel } from './keymap.js';
+import type { PaneAnswers } from './quick-answers.js';
 
 interface Props {
   readonly width: number;
   readonly height: number;
+  readonly answers: PaneAnswers;
+  /** The selected pane (`main:1.0`), or null when there is none. */
+  readonly target: string | null;
 }
 
 type Line = { readonly kind: 'group' | 'key'; readonly text: string };
 
-export function helpLines(keyWidth: number): Line[][] {
-  return bindingsByGroup().map(([group, list]) => [
-    { kind: 'group', text: group },
-    ...list.map((b) => ({ kind: 'key' as const, text: `${bindingKeys(b).padEnd(keyWidth)} ${b.label}` })),
-  ]);
+/** What the selected pane's answers are, for the help: one line per answer, or why there are none. */
+function answerLines(keyWidth: number, answers: PaneAnswers, target: string | null): Line[] {
+  const where = target ?? 'no pane selected';
+  const head: Line = { kind: 'group', text: `Answer (${where})` };
+  if (target === null) return [head, { kind: 'key', text: 'select a pane first' }];
+  const lines = answers.choices.map((c) => ({
+    kind: 'key' as const,
+    text: `${`${ANSWER_PREFIX} ${keyLabel(c.key)}`.padEnd(keyWidth)} ${c.label}`,
+  }));
+  const note =
+    answers.kind === 'secret'
+      ? 'it asks for a password or PIN: no quick answer; Enter jumps to the pane to type it there'
+      : answers.kind === null
+        ? 'it shows no prompt: no quick answer'
+        : answers.choices.every((c) => c.source !== 'prompt')
+          ? 'its prompt takes free text: r types a reply'
+          : null;
+  return [head, ...(note === null ? [] : [{ kind: 'key' as const, text: note }]), ...lines];
 }
 
-export function HelpOverlay({ width, height }: Props) {
-  const groups = helpLines(12);
+export function helpLines(keyWidth: number, answers: PaneAnswers, target: string | null): Line[][] {
+  return bindingsByGroup().map(([group, list]) =>
+    group === 'Answer'
+      ? answerLines(keyWidth, answers, target)
+      : [
+          { kind: 'group', text: group },
+          ...list.map((b) => ({ kind: 'key' as const, text: `${bindingKeys(b).padEnd(keyWidth)} ${b.label}` })),
+        ],
+  );
+}
+
+export function HelpOverlay({ width, height, answers, target }: Props) {
+  const groups = helpLines(12, answers, target);
   const total = groups.reduce((n, g) => n + g.length, 0);
   const twoColumns = total + 1 > height && width >= 90;
   const columns: Line[][] = [[], []];

@@ -1,14 +1,15 @@
-// One row of the pane list: marker, badge, target, title or command, short cwd, quiet timer.
+// One row of the pane list: marker, badge, target, name (window name or title), short cwd, quiet timer.
 
 import { memo } from 'react';
-import { Text } from 'ink';
+import { Box, Text } from 'ink';
 import { fit } from './format.js';
 import type { RowColumns } from './layout.js';
 import type { PaneStatus } from '../engine/pane-status.js';
 
 export interface RowModel {
   readonly paneId: string;
-  readonly status: PaneStatus;
+  /** `answered`: the dashboard's mark for a pane answered from it, until its screen changes. */
+  readonly status: PaneStatus | 'answered';
   readonly badge: string;
   readonly target: string;
   readonly label: string;
@@ -16,7 +17,13 @@ export interface RowModel {
   readonly timer: string;
 }
 
-const STATUS_COLORS: Record<PaneStatus, string> = { stuck: 'red', snoozed: 'yellow', quiet: 'blue', active: 'green' };
+const STATUS_COLORS: Record<RowModel['status'], string> = {
+  stuck: 'red',
+  snoozed: 'yellow',
+  quiet: 'blue',
+  active: 'green',
+  answered: 'cyan',
+};
 
 interface Props {
   readonly row: RowModel;
@@ -30,21 +37,40 @@ function PaneRowView({ row, columns, selected, color }: Props) {
   const rest =
     ` ${fit(row.target, columns.target)}` +
     (columns.label > 0 ? ` ${fit(row.label, columns.label)}` : '') +
-    (columns.cwd > 0 ? ` ${fit(row.cwd, columns.cwd)}` : '') +
-    ` ${row.timer.padStart(columns.timer)}`;
+    (columns.cwd > 0 ? ` ${fit(row.cwd, columns.cwd)}` : '');
+  // The timer is a text of its own: when only it changes (the usual frame on an idle dashboard),
+  // Ink measures a few ASCII characters instead of the whole row again (titles with a non-ASCII
+  // character make that measuring several times slower).
   return (
-    <Text wrap="truncate-end" inverse={selected}>
-      {selected ? '› ' : '  '}
-      <Text
-        {...(badgeColor ? { color: badgeColor } : {})}
-        bold={row.status === 'stuck'}
-        dimColor={row.status === 'snoozed'}
-      >
-        {fit(row.badge, columns.badge)}
+    <Box>
+      <Text wrap="truncate-end" inverse={selected}>
+        {selected ? '› ' : '  '}
+        <Text
+          {...(badgeColor ? { color: badgeColor } : {})}
+          bold={row.status === 'stuck'}
+          dimColor={row.status === 'snoozed'}
+        >
+          {fit(row.badge, columns.badge)}
+        </Text>
+        {rest}
       </Text>
-      {rest}
-    </Text>
+      <Box flexShrink={0}>
+        <Text inverse={selected}>{` ${row.timer.padStart(columns.timer)}`}</Text>
+      </Box>
+    </Box>
   );
 }
 
-export const PaneRow = memo(PaneRowView);
+function shallowEqual<T extends object>(a: T, b: T): boolean {
+  if (a === b) return true;
+  const keys = Object.keys(a) as (keyof T)[];
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+}
+
+// Rows and columns are rebuilt on every render; a row whose contents did not change is not drawn
+// again (a key press redraws the two rows the selection left and reached, not all of them).
+export const PaneRow = memo(
+  PaneRowView,
+  (a, b) =>
+    a.selected === b.selected && a.color === b.color && shallowEqual(a.row, b.row) && shallowEqual(a.columns, b.columns),
+);

@@ -11,11 +11,23 @@ export interface JumpResult {
   readonly message: string;
 }
 
+/** What to type into a pane, and on which screen the person chose to. */
+export interface TypeRequest {
+  /** Keys and text, typed in order. */
+  readonly items: readonly SendItem[];
+  /** Enter follows, after a short pause (full-screen programs can drop an Enter sent with the text). */
+  readonly enter: boolean;
+  /**
+   * The pane's screen hash as drawn when the person chose this. The keys go out only if the pane
+   * still shows that screen at the moment of sending; otherwise nothing is typed and the promise
+   * rejects with a message. Null for signals the person confirmed by the pane's name.
+   */
+  readonly shownHash: string | null;
+}
+
 export interface DashboardActions {
-  /** Types keys and text into the pane (quick answers). */
-  send(pane: PaneView, items: readonly SendItem[]): Promise<void>;
-  /** Types the text, then Enter. */
-  reply(pane: PaneView, text: string): Promise<void>;
+  /** Types into the pane (quick answers, replies, confirmed signals). */
+  type(pane: PaneView, request: TypeRequest): Promise<void>;
   jumpTo(pane: PaneView): Promise<JumpResult>;
   /** Starts or stops the chat bridge; its state arrives through the services store. */
   toggleBridge(): Promise<void>;

@@ -2,8 +2,24 @@
 
 import stripAnsi from 'strip-ansi';
 
-/** The quiet timer: the engine's compact duration (`8s`, `1m05s`, `2h03m`, `3d04h`). */
-export { formatDuration as formatQuiet } from '../engine/durations.js';
+/**
+ * The quiet timer: seconds under a minute, then whole minutes, hours and minutes, days and hours
+ * (`8s`, `12m`, `2h03m`, `3d04h`). A timer past its first minute changes its text once a minute,
+ * so an idle dashboard draws a frame only when a shown value really changes.
+ */
+export function formatQuiet(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  if (total < 60) return `${total}s`;
+  const minutes = Math.floor(total / 60);
+  if (minutes < 60) return `${minutes}m`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours}h${pad2(minutes % 60)}m`;
+  return `${Math.floor(hours / 24)}d${pad2(hours % 24)}h`;
+}
+
+function pad2(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
 
 /** `~/src/app` for paths under home; long paths keep their last parts: `…/deep/er/app`. */
 export function shortCwd(cwd: string, home: string | null, maxWidth = 24): string {

@@ -12,6 +12,7 @@ export type CommandName =
   | 'jump'
   | 'reply'
   | 'answer'
+  | 'answer-option'
   | 'send'
   | 'snooze'
   | 'filter'
@@ -20,7 +21,10 @@ export type CommandName =
   | 'attach'
   | 'quit';
 
-/** `normal`: the pane list; `answer`: the key after the answer prefix `a`. */
+/**
+ * `normal`: the pane list; `answer`: the key after the answer prefix `a`, where the selected
+ * prompt's own answers (see quick-answers.ts) come first and the table's extras fill in.
+ */
 export type KeyScope = 'normal' | 'answer';
 
 export type KeyGroup = 'Move' | 'Answer' | 'Panes' | 'Services' | 'Dashboard';
@@ -38,12 +42,16 @@ export interface KeyBinding {
   readonly send?: readonly SendItem[];
   /** For `send`: ask before sending (signals such as C-c). */
   readonly confirm?: boolean;
+  /**
+   * For `send` and `answer-option`: the panes it is offered on. `menu`: a prompt answered with a
+   * key (a numbered menu); `any`: every pane (signals, which are not answers and ask first).
+   */
+  readonly on?: 'menu' | 'any';
 }
 
 /** The prefix key for quick answers; the next key picks the answer. */
 export const ANSWER_PREFIX = 'a';
 
-const text = (t: string): SendItem[] => [{ kind: 'text', text: t }];
 const key = (k: string): SendItem[] => [{ kind: 'key', key: k }];
 
 export const KEYMAP: readonly KeyBinding[] = [
@@ -63,7 +71,7 @@ export const KEYMAP: readonly KeyBinding[] = [
     command: 'jump',
     keys: ['enter'],
     scope: 'normal',
-    label: 'jump to the pane (switch the tmux client, or show the attach command)',
+    label: 'jump to the pane (switch the tmux client, or show the tmux attach command)',
     group: 'Panes',
     footer: 'jump',
   },
@@ -71,7 +79,7 @@ export const KEYMAP: readonly KeyBinding[] = [
     command: 'reply',
     keys: ['r'],
     scope: 'normal',
-    label: 'type a reply into the pane, then Enter (Esc cancels)',
+    label: 'type a reply into the pane, then Enter (Esc cancels; not for passwords)',
     group: 'Panes',
     footer: 'reply',
   },
@@ -79,7 +87,7 @@ export const KEYMAP: readonly KeyBinding[] = [
     command: 'answer',
     keys: [ANSWER_PREFIX],
     scope: 'normal',
-    label: 'quick answer: the next key picks what to send',
+    label: 'quick answer: the next key picks one of the answers the prompt offers',
     group: 'Panes',
     footer: 'answer',
   },
@@ -91,22 +99,18 @@ export const KEYMAP: readonly KeyBinding[] = [
     group: 'Panes',
     footer: 'snooze',
   },
-  { command: 'send', keys: ['1'], scope: 'answer', label: 'send 1 (menu choice)', group: 'Answer', send: text('1') },
-  { command: 'send', keys: ['2'], scope: 'answer', label: 'send 2', group: 'Answer', send: text('2') },
-  { command: 'send', keys: ['3'], scope: 'answer', label: 'send 3', group: 'Answer', send: text('3') },
-  { command: 'send', keys: ['y'], scope: 'answer', label: 'send y', group: 'Answer', send: text('y') },
-  { command: 'send', keys: ['n'], scope: 'answer', label: 'send n', group: 'Answer', send: text('n') },
-  { command: 'send', keys: ['enter'], scope: 'answer', label: 'send Enter', group: 'Answer', send: key('Enter') },
-  { command: 'send', keys: ['e'], scope: 'answer', label: 'send Esc', group: 'Answer', send: key('Escape') },
   {
-    command: 'send',
-    keys: ['up'],
+    command: 'answer-option',
+    // Examples for the help and the README; the real keys come from the selected prompt.
+    keys: ['1', 'y', 'n', 'enter'],
     scope: 'answer',
-    label: 'send Up (move in a menu)',
+    label:
+      'an answer the selected prompt offers (1–3 on a three-option menu, y / n / Enter on [y/N]): a menu gets the key alone, a line prompt the answer then Enter, a password prompt nothing',
     group: 'Answer',
-    send: key('Up'),
   },
-  { command: 'send', keys: ['down'], scope: 'answer', label: 'send Down', group: 'Answer', send: key('Down') },
+  { command: 'send', keys: ['up'], scope: 'answer', label: 'send Up (move in a menu)', group: 'Answer', send: key('Up'), on: 'menu' },
+  { command: 'send', keys: ['down'], scope: 'answer', label: 'send Down', group: 'Answer', send: key('Down'), on: 'menu' },
+  { command: 'send', keys: ['e'], scope: 'answer', label: 'send Esc (leave a menu)', group: 'Answer', send: key('Escape'), on: 'menu' },
   {
     command: 'send',
     keys: ['c'],
@@ -115,6 +119,7 @@ export const KEYMAP: readonly KeyBinding[] = [
     group: 'Answer',
     send: key('C-c'),
     confirm: true,
+    on: 'any',
   },
   {
     command: 'send',
@@ -124,6 +129,7 @@ export const KEYMAP: readonly KeyBinding[] = [
     group: 'Answer',
     send: key('C-d'),
     confirm: true,
+    on: 'any',
   },
   {
     command: 'send',
@@ -133,12 +139,13 @@ export const KEYMAP: readonly KeyBinding[] = [
     group: 'Answer',
     send: key('C-z'),
     confirm: true,
+    on: 'any',
   },
   {
     command: 'filter',
     keys: ['/'],
     scope: 'normal',
-    label: 'filter by title, command, cwd or session (Esc clears)',
+    label: 'filter by window name, title, command, cwd or session (Esc clears)',
     group: 'Dashboard',
     footer: 'filter',
   },
@@ -225,12 +232,25 @@ export function bindingsByGroup(keymap: readonly KeyBinding[] = KEYMAP): Array<[
   ).filter(([, list]) => list.length > 0);
 }
 
-/** The footer: `↓/j move · n next stuck · ...`. */
-export function footerItems(keymap: readonly KeyBinding[] = KEYMAP): Array<{ keys: string; label: string }> {
+/**
+ * The footer: `↑↓ move · n next stuck · ...`. `answerKeys` names the quick answers valid for the
+ * selected pane (`1-3/Enter`); without any, the answer key is left out.
+ */
+export function footerItems(
+  answerKeys: string | null = null,
+  keymap: readonly KeyBinding[] = KEYMAP,
+): Array<{ keys: string; label: string }> {
   return keymap
-    .filter((b) => b.footer !== undefined)
+    .filter((b) => b.footer !== undefined && (b.command !== 'answer' || answerKeys !== null))
     .map((b) => ({
-      keys: b.command === 'down' ? '↑↓' : b.keys[0] !== undefined ? keyLabel(b.keys[0]) : '',
+      keys:
+        b.command === 'down'
+          ? '↑↓'
+          : b.command === 'answer'
+            ? `${ANSWER_PREFIX} ${answerKeys}`
+            : b.keys[0] !== undefined
+              ? keyLabel(b.keys[0])
+              : '',
       label: b.footer as string,
     }));
 }
@@ -241,7 +261,10 @@ export function renderKeysMarkdown(keymap: readonly KeyBinding[] = KEYMAP): stri
   for (const [group, list] of bindingsByGroup(keymap)) {
     rows.push(`| **${group}** | |`);
     for (const b of list) {
-      const keys = b.keys.map((k) => `\`${keyLabel(k)}\``).join(' ');
+      const keys =
+        b.command === 'answer-option'
+          ? `${b.keys.map((k) => `\`${keyLabel(k)}\``).join(' ')} …`
+          : b.keys.map((k) => `\`${keyLabel(k)}\``).join(' ');
       const shown = b.scope === 'answer' ? `\`${ANSWER_PREFIX}\` then ${keys}` : keys;
       rows.push(`| ${shown} | ${b.label} |`);
     }

@@ -1,6 +1,7 @@
-// Where things go for a given terminal size. Pure: size in, sizes out.
-// Wide terminals put the preview beside the list, medium ones below it, small ones hide it.
-// Row columns drop by priority as the width shrinks: cwd first, then the title, then the reason.
+// Where things go for a given terminal size. Pure: size and content in, sizes out.
+// Wide terminals put the preview beside the list, medium ones below it, small ones hide it. Every
+// row is used: rows the list does not need go to the preview and the other way round.
+// Row columns drop by priority as the width shrinks: cwd first, then the name, then the reason.
 
 export interface Layout {
   readonly preview: 'side' | 'below' | 'none';
@@ -27,8 +28,22 @@ export interface RowColumns {
 const CHROME_LINES = 3;
 const SIDE_MIN_WIDTH = 120;
 const MARKER = 2;
+/** The preview's share of the rows when both it and the list could use more. */
+const PREVIEW_SHARE = 0.4;
 
-export function planLayout(width: number, height: number, targetWidth: number, headerLines = 1): Layout {
+/** How much there is to show: rows in the list, lines of the selected pane's screen. */
+export interface LayoutContent {
+  readonly rows: number;
+  readonly previewLines: number;
+}
+
+export function planLayout(
+  width: number,
+  height: number,
+  targetWidth: number,
+  headerLines = 1,
+  content: LayoutContent = { rows: Number.POSITIVE_INFINITY, previewLines: Number.POSITIVE_INFINITY },
+): Layout {
   // Ink redraws the whole screen when the output is as tall as the terminal: stay one line short.
   const usable = Math.max(1, height - 1 - CHROME_LINES - (headerLines - 1));
   let preview: Layout['preview'] = 'below';
@@ -48,15 +63,34 @@ export function planLayout(width: number, height: number, targetWidth: number, h
       columnHeader,
     };
   }
-  const previewHeight = preview === 'below' ? Math.floor(usable * 0.4) : 0;
-  const rest = usable - previewHeight;
-  const columnHeader = rest >= 8;
+  if (preview === 'none') {
+    const columnHeader = usable >= 8;
+    return {
+      preview,
+      listWidth: width,
+      listHeight: usable - (columnHeader ? 1 : 0),
+      previewWidth: width,
+      previewHeight: 0,
+      columns: planColumns(width, targetWidth),
+      columnHeader,
+    };
+  }
+  // Below: the list's rows (and its column names) over the preview's rule and lines.
+  const columnHeader = usable >= 16;
+  const listNeed = Math.max(1, content.rows) + (columnHeader ? 1 : 0);
+  const previewNeed = 1 + Math.max(1, content.previewLines);
+  const share = Math.max(3, Math.floor(usable * PREVIEW_SHARE));
+  let previewRows: number;
+  if (listNeed + previewNeed <= usable) previewRows = usable - listNeed;
+  else if (previewNeed <= share) previewRows = previewNeed;
+  else previewRows = Math.max(share, usable - listNeed);
+  const listRows = usable - previewRows;
   return {
     preview,
     listWidth: width,
-    listHeight: rest - (columnHeader ? 1 : 0),
+    listHeight: listRows - (columnHeader ? 1 : 0),
     previewWidth: width,
-    previewHeight: Math.max(0, previewHeight - 1),
+    previewHeight: previewRows - 1,
     columns: planColumns(width, targetWidth),
     columnHeader,
   };

@@ -1,22 +1,37 @@
-// What the dashboard shows of one pane besides its status (see engine/pane-status.ts): its label,
+// What the dashboard shows of one pane besides its status (see engine/pane-status.ts): its name,
 // and whether it matches the filter. Pure functions.
 
 import type { PaneView } from '../engine/types.js';
 
-/** The title when the program set a useful one, else the running command (tmux's default title is the host name). */
-export function paneLabel(view: PaneView, hostName: string | null = null): string {
-  const { title, command } = view.pane;
-  const trimmed = title.trim();
-  if (trimmed === '' || trimmed === hostName || trimmed === command) return command;
-  return view.label !== null ? `${view.label}: ${trimmed}` : trimmed;
+/** A title that says nothing a row does not already show: empty, tmux's default (the host name), the command. */
+function meaningfulTitle(view: PaneView, hostName: string | null): string | null {
+  const trimmed = view.pane.title.trim();
+  if (trimmed === '' || trimmed === hostName || trimmed === view.pane.command) return null;
+  return trimmed;
 }
 
-/** Does the pane match the filter text (title, command, cwd, session, target, label)? */
+/**
+ * The pane's name: its window name, or its title where the title says more. tmux names windows
+ * after their command unless someone renamed them, so a window called like its command adds
+ * nothing and the title (or the command) is shown instead. `build · make all` when both count.
+ */
+export function paneLabel(view: PaneView, hostName: string | null = null): string {
+  const { command, windowName } = view.pane;
+  const title = meaningfulTitle(view, hostName);
+  const window = windowName.trim() === '' || windowName === command ? null : windowName.trim();
+  let name: string;
+  if (title === null) name = window ?? command;
+  else if (window === null || title.toLowerCase().includes(window.toLowerCase())) name = title;
+  else name = `${window} · ${title}`;
+  return view.label !== null && !name.startsWith(view.label) ? `${view.label}: ${name}` : name;
+}
+
+/** Does the pane match the filter text (window name, title, command, cwd, session, target, label)? */
 export function matchesFilter(view: PaneView, filter: string): boolean {
   const needle = filter.trim().toLowerCase();
   if (needle === '') return true;
-  const { title, command, cwd, sessionName } = view.pane;
-  return [title, command, cwd, sessionName, view.target, view.label ?? ''].some((field) =>
+  const { title, command, cwd, sessionName, windowName } = view.pane;
+  return [windowName, title, command, cwd, sessionName, view.target, view.label ?? ''].some((field) =>
     field.toLowerCase().includes(needle),
   );
 }

@@ -1,16 +1,23 @@
 // The dashboard's own state (selection, order, filter, input mode, status line) as a plain reducer.
 //
-// Row order: rows keep their place while you move through them. The order is recomputed (stuck
-// first, then by quiet time) only when the set of stuck panes changes, or once nobody has pressed a
-// key for RESORT_IDLE_MS. In between, new panes are appended at the bottom and closed ones dropped.
-// The selection follows the pane (by id), not the row number; except that when the selected stuck
-// pane gets answered, the cursor stays on its row (where the next stuck pane now is).
+// Row order: rows keep their place while you move through them. The order is recomputed (most
+// urgent first, see order.ts) when the set of stuck panes changes, or once nobody has pressed a key
+// for RESORT_IDLE_MS. In between, new panes are appended at the bottom and closed ones dropped.
+//
+// Selection: until the first key press it rests on the top row, the most urgent pane. After that it
+// follows its pane (by id), never the row number: a re-sort while you are at the keys moves the
+// other rows around the selected one, which keeps its row. An answered pane stays selected, marked
+// answered until its screen changes. A selection that moved by itself (its pane closed, a more
+// urgent pane arrived before the first key) is noted, so that a key that targets the selection
+// right after can be refused instead of landing on a pane the person had no time to see.
 
 import type { PaneView } from '../engine/types.js';
 import type { SendItem } from '../engine/tmux/keys.js';
 import { keepOrder, sameOrder, sortPaneIds, stuckSetKey } from './order.js';
 
 export const RESORT_IDLE_MS = 4_000;
+/** A key that acts on the selection is refused this soon after the selection moved by itself. */
+export const SETTLE_MS = 800;
 
 export type Mode = 'normal' | 'answer' | 'reply' | 'confirm' | 'filter' | 'help';
 
@@ -39,8 +46,17 @@ export interface UiState {
   readonly draft: string;
   /** The pane a reply or confirmation is for (fixed when the mode starts). */
   readonly targetId: string | null;
+  /**
+   * The target's screen hash as drawn when the answer or reply began; the keys are sent only while
+   * the pane still shows it. Null: take the screen drawn when the reply is sent (after a refusal).
+   */
+  readonly targetHash: string | null;
   readonly pending: PendingSend | null;
   readonly status: StatusMessage | null;
+  /** The pane answered last and the screen it was answered on; cleared when that screen changes. */
+  readonly answered: { readonly paneId: string; readonly hash: string } | null;
+  /** When the selection last moved without a key (see SETTLE_MS). */
+  readonly movedAt: number;
 }
 
 export const initialUiState: UiState = {
@@ -53,8 +69,11 @@ export const initialUiState: UiState = {
   filter: '',
   draft: '',
   targetId: null,
+  targetHash: null,
   pending: null,
   status: null,
+  answered: null,
+  movedAt: Number.NEGATIVE_INFINITY,
 };
 
 export type UiAction =
@@ -69,7 +88,20 @@ export type UiAction =
       readonly now: number;
     }
   | { readonly type: 'mode'; readonly mode: Mode; readonly now: number }
-  | { readonly type: 'start-reply' | 'start-answer'; readonly paneId: string; readonly now: number }
+  | {
+      readonly type: 'start-reply' | 'start-answer';
+      readonly paneId: string;
+      readonly hash: string;
+      readonly now: number;
+    }
+  /** An answer or reply went out to the pane, typed on the screen with this hash. */
+  | { readonly type: 'answered'; readonly paneId: string; readonly hash: string; readonly status: StatusMessage }
+  /** Sending failed: the pane is not marked answered after all. */
+  | { readonly type: 'unanswered'; readonly paneId: string }
+  /** A reply was refused: keep the draft; the next Enter checks against the screen drawn then. */
+  | { readonly type: 'reply-refused'; readonly paneId: string; readonly draft: string; readonly status: StatusMessage }
+  /** The person was told where the selection moved: the next key may act on it. */
+  | { readonly type: 'settled'; readonly now: number }
   | { readonly type: 'confirm'; readonly pending: PendingSend; readonly now: number }
   | { readonly type: 'edit'; readonly field: 'draft' | 'filter'; readonly edit: TextEdit; readonly now: number }
   | { readonly type: 'clear-filter'; readonly now: number }
@@ -94,7 +126,9 @@ export function applyEdit(value: string, edit: TextEdit): string {
 function select(state: UiState, visible: readonly string[], index: number, now: number): UiState {
   if (visible.length === 0) return { ...state, lastInputAt: now };
   const clamped = Math.max(0, Math.min(visible.length - 1, index));
-  return { ...state, selectedId: visible[clamped] ?? null, selectedIndex: clamped, lastInputAt: now };
+  const selectedId = visible[clamped] ?? null;
+  const inOrder = selectedId === null ? -1 : state.order.indexOf(selectedId);
+  return { ...state, selectedId, selectedIndex: inOrder === -1 ? clamped : inOrder, lastInputAt: now };
 }
 
 function currentIndex(state: UiState, visible: readonly string[]): number {
@@ -131,9 +165,48 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
         ...(action.mode === 'filter' ? { status: null } : {}),
       };
     case 'start-reply':
-      return { ...state, mode: 'reply', draft: '', targetId: action.paneId, status: null, lastInputAt: action.now };
+      return {
+        ...state,
+        mode: 'reply',
+        draft: '',
+        targetId: action.paneId,
+        targetHash: action.hash,
+        status: null,
+        lastInputAt: action.now,
+      };
     case 'start-answer':
-      return { ...state, mode: 'answer', targetId: action.paneId, status: null, lastInputAt: action.now };
+      return {
+        ...state,
+        mode: 'answer',
+        targetId: action.paneId,
+        targetHash: action.hash,
+        status: null,
+        lastInputAt: action.now,
+      };
+    case 'answered':
+      return {
+        ...state,
+        mode: 'normal',
+        draft: '',
+        targetId: null,
+        targetHash: null,
+        pending: null,
+        status: action.status,
+        answered: { paneId: action.paneId, hash: action.hash },
+      };
+    case 'unanswered':
+      return state.answered?.paneId === action.paneId ? { ...state, answered: null } : state;
+    case 'reply-refused':
+      return {
+        ...state,
+        mode: 'reply',
+        draft: action.draft,
+        targetId: action.paneId,
+        targetHash: null,
+        status: action.status,
+      };
+    case 'settled':
+      return { ...state, movedAt: Number.NEGATIVE_INFINITY, lastInputAt: action.now };
     case 'confirm':
       return {
         ...state,
@@ -149,7 +222,15 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case 'clear-filter':
       return { ...state, filter: '', mode: 'normal', lastInputAt: action.now };
     case 'done':
-      return { ...state, mode: 'normal', draft: '', targetId: null, pending: null, status: action.status };
+      return {
+        ...state,
+        mode: 'normal',
+        draft: '',
+        targetId: null,
+        targetHash: null,
+        pending: null,
+        status: action.status,
+      };
     case 'status':
       return state.status === action.status ? state : { ...state, status: action.status };
   }
@@ -158,32 +239,49 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 /** Takes in a new snapshot (or a timer tick): updates the order and keeps the selection valid. */
 function sync(state: UiState, panes: readonly PaneView[], now: number): UiState {
   const stuckKey = stuckSetKey(panes);
-  const resort = stuckKey !== state.stuckKey || now - state.lastInputAt >= RESORT_IDLE_MS || state.order.length === 0;
-  const computed = resort ? sortPaneIds(panes) : keepOrder(state.order, panes);
+  const keyed = state.lastInputAt !== Number.NEGATIVE_INFINITY;
+  const atKeys = keyed && now - state.lastInputAt < RESORT_IDLE_MS;
+  const resort = stuckKey !== state.stuckKey || !atKeys || state.order.length === 0;
+  let computed = resort ? sortPaneIds(panes) : keepOrder(state.order, panes);
+  // While someone is at the keys, a re-sort leaves the selected pane on its row.
+  if (resort && atKeys && state.selectedId !== null && computed.includes(state.selectedId)) {
+    computed = pinAt(computed, state.selectedId, state.selectedIndex);
+  }
   const order = sameOrder(computed, state.order) ? state.order : computed;
-  let { selectedId, selectedIndex } = state;
-  // A selected stuck pane that was just answered leaves the stuck group: keep the cursor on the
-  // same row, where the next stuck pane now is, instead of following the answered one down.
-  const answered =
-    selectedId !== null &&
-    resort &&
-    state.stuckKey.split(' ').includes(selectedId) &&
-    !stuckKey.split(' ').includes(selectedId);
-  if (selectedId === null || !order.includes(selectedId) || answered) {
+
+  let { selectedId, selectedIndex, movedAt } = state;
+  if (!keyed) {
+    // Before the first key the selection rests on the most urgent pane.
+    selectedIndex = 0;
+    selectedId = order[0] ?? null;
+  } else if (selectedId === null || !order.includes(selectedId)) {
     selectedIndex = Math.max(0, Math.min(selectedIndex, order.length - 1));
     selectedId = order[selectedIndex] ?? null;
   } else {
     selectedIndex = order.indexOf(selectedId);
   }
+  if (selectedId !== state.selectedId && state.selectedId !== null) movedAt = now;
+
+  const byId = state.answered === null ? null : panes.find((v) => v.pane.paneId === state.answered?.paneId);
+  const answered = byId && byId.screenHash === state.answered?.hash ? state.answered : null;
+
   if (
     order === state.order &&
     stuckKey === state.stuckKey &&
     selectedId === state.selectedId &&
-    selectedIndex === state.selectedIndex
+    selectedIndex === state.selectedIndex &&
+    answered === state.answered
   ) {
     return state;
   }
-  return { ...state, order, stuckKey, selectedId, selectedIndex };
+  return { ...state, order, stuckKey, selectedId, selectedIndex, movedAt, answered };
+}
+
+/** Moves `id` to `index` (clamped), keeping the others in their order. */
+function pinAt(order: readonly string[], id: string, index: number): string[] {
+  const rest = order.filter((x) => x !== id);
+  const at = Math.max(0, Math.min(index, rest.length));
+  return [...rest.slice(0, at), id, ...rest.slice(at)];
 }
 
 /**
@@ -228,7 +326,9 @@ export function visibleRows(
   matches: (view: PaneView, filter: string) => boolean,
 ): VisibleRows {
   const byId = new Map(panes.map((v) => [v.pane.paneId, v]));
-  const visibleIds = state.order.filter((id) => {
+  // Panes newer than the order (a snapshot the reducer has not taken in yet) are listed too.
+  const order = keepOrder(state.order, panes);
+  const visibleIds = order.filter((id) => {
     const view = byId.get(id);
     return view !== undefined && matches(view, state.filter);
   });

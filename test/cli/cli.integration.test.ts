@@ -84,9 +84,13 @@ describe('corral ls, send and errors', () => {
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/STATE\s+PANE\s+TARGET\s+QUIET\s+COMMAND\s+LAST LINE/);
     expect(table.stdout).toContain('hello from the pane');
+    // The dashboard's words for states, not the engine's internal ones.
+    expect(table.stdout).toMatch(/^(active|quiet) +%\d+ +main:0\.0 /m);
+    expect(table.stdout).not.toContain('monitoring');
     const json = await runCli(['ls', '--json', '-L', server.socketName]);
     const rows = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
     expect(rows[0]).toMatchObject({ paneId: pane, title: 'worker', state: 'monitoring', lastLine: 'hello from the pane', target: 'main:0.0' });
+    expect(['active', 'quiet']).toContain(rows[0]?.status);
   });
 
   it('says there is no server (exit 1)', async () => {

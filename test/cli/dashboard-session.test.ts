@@ -6,12 +6,18 @@ import type { Engine } from '../../src/engine/engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
 import type { CorralEvent } from '../../src/engine/types.js';
+import { ScreenChangedError } from '../../src/engine/guarded-send.js';
+import { hashScreen } from '../../src/engine/screen-hash.js';
 import { paneView } from '../helpers/fake-engine.js';
 
-function fakeEngine() {
+const SCREEN = 'Reading package lists... Done\nDo you want to continue? [Y/n] \n\n';
+
+function fakeEngine(options: { terminalClient?: boolean } = {}) {
   const calls: string[][] = [];
+  let screen = SCREEN;
   const runner: TmuxRunner = async (args) => {
     calls.push([...args]);
+    if (args[0] === 'capture-pane') return { stdout: screen, stderr: '', exitCode: 0 };
     if (args[0] === 'display-message' && args.includes('-p')) return { stdout: '$1\n', stderr: '', exitCode: 0 };
     if (args[0] === 'list-clients') {
       // A control-mode client (like corral's own poll connection) first: it must never be picked.
@@ -22,7 +28,8 @@ function fakeEngine() {
           .replace('#{client_control_mode}', control)
           .replace('#{session_id}', '$1')
           .replace('#{pane_id}', '%99');
-      return { stdout: `${line('client-123', '1')}\n${line('/dev/pts/7', '0')}\n`, stderr: '', exitCode: 0 };
+      const terminal = options.terminalClient === false ? '' : `${line('/dev/pts/7', '0')}\n`;
+      return { stdout: `${line('client-123', '1')}\n${terminal}`, stderr: '', exitCode: 0 };
     }
     return { stdout: '', stderr: '', exitCode: 0 };
   };
@@ -46,18 +53,51 @@ function fakeEngine() {
     },
   } as unknown as Engine;
   const emit = (e: CorralEvent) => listeners.forEach((l) => l(e));
-  return { engine, calls, view, emit, polls: () => polls };
+  const setScreen = (text: string) => void (screen = text);
+  return { engine, calls, view, emit, polls: () => polls, setScreen };
 }
 
 describe('dashboard actions', () => {
-  it('types a reply, then Enter in a second step, then polls', async () => {
+  it('checks the screen is the one drawn, types the text, then Enter in a second step, then polls', async () => {
     const f = fakeEngine();
     const actions = createDashboardActions(f.engine, null, () => {});
-    await actions.reply(f.view, 'yes please');
-    expect(f.calls).toHaveLength(2);
-    expect(f.calls[0]).toEqual(['send-keys', '-t', f.view.pane.paneId, '-l', '--', 'yes please']);
-    expect(f.calls[1]).toEqual(['send-keys', '-t', f.view.pane.paneId, 'Enter']);
+    const shownHash = hashScreen(SCREEN);
+    await actions.type(f.view, { items: [{ kind: 'text', text: 'y' }], enter: true, shownHash });
+    const id = f.view.pane.paneId;
+    expect(f.calls).toEqual([
+      ['capture-pane', '-p', '-t', id],
+      ['send-keys', '-t', id, '-l', '--', 'y'],
+      ['send-keys', '-t', id, 'Enter'],
+    ]);
     expect(f.polls()).toBe(1);
+  });
+
+  it('types nothing when the screen changed since it was drawn', async () => {
+    const f = fakeEngine();
+    const actions = createDashboardActions(f.engine, null, () => {});
+    const shownHash = hashScreen(SCREEN);
+    f.setScreen(`${SCREEN}y\n`);
+    await expect(actions.type(f.view, { items: [{ kind: 'text', text: 'y' }], enter: true, shownHash })).rejects.toThrow(
+      ScreenChangedError,
+    );
+    expect(f.calls).toEqual([['capture-pane', '-p', '-t', f.view.pane.paneId]]);
+  });
+
+  it('sends a confirmed signal without the screen check', async () => {
+    const f = fakeEngine();
+    const actions = createDashboardActions(f.engine, null, () => {});
+    f.setScreen('building... 42%');
+    await actions.type(f.view, { items: [{ kind: 'key', key: 'C-c' }], enter: false, shownHash: null });
+    expect(f.calls).toEqual([['send-keys', '-t', f.view.pane.paneId, 'C-c']]);
+  });
+
+  it('gives the attach command for the selected pane when no tmux client is attached', async () => {
+    const f = fakeEngine({ terminalClient: false });
+    const result = await createDashboardActions(f.engine, '%99', () => {}).jumpTo(f.view);
+    expect(result).toEqual({
+      switched: false,
+      message: 'to go there run: tmux -L work attach -t work:2.0   (no tmux client is attached to switch)',
+    });
   });
 
   it('switches the client when running inside the server, else names the attach command', async () => {
@@ -65,7 +105,7 @@ describe('dashboard actions', () => {
     const outside = await createDashboardActions(f.engine, null, () => {}).jumpTo(f.view);
     expect(outside).toEqual({
       switched: false,
-      message: 'not inside this tmux server; run: tmux -L work attach -t work:2.0',
+      message: 'to go there run: tmux -L work attach -t work:2.0   (corral is not inside this tmux server)',
     });
     expect(f.calls).toEqual([]);
     const inside = await createDashboardActions(f.engine, '%99', () => {}).jumpTo(f.view);
@@ -73,6 +113,7 @@ describe('dashboard actions', () => {
     expect(f.calls.flat()).toContain('switch-client');
     expect(f.calls.flat()).toContain('/dev/pts/7');
     expect(attachCommand(f.engine, 'a:1.0')).toBe('tmux -L work attach -t a:1.0');
+    expect(attachCommand(f.engine, "it's mine:1.0")).toBe(`tmux -L work attach -t 'it'\\''s mine:1.0'`);
   });
 });
 

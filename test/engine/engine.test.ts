@@ -242,8 +242,19 @@ describe('engine (scripted tmux, manual clock)', () => {
       const settings = resolveSettings({ flags: {}, env: {}, file: null });
       const engine = createEngine({ settings, tmux: client });
       for (let i = 0; i < 3; i++) await engine.pollNow();
-      expect(fake.calls).toHaveLength(3);
-      expect(captured(fake.calls, 2)).toEqual(['%1']);
+      // The first cycle lists, then captures what it found (two processes, once); then one a cycle.
+      expect(fake.calls).toHaveLength(4);
+      expect(captured(fake.calls, 1)).toEqual(['%1']);
+      expect(captured(fake.calls, 3)).toEqual(['%1']);
+    });
+
+    it('captures a pane with its first listing, so its state is known from the first cycle', async () => {
+      const pane = { id: '%1', screen: 'Deploy? [y/N] ', activity: seconds() - 600 };
+      const { engine, events } = setup([pane], {}, true);
+      await engine.pollNow();
+      expect(engine.getSnapshot().panes[0]).toMatchObject({ state: 'monitoring', lines: ['Deploy? [y/N]'] });
+      expect(engine.getSnapshot().panes[0]?.verdict?.prompt).toBe(true);
+      expect(events.map((e) => e.type)).toEqual(['registered']);
     });
 
     it('captures every watched pane in one process without a persistent connection', async () => {

@@ -97,14 +97,27 @@ export interface RecordedAction {
   readonly kind: string;
   readonly paneId?: string;
   readonly items?: readonly SendItem[];
-  readonly text?: string;
+  readonly enter?: boolean;
+  readonly shownHash?: string | null;
 }
 
-export function fakeActions(jump: JumpResult = { switched: false, message: 'tmux attach -t main:1.0' }) {
+/**
+ * Dashboard actions that record what was asked. `type` fails like the real one would when
+ * `screenNow` (the pane's screen hash at the moment of sending) differs from the one drawn.
+ */
+export function fakeActions(
+  jump: JumpResult = { switched: false, message: 'tmux attach -t main:1.0' },
+  screenNow: (paneId: string) => string | null = () => null,
+) {
   const calls: RecordedAction[] = [];
   const actions: DashboardActions = {
-    send: async (pane, items) => void calls.push({ kind: 'send', paneId: pane.pane.paneId, items }),
-    reply: async (pane, text) => void calls.push({ kind: 'reply', paneId: pane.pane.paneId, text }),
+    type: async (pane, request) => {
+      const now = screenNow(pane.pane.paneId);
+      if (request.shownHash !== null && now !== null && now !== request.shownHash) {
+        throw new Error(`${pane.target} changed since it was drawn; nothing was sent: look again, then answer`);
+      }
+      calls.push({ kind: 'type', paneId: pane.pane.paneId, ...request });
+    },
     jumpTo: async (pane) => {
       calls.push({ kind: 'jump', paneId: pane.pane.paneId });
       return jump;

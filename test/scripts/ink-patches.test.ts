@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { CACHE_LIMIT, boundedCache, patchInkSource } from '../../scripts/ink-patches.mjs';
+import { CACHE_LIMIT, OUTPUT_CACHE_LIMIT, boundedCache, patchInkSource } from '../../scripts/ink-patches.mjs';
 
 const require = createRequire(import.meta.url);
 const inkBuild = require.resolve('ink').replace(/index\.js$/, '');
@@ -17,8 +17,22 @@ describe('patchInkSource', () => {
     expect(measure).not.toContain('cache.set(text, dimensions)');
   });
 
+  it('lets drawing read text widths from the measure cache', () => {
+    const draw = patchInkSource(`${inkBuild}render-node-to-output.js`, source('render-node-to-output.js'));
+    expect(draw).toContain("const widestLine = (text) => measureText(text).width;");
+    expect(draw).not.toContain("from 'widest-line'");
+  });
+
+  it('shares one set of bounded output caches between frames', () => {
+    const output = patchInkSource(`${inkBuild}output.js`, source('output.js'));
+    expect(output).toContain('caches = sharedOutputCaches;');
+    expect(output).toContain(`if (map.size >= ${OUTPUT_CACHE_LIMIT}) map.delete(map.keys().next().value);`);
+    expect(output).toContain('remember(this.styledChars, line, cached);');
+    expect(output).not.toContain('caches = new OutputCaches();');
+  });
+
   it('leaves other files alone and refuses a source it does not recognise', () => {
-    expect(patchInkSource(`${inkBuild}output.js`, source('output.js'))).toBeNull();
+    expect(patchInkSource(`${inkBuild}ink.js`, source('ink.js'))).toBeNull();
     expect(() => patchInkSource(`${inkBuild}wrap-text.js`, 'const cache = new LRU();')).toThrow(/Ink changed/);
   });
 
@@ -48,5 +62,7 @@ describe('patchInkSource', () => {
     expect(code).toMatch(/cacheSet\d*\(cacheKey, wrappedText\)/);
     expect(code).toMatch(/cacheSet\d*\(text\d*, dimensions\)/);
     expect(code).not.toMatch(/cache\d*\[cacheKey\] = wrappedText/);
+    expect(code).toMatch(/widestLine\d* = \(text\d*\) => measure_text_default\(text\d*\)\.width/);
+    expect(code).toContain('caches = sharedOutputCaches;');
   });
 });

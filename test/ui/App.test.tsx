@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render } from 'ink-testing-library';
 import { App } from '../../src/ui/App.js';
 import { createServicesStore } from '../../src/ui/services.js';
+import type { PromptVerdict } from '../../src/engine/types.js';
 import { fakeActions, fakeEngine, manualClock, paneView } from '../helpers/fake-engine.js';
 
 afterEach(() => cleanup());
@@ -17,15 +18,27 @@ const press = async (stdin: { write: (s: string) => void }, ...keys: string[]) =
   }
 };
 
+const menuVerdict: PromptVerdict = {
+  prompt: true,
+  reason: 'permission',
+  busy: false,
+  tool: 'claude-code',
+  rule: 'claude-code/permission-menu',
+  line: 'Do you want to proceed?',
+  answer: { kind: 'key', options: ['1', '2', 'Enter'] },
+};
+
 function scene() {
   const stuck = paneView({
     state: 'stuck',
     reason: 'permission',
     quietSince: 40_000,
     stuckSince: 70_000,
+    verdict: menuVerdict,
     pane: {
       sessionName: 'agents',
       windowIndex: 1,
+      windowName: 'node',
       title: 'claude: fix tests',
       command: 'node',
       cwd: '/home/me/src/api',
@@ -34,11 +47,18 @@ function scene() {
   });
   const shell = paneView({
     quietSince: 20_000,
-    pane: { sessionName: 'work', windowIndex: 2, title: 'host', command: 'bash', cwd: '/tmp' },
+    pane: { sessionName: 'work', windowIndex: 2, windowName: 'bash', title: 'host', command: 'bash', cwd: '/tmp' },
   });
   const build = paneView({
     quietSince: 99_000,
-    pane: { sessionName: 'work', windowIndex: 3, title: 'host', command: 'make', cwd: '/home/me/src/web' },
+    pane: {
+      sessionName: 'work',
+      windowIndex: 3,
+      windowName: 'make',
+      title: 'host',
+      command: 'make',
+      cwd: '/home/me/src/web',
+    },
   });
   return { stuck, shell, build, panes: [build, shell, stuck] };
 }
@@ -74,10 +94,10 @@ describe('App', () => {
     const frame = frameOf(r);
     expect(frame).toContain('1 stuck · 1 quiet · 1 active · 3 total');
     expect(lineWith(frame, 'agents:1.0')).toMatch(
-      /› STUCK permission\s+agents:1\.0\s+claude: fix tests\s+~\/src\/api\s+1m00s/,
+      /› STUCK permission\s+agents:1\.0\s+claude: fix tests\s+~\/src\/api\s+1m/,
     );
     expect(lineWith(frame, 'work:3.0')).toMatch(/active\s+work:3\.0\s+make\s+~\/src\/web\s+1s/);
-    expect(lineWith(frame, 'work:2.0')).toMatch(/quiet\s+work:2\.0\s+bash\s+\/tmp\s+1m20s/);
+    expect(lineWith(frame, 'work:2.0')).toMatch(/quiet\s+work:2\.0\s+bash\s+\/tmp\s+1m$/);
     const order = ['agents:1.0', 'work:2.0', 'work:3.0'].map((t) => frame.indexOf(t));
     expect(order).toEqual([...order].sort((a, b) => a - b));
     // The preview shows the selected pane's screen without escapes.
@@ -85,17 +105,21 @@ describe('App', () => {
     expect(frame).not.toContain('\u001b[1m❯');
   });
 
-  it('ticks the quiet timers from one clock', async () => {
+  it('ticks the quiet timers from one clock: seconds under a minute, then minutes', async () => {
     const r = mount();
-    await until(() => expect(lineWith(frameOf(r), 'work:2.0')).toContain('1m20s'));
-    r.clock.advance(65_000);
-    await until(() => expect(lineWith(frameOf(r), 'work:2.0')).toContain('2m25s'));
+    await until(() => expect(lineWith(frameOf(r), 'work:3.0')).toMatch(/ 1s$/));
+    r.clock.advance(30_000);
+    await until(() => expect(lineWith(frameOf(r), 'work:3.0')).toMatch(/ 31s$/));
+    await until(() => expect(lineWith(frameOf(r), 'work:2.0')).toMatch(/ 1m$/));
+    r.clock.advance(35_000);
+    await until(() => expect(lineWith(frameOf(r), 'work:2.0')).toMatch(/ 2m$/));
   });
 
   it('does not render again while the displayed values stay the same', async () => {
     const r = mount({ now: 3 * 3_600_000 });
     await until(() => expect(lineWith(frameOf(r), 'work:2.0')).toContain('2h59m'));
     const before = r.frames.length;
+    // Ten seconds pass: every timer shows minutes or more, so nothing on screen changes.
     r.clock.advance(10_000);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(r.frames.length).toBe(before);
@@ -127,9 +151,11 @@ describe('App', () => {
     await press(r.stdin, '2');
     await until(() =>
       expect(r.calls).toContainEqual({
-        kind: 'send',
+        kind: 'type',
         paneId: r.stuck.pane.paneId,
         items: [{ kind: 'text', text: '2' }],
+        enter: false,
+        shownHash: r.stuck.screenHash,
       }),
     );
     await until(() => expect(frameOf(r)).toContain('sent 2 to agents:1.0'));
@@ -138,12 +164,14 @@ describe('App', () => {
   it('takes several keys arriving in one read one at a time', async () => {
     const r = mount();
     await until(() => expect(frameOf(r)).toContain('› STUCK'));
-    r.stdin.write('/web\ra1');
+    r.stdin.write('/api\ra1');
     await until(() =>
       expect(r.calls).toContainEqual({
-        kind: 'send',
-        paneId: r.build.pane.paneId,
+        kind: 'type',
+        paneId: r.stuck.pane.paneId,
         items: [{ kind: 'text', text: '1' }],
+        enter: false,
+        shownHash: r.stuck.screenHash,
       }),
     );
   });
@@ -155,13 +183,15 @@ describe('App', () => {
     await until(() => expect(frameOf(r)).toContain('send C-c to agents:1.0? y sends'));
     await press(r.stdin, 'x');
     await until(() => expect(frameOf(r)).toContain('cancelled'));
-    expect(r.calls.filter((c) => c.kind === 'send')).toEqual([]);
+    expect(r.calls.filter((c) => c.kind === 'type')).toEqual([]);
     await press(r.stdin, 'a', 'c', 'y');
     await until(() =>
       expect(r.calls).toContainEqual({
-        kind: 'send',
+        kind: 'type',
         paneId: r.stuck.pane.paneId,
         items: [{ kind: 'key', key: 'C-c' }],
+        enter: false,
+        shownHash: null,
       }),
     );
   });
@@ -173,11 +203,19 @@ describe('App', () => {
     await until(() => expect(frameOf(r)).toContain('reply to agents:1.0 › ye'));
     // Keys are text while typing: `q` does not quit.
     await press(r.stdin, 'q', '\r');
-    await until(() => expect(r.calls).toContainEqual({ kind: 'reply', paneId: r.stuck.pane.paneId, text: 'yeq' }));
+    await until(() =>
+      expect(r.calls).toContainEqual({
+        kind: 'type',
+        paneId: r.stuck.pane.paneId,
+        items: [{ kind: 'text', text: 'yeq' }],
+        enter: true,
+        shownHash: r.stuck.screenHash,
+      }),
+    );
     expect(r.calls.some((c) => c.kind === 'quit')).toBe(false);
     await press(r.stdin, 'r', 'x', ESC);
     await until(() => expect(frameOf(r)).toContain('reply cancelled'));
-    expect(r.calls.filter((c) => c.kind === 'reply')).toHaveLength(1);
+    expect(r.calls.filter((c) => c.kind === 'type')).toHaveLength(1);
   });
 
   it('filters by text and clears with Esc', async () => {
@@ -199,6 +237,11 @@ describe('App', () => {
     await press(r.stdin, '?');
     await until(() => expect(frameOf(r)).toContain('Keys (any key closes this help)'));
     expect(frameOf(r)).toContain('snooze a stuck pane until its screen changes');
+    // The answers of the selected prompt, and no others.
+    expect(frameOf(r)).toContain('Answer (agents:1.0)');
+    expect(frameOf(r)).toMatch(/a 2\s+send 2/);
+    expect(frameOf(r)).not.toMatch(/a 3\s/);
+    expect(frameOf(r)).not.toMatch(/a y\s/);
     expect(frameOf(r)).toContain('a c');
     await press(r.stdin, 'x');
     await until(() => expect(frameOf(r)).toContain('› STUCK'));
@@ -234,14 +277,23 @@ describe('App', () => {
     await until(() => expect(frameOf(r)).toContain('bridge on 127.0.0.1:7878'));
   });
 
-  it('shows the browser link the attach server gives once it is on', async () => {
-    const r = mount();
-    await until(() => expect(frameOf(r)).toContain('› STUCK'));
-    r.services.update('attach', { status: 'on', url: 'http://127.0.0.1:7878/', link: 'http://127.0.0.1:7878/?code=abc' });
-    await until(() => expect(frameOf(r)).toContain('attach on 127.0.0.1:7878'));
+  it('says where a service is once it comes on, with the link it gives', async () => {
+    const services = createServicesStore({ bridge: { status: 'off' }, attach: { status: 'off' } });
+    const { actions } = fakeActions();
+    const link = 'http://127.0.0.1:7878/login#token=abc';
+    const toggleAttach = async () => services.update('attach', { status: 'on', url: 'http://127.0.0.1:7878/', link });
+    const r = render(
+      <App
+        engine={fakeEngine(scene().panes)}
+        actions={{ ...actions, toggleAttach }}
+        services={services}
+        clock={manualClock(100_000)}
+        size={{ columns: 120, rows: 30 }}
+      />,
+    );
+    await until(() => expect(frameOf(r)).toContain('attach off'));
     await press(r.stdin, 'w');
-    await until(() => expect(r.calls).toContainEqual({ kind: 'attach' }));
-    await until(() => expect(frameOf(r)).toContain('attach server: open http://127.0.0.1:7878/?code=abc'));
+    await until(() => expect(frameOf(r)).toContain(`attach server on: ${link}`));
   });
 
   it('quits on q and on Ctrl-C', async () => {
@@ -258,7 +310,7 @@ describe('App', () => {
       const frame = frameOf(r);
       for (const line of frame.split('\n')) expect([...line].length).toBeLessThanOrEqual(columns);
       expect(frame).not.toContain('~/src/api');
-      expect(lineWith(frame, 'agents:1.0')).toContain('1m00s');
+      expect(lineWith(frame, 'agents:1.0')).toMatch(/ 1m$/);
       if (columns === 40) expect(frame).not.toContain('STUCK permission');
       r.unmount();
     }
@@ -298,5 +350,296 @@ describe('App', () => {
     engine.setStatus('no-server', 'no tmux server is running on default server');
     const r = render(<App engine={engine} actions={fakeActions().actions} size={{ columns: 100, rows: 30 }} />);
     await until(() => expect(frameOf(r)).toContain('no tmux server is running on default server'));
+  });
+});
+
+const lineVerdict = (line: string, options: string[]): PromptVerdict => ({
+  prompt: true,
+  reason: 'permission',
+  busy: false,
+  tool: 'generic',
+  rule: 'generic/yes-no',
+  line,
+  answer: { kind: 'line', options },
+});
+
+/** Two panes stuck at line prompts, [y/N] stuck longer than [Y/n], and a quiet shell. */
+function twoPrompts() {
+  const deploy = paneView({
+    state: 'stuck',
+    reason: 'permission',
+    quietSince: 10_000,
+    stuckSince: 40_000,
+    verdict: lineVerdict('Continue? [y/N]', ['y', 'n', 'Enter']),
+    pane: { sessionName: 'ops', windowIndex: 1, windowName: 'deploy', command: 'bash', title: 'host' },
+    lines: ['Continue? [y/N]'],
+    screenHash: 'deploy-1',
+  });
+  const remove = paneView({
+    state: 'stuck',
+    reason: 'permission',
+    quietSince: 30_000,
+    stuckSince: 60_000,
+    verdict: lineVerdict('Do you want to continue? [Y/n]', ['y', 'n', 'Enter']),
+    pane: { sessionName: 'ops', windowIndex: 2, windowName: 'apt', command: 'apt-get', title: 'host' },
+    lines: ['The following packages will be REMOVED:', '  nginx', 'Do you want to continue? [Y/n]'],
+    screenHash: 'remove-1',
+  });
+  const shell = paneView({
+    quietSince: 5_000,
+    pane: { sessionName: 'ops', windowIndex: 3, windowName: 'bash', command: 'bash', title: 'host' },
+    lines: ['$'],
+  });
+  return { deploy, remove, shell, panes: [shell, remove, deploy] };
+}
+
+function mountPanes(panes: ReturnType<typeof paneView>[], options: { columns?: number; rows?: number } = {}) {
+  const engine = fakeEngine(panes);
+  const clock = manualClock(100_000);
+  const screens = new Map<string, string>();
+  const { actions, calls } = fakeActions(undefined, (id) => screens.get(id) ?? null);
+  const r = render(
+    <App
+      engine={engine}
+      actions={actions}
+      clock={clock}
+      tickMs={10}
+      activeWindowMs={5_000}
+      hostName="host"
+      size={{ columns: options.columns ?? 100, rows: options.rows ?? 30 }}
+    />,
+  );
+  return { ...r, engine, clock, calls, screens };
+}
+
+describe('App: answers reach only the pane that was seen', () => {
+  it('answers a [y/N] line prompt with y then Enter, keeps the answered pane selected, and sends nothing more', async () => {
+    const t = twoPrompts();
+    const r = mountPanes(t.panes);
+    await until(() => expect(lineWith(frameOf(r), 'ops:1.0')).toContain('›'));
+    expect(frameOf(r)).toContain('a y/n/Enter answer');
+    await press(r.stdin, 'a');
+    await until(() => expect(frameOf(r)).toContain('answer ops:1.0'));
+    expect(frameOf(r)).toContain('y n Enter (Enter follows)');
+    await press(r.stdin, 'y');
+    await until(() =>
+      expect(r.calls).toEqual([
+        {
+          kind: 'type',
+          paneId: t.deploy.pane.paneId,
+          items: [{ kind: 'text', text: 'y' }],
+          enter: true,
+          shownHash: 'deploy-1',
+        },
+      ]),
+    );
+    // Marked answered, still selected, though the other pane is now the only stuck one.
+    await until(() => expect(lineWith(frameOf(r), 'ops:1.0')).toMatch(/› answered/));
+    // The reflex "a Enter": refused, on the answered pane, and nothing reaches the [Y/n] pane.
+    await press(r.stdin, 'a', '\r');
+    await until(() => expect(frameOf(r)).toContain('ops:1.0 was just answered'));
+    // The poll sees the answer: the pane moves on, keeps the cursor and its row, and the mark goes.
+    const after = {
+      ...t.deploy,
+      state: 'monitoring' as const,
+      stuckSince: null,
+      quietSince: 100_000,
+      screenHash: 'deploy-2',
+      verdict: null,
+      lines: ['Continue? [y/N] y', 'deploying…'],
+    };
+    r.engine.setPanes([t.shell, t.remove, after], 100_000);
+    await until(() => expect(lineWith(frameOf(r), 'ops:1.0')).toMatch(/› active/));
+    await press(r.stdin, 'a', '\r');
+    await until(() => expect(frameOf(r)).toMatch(/no quick answer Enter for ops:1\.0/));
+    expect(r.calls).toHaveLength(1);
+    expect(r.calls.some((c) => c.paneId === t.remove.pane.paneId)).toBe(false);
+  });
+
+  it('refuses when the screen changed between the answer key and the choice', async () => {
+    const t = twoPrompts();
+    const r = mountPanes(t.panes);
+    await until(() => expect(lineWith(frameOf(r), 'ops:1.0')).toContain('›'));
+    await press(r.stdin, 'a');
+    await until(() => expect(frameOf(r)).toContain('answer ops:1.0'));
+    r.engine.setPanes([t.shell, t.remove, { ...t.deploy, screenHash: 'deploy-redrawn' }]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await press(r.stdin, 'y');
+    await until(() => expect(frameOf(r)).toContain('ops:1.0 changed since it was drawn; nothing was sent'));
+    expect(r.calls).toEqual([]);
+  });
+
+  it('refuses when the pane changed after it was last polled (checked at the moment of sending)', async () => {
+    const t = twoPrompts();
+    const r = mountPanes(t.panes);
+    await until(() => expect(lineWith(frameOf(r), 'ops:1.0')).toContain('›'));
+    r.screens.set(t.deploy.pane.paneId, 'typed-over');
+    await press(r.stdin, 'a', 'n');
+    await until(() => expect(frameOf(r)).toContain('ops:1.0 changed since it was drawn'));
+    expect(r.calls).toEqual([]);
+    // Not marked answered: nothing went out.
+    expect(lineWith(frameOf(r), 'ops:1.0')).toContain('STUCK');
+  });
+
+  it('keeps a reply that could not go out, and sends it on the next Enter', async () => {
+    const t = twoPrompts();
+    const r = mountPanes(t.panes);
+    await until(() => expect(lineWith(frameOf(r), 'ops:1.0')).toContain('›'));
+    await press(r.stdin, 'r', 'n', 'o');
+    r.engine.setPanes([t.shell, t.remove, { ...t.deploy, screenHash: 'deploy-redrawn' }]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await press(r.stdin, '\r');
+    await until(() => expect(frameOf(r)).toContain('changed since you began the reply'));
+    expect(frameOf(r)).toContain('reply to ops:1.0 › no');
+    expect(r.calls).toEqual([]);
+    await press(r.stdin, '\r');
+    await until(() =>
+      expect(r.calls).toEqual([
+        {
+          kind: 'type',
+          paneId: t.deploy.pane.paneId,
+          items: [{ kind: 'text', text: 'no' }],
+          enter: true,
+          shownHash: 'deploy-redrawn',
+        },
+      ]),
+    );
+  });
+
+  it('never finishes a key sequence on another pane: the answer key binds the pane, not the row', async () => {
+    const t = twoPrompts();
+    const r = mountPanes(t.panes);
+    await until(() => expect(lineWith(frameOf(r), 'ops:1.0')).toContain('›'));
+    await press(r.stdin, 'a');
+    await until(() => expect(frameOf(r)).toContain('answer ops:1.0'));
+    // The pane closes between the two keys; the [Y/n] pane takes its row and the selection.
+    r.engine.setPanes([t.shell, t.remove]);
+    await until(() => expect(lineWith(frameOf(r), 'ops:2.0')).toContain('›'));
+    await press(r.stdin, 'y');
+    await until(() => expect(frameOf(r)).toContain('that pane has closed; nothing was sent'));
+    expect(r.calls).toEqual([]);
+  });
+
+  it('offers no quick answer and no reply for a password prompt', async () => {
+    const secret = paneView({
+      state: 'stuck',
+      reason: 'permission',
+      quietSince: 10_000,
+      stuckSince: 40_000,
+      verdict: { ...lineVerdict('[sudo] password for me:', []), answer: { kind: 'secret', options: [] } },
+      pane: { sessionName: 'ops', windowIndex: 4, windowName: 'sudo', command: 'sudo' },
+    });
+    const r = mountPanes([secret]);
+    await until(() => expect(lineWith(frameOf(r), 'ops:4.0')).toContain('›'));
+    expect(frameOf(r)).not.toContain(' answer ·');
+    await press(r.stdin, 'r');
+    await until(() => expect(frameOf(r)).toContain('asks for a password or PIN'));
+    await press(r.stdin, 'a');
+    await until(() => expect(frameOf(r)).toContain('a password prompt: no quick answer'));
+    await press(r.stdin, 'y');
+    await until(() => expect(frameOf(r)).toContain('no quick answer y for ops:4.0'));
+    expect(r.calls).toEqual([]);
+  });
+
+  it('refuses a key on a selection that has just moved by itself', async () => {
+    const t = twoPrompts();
+    const r = mountPanes(t.panes);
+    await until(() => expect(lineWith(frameOf(r), 'ops:1.0')).toContain('›'));
+    await press(r.stdin, 'j');
+    await until(() => expect(lineWith(frameOf(r), 'ops:2.0')).toContain('›'));
+    // The selected pane closes: the selection lands on a neighbour the person has not looked at.
+    r.engine.setPanes([t.shell, t.deploy]);
+    await until(() => expect(frameOf(r)).not.toContain('ops:2.0'));
+    await press(r.stdin, 'a');
+    await until(() => expect(frameOf(r)).toMatch(/the selection just moved to ops:\d\.0; look, then press again/));
+    expect(frameOf(r)).not.toContain('answer ops:');
+    // Told once; the next press acts.
+    await press(r.stdin, 'a');
+    await until(() => expect(frameOf(r)).toMatch(/answer ops:\d\.0/));
+  });
+});
+
+describe('App: order, names and the first frames', () => {
+  it('puts permission before stopped, starts on the most urgent pane, and at 80x24 shows the stuck panes and uses every row', async () => {
+    const quiet = Array.from({ length: 12 }, (_, i) =>
+      paneView({
+        quietSince: i * 1_000,
+        pane: { sessionName: 'work', windowIndex: i + 10, windowName: `job${i}`, command: 'bash' },
+      }),
+    );
+    const stopped = paneView({
+      state: 'stuck',
+      reason: 'stopped',
+      quietSince: 0,
+      stuckSince: 1_000,
+      pane: { sessionName: 'repl', windowIndex: 1, windowName: 'python3', command: 'python3' },
+      lines: ['>>>'],
+    });
+    const permissions = [3, 4, 5].map((i) =>
+      paneView({
+        state: 'stuck',
+        reason: 'permission',
+        quietSince: 50_000,
+        stuckSince: 90_000 + i,
+        verdict: menuVerdict,
+        pane: { sessionName: 'agents', windowIndex: i, windowName: `agent${i}`, command: 'node' },
+        lines: ['Do you want to proceed?', '❯ 1. Yes', '  2. No'],
+      }),
+    );
+    const r = mountPanes([...quiet, stopped, ...permissions], { columns: 80, rows: 24 });
+    await until(() => expect(frameOf(r)).toContain('4 stuck'));
+    const lines = frameOf(r).split('\n');
+    const firstRows = lines.filter((l) => /^(› | {2})(STUCK|quiet|active)/.test(l)).slice(0, 4);
+    expect(firstRows.map((l) => /(agents:\d|repl:\d)/.exec(l)?.[1])).toEqual([
+      'agents:3',
+      'agents:4',
+      'agents:5',
+      'repl:1',
+    ]);
+    expect(firstRows[0]).toContain('›');
+    // One line short of the terminal (Ink redraws everything otherwise). The preview takes the
+    // three lines its screen has, and the list every other row: 14 panes in view, none left blank.
+    expect(lines).toHaveLength(23);
+    expect(lines.filter((l) => /^(› | {2})(STUCK|quiet|active)/.test(l))).toHaveLength(14);
+    expect(lines.slice(-5, -2)).toEqual(['Do you want to proceed?', '❯ 1. Yes', '  2. No']);
+  });
+
+  it('shows window names, with the title where it says more, and filters on window names', async () => {
+    const build = paneView({
+      pane: { sessionName: 'w', windowIndex: 1, windowName: 'build', title: 'make all', command: 'make' },
+    });
+    const agent = paneView({
+      pane: { sessionName: 'w', windowIndex: 2, windowName: 'node', title: 'claude: fix tests', command: 'node' },
+    });
+    const plain = paneView({
+      pane: { sessionName: 'w', windowIndex: 3, windowName: 'bash', title: 'host', command: 'bash' },
+    });
+    const r = mountPanes([build, agent, plain]);
+    await until(() => expect(frameOf(r)).toContain('w:3.0'));
+    expect(lineWith(frameOf(r), 'w:1.0')).toContain('build · make all');
+    expect(lineWith(frameOf(r), 'w:2.0')).toContain('claude: fix tests');
+    expect(lineWith(frameOf(r), 'w:3.0')).toMatch(/w:3\.0\s+bash/);
+    await press(r.stdin, '/', 'b', 'u', 'i');
+    await until(() => expect(frameOf(r)).not.toContain('w:3.0'));
+    expect(frameOf(r)).toContain('w:1.0');
+  });
+
+  it('says loading until the first poll has answered, then lists every pane in the first frame that has them', async () => {
+    const engine = fakeEngine([], '-L work');
+    engine.setStatus('starting', null);
+    const r = render(<App engine={engine} actions={fakeActions().actions} size={{ columns: 100, rows: 30 }} />);
+    await until(() => expect(frameOf(r)).toContain('loading…'));
+    expect(frameOf(r)).toContain('corral · -L work · loading…');
+    expect(frameOf(r)).not.toContain('0 total');
+    const t = twoPrompts();
+    const seen = r.frames.length;
+    engine.setStatus('ok', null);
+    engine.setPanes(t.panes);
+    await until(() => expect(frameOf(r)).toContain('3 total'));
+    const after = r.frames.slice(seen).filter((f) => f.includes('total'));
+    for (const frame of after) {
+      expect(frame).not.toContain('no panes');
+      expect(frame).toContain('ops:1.0');
+    }
   });
 });

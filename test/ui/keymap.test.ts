@@ -10,8 +10,10 @@ describe('keymap table', () => {
     }
   });
 
-  it('gives every quick answer something to send, and asks first for signals', () => {
-    for (const b of KEYMAP.filter((x) => x.scope === 'answer')) expect(b.send?.length).toBeGreaterThan(0);
+  it('gives every fixed answer key something to send, and asks first for signals', () => {
+    for (const b of KEYMAP.filter((x) => x.scope === 'answer' && x.command === 'send')) {
+      expect(b.send?.length).toBeGreaterThan(0);
+    }
     const signals = KEYMAP.filter((b) => b.send?.some((i) => i.kind === 'key' && /^C-[cdz]$/.test(i.key)));
     expect(signals.map((b) => b.confirm)).toEqual([true, true, true]);
   });
@@ -20,7 +22,7 @@ describe('keymap table', () => {
     expect(findBinding('normal', 'j')?.command).toBe('down');
     expect(findBinding('normal', 'down')?.command).toBe('down');
     expect(findBinding('normal', 'ctrl+c')?.command).toBe('quit');
-    expect(findBinding('answer', '1')?.send).toEqual([{ kind: 'text', text: '1' }]);
+    expect(findBinding('answer', 'c')?.send).toEqual([{ kind: 'key', key: 'C-c' }]);
     expect(findBinding('normal', '1')).toBeUndefined();
   });
 
@@ -35,11 +37,13 @@ describe('keymap table', () => {
     expect(keyLabel('down')).toBe('↓');
   });
 
-  it('has a footer drawn from the table', () => {
+  it('has a footer drawn from the table, offering the answer key only with answers to offer', () => {
     const labels = footerItems().map((f) => f.label);
     expect(labels).toContain('reply');
     expect(labels).toContain('help');
     expect(labels).toContain('quit');
+    expect(labels).not.toContain('answer');
+    expect(footerItems('1-3/Enter')).toContainEqual({ keys: 'a 1-3/Enter', label: 'answer' });
   });
 
   it('matches the keys table in the README', () => {

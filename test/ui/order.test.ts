@@ -3,7 +3,7 @@ import { keepOrder, sortPaneIds, stuckSetKey } from '../../src/ui/order.js';
 import { paneView } from '../helpers/fake-engine.js';
 
 describe('sortPaneIds', () => {
-  it('puts stuck panes first (longest stuck first), then snoozed, then by quiet time', () => {
+  it('puts permission before stopped (each longest stuck first), then snoozed, then by quiet time', () => {
     const active = paneView({ quietSince: 9_000 });
     const quiet = paneView({ quietSince: 1_000 });
     const stuckNew = paneView({ state: 'stuck', reason: 'permission', quietSince: 2_000, stuckSince: 5_000 });
@@ -15,8 +15,10 @@ describe('sortPaneIds', () => {
       stuckSince: 1_000,
       acknowledged: true,
     });
-    const ids = sortPaneIds([active, quiet, stuckNew, snoozed, stuckOld]);
-    expect(ids).toEqual([stuckOld, stuckNew, snoozed, quiet, active].map((v) => v.pane.paneId));
+    const permissionOld = paneView({ state: 'stuck', reason: 'permission', quietSince: 2_500, stuckSince: 4_500 });
+    const ids = sortPaneIds([active, quiet, stuckNew, snoozed, stuckOld, permissionOld]);
+    // A permission prompt that became stuck a moment ago still comes before an idle prompt stuck for longer.
+    expect(ids).toEqual([permissionOld, stuckNew, stuckOld, snoozed, quiet, active].map((v) => v.pane.paneId));
   });
 });
 

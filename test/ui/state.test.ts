@@ -28,25 +28,55 @@ describe('uiReducer sync', () => {
     expect(state.selectedId).toBe(b.pane.paneId);
   });
 
-  it('re-sorts at once when a pane becomes stuck, and the selection follows its pane', () => {
+  it('starts on the most urgent pane: the selection rests on the top row until the first key', () => {
+    // The first look lists the panes before their screens are known: nothing is stuck yet.
     let state = uiReducer(initialUiState, { type: 'sync', panes: [a, b, c], now: 10_000 });
-    state = uiReducer(state, { type: 'last', visible: state.order, now: 10_000 });
-    const cStuck = { ...c, state: 'stuck' as const, reason: 'permission' as const, stuckSince: 10_100 };
-    state = uiReducer(state, { type: 'sync', panes: [a, b, cStuck], now: 10_200 });
+    expect(state.selectedId).toBe(a.pane.paneId);
+    const cPermission = { ...c, state: 'stuck' as const, reason: 'permission' as const, stuckSince: 10_100 };
+    state = uiReducer(state, { type: 'sync', panes: [a, b, cPermission], now: 10_200 });
     expect(state.order).toEqual(ids(c, a, b));
     expect(state.selectedId).toBe(c.pane.paneId);
+    // It moved by itself: a key on the selection right now is refused (see App).
+    expect(state.movedAt).toBe(10_200);
   });
 
-  it('keeps the cursor on its row when the selected stuck pane is answered', () => {
-    const s1 = { ...a, state: 'stuck' as const, stuckSince: 1_000 };
-    const s2 = { ...b, state: 'stuck' as const, stuckSince: 2_000 };
-    let state = uiReducer(initialUiState, { type: 'sync', panes: [s1, s2, c], now: 10_000 });
-    expect(state.order).toEqual(ids(a, b, c));
-    expect(state.selectedId).toBe(a.pane.paneId);
-    const answered = { ...a, state: 'monitoring' as const, stuckSince: null, quietSince: 10_100 };
-    state = uiReducer(state, { type: 'sync', panes: [answered, s2, c], now: 10_200 });
-    expect(state.order).toEqual(ids(b, c, a));
+  it('after a key, a re-sort leaves the selected pane on its row and the selection on its pane', () => {
+    let state = uiReducer(initialUiState, { type: 'sync', panes: [a, b, c], now: 10_000 });
+    state = uiReducer(state, { type: 'move', visible: state.order, delta: 1, now: 10_000 });
     expect(state.selectedId).toBe(b.pane.paneId);
+    const cStuck = { ...c, state: 'stuck' as const, reason: 'stopped' as const, stuckSince: 10_100 };
+    state = uiReducer(state, { type: 'sync', panes: [a, b, cStuck], now: 10_200 });
+    // c is most urgent and goes to the top; b keeps row 1 under the cursor.
+    expect(state.order).toEqual(ids(c, b, a));
+    expect(state.selectedId).toBe(b.pane.paneId);
+    expect(state.movedAt).toBe(Number.NEGATIVE_INFINITY);
+    // Once idle, the full order returns and the selection follows b to its place.
+    state = uiReducer(state, { type: 'sync', panes: [a, b, cStuck], now: 10_000 + RESORT_IDLE_MS });
+    expect(state.order).toEqual(ids(c, a, b));
+    expect(state.selectedId).toBe(b.pane.paneId);
+  });
+
+  it('keeps an answered pane selected and marked until its screen changes; the next stuck pane never takes the cursor', () => {
+    const s1 = { ...a, state: 'stuck' as const, reason: 'permission' as const, stuckSince: 1_000 };
+    const s2 = { ...b, state: 'stuck' as const, reason: 'permission' as const, stuckSince: 2_000 };
+    let state = uiReducer(initialUiState, { type: 'sync', panes: [s1, s2, c], now: 10_000 });
+    state = uiReducer(state, { type: 'start-answer', paneId: a.pane.paneId, hash: s1.screenHash, now: 10_000 });
+    state = uiReducer(state, {
+      type: 'answered',
+      paneId: a.pane.paneId,
+      hash: s1.screenHash,
+      status: { text: 'sending y + Enter', tone: 'info' },
+    });
+    expect(state.answered).toEqual({ paneId: a.pane.paneId, hash: s1.screenHash });
+    // Same screen (the poll has not seen the answer yet): still marked.
+    state = uiReducer(state, { type: 'sync', panes: [s1, s2, c], now: 10_050 });
+    expect(state.answered).not.toBeNull();
+    // Its screen changed and it left the stuck set: it keeps row 0 and the cursor, the mark goes.
+    const moved = { ...a, state: 'monitoring' as const, stuckSince: null, quietSince: 10_100, screenHash: 'after' };
+    state = uiReducer(state, { type: 'sync', panes: [moved, s2, c], now: 10_200 });
+    expect(state.order[0]).toBe(a.pane.paneId);
+    expect(state.selectedId).toBe(a.pane.paneId);
+    expect(state.answered).toBeNull();
   });
 
   it('moves the selection to a neighbour when its pane closes, and returns the same state when nothing changed', () => {
@@ -54,6 +84,7 @@ describe('uiReducer sync', () => {
     state = uiReducer(state, { type: 'move', visible: state.order, delta: 1, now: 10_000 });
     state = uiReducer(state, { type: 'sync', panes: [a, c], now: 10_100 });
     expect(state.selectedId).toBe(c.pane.paneId);
+    expect(state.movedAt).toBe(10_100);
     expect(uiReducer(state, { type: 'sync', panes: [a, c], now: 10_200 })).toBe(state);
   });
 });
@@ -81,13 +112,14 @@ describe('uiReducer navigation and modes', () => {
   });
 
   it('edits the reply draft and resets on done', () => {
-    let state = uiReducer(base, { type: 'start-reply', paneId: '%b', now: 0 });
+    let state = uiReducer(base, { type: 'start-reply', paneId: '%b', hash: 'h-b', now: 0 });
     expect(state.mode).toBe('reply');
     state = uiReducer(state, { type: 'edit', field: 'draft', edit: { kind: 'insert', text: 'ye' }, now: 0 });
     state = uiReducer(state, { type: 'edit', field: 'draft', edit: { kind: 'insert', text: 's' }, now: 0 });
     state = uiReducer(state, { type: 'edit', field: 'draft', edit: { kind: 'backspace' }, now: 0 });
     expect(state.draft).toBe('ye');
     expect(state.targetId).toBe('%b');
+    expect(state.targetHash).toBe('h-b');
     state = uiReducer(state, { type: 'done', status: null });
     expect(state).toMatchObject({ mode: 'normal', draft: '', targetId: null });
   });

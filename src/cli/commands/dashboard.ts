@@ -54,7 +54,12 @@ export const dashboardCommand: Command = {
     if (!explicitServer && !(await engine.tmux.hasServer())) {
       return runDemo({ settings, env, stderr, lifecycle, label: 'DEMO (no tmux server of yours is running)' });
     }
-    const { runDashboard } = await session;
+    // Look at the server while Ink loads: the first frame can then list the panes.
+    engine.start();
+    const { runDashboard } = await session.catch(async (error: unknown) => {
+      await engine.stop();
+      throw error;
+    });
     const services = createDashboardServices(engine, settings, env);
     try {
       return await runDashboard({ engine, selfPaneId, bell: bellMode(settings), env, lifecycle, ...dashboardServiceOptions(services) });

@@ -1,9 +1,11 @@
-// `corral demo`: a private tmux server (`-L corral-demo`) with sample panes driven by the scripts
-// in demo/, short thresholds so something becomes stuck within seconds, and the dashboard on it.
-// The server is killed on every way out (q, Ctrl-C, signals, errors).
+// `corral demo`: a private tmux server (`-L corral-demo-<pid>`, one per run, so two demos never
+// share one) with sample panes driven by the scripts in demo/, short thresholds so something
+// becomes stuck within seconds, and the dashboard on it. The server is killed on every way out
+// (q, Ctrl-C, signals, errors); servers of demos that died without cleaning up are removed at the
+// next start.
 
-import { existsSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Settings } from '../../engine/config.js';
 import { createEngine } from '../../engine/engine.js';
 import { TmuxClient } from '../../engine/tmux/client.js';
@@ -17,7 +19,8 @@ import { createDashboardServices } from '../dashboard-services.js';
 import type { Lifecycle } from '../lifecycle.js';
 import { bellMode, dashboardServiceOptions, requireTerminal } from './dashboard.js';
 
-export const DEMO_SOCKET = 'corral-demo';
+/** Demo servers are `-L corral-demo-<pid of the corral that owns it>`. */
+export const DEMO_SOCKET_PREFIX = 'corral-demo-';
 const DEMO_QUIET_MS = 3_000;
 const DEMO_POLL_MS = 500;
 
@@ -50,14 +53,51 @@ export function demoPanes(env: NodeJS.ProcessEnv): DemoPane[] {
   ];
 }
 
-/** Starts the demo server with one window per sample pane. */
+export class DemoBusyError extends Error {
+  constructor(readonly server: string) {
+    super(`a demo already runs on tmux -L ${server}; quit it first, or unset CORRAL_DEMO_SOCKET to start one of your own`);
+    this.name = 'DemoBusyError';
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the servers of demos whose corral is gone (killed without cleaning up); never a live one. */
+export async function removeOrphanDemos(env: NodeJS.ProcessEnv, uid: number): Promise<string[]> {
+  const dir = dirname(namedSocketPath('x', env, uid));
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const pid = new RegExp(`^${DEMO_SOCKET_PREFIX}(\\d+)$`).exec(name)?.[1];
+    if (pid === undefined || alive(Number(pid))) continue;
+    await createExecRunner({ kind: 'name', name })(['kill-server']).catch(() => undefined);
+    rmSync(join(dir, name), { force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+/** Starts the demo server with one window per sample pane; refuses a server that already runs. */
 export async function startDemoServer(
   runner: TmuxRunner,
   env: NodeJS.ProcessEnv,
   size = { width: 100, height: 30 },
+  name = 'demo',
 ): Promise<void> {
-  // A demo server left over from a crash belongs to corral: start afresh.
-  await runner(['kill-server']);
+  // Never take over a running server: it may be another demo's.
+  if ((await runner(['list-sessions'])).exitCode === 0) throw new DemoBusyError(name);
   const panes = demoPanes(env);
   const shellEnv = ['-e', 'PS1=demo$ ', '-e', 'PROMPT_COMMAND=', '-e', 'HISTFILE=/dev/null'];
   const [first, ...rest] = panes;
@@ -95,12 +135,25 @@ export interface DemoOptions {
 }
 
 export async function runDemo({ settings, env, stderr, lifecycle, label }: DemoOptions): Promise<number> {
-  // Tests and recordings use their own socket name so they never meet a user's demo.
-  const name = env.CORRAL_DEMO_SOCKET && env.CORRAL_DEMO_SOCKET !== '' ? env.CORRAL_DEMO_SOCKET : DEMO_SOCKET;
+  // Tests and recordings name their socket, so they never meet a user's demo.
+  const fixed = env.CORRAL_DEMO_SOCKET && env.CORRAL_DEMO_SOCKET !== '' ? env.CORRAL_DEMO_SOCKET : null;
+  const name = fixed ?? `${DEMO_SOCKET_PREFIX}${process.pid}`;
   const socket = { kind: 'name', name } as const;
   const runner = createExecRunner(socket);
   const tmux = new TmuxClient({ socket, runner });
   await checkTmux(tmux, stderr);
+  const uid = process.getuid?.() ?? 0;
+  await removeOrphanDemos(env, uid);
+  try {
+    await startDemoServer(runner, env, undefined, name);
+  } catch (error) {
+    if (!(error instanceof DemoBusyError)) await runner(['kill-server']).catch(() => {});
+    if (error instanceof DemoBusyError) {
+      stderr.write(`corral: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
   const demoSettings: Settings = {
     ...settings,
     socketName: name,
@@ -112,7 +165,6 @@ export async function runDemo({ settings, env, stderr, lifecycle, label }: DemoO
   // Ink and React load only for the dashboard; start loading them while the demo server starts.
   const session = loadDashboard();
   try {
-    await startDemoServer(runner, env);
     const self = await selfPaneId(tmux, env);
     const engine = createEngine({
       settings: demoSettings,
@@ -129,7 +181,7 @@ export async function runDemo({ settings, env, stderr, lifecycle, label }: DemoO
         bell: bellMode(settings),
         env,
         lifecycle,
-        label: `${label ?? 'DEMO'} · sample panes, removed on quit`,
+        label: `${label ?? 'DEMO'} · -L ${name} · sample panes, removed on quit`,
         ...dashboardServiceOptions(services),
       });
     } finally {
@@ -138,7 +190,7 @@ export async function runDemo({ settings, env, stderr, lifecycle, label }: DemoO
   } finally {
     await runner(['kill-server']).catch(() => {});
     // The server was corral's, so is the socket file tmux leaves behind.
-    rmSync(namedSocketPath(name, env, process.getuid?.() ?? 0), { force: true });
+    rmSync(namedSocketPath(name, env, uid), { force: true });
   }
 }
 
@@ -147,9 +199,10 @@ export const demoCommand: Command = {
   summary: 'try the dashboard on a private tmux server with sample panes',
   usage: 'demo',
   details: [
-    'Starts tmux -L corral-demo with sample programs (an agent at a permission menu, a spinner,',
-    'a build, a shell, a Python REPL, a quiet job), quiet threshold 3 s and poll 0.5 s, and opens the',
-    'dashboard on it. The demo server is removed when you quit.',
+    'Starts a private tmux server (tmux -L corral-demo-<pid>, one per run) with sample programs (an',
+    'agent at a permission menu, a spinner, a build, a shell, a Python REPL, a quiet job), quiet',
+    'threshold 3 s and poll 0.5 s, and opens the dashboard on it. The demo server is removed when you',
+    'quit; two demos at once each have their own.',
   ].join('\n'),
   flags: [],
   async run({ settings, env, stdout, stderr, lifecycle }) {

@@ -1,13 +1,15 @@
 // `corral ls`: one look at every watched pane: state, quiet time, last line; or the same as JSON.
+// States are the dashboard's words (engine/pane-status.ts): STUCK permission, STUCK stopped,
+// snoozed, quiet, active.
 
 import { formatDuration } from '../../engine/durations.js';
+import { paneStatus, statusBadge } from '../../engine/pane-status.js';
 import type { PaneView } from '../../engine/types.js';
 import type { Command } from '../command.js';
 import { setupEngine } from '../setup.js';
 
-function stateLabel(view: PaneView): string {
-  if (view.state === 'stuck') return `STUCK ${view.reason ?? ''}`.trim();
-  return view.state;
+function stateLabel(view: PaneView, now: number): string {
+  return statusBadge(paneStatus(view, now), view.reason);
 }
 
 function lastLine(view: PaneView): string {
@@ -34,7 +36,10 @@ export const lsCommand: Command = {
   name: 'ls',
   summary: 'list watched panes with state, quiet time and last line',
   usage: 'ls [--json]',
-  details: 'Takes two quick looks at the server (list, then capture) and prints a table, or JSON with --json.',
+  details: [
+    'Takes two quick looks at the server (list, then capture) and prints a table, or JSON with --json.',
+    'STATE is STUCK permission / STUCK stopped (waits for you), snoozed, quiet or active (changed in the last 5 s).',
+  ].join('\n'),
   flags: [{ name: 'json', type: 'boolean', description: 'print a JSON array instead of a table' }],
   async run({ settings, env, flags, stdout, stderr }) {
     const { engine } = await setupEngine(settings, env, stderr);
@@ -55,6 +60,7 @@ export const lsCommand: Command = {
         title: v.pane.title,
         command: v.pane.command,
         cwd: v.pane.cwd,
+        status: paneStatus(v, now),
         state: v.state,
         reason: v.reason,
         message: v.message,
@@ -73,7 +79,7 @@ export const lsCommand: Command = {
     const width = (stdout as NodeJS.WriteStream).columns ?? 120;
     const rows = [
       ['STATE', 'PANE', 'TARGET', 'QUIET', 'COMMAND', 'LAST LINE'],
-      ...panes.map((v) => [stateLabel(v), v.pane.paneId, v.target, formatDuration(now - v.quietSince), v.pane.command, lastLine(v)]),
+      ...panes.map((v) => [stateLabel(v, now), v.pane.paneId, v.target, formatDuration(now - v.quietSince), v.pane.command, lastLine(v)]),
     ];
     const fixed = rows[0]!.slice(0, -1).map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length)) + 2);
     stdout.write(`${table(rows, Math.max(20, width - fixed.reduce((a, b) => a + b, 0)))}\n`);

@@ -21,11 +21,11 @@ export const sendCommand: Command = {
     "Example: corral send %3 'git status' Enter",
   ].join('\n'),
   flags: [{ name: 'literal', short: 'l', type: 'boolean', description: 'type every item as literal text' }],
-  async run({ settings, flags, positionals, stdout, stderr }) {
+  async run({ settings, env, flags, positionals, stdout, stderr }) {
     const [name, ...rest] = positionals;
     if (name === undefined || rest.length === 0) throw new UsageError('usage: corral send [-l] PANE ITEM...');
     const items = parseSendItems(rest, { literal: flags.literal === true });
-    const tmux = new TmuxClient({ socket: socketFromSettings(settings) });
+    const tmux = new TmuxClient({ socket: socketFromSettings(settings, env) });
     await checkTmux(tmux, stderr);
     let panes;
     try {

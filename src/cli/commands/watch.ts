@@ -2,6 +2,7 @@
 // diagnostics go to stderr. Runs until SIGINT/SIGTERM.
 
 import { ConfigError } from '../../engine/config.js';
+import { REASON_MEANINGS, STATUS_MEANINGS, statusBadge } from '../../engine/pane-status.js';
 import type { EngineStatus } from '../../engine/types.js';
 import type { Command } from '../command.js';
 import { connectDaemon, validateDaemonUrl } from '../daemon-sink.js';
@@ -14,6 +15,8 @@ export const watchCommand: Command = {
   details: [
     'Prints one JSON object per line on stdout for every event: registered, stuck, unstuck, ended.',
     'Each has type, sessionId (tmux-%ID-<ms>), paneId and timestamp (ms); stuck adds reason and message.',
+    `stuck: ${STATUS_MEANINGS.stuck}; the dashboard and ls show it as ${statusBadge('stuck', 'permission')} (${REASON_MEANINGS.permission})`,
+    `or ${statusBadge('stuck', 'stopped')} (${REASON_MEANINGS.stopped}). unstuck: its screen changed.`,
     'With --daemon-url the same events are POSTed there, queued while the daemon is down.',
     'Example: corral watch --quiet-threshold 10000 | jq -c \'select(.type == "stuck")\'',
   ].join('\n'),

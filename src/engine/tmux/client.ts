@@ -45,6 +45,14 @@ export class PaneGoneError extends Error {
   }
 }
 
+/** No terminal client is attached where corral could switch it (Enter in the dashboard). */
+export class NoClientError extends Error {
+  constructor() {
+    super('no tmux client is attached to the session corral runs in');
+    this.name = 'NoClientError';
+  }
+}
+
 export interface CaptureBatchResult {
   readonly captures: Map<string, BatchCapture>;
   /** Panes that no longer exist. */
@@ -96,19 +104,26 @@ export class TmuxClient {
     candidates: readonly string[],
     select?: (panes: readonly PaneInfo[]) => readonly string[],
   ): Promise<PollCycleOutput> {
-    const persistent = this.pollRunner !== this.runner && (this.pollRunner.connected?.() ?? true);
-    if (select === undefined || !persistent) {
+    const canPersist = this.pollRunner !== this.runner;
+    // The first cycle of a long-running poll (nothing known yet) lists, then captures what `select`
+    // picks, even before the connection is up: every pane arrives with its screen.
+    const first = canPersist && candidates.length === 0;
+    const persistent = canPersist && (this.pollRunner.connected?.() ?? true);
+    if (select === undefined || !(persistent || first)) {
       return this.runPoll(pollCycleCommand(this.framing, candidates));
     }
     const { panes } = await this.runPoll(listPanesCommand(this.framing));
     const chosen = select(panes);
     if (chosen.length === 0) return { panes, screens: new Map() };
-    const style = await this.bufferStyle();
-    const result = await this.pollRunner(screensCommand(this.framing, chosen, captureBufferName(this.framing)));
+    // Over the connection, screens go through a paste buffer (a printed capture leaks there before
+    // tmux 3.6); a tmux process of its own frees its captures, so it prints them.
+    const style = persistent ? await this.bufferStyle() : null;
+    const buffer = style === null ? null : captureBufferName(this.framing);
+    const result = await this.pollRunner(screensCommand(this.framing, chosen, buffer));
     if (result.exitCode !== 0 && isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
     // A connection lost under the call was answered by a tmux process, which shows buffers as they are.
-    const shown = this.pollRunner.connected?.() === false ? 'raw' : style;
-    const screen = (body: string) => shownScreen(body, shown);
+    const shown = style === null ? null : this.pollRunner.connected?.() === false ? 'raw' : style;
+    const screen = (body: string) => (shown === null ? body : shownScreen(body, shown));
     return { panes, screens: parsePollCycle(result.stdout, this.framing, result.exitCode === 0, screen).screens };
   }
 
@@ -255,7 +270,7 @@ export class TmuxClient {
       .map((line) => line.split(sep))
       .filter((f) => f.length === 4 && f[1] === '0' && f[2] === session);
     const client = clients.find((f) => f[3] === paneId) ?? clients[0];
-    if (!client) throw new Error(`no tmux client is showing pane ${paneId}`);
+    if (!client) throw new NoClientError();
     return client[0] as string;
   }
 

@@ -38,7 +38,7 @@ describe('listPanes', () => {
     const views = [busy, quiet, menu, snoozed, shell];
     const list = listPanes(snapshot(views), NOW, { write: true, resize: false });
     expect(list.panes.map((p) => p.id)).toEqual([...views].sort(compareViews).map((v) => v.pane.paneId));
-    expect(list.panes.map((p) => p.badge)).toEqual(['STUCK stopped', 'STUCK permission', 'snoozed', 'quiet', 'active']);
+    expect(list.panes.map((p) => p.badge)).toEqual(['STUCK permission', 'STUCK stopped', 'snoozed', 'quiet', 'active']);
     expect(list.counts).toMatchObject({ stuck: 2, snoozed: 1, quiet: 1, active: 1, total: 5 });
     const card = list.panes.find((p) => p.id === menu.pane.paneId)!;
     expect(card).toMatchObject({

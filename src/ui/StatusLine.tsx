@@ -1,0 +1,75 @@
+// The line above the footer: what the dashboard is doing (typing a reply, waiting for an answer
+// key, asking before a signal) or what just happened.
+
+import { Text } from 'ink';
+import { clip } from './format.js';
+import { ANSWER_PREFIX } from './keymap.js';
+import { answerHint, type PaneAnswers } from './quick-answers.js';
+import type { UiState } from './state.js';
+
+export function StatusLine({
+  ui,
+  target,
+  answers,
+  width,
+  color,
+}: {
+  ui: UiState;
+  target: string | null;
+  answers: PaneAnswers;
+  width: number;
+  color: boolean;
+}) {
+  const on = target ?? '?';
+  switch (ui.mode) {
+    case 'reply':
+      return (
+        <Text wrap={ui.status ? 'truncate-end' : 'truncate-start'}>
+          <Text bold>{`reply to ${on} › `}</Text>
+          {ui.draft}
+          <Text inverse> </Text>
+          {ui.status ? (
+            <Text {...(color ? { color: 'yellow' } : {})}>{`  ${ui.status.text}`}</Text>
+          ) : (
+            <Text dimColor>{'  Enter sends · Esc cancels'}</Text>
+          )}
+        </Text>
+      );
+    case 'filter':
+      return (
+        <Text wrap="truncate-start">
+          <Text bold>{'/'}</Text>
+          {ui.filter}
+          <Text inverse> </Text>
+          <Text dimColor>{'  Enter keeps · Esc clears'}</Text>
+        </Text>
+      );
+    case 'answer':
+      return (
+        <Text wrap="truncate-end">{clip(`answer ${on} (${ANSWER_PREFIX} …): ${answerHint(answers)}`, width)}</Text>
+      );
+    case 'confirm':
+      return (
+        <Text wrap="truncate-end" {...(color ? { color: 'yellow' } : {})} bold>
+          {clip(`send ${ui.pending?.label ?? ''} to ${on}? y sends, any other key cancels`, width)}
+        </Text>
+      );
+    default: {
+      if (ui.status) {
+        const tone = ui.status.tone === 'error' ? 'red' : ui.status.tone === 'warn' ? 'yellow' : undefined;
+        return (
+          <Text wrap="truncate-end" {...(color && tone ? { color: tone } : {})}>
+            {clip(ui.status.text, width)}
+          </Text>
+        );
+      }
+      if (ui.filter !== '')
+        return (
+          <Text dimColor wrap="truncate-end">
+            {clip(`filter: ${ui.filter} (Esc clears)`, width)}
+          </Text>
+        );
+      return <Text> </Text>;
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import type { PromptAnswer, PromptVerdict } from '../../src/engine/types.js';
+import { answerHint, answerKeysText, answerRefusal, findAnswer, paneAnswers } from '../../src/ui/quick-answers.js';
+import { paneView } from '../helpers/fake-engine.js';
+
+function withPrompt(answer: PromptAnswer | null, prompt = true) {
+  const verdict: PromptVerdict = {
+    prompt,
+    reason: prompt ? 'permission' : null,
+    busy: false,
+    tool: 'generic',
+    rule: 'generic/test',
+    line: '',
+    answer,
+  };
+  return paneView({ verdict });
+}
+
+const keysOf = (view: ReturnType<typeof withPrompt>, source?: string) =>
+  paneAnswers(view)
+    .choices.filter((c) => source === undefined || c.source === source)
+    .map((c) => c.key);
+
+describe('paneAnswers', () => {
+  it('offers a menu its numbers and Enter, each sent as the key alone, plus menu keys and signals', () => {
+    const view = withPrompt({ kind: 'key', options: ['1', '2', '3', 'Enter'] });
+    expect(keysOf(view, 'prompt')).toEqual(['1', '2', '3', 'enter']);
+    expect(keysOf(view, 'menu')).toEqual(['up', 'down', 'e']);
+    expect(keysOf(view, 'signal')).toEqual(['c', 'd', 'z']);
+    const two = findAnswer(paneAnswers(view), '2');
+    expect(two).toMatchObject({ items: [{ kind: 'text', text: '2' }], enter: false, confirm: false });
+    expect(answerKeysText(paneAnswers(view))).toBe('1-3/Enter');
+    // No y on a menu: it is not one of its answers.
+    expect(findAnswer(paneAnswers(view), 'y')).toBeUndefined();
+  });
+
+  it('types a line answer, then Enter; Enter alone takes the default', () => {
+    const view = withPrompt({ kind: 'line', options: ['y', 'n', 'Enter'] });
+    expect(keysOf(view, 'prompt')).toEqual(['y', 'n', 'enter']);
+    expect(findAnswer(paneAnswers(view), 'y')).toMatchObject({ items: [{ kind: 'text', text: 'y' }], enter: true });
+    expect(findAnswer(paneAnswers(view), 'enter')).toMatchObject({
+      items: [{ kind: 'key', key: 'Enter' }],
+      enter: false,
+    });
+    // Menu keys are for menus only.
+    expect(keysOf(view, 'menu')).toEqual([]);
+    expect(answerKeysText(paneAnswers(view))).toBe('y/n/Enter');
+  });
+
+  it('answers a word prompt by its first letter, with the whole word typed', () => {
+    const view = withPrompt({ kind: 'line', options: ['yes', 'no'] });
+    expect(findAnswer(paneAnswers(view), 'y')).toMatchObject({ items: [{ kind: 'text', text: 'yes' }], enter: true });
+    expect(findAnswer(paneAnswers(view), 'n')).toMatchObject({ items: [{ kind: 'text', text: 'no' }], enter: true });
+  });
+
+  it('lets the prompt own a letter the table uses for a signal (git add -p offers d)', () => {
+    const view = withPrompt({ kind: 'line', options: ['y', 'n', 'q', 'a', 'd', 'e'] });
+    expect(findAnswer(paneAnswers(view), 'd')).toMatchObject({ items: [{ kind: 'text', text: 'd' }], enter: true });
+    expect(keysOf(view, 'signal')).toEqual(['c', 'z']);
+  });
+
+  it('gives a secret no quick answer, and a pane without a prompt only the signals', () => {
+    const secret = withPrompt({ kind: 'secret', options: [] });
+    expect(paneAnswers(secret).kind).toBe('secret');
+    expect(keysOf(secret, 'prompt')).toEqual([]);
+    expect(answerKeysText(paneAnswers(secret))).toBeNull();
+    const none = withPrompt(null, false);
+    expect(paneAnswers(none).kind).toBeNull();
+    expect(keysOf(none)).toEqual(['c', 'd', 'z']);
+    expect(paneAnswers(null).choices).toEqual([]);
+  });
+});
+
+describe('answerRefusal', () => {
+  const view = paneView({ screenHash: 'drawn', pane: { sessionName: 'ops', windowIndex: 1 } });
+
+  it('lets an answer through only on the screen that was drawn, and not twice on the same screen', () => {
+    expect(answerRefusal(view, 'drawn', null)).toBeNull();
+    expect(answerRefusal(view, 'older', null)).toMatch(/ops:1\.0 changed since it was drawn; nothing was sent/);
+    expect(answerRefusal(view, 'drawn', { paneId: view.pane.paneId, hash: 'drawn' })).toMatch(/was just answered/);
+    // Answered on an earlier screen, and the screen has changed since: a new answer may go.
+    expect(answerRefusal(view, 'drawn', { paneId: view.pane.paneId, hash: 'before' })).toBeNull();
+    expect(answerRefusal(undefined, 'drawn', null)).toMatch(/closed/);
+  });
+});
+
+describe('answerHint', () => {
+  it('names only what the prompt takes', () => {
+    const line = withPrompt({ kind: 'line', options: ['y', 'n', 'Enter'] });
+    expect(answerHint(paneAnswers(line))).toBe('y n Enter (Enter follows) · c/d/z C-c/C-d/C-z (asks) · Esc cancels');
+    const secret = withPrompt({ kind: 'secret', options: [] });
+    expect(answerHint(paneAnswers(secret))).toMatch(/^a password prompt: no quick answer/);
+  });
+});
