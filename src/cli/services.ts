@@ -3,11 +3,12 @@
 // starts and keeps its port until close().
 
 import type { Settings } from '../engine/config.js';
-import type { EngineHandle } from '../engine/types.js';
+import type { EngineHandle, HookEvent } from '../engine/types.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
-import { CorralServer } from '../server/http-server.js';
+import { CorralServer, type HttpFeature } from '../server/http-server.js';
 import { BRIDGE_FEATURE, createBridgeFeature, type BridgeFeature } from '../server/bridge/index.js';
 import { createAttachFeature, type AttachFeature } from '../server/attach/attach-feature.js';
+import { HOOKS_FEATURE, createHookFeature } from '../server/hooks/hook-feature.js';
 import { classifyScreen } from '../engine/prompt/matcher.js';
 import { rulesFromSettings } from './setup.js';
 
@@ -16,6 +17,7 @@ export interface ServicesStatus {
   readonly url: string | null;
   readonly bridge: boolean;
   readonly attach: boolean;
+  readonly hooks: boolean;
   /** Why the last start failed, as a sentence. */
   readonly error: string | null;
 }
@@ -25,6 +27,11 @@ export interface Services {
   stopBridge(): Promise<void>;
   startAttach(): Promise<void>;
   stopAttach(): Promise<void>;
+  /** The agent hook receiver (POST /hooks). */
+  startHooks(): Promise<void>;
+  /** Plugs in another feature (answer links) on the same server; it listens first if needed. */
+  enable(feature: HttpFeature): Promise<void>;
+  readonly server: CorralServer;
   readonly bridge: BridgeFeature | null;
   readonly attach: AttachFeature | null;
   status(): ServicesStatus;
@@ -40,23 +47,33 @@ export class ServiceError extends Error {
 }
 
 export interface ServicesOptions {
-  readonly engine: EngineHandle;
+  readonly engine: EngineHandle & { observeHook(paneId: string, hook: HookEvent): boolean };
   readonly tmux: TmuxClient;
   readonly settings: Settings;
   readonly token: string;
 }
 
+function answerHost(url: string): string | null {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
 export function createServices(options: ServicesOptions): Services {
   const { settings } = options;
-  const server = new CorralServer({ host: settings.host, port: settings.port });
+  // Answer links reach corral through the address the phone uses (a reverse proxy, a tunnel).
+  const extraHosts = settings.answerUrl ? [answerHost(settings.answerUrl)].filter((h): h is string => h !== null) : [];
+  const server = new CorralServer({ host: settings.host, port: settings.port, extraHosts });
   const listeners = new Set<() => void>();
   let bridge: BridgeFeature | null = null;
   let attach: AttachFeature | null = null;
   let error: string | null = null;
-  let status: ServicesStatus = { url: null, bridge: false, attach: false, error: null };
+  let status: ServicesStatus = { url: null, bridge: false, attach: false, hooks: false, error: null };
 
   const publish = () => {
-    status = { url: server.listening ? server.url : null, bridge: bridge !== null, attach: attach !== null, error };
+    status = { url: server.listening ? server.url : null, bridge: bridge !== null, attach: attach !== null, hooks: server.isEnabled(HOOKS_FEATURE), error };
     for (const listener of listeners) listener();
   };
 
@@ -140,6 +157,18 @@ export function createServices(options: ServicesOptions): Services {
       await server.disable(name);
       publish();
     },
+    async startHooks() {
+      if (server.isEnabled(HOOKS_FEATURE)) return;
+      await listenOrReport();
+      server.enable(createHookFeature({ engine: options.engine, token: options.token, serverSocket: () => options.tmux.socketPath() }));
+      publish();
+    },
+    async enable(feature) {
+      await listenOrReport();
+      server.enable(feature);
+      publish();
+    },
+    server,
     status: () => status,
     subscribe(listener) {
       listeners.add(listener);

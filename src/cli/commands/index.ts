@@ -4,6 +4,8 @@ import type { Command } from '../command.js';
 import { attachCommand } from './attach.js';
 import { checkCommand } from './check.js';
 import { dashboardCommand } from './dashboard.js';
+import { hookCommand } from './hook.js';
+import { hooksCommand } from './hooks.js';
 import { demoCommand } from './demo.js';
 import { lsCommand } from './ls.js';
 import { sendCommand } from './send.js';
@@ -19,6 +21,8 @@ export const COMMANDS: readonly Command[] = [
   checkCommand,
   serveCommand,
   attachCommand,
+  hooksCommand,
+  hookCommand,
 ];
 
 export const DEFAULT_COMMAND = 'dashboard';

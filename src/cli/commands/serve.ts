@@ -6,6 +6,7 @@ import { configDir } from '../config-file.js';
 import { setupEngine } from '../setup.js';
 import { waitForSignal } from '../signals.js';
 import { resolveToken } from '../token.js';
+import { notificationsWanted, notifyRules } from '../../notify/notifier.js';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -25,6 +26,7 @@ export const serveCommand: Command = {
     { name: 'show-token', type: 'boolean', description: 'print the token even when it is not new' },
   ],
   async run({ settings, flags, env, stdout, stderr }) {
+    if (notificationsWanted(settings)) notifyRules(settings); // bad notification settings stop us before anything starts
     const wantAttach = flags.attach === true;
     const wantBridge = flags.bridge === true || !wantAttach;
     const token = resolveToken({ flag: typeof flags.token === 'string' ? flags.token : undefined, env, configDir: configDir(env) });
@@ -36,6 +38,7 @@ export const serveCommand: Command = {
     try {
       if (wantBridge) await services.startBridge();
       if (wantAttach) await services.startAttach();
+      if (settings.hooks) await services.startHooks();
     } catch (error) {
       await services.close();
       await engine.stop();
@@ -45,14 +48,18 @@ export const serveCommand: Command = {
       }
       throw error;
     }
+    const { startNotifications } = await import('../notifications.js');
+    const notifier = await startNotifications({ engine, settings, services, log: (line) => stderr.write(`${line}\n`) });
     const url = services.status().url ?? '';
     if (wantBridge) stdout.write(`corral: chat bridge on ${url}/v1 (tmux server ${tmux.serverLabel})\n`);
     if (wantAttach) stdout.write(`corral: attach server on ${url}/ (browser: ${url}/?token=<token>; terminal: corral attach PANE)\n`);
+    if (settings.hooks) stdout.write(`corral: agent hooks received on ${url}/hooks (corral hooks install --agent NAME)\n`);
     if (token.source === 'generated') stdout.write(`corral: new API token (saved in ${token.path}): ${token.token}\n`);
     else if (flags['show-token'] === true) stdout.write(`corral: API token: ${token.token}\n`);
     else if (token.source === 'file') stdout.write(`corral: API token in ${token.path} (print it with --show-token)\n`);
     else stdout.write(`corral: API token from ${token.source === 'flag' ? '--token' : 'CORRAL_TOKEN'}\n`);
     await waitForSignal();
+    notifier?.close();
     await services.close();
     await engine.stop();
     return 0;

@@ -7,6 +7,7 @@ import type { Command } from '../command.js';
 import { connectDaemon, validateDaemonUrl } from '../daemon-sink.js';
 import { setupEngine } from '../setup.js';
 import { waitForSignal } from '../signals.js';
+import { notificationsWanted, notifyRules } from '../../notify/notifier.js';
 
 export const watchCommand: Command = {
   name: 'watch',
@@ -25,7 +26,11 @@ export const watchCommand: Command = {
     } catch (error) {
       throw new ConfigError((error as Error).message);
     }
+    if (notificationsWanted(settings)) notifyRules(settings);
     const { engine } = await setupEngine(settings, env, stderr, { persistent: true });
+    const notifier = notificationsWanted(settings)
+      ? await (await import('../notifications.js')).startNotifications({ engine, settings, services: null, log: (line) => stderr.write(`${line}\n`) })
+      : null;
     engine.onEvent((event) => stdout.write(`${JSON.stringify(event)}\n`));
     const queue = connectDaemon(engine, settings, stderr);
     let lastStatus: EngineStatus = 'starting';
@@ -39,6 +44,7 @@ export const watchCommand: Command = {
     });
     engine.start();
     await waitForSignal();
+    notifier?.close();
     await engine.stop();
     if (queue) {
       await Promise.race([queue.whenIdle(), new Promise((r) => setTimeout(r, 1000))]);
