@@ -14,6 +14,8 @@ export interface RowModel {
   readonly label: string;
   readonly cwd: string;
   readonly timer: string;
+  /** The agent's hooks and the screen disagree (see `corral check --pane`). */
+  readonly disagrees?: boolean;
 }
 
 const STATUS_COLORS: Record<PaneStatus, string> = { stuck: 'red', snoozed: 'yellow', quiet: 'blue', active: 'green' };
@@ -27,8 +29,9 @@ interface Props {
 
 function PaneRowView({ row, columns, selected, color }: Props) {
   const badgeColor = color ? STATUS_COLORS[row.status] : undefined;
+  // The marker takes the space between badge and target, so the columns do not move.
   const rest =
-    ` ${fit(row.target, columns.target)}` +
+    `${row.disagrees ? '≠' : ' '}${fit(row.target, columns.target)}` +
     (columns.label > 0 ? ` ${fit(row.label, columns.label)}` : '') +
     (columns.cwd > 0 ? ` ${fit(row.cwd, columns.cwd)}` : '') +
     ` ${row.timer.padStart(columns.timer)}`;

@@ -5,7 +5,10 @@ import { readFile } from 'node:fs/promises';
 import { classifyScreen } from '../../engine/prompt/matcher.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
-import { rulesFromSettings } from '../setup.js';
+import { TmuxClient } from '../../engine/tmux/client.js';
+import { assertPaneId } from '../../engine/tmux/pane-id.js';
+import { fetchHookStates } from '../hook-state.js';
+import { rulesFromSettings, socketFromSettings } from '../setup.js';
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -32,7 +35,7 @@ async function readScreen(source: string): Promise<string> {
 export const checkCommand: Command = {
   name: 'check',
   summary: 'say whether a captured screen waits for a person, and why (one JSON line)',
-  usage: 'check [FILE|-]',
+  usage: 'check [FILE|-] | check --pane %N',
   details: [
     'See why a pane would (or would not) be counted as stuck. Reads one screen from FILE, or from',
     'stdin when FILE is - or missing, classifies it with the prompt rules (--prompt-pack,',
@@ -44,17 +47,32 @@ export const checkCommand: Command = {
     '"answer" says how the prompt is answered: one key that acts at once (a menu), a line (text, then',
     'Enter) or a secret (no quick answer), and the quick answers valid for it ("Enter" takes the default).',
     '',
+    'With --pane %N the screen is captured from that pane (-L/-S choose the server), and the line adds',
+    '"pane", "hook" (what its agent hooks last claimed, from the corral serving on --host/--port; null',
+    'when none runs or no hook reached it) and "disagreement" (the hook and the screen disagree).',
+    '',
     'Examples:',
     '  tmux capture-pane -p -t %3 | corral check',
+    '  corral check --pane %3',
     "  corral check --prompt-pattern 'permission:^Deploy to production\\?' screen.txt",
   ].join('\n'),
-  flags: [],
-  async run({ settings, positionals, stdout }) {
+  flags: [{ name: 'pane', type: 'string', valueName: '%N', description: 'capture this pane instead of reading a screen, and add what its hooks said' }],
+  async run({ settings, positionals, flags, env, stdout }) {
     if (positionals.length > 1) throw new UsageError('corral check takes one FILE (or - for stdin)');
+    const pane = typeof flags.pane === 'string' ? flags.pane : null;
+    if (pane !== null && positionals.length > 0) throw new UsageError('corral check takes a FILE or --pane, not both');
     const rules = rulesFromSettings(settings); // an invalid pattern fails before anything is read
-    const text = await readScreen(positionals[0] ?? '-');
+    if (pane !== null) assertPaneId(pane);
+    const tmux = pane === null ? null : new TmuxClient({ socket: socketFromSettings(settings) });
+    const text = tmux && pane ? await tmux.capture(pane) : await readScreen(positionals[0] ?? '-');
     const verdict = classifyScreen(text.split(/\r?\n/), rules);
     const { prompt, reason, busy, tool, rule, line, answer } = verdict;
+    if (tmux && pane) {
+      const hooks = await fetchHookStates(settings, env, await tmux.socketPath());
+      const state = hooks?.get(pane);
+      stdout.write(`${JSON.stringify({ prompt, reason, busy, tool, rule, line, answer, pane, hook: state?.hook ?? null, disagreement: state?.disagreement ?? null })}\n`);
+      return 0;
+    }
     stdout.write(`${JSON.stringify({ prompt, reason, busy, tool, rule, line, answer })}\n`);
     return 0;
   },

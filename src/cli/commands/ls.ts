@@ -3,6 +3,7 @@
 import { formatDuration } from '../../engine/durations.js';
 import type { PaneView } from '../../engine/types.js';
 import type { Command } from '../command.js';
+import { fetchHookStates } from '../hook-state.js';
 import { setupEngine } from '../setup.js';
 
 function stateLabel(view: PaneView): string {
@@ -34,10 +35,14 @@ export const lsCommand: Command = {
   name: 'ls',
   summary: 'list watched panes with state, quiet time and last line',
   usage: 'ls [--json]',
-  details: 'Takes two quick looks at the server (list, then capture) and prints a table, or JSON with --json.',
+  details: [
+    'Takes two quick looks at the server (list, then capture) and prints a table, or JSON with --json.',
+    'With --json, each pane also says what its agent hooks last claimed ("hook") and where the screen',
+    'disagrees ("disagreement"), as told by the corral serving on --host/--port (null when none runs).',
+  ].join('\n'),
   flags: [{ name: 'json', type: 'boolean', description: 'print a JSON array instead of a table' }],
   async run({ settings, env, flags, stdout, stderr }) {
-    const { engine } = await setupEngine(settings, env, stderr);
+    const { engine, tmux } = await setupEngine(settings, env, stderr);
     await engine.pollNow(); // discovers panes
     await engine.pollNow(); // captures them
     const snapshot = engine.getSnapshot();
@@ -48,6 +53,7 @@ export const lsCommand: Command = {
     const now = Date.now();
     const panes = [...snapshot.panes].sort((a, b) => Number(b.state === 'stuck') - Number(a.state === 'stuck') || a.quietSince - b.quietSince);
     if (flags.json) {
+      const hooks = await fetchHookStates(settings, env, await tmux.socketPath());
       const out = panes.map((v) => ({
         paneId: v.pane.paneId,
         target: v.target,
@@ -62,6 +68,8 @@ export const lsCommand: Command = {
         busy: v.verdict?.busy ?? false,
         lastLine: lastLine(v),
         sessionId: v.trackingId,
+        hook: hooks?.get(v.pane.paneId)?.hook ?? null,
+        disagreement: hooks?.get(v.pane.paneId)?.disagreement ?? null,
       }));
       stdout.write(`${JSON.stringify(out, null, 2)}\n`);
       return 0;
