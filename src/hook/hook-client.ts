@@ -4,7 +4,7 @@
 // gives up after a short timeout, prints nothing on stdout or stderr (Gemini CLI reads either as
 // a hook reply) and exits 0 whatever happens.
 
-import { closeSync, openSync, readFileSync, appendFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -77,7 +77,7 @@ function hookToken(env: NodeJS.ProcessEnv): string | null {
   }
 }
 
-/** Whether this process has a controlling terminal (Codex's hook daemon has none). */
+/** Whether this process has a controlling terminal (Codex's hook runners have none). */
 function hasControllingTerminal(): boolean {
   try {
     // Linux: field 7 of /proc/self/stat is the controlling terminal's device number (0: none).
@@ -90,6 +90,26 @@ function hasControllingTerminal(): boolean {
     } catch {
       return false;
     }
+  }
+}
+
+/**
+ * Whether a detached daemon runs this hook (Codex's `app-server --managed-daemon`), whose
+ * $TMUX_PANE is the pane that happened to start it. Linux: looks at the parent processes; elsewhere
+ * (no /proc) a missing controlling terminal is the best sign there is.
+ */
+function runByDaemon(tty: boolean): boolean {
+  let pid = process.ppid;
+  try {
+    for (let depth = 0; depth < 8 && pid > 1; depth++) {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (cmdline.includes('app-server') && cmdline.includes('--managed-daemon')) return true;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    }
+    return false;
+  } catch {
+    return !existsSync('/proc/self/stat') && !tty;
   }
 }
 
@@ -107,7 +127,7 @@ function toolSummary(payload: Record<string, unknown>): string | null {
 }
 
 /** The compact report for one hook payload (pure, for tests). */
-export function buildReport(agent: HookReport['agent'], payload: Record<string, unknown>, env: NodeJS.ProcessEnv, tty: boolean): HookReport {
+export function buildReport(agent: HookReport['agent'], payload: Record<string, unknown>, env: NodeJS.ProcessEnv, tty: boolean, daemon: boolean): HookReport {
   const tmux = env.TMUX ?? '';
   const socket = tmux.includes(',') ? tmux.slice(0, tmux.indexOf(',')) : tmux;
   return {
@@ -123,6 +143,7 @@ export function buildReport(agent: HookReport['agent'], payload: Record<string, 
     pane: env.TMUX_PANE || null,
     socket: socket || null,
     tty,
+    daemon,
   };
 }
 
@@ -188,6 +209,7 @@ export async function hookMain(argv: readonly string[], env: NodeJS.ProcessEnv =
     process.exit(0);
   }, args.timeoutMs + 500);
   deadline.unref();
+  let sent = '';
   try {
     if (!isAgent(args.agent)) return log(`unknown --agent ${JSON.stringify(args.agent)}`);
     const token = hookToken(env);
@@ -195,11 +217,13 @@ export async function hookMain(argv: readonly string[], env: NodeJS.ProcessEnv =
     const input = await readStdin();
     const payload = JSON.parse(input) as unknown;
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return log('stdin is not a JSON object');
-    const report = buildReport(args.agent, payload as Record<string, unknown>, env, hasControllingTerminal());
+    const tty = hasControllingTerminal();
+    const report = buildReport(args.agent, payload as Record<string, unknown>, env, tty, runByDaemon(tty));
+    sent = `${report.event} pane=${report.pane ?? '-'} tty=${report.tty} daemon=${report.daemon} `;
     const status = await post(hookUrl(env, args.url), token, JSON.stringify(report), args.timeoutMs);
-    log(`${report.event} -> HTTP ${status}`);
+    log(`${sent}-> HTTP ${status}`);
   } catch (error) {
-    log(`failed: ${(error as Error).message}`);
+    log(`${sent}failed: ${(error as Error).message}`);
   } finally {
     clearTimeout(deadline);
   }

@@ -28,7 +28,7 @@ describe('hook state in ls --json and check --pane', () => {
     const pane = await tmux.spawn();
     await tmux.waitForScreen(pane, (s) => /\$\s*$/.test(s.trimEnd()));
     const socket = (await tmux.tmux('display-message', '-p', '#{socket_path}')).trim();
-    const report = { agent: 'claude-code', event: 'PermissionRequest', sessionId: 's-9', transcriptPath: '/t/s-9.jsonl', cwd: '/x', notificationType: null, message: null, toolName: 'Bash', toolSummary: 'make deploy', pane, socket, tty: true };
+    const report = { agent: 'claude-code', event: 'PermissionRequest', sessionId: 's-9', transcriptPath: '/t/s-9.jsonl', cwd: '/x', notificationType: null, message: null, toolName: 'Bash', toolSummary: 'make deploy', pane, socket, tty: true, daemon: false };
     let posted = await raw(port, { method: 'POST', path: '/hooks', headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(report) });
     // The engine may not have listed the new pane yet.
     for (let i = 0; i < 50 && posted.status === 404; i++) {

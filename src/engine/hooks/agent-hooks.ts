@@ -78,11 +78,13 @@ export interface HookReport {
   readonly pane: string | null;
   /** The tmux socket path, from `$TMUX`. */
   readonly socket: string | null;
-  /**
-   * Whether the hook process has a controlling terminal. Hooks run by the agent in its pane have
-   * the pane's; Codex's detached hook daemon has none, and its `$TMUX_PANE` is another pane's.
-   */
+  /** Whether the hook process has a controlling terminal (Codex runs hooks without one). */
   readonly tty: boolean;
+  /**
+   * Whether a detached daemon ran the hook (Codex's app server, by default): its `$TMUX_PANE` is the
+   * pane that first started the daemon, not the agent's, so the pane id does not count.
+   */
+  readonly daemon: boolean;
 }
 
 /** The signal an event gives, or null when corral does not act on it. */

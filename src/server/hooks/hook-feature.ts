@@ -50,6 +50,7 @@ export function parseHookReport(text: string): HookReport {
   const b = body as Record<string, unknown>;
   if (!isAgent(b.agent)) throw bad(`"agent" must be one of ${Object.keys(AGENT_HOOKS).join(', ')}`, 'invalid_hook_report', 'agent');
   if (typeof b.tty !== 'boolean') throw bad('"tty" must be true or false', 'invalid_hook_report', 'tty');
+  if (typeof b.daemon !== 'boolean') throw bad('"daemon" must be true or false', 'invalid_hook_report', 'daemon');
   return {
     agent: b.agent,
     event: stringField(b, 'event', { pattern: /^[A-Za-z][A-Za-z0-9_]{0,63}$/ }) as string,
@@ -63,6 +64,7 @@ export function parseHookReport(text: string): HookReport {
     pane: stringField(b, 'pane', { nullable: true, pattern: /^%\d{1,9}$/ }),
     socket: stringField(b, 'socket', { nullable: true, pattern: /^\/./ }),
     tty: b.tty,
+    daemon: b.daemon,
   };
 }
 
@@ -84,12 +86,12 @@ const AGENT_COMMANDS: Readonly<Record<HookReport['agent'], RegExp>> = {
 export type PaneMatch = { readonly paneId: string; readonly by: 'pane' | 'session' | 'folder' } | { readonly error: HttpError };
 
 /**
- * Which watched pane a report is about. The pane id counts when it comes from a process in that
- * pane (it has a terminal) of the server corral watches; otherwise (Codex's hook daemon) the
- * agent session already tied to a pane, else the one agent pane in the report's folder.
+ * Which watched pane a report is about. The pane id counts when the hook ran under the agent in
+ * that pane, on the server corral watches; when a daemon ran it (Codex by default) the agent
+ * session already tied to a pane counts, else the one agent pane in the report's folder.
  */
 export function matchPane(report: HookReport, panes: readonly PaneView[], serverSocket: string | null): PaneMatch {
-  if (report.pane !== null && report.socket !== null && report.tty) {
+  if (report.pane !== null && report.socket !== null && !report.daemon) {
     if (serverSocket !== null && realPath(report.socket) !== realPath(serverSocket)) {
       return { error: new HttpError(404, `pane ${report.pane} belongs to the tmux server at ${report.socket}; this corral watches ${serverSocket}`, 'invalid_request_error', 'unknown_pane', 'pane') };
     }

@@ -1,7 +1,7 @@
 // The hook receiver over real HTTP, fed by the real `corral hook` running inside real tmux panes.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raw } from '../../helpers/bridge-server.js';
@@ -37,7 +37,8 @@ const report = (over: Record<string, unknown> = {}) => ({
   toolSummary: 'ls',
   pane: null,
   socket: null,
-  tty: false,
+  tty: true,
+  daemon: false,
   ...over,
 });
 
@@ -64,24 +65,26 @@ describe('hook receiver', () => {
     expect(h.engine.getSnapshot().panes.find((v) => v.pane.paneId === pane)?.hook?.claim).toBe('working');
   });
 
-  it('a hook with no terminal (as in Codex\'s daemon) is matched by its folder, then by its session', async () => {
+  it("a hook run by Codex's daemon (whose $TMUX_PANE is another pane's) is matched by its folder, then by its session", async () => {
     const folder = mkdtempSync(join(h.dir, 'codex-'));
     const pane = await h.shell(folder);
-    // setsid: no controlling terminal, and the TMUX_PANE of some other pane, as the daemon has.
-    const runDetached = (payload: object) =>
+    // The hook's parent looks like Codex's hook daemon; setsid: no controlling terminal either.
+    // Its TMUX_PANE and TMUX are those of a long-gone server, as measured.
+    const runUnderDaemon = (payload: object) =>
       new Promise<number | null>((resolve) => {
-        const child = spawn(process.execPath, [CLI, 'hook', '--agent', 'codex'], {
+        const child = spawn('bash', ['-c', `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} hook --agent codex; exit 0`, 'app-server', '--listen', 'unix://', '--managed-daemon'], {
           detached: true,
           stdio: ['pipe', 'ignore', 'ignore'],
-          env: { ...process.env, CORRAL_HOOK_URL: `http://127.0.0.1:${h.port}`, CORRAL_TOKEN: HOOK_TOKEN, TMUX_PANE: '%0', TMUX: '/tmp/tmux-0/long-gone,1,0' },
+          env: { ...process.env, CORRAL_HOOK_URL: `http://127.0.0.1:${h.port}`, CORRAL_TOKEN: HOOK_TOKEN, TMUX_PANE: '%0', TMUX: '/tmp/tmux-0/long-gone,1,0', CORRAL_HOOK_LOG: join(h.dir, 'daemon-hook.log') },
         });
         child.on('exit', resolve);
         child.stdin!.end(JSON.stringify(payload));
       });
     const base = { session_id: '01a22fb9-16fc-7b21-a2b2-3e6fefc377d7', turn_id: 't1', transcript_path: '/c/rollout.jsonl', cwd: folder, model: 'gpt-5-codex', permission_mode: 'default' };
-    expect(await runDetached({ ...base, hook_event_name: 'UserPromptSubmit', prompt: 'RUNCMD touch x' })).toBe(0);
+    expect(await runUnderDaemon({ ...base, hook_event_name: 'UserPromptSubmit', prompt: 'RUNCMD touch x' })).toBe(0);
     await expect.poll(() => h.engine.getSnapshot().panes.find((v) => v.pane.paneId === pane)?.hook?.sessionId).toBe(base.session_id);
-    expect(await runDetached({ ...base, hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'touch x', description: 'marker' } })).toBe(0);
+    expect(readFileSync(join(h.dir, 'daemon-hook.log'), 'utf8')).toMatch(/UserPromptSubmit pane=%0 tty=false daemon=true -> HTTP 200/);
+    expect(await runUnderDaemon({ ...base, hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'touch x', description: 'marker' } })).toBe(0);
     await h.waitForEvent((e) => e.type === 'stuck' && e.paneId === pane && e.reason === 'permission');
   });
 
@@ -94,13 +97,14 @@ describe('hook receiver', () => {
       [[[1, 2]], 400, 'invalid_hook_report'],
       [[report({ agent: 'cursor' })], 400, 'invalid_hook_report'],
       [[report({ tty: 'yes' })], 400, 'invalid_hook_report'],
+      [[report({ daemon: 1 })], 400, 'invalid_hook_report'],
       [[report({ pane: '3; rm -rf /' })], 400, 'invalid_hook_report'],
       [[report({ event: 42 })], 400, 'invalid_hook_report'],
       [[report({ socket: 'relative/path' })], 400, 'invalid_hook_report'],
       [[report(), { 'content-type': 'text/plain' }], 415, 'unsupported_media_type'],
       [[JSON.stringify({ ...report(), cwd: 'x'.repeat(70_000) })], 413, 'request_too_large'],
-      [[report({ pane: '%999', socket, tty: true })], 404, 'unknown_pane'],
-      [[report({ pane: '%1', socket: '/tmp/tmux-0/another-server', tty: true })], 404, 'unknown_pane'],
+      [[report({ pane: '%999', socket })], 404, 'unknown_pane'],
+      [[report({ pane: '%1', socket: '/tmp/tmux-0/another-server' })], 404, 'unknown_pane'],
       [[report({ cwd: '/no/pane/here' })], 404, 'unknown_pane'],
     ];
     for (const [args, status, code] of cases) {
@@ -125,7 +129,7 @@ describe('hook receiver', () => {
 
     // Still serving.
     const pane = await h.shell();
-    const ok = await post(report({ event: 'Stop', pane, socket, tty: true }));
+    const ok = await post(report({ event: 'Stop', pane, socket }));
     expect(ok.status).toBe(200);
     expect(JSON.parse(ok.body)).toEqual({ paneId: pane, matchedBy: 'pane', signal: 'stop' });
   });
