@@ -1,7 +1,7 @@
 // `npm run agents:install`: installs the agent CLIs whose real hook calls the tests check (Claude
-// Code and Codex, at the versions pinned in scripts/agents/manifest.json, the recorder's pins) into
-// a cache folder, from the npm registry only. Prints the folder; test/agents/agent-hooks.e2e.test.ts
-// finds it there (or through CORRAL_AGENT_CLIS). About 660 MB; a cold install took 17 s here.
+// Code, Codex and Gemini CLI, at the versions pinned in scripts/agents/manifest.json, the recorder's
+// pins) into a cache folder, from the npm registry only. Prints the folder;
+// test/agents/agent-hooks.e2e.test.ts finds it there (or through CORRAL_AGENT_CLIS). About 700 MB.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const HOOK_AGENTS = ['@anthropic-ai/claude-code', '@openai/codex'];
+export const HOOK_AGENTS = ['@anthropic-ai/claude-code', '@openai/codex', '@google/gemini-cli'];
 
 /** Where the CLIs go: CORRAL_AGENT_CLIS, else the user's cache folder. */
 export function agentClisDir(env = process.env) {

@@ -1,4 +1,4 @@
-// Hooks from the real agent CLIs: Claude Code and Codex, pinned, run offline against the scripted
+// Hooks from the real agent CLIs: Claude Code, Codex and Gemini CLI, pinned, run offline against the scripted
 // model server (scripts/agents/fake-model.mjs) in a private tmux server, with their hooks installed by
 // `corral hooks install`. corral must receive their real hook calls: a permission request (the pane
 // stuck at once), the approval, then Stop.
@@ -23,7 +23,7 @@ import { agentClisDir } from '../../scripts/agent-clis.mjs';
 const RECORDER = new URL('../../scripts/agents/', import.meta.url);
 const recorder = existsSync(new URL('fake-model.mjs', RECORDER)) && existsSync(new URL('agents.mjs', RECORDER));
 const CLIS = (agentClisDir as () => string)();
-const installed = existsSync(join(CLIS, 'node_modules', '.bin', 'claude')) && existsSync(join(CLIS, 'node_modules', '.bin', 'codex'));
+const installed = ['claude', 'codex', 'gemini'].every((bin) => existsSync(join(CLIS, 'node_modules', '.bin', bin)));
 // In CI (which installs the CLIs) a missing CLI fails the test; elsewhere the test says why it skips.
 const required = process.env.CI === 'true' && recorder;
 if (!recorder) console.warn('agent-hooks.e2e: skipped; the scripted model (scripts/agents/fake-model.mjs) is not in this tree');
@@ -38,7 +38,7 @@ interface Profile {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.skipIf(!recorder || (!installed && !required))('hooks from the real agent CLIs', () => {
+describe.skipIf(!recorder || (!installed && !required))('hooks from the real agent CLIs', { timeout: 180_000 }, () => {
   let h: HookHarness;
   let model: { url: string; close(): Promise<void> };
   let profile: (tool: string) => Profile;
@@ -46,7 +46,7 @@ describe.skipIf(!recorder || (!installed && !required))('hooks from the real age
   const marker = `CORRAL_AGENT_HOOKS_RUN=${process.pid}-${Date.now()}`;
 
   beforeAll(async () => {
-    if (!installed) throw new Error(`no claude and codex in ${CLIS}: run npm run agents:install`);
+    if (!installed) throw new Error(`no claude, codex and gemini in ${CLIS}: run npm run agents:install`);
     work = mkdtempSync(join(tmpdir(), 'corral-agent-hooks-'));
     const { startFakeModel } = (await import(new URL('fake-model.mjs', RECORDER).href)) as { startFakeModel(): Promise<typeof model> };
     const { AGENTS } = (await import(new URL('agents.mjs', RECORDER).href)) as { AGENTS: Profile[] };
@@ -69,7 +69,7 @@ describe.skipIf(!recorder || (!installed && !required))('hooks from the real age
   });
 
   /** Starts an agent in a new tmux window with its hooks installed by `corral hooks install`; returns its pane. */
-  async function launch(tool: 'claude-code' | 'codex'): Promise<{ pane: string; home: string; project: string; log: () => string }> {
+  async function launch(tool: 'claude-code' | 'codex' | 'gemini-cli'): Promise<{ pane: string; home: string; project: string; log: () => string }> {
     const p = profile(tool);
     const home = join(work, `home-${tool}`);
     const project = join(work, `project-${tool}`);
@@ -200,5 +200,32 @@ describe.skipIf(!recorder || (!installed && !required))('hooks from the real age
     // By default Codex runs hooks in its detached daemon: corral found the pane by folder and session.
     await expect.poll(log, { timeout: 10_000 }).toMatch(/Stop pane=%\d+ tty=false daemon=true -> HTTP 200/);
     expect(log()).toMatch(/PermissionRequest pane=%\d+ tty=false daemon=true -> HTTP 200/);
+  });
+
+  it('Gemini CLI: BeforeAgent, the ToolPermission notification, AfterTool and AfterAgent reach corral', async () => {
+    const { pane, log } = await launch('gemini-cli');
+    const outside = join(work, 'outside-gemini');
+    mkdirSync(outside, { recursive: true });
+    const idle = (s: string) => /Type your message or @path\/to\/file/.test(s) && !/esc to cancel/.test(s) && !/Do you trust|How would you like to authenticate|Enter Gemini API Key/.test(s);
+    // First start: trust the folder, take the API key from the environment, confirm it.
+    for (let i = 0; i < 12; i++) {
+      const s = await screenUntil(pane, (x) => idle(x) || /Do you trust|authenticate|API Key/.test(x), 'Gemini CLI to start');
+      if (idle(s)) break;
+      await h.tmux.tmux('send-keys', '-t', pane, 'Enter');
+      await sleep(1500);
+    }
+    const from = h.events.length;
+    await type(pane, `RUNCMD touch ${join(outside, 'gemini-ran.txt')}`);
+    const stuck = (await h.waitForEvent((e) => e.type === 'stuck' && e.paneId === pane, 60_000)) as Extract<CorralEvent, { type: 'stuck' }>;
+    expect(stuck).toMatchObject({ reason: 'permission', message: `touch ${join(outside, 'gemini-ran.txt')}` });
+    expect(stuck.transcriptPath).toMatch(/session-.*\.jsonl$/);
+    await screenUntil(pane, (s) => /Allow execution of/.test(s), 'the permission dialog');
+    await h.tmux.tmux('send-keys', '-t', pane, 'Enter');
+    await expect.poll(() => hookOf(pane)?.lastEvent, { timeout: 30_000 }).toBe('AfterAgent');
+    expect(hookOf(pane)?.claim).toBe('waiting');
+    expect(eventsOf(pane, from).map((e) => e.type)).toEqual(['stuck', 'unstuck']);
+    expect(existsSync(join(outside, 'gemini-ran.txt'))).toBe(true);
+    await expect.poll(log, { timeout: 10_000 }).toMatch(/AfterAgent pane=%\d+ tty=true daemon=false -> HTTP 200/);
+    expect(log()).toMatch(new RegExp(`Notification pane=${pane} tty=true daemon=false -> HTTP 200`));
   });
 });
