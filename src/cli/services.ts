@@ -5,11 +5,13 @@
 import type { Settings } from '../engine/config.js';
 import type { EngineHandle, HookEvent } from '../engine/types.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
+import type { CaptureTicker } from '../engine/diff/capture-ticker.js';
 import { CorralServer, type HttpFeature } from '../server/http-server.js';
 import { BRIDGE_FEATURE, createBridgeFeature, type BridgeFeature } from '../server/bridge/index.js';
 import { createAttachFeature, type AttachFeature } from '../server/attach/attach-feature.js';
 import { HOOKS_FEATURE, createHookFeature } from '../server/hooks/hook-feature.js';
 import { classifyScreen } from '../engine/prompt/matcher.js';
+import { createConversations } from '../engine/diff/run-conversation.js';
 import { rulesFromSettings } from './setup.js';
 
 export interface ServicesStatus {
@@ -33,6 +35,8 @@ export interface Services {
   enable(feature: HttpFeature): Promise<void>;
   readonly server: CorralServer;
   readonly bridge: BridgeFeature | null;
+  /** The bridge's capture loop (for tests and benchmarks: the poll period really kept). */
+  readonly bridgeTicker: CaptureTicker | null;
   readonly attach: AttachFeature | null;
   status(): ServicesStatus;
   subscribe(listener: () => void): () => void;
@@ -51,6 +55,8 @@ export interface ServicesOptions {
   readonly tmux: TmuxClient;
   readonly settings: Settings;
   readonly token: string;
+  /** Where the chat bridge says what it decided (side requests answered, nothing typed); nowhere by default. */
+  readonly log?: (line: string) => void;
 }
 
 function answerHost(url: string): string | null {
@@ -68,6 +74,7 @@ export function createServices(options: ServicesOptions): Services {
   const server = new CorralServer({ host: settings.host, port: settings.port, extraHosts });
   const listeners = new Set<() => void>();
   let bridge: BridgeFeature | null = null;
+  let bridgeTicker: CaptureTicker | null = null;
   let attach: AttachFeature | null = null;
   let error: string | null = null;
   let status: ServicesStatus = { url: null, bridge: false, attach: false, hooks: false, error: null };
@@ -106,23 +113,34 @@ export function createServices(options: ServicesOptions): Services {
     get bridge() {
       return bridge;
     },
+    get bridgeTicker() {
+      return bridgeTicker;
+    },
     async startBridge() {
       if (bridge) return;
       await listenOrReport();
       // The same prompt rules as the engine, so busy and prompt mean the same on the dashboard.
       const rules = rulesFromSettings(settings);
-      bridge = createBridgeFeature({
-        engine: options.engine,
-        classify: (lines) => classifyScreen(lines, rules),
+      const conversations = createConversations({
         tmux: options.tmux,
-        token: options.token,
+        classify: (lines) => classifyScreen(lines, rules),
         settings: {
           pollMs: settings.bridgePollMs,
           quietMs: settings.bridgeQuietMs,
+          longQuietMs: settings.bridgeLongQuietMs,
           maxDurationMs: settings.bridgeMaxDurationMs,
           historyLines: settings.bridgeHistoryLines,
-          corsOrigins: settings.corsOrigins,
+          enterDelayMs: 100,
+          pasteThreshold: 200,
         },
+      });
+      bridgeTicker = conversations.ticker;
+      bridge = createBridgeFeature({
+        engine: options.engine,
+        conversations,
+        token: options.token,
+        settings: { corsOrigins: settings.corsOrigins, typeSideRequests: settings.bridgeTypeSideRequests },
+        ...(options.log ? { log: options.log } : {}),
       });
       server.enable(bridge);
       publish();
@@ -130,6 +148,7 @@ export function createServices(options: ServicesOptions): Services {
     async stopBridge() {
       if (!bridge) return;
       bridge = null;
+      bridgeTicker = null;
       await server.disable(BRIDGE_FEATURE);
       publish();
     },
@@ -176,6 +195,7 @@ export function createServices(options: ServicesOptions): Services {
     },
     async close() {
       bridge = null;
+      bridgeTicker = null;
       attach = null;
       await server.close();
       publish();

@@ -34,9 +34,11 @@ export const SETTINGS = [
   { key: 'host', type: 'string', default: '127.0.0.1', flag: 'host', env: ['CORRAL_HOST'], valueName: 'ADDR', description: 'address the HTTP server (chat bridge, attach server) listens on' },
   { key: 'port', type: 'int', default: 7878, min: 0, max: 65535, flag: 'port', env: ['CORRAL_PORT'], valueName: 'PORT', description: 'port of the HTTP server (0 picks a free one)' },
   { key: 'bridgePollMs', type: 'int', default: 100, min: 10, max: 10_000, flag: 'bridge-poll', env: ['CORRAL_BRIDGE_POLL_MS'], valueName: 'MS', description: 'chat bridge: how often a pane that is answering is captured' },
-  { key: 'bridgeQuietMs', type: 'int', default: 800, min: 50, max: 600_000, flag: 'bridge-quiet', env: ['CORRAL_BRIDGE_QUIET_MS'], valueName: 'MS', description: 'chat bridge: the answer ends after this long without new output' },
+  { key: 'bridgeQuietMs', type: 'int', default: 800, min: 50, max: 600_000, flag: 'bridge-quiet', env: ['CORRAL_BRIDGE_QUIET_MS'], valueName: 'MS', description: 'chat bridge: the answer ends once the program is back at its prompt and the screen held still this long' },
+  { key: 'bridgeLongQuietMs', type: 'int', default: 60_000, min: 100, max: 3_600_000, flag: 'bridge-long-quiet', env: ['CORRAL_BRIDGE_LONG_QUIET_MS'], valueName: 'MS', description: 'chat bridge: when corral does not recognise the prompt, the answer ends after this long without new output' },
   { key: 'bridgeMaxDurationMs', type: 'int', default: 600_000, min: 1_000, flag: 'bridge-max-duration', env: ['CORRAL_BRIDGE_MAX_DURATION_MS'], valueName: 'MS', description: 'chat bridge: longest answer; it then ends with finish_reason "length"' },
   { key: 'bridgeHistoryLines', type: 'int', default: 2_000, min: 0, max: 100_000, flag: 'bridge-history', env: ['CORRAL_BRIDGE_HISTORY_LINES'], valueName: 'N', description: 'chat bridge: history lines captured with the screen' },
+  { key: 'bridgeTypeSideRequests', type: 'boolean', default: false, flag: 'bridge-type-side-requests', env: ['CORRAL_BRIDGE_TYPE_SIDE_REQUESTS'], description: 'chat bridge: type chat UIs\' title, summary, tag and follow-up requests into the pane like any message (turns their recognition off)' },
   { key: 'corsOrigins', type: 'string-list', default: [], flag: 'cors-origin', env: ['CORRAL_CORS_ORIGINS'], valueName: 'ORIGIN', description: 'chat bridge: browser origin allowed to call the API (repeatable; none by default)' },
   { key: 'attachRingBytes', type: 'int', default: 1_048_576, min: 1024, max: 1_073_741_824, flag: 'attach-ring-bytes', env: ['CORRAL_ATTACH_RING_BYTES'], valueName: 'BYTES', description: 'attach server: recent output kept per watched pane, so a viewer can reconnect without a gap' },
   { key: 'attachSlowClientBytes', type: 'int', default: 4_194_304, min: 1024, flag: 'attach-slow-client-bytes', env: ['CORRAL_ATTACH_SLOW_CLIENT_BYTES'], valueName: 'BYTES', description: 'attach server: a viewer with more than this much output unsent is disconnected (close code 4008)' },
@@ -73,8 +75,10 @@ export interface Settings {
   port: number;
   bridgePollMs: number;
   bridgeQuietMs: number;
+  bridgeLongQuietMs: number;
   bridgeMaxDurationMs: number;
   bridgeHistoryLines: number;
+  bridgeTypeSideRequests: boolean;
   corsOrigins: string[];
   attachRingBytes: number;
   attachSlowClientBytes: number;

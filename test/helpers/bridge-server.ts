@@ -23,7 +23,7 @@ export interface BridgeHarness {
   close(): Promise<void>;
 }
 
-export async function startBridge(extraFlags: Record<string, unknown> = {}): Promise<BridgeHarness> {
+export async function startBridge(extraFlags: Record<string, unknown> = {}, options: { log?: (line: string) => void } = {}): Promise<BridgeHarness> {
   const tmux = await startTestTmux();
   try {
     await tmux.spawn(undefined, { title: 'first' });
@@ -35,7 +35,7 @@ export async function startBridge(extraFlags: Record<string, unknown> = {}): Pro
     const client = new TmuxClient({ socket: tmux.socket });
     const engine = createEngine({ settings, tmux: client });
     engine.start();
-    const services = createServices({ engine, tmux: client, settings, token: TOKEN });
+    const services = createServices({ engine, tmux: client, settings, token: TOKEN, ...(options.log ? { log: options.log } : {}) });
     await services.startBridge();
     const url = new URL(services.status().url!);
     const port = Number(url.port);

@@ -8,6 +8,10 @@ export interface FakePane {
   cursorRow: number;
   height: number;
   dead?: boolean;
+  /** Shows the alternate screen (a full-screen program). */
+  alternate?: boolean;
+  /** Foreground command (default bash). */
+  command?: string;
 }
 
 export interface ScriptedTmux {
@@ -56,7 +60,9 @@ export function scriptedTmux(initial: Record<string, FakePane>): ScriptedTmux {
           stdout += `${format
             .replace('#{cursor_y}', String(pane.cursorRow - screenTop))
             .replace('#{pane_height}', String(pane.height))
-            .replace('#{pane_dead}', pane.dead ? '1' : '0')}\n`;
+            .replace('#{pane_dead}', pane.dead ? '1' : '0')
+            .replace('#{alternate_on}', pane.alternate ? '1' : '0')
+            .replace('#{pane_current_command}', pane.command ?? 'bash')}\n`;
           break;
         }
         case 'capture-pane': {

@@ -97,13 +97,26 @@ describe('bridge HTTP errors', () => {
 });
 
 describe('GET /v1/models', () => {
-  it('lists bridged panes in the OpenAI shape, and follows the per-pane toggle', async () => {
+  it('lists the side model and the bridged panes in the OpenAI shape, with their state, and follows the per-pane toggle', async () => {
     const res = await raw(h.port, { path: '/v1/models', headers: auth });
     expect(res.status).toBe(200);
     const body = JSON.parse(res.body) as { object: string; data: { id: string; object: string; created: number; owned_by: string }[] };
     expect(body.object).toBe('list');
     const target = (await h.tmux.tmux('display-message', '-p', '-t', pane, '#{session_name}:#{window_index}.#{pane_index}')).trim();
-    expect(body.data).toContainEqual({ id: target, object: 'model', created: expect.any(Number), owned_by: 'corral' });
+    expect(body.data[0]).toEqual({
+      id: 'corral',
+      object: 'model',
+      created: expect.any(Number),
+      owned_by: 'corral',
+      corral: { pane: null, target: null, busy: false, phase: null, command: null, virtual: true },
+    });
+    expect(body.data).toContainEqual({
+      id: target,
+      object: 'model',
+      created: expect.any(Number),
+      owned_by: 'corral',
+      corral: { pane, target, busy: false, phase: null, command: 'bash', virtual: false },
+    });
 
     h.bridge.setPaneBridged(pane, false);
     const hidden = JSON.parse((await raw(h.port, { path: '/v1/models', headers: auth })).body) as { data: { id: string }[] };

@@ -14,6 +14,8 @@ export const serveCommand: Command = {
   usage: 'serve [--bridge] [--attach] [--host ADDR] [--port PORT] [--token TOKEN]',
   details: [
     '--bridge: an OpenAI-compatible API on http://HOST:PORT/v1 where every watched pane is a model.',
+    'Only the person\'s new message is typed; chat UIs\' title and summary requests are answered by',
+    'corral (one line each on stderr), and the model "corral" never types.',
     '--attach: live pane mirrors over WebSocket (/attach/N), a browser page at /, corral attach.',
     'With neither --bridge nor --attach, the bridge runs. Every request needs the token:',
     '--token, else $CORRAL_TOKEN, else the file token in the config folder (made on first use).',
@@ -33,7 +35,7 @@ export const serveCommand: Command = {
     // The servers (and ws) load only for the commands that serve: `corral` itself starts faster.
     const { createServices, ServiceError } = await import('../services.js');
     const { engine, tmux } = await setupEngine(settings, env, stderr, { persistent: true });
-    const services = createServices({ engine, tmux, settings, token: token.token });
+    const services = createServices({ engine, tmux, settings, token: token.token, log: (line) => stderr.write(`corral: ${line}\n`) });
     engine.start();
     try {
       if (wantBridge) await services.startBridge();

@@ -37,6 +37,8 @@ export interface CaptureTickerOptions {
 export class CaptureTicker {
   private readonly listeners = new Map<string, Set<TickListener>>();
   private readonly histories = new Map<string, () => number>();
+  /** Panes watched at a slower pace than every tick: their interval and when they are due. */
+  private readonly slow = new Map<string, { intervalMs: number; due: number }>();
   private timer: unknown = null;
   private running = false;
   private ticks = 0;
@@ -65,10 +67,13 @@ export class CaptureTicker {
 
   /**
    * Calls `listener` with every capture of the pane from the next tick on; returns the stop
-   * function. `history` (optional) says how many history lines the next capture needs.
+   * function. `history` (optional) says how many history lines the next capture needs;
+   * `intervalMs` (optional) captures the pane less often than every tick.
    */
-  watch(paneId: string, listener: TickListener, history?: () => number): () => void {
+  watch(paneId: string, listener: TickListener, history?: () => number, intervalMs?: number): () => void {
     if (history) this.histories.set(paneId, history);
+    if (intervalMs !== undefined && intervalMs > this.options.intervalMs) this.slow.set(paneId, { intervalMs, due: this.now() + intervalMs });
+    else this.slow.delete(paneId);
     let set = this.listeners.get(paneId);
     if (!set) {
       set = new Set();
@@ -83,6 +88,7 @@ export class CaptureTicker {
       if (current.size === 0) {
         this.listeners.delete(paneId);
         this.histories.delete(paneId);
+        this.slow.delete(paneId);
       }
       if (this.listeners.size === 0) this.cancel();
     };
@@ -92,6 +98,7 @@ export class CaptureTicker {
   close(): void {
     this.listeners.clear();
     this.histories.clear();
+    this.slow.clear();
     this.cancel();
   }
 
@@ -109,10 +116,21 @@ export class CaptureTicker {
   }
 
   private async tick(): Promise<void> {
-    const ids = [...this.listeners.keys()];
-    if (ids.length === 0) return;
-    this.running = true;
     const started = this.now();
+    // A slow pane is due a little early rather than a whole tick late.
+    const ids = [...this.listeners.keys()].filter((id) => {
+      const slow = this.slow.get(id);
+      if (!slow || slow.due - this.options.intervalMs / 2 <= started) {
+        if (slow) slow.due = started + slow.intervalMs;
+        return true;
+      }
+      return false;
+    });
+    if (ids.length === 0) {
+      this.schedule(this.options.intervalMs);
+      return;
+    }
+    this.running = true;
     this.ticks += 1;
     this.recent.push(started);
     if (this.recent.length > 64) this.recent.shift();

@@ -1,9 +1,16 @@
 // When is the answer complete? A pane never says; corral decides from what it sees at each
 // poll. Pure: (state, observation, now, config) -> decision.
+//
+// The answer ends when the program is back at its prompt (the prompt matcher sees one at the
+// bottom of the screen, no busy signal) and the screen held still for the short quiet. A pause
+// alone is not an end: a screen corral cannot read ends only after the long quiet, and every
+// answer ends at the maximum duration.
 
 export interface QuiescenceConfig {
-  /** End after this long without a change on screen. */
+  /** The screen must hold still this long with the prompt back. */
   readonly quietMs: number;
+  /** Without a recognised prompt, the answer ends after this long without a change. */
+  readonly longQuietMs: number;
   /** End with finish_reason "length" after this long, whatever the screen does. */
   readonly maxDurationMs: number;
 }
@@ -16,15 +23,18 @@ export interface QuiescenceState {
 }
 
 export interface Observation {
-  /** The region of new output differs from the previous poll's. */
+  /** The screen differs from the previous poll's. */
   readonly changed: boolean;
   /** The prompt matcher sees a busy signal (spinner, "esc to interrupt" ...). */
   readonly busy: boolean;
-  /** A prompt is back on the cursor line: the program waits for input again. */
+  /** The program waits at its prompt again (see Conversation for what counts). */
   readonly promptBack: boolean;
+  /** A settled screen counts as an answer even without a prompt (a full-screen program that was started). */
+  readonly settledEnds?: boolean;
 }
 
-export type Decision = 'continue' | 'stop' | 'length';
+/** continue; stop because the prompt is back; stop after the long quiet; length at the maximum. */
+export type Decision = 'continue' | 'prompt' | 'settled' | 'long-quiet' | 'length';
 
 export function startQuiescence(now: number): QuiescenceState {
   return { startedAt: now, lastChangeAt: now, sawChange: false };
@@ -35,13 +45,16 @@ export function decide(
   observation: Observation,
   now: number,
   config: QuiescenceConfig,
+  /** Ignore the maximum duration (the answer has ended; the pane is watched until it is free). */
+  unbounded = false,
 ): { state: QuiescenceState; decision: Decision } {
   const next: QuiescenceState = observation.changed ? { ...state, lastChangeAt: now, sawChange: true } : state;
-  if (now - next.startedAt >= config.maxDurationMs) return { state: next, decision: 'length' };
+  if (!unbounded && now - next.startedAt >= config.maxDurationMs) return { state: next, decision: 'length' };
   // Busy counts as activity: the quiet time starts when the busy signal goes away.
   if (observation.busy) return { state: { ...next, lastChangeAt: now }, decision: 'continue' };
-  // Back at a prompt after output, and nothing moved since the last poll: done, no need to wait.
-  if (observation.promptBack && next.sawChange && !observation.changed) return { state: next, decision: 'stop' };
-  if (now - next.lastChangeAt >= config.quietMs) return { state: next, decision: 'stop' };
+  const still = now - next.lastChangeAt;
+  if (observation.promptBack && next.sawChange && still >= config.quietMs) return { state: next, decision: 'prompt' };
+  if (observation.settledEnds && next.sawChange && still >= config.quietMs) return { state: next, decision: 'settled' };
+  if (still >= config.longQuietMs) return { state: next, decision: 'long-quiet' };
   return { state: next, decision: 'continue' };
 }

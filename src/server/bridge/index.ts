@@ -1,16 +1,20 @@
 // The chat bridge as a feature of corral's HTTP server: an OpenAI-compatible API where each
-// watched pane is a "model". A request types its last user message into the pane and streams
-// the pane's new output back until the pane goes quiet.
+// watched pane is a "model". A request types the person's new message into the pane and streams
+// the pane's output back until the program is back at its prompt. Chat UIs' own requests
+// (titles, summaries, tags) and repeats of a conversation are answered without typing. The
+// bridge talks to panes only through the engine's conversation port.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { systemClock, type Clock, type EngineStore } from '../../engine/types.js';
+import { systemClock, type Clock, type EngineStore, type PaneView } from '../../engine/types.js';
 import { PaneGoneError } from '../../engine/tmux/client.js';
-import { CaptureTicker, systemTimers, type CaptureSource, type Timers } from '../../engine/diff/capture-ticker.js';
-import { runConversation, type ConversationOutcome, type PaneWriter } from '../../engine/diff/run-conversation.js';
-import type { Classifier } from '../../engine/diff/conversation.js';
+import { systemTimers, type Timers } from '../../engine/diff/capture-ticker.js';
+import { PaneBusyError, type ConversationOutcome, type ConversationPort } from '../../engine/diff/run-conversation.js';
 import { bearerToken, errorBody, sendJson, tokenMatches, type HttpFeature, type RequestContext } from '../http-server.js';
-import { HttpError, messageToType, parseChatRequest, readBody } from './request.js';
-import { listModels, modelName, resolveModel } from './models.js';
+import { HttpError, messageToType, parseChatRequest, readBody, type ChatRequest } from './request.js';
+import { SIDE_MODEL, listModels, modelName, resolveModel } from './models.js';
+import { PaneMemory } from './memory.js';
+import { guessSideKind, recogniseSideRequest } from './side-requests.js';
+import { sideAnswer } from './side-answers.js';
 import {
   SSE_DONE,
   SSE_KEEPALIVE,
@@ -27,37 +31,33 @@ import {
 } from './sse-chunks.js';
 
 export interface BridgeSettings {
-  readonly pollMs: number;
-  readonly quietMs: number;
-  readonly maxDurationMs: number;
-  readonly historyLines: number;
   /** Origins allowed to call the API from a browser (CORS); none by default. */
   readonly corsOrigins: readonly string[];
-  readonly enterDelayMs?: number;
-  readonly pasteThreshold?: number;
   /** Interval of `: keepalive` comments while a stream waits for output. */
   readonly keepaliveMs?: number;
-  readonly fence?: boolean;
+  /** Type side requests like any message (their recognition off). */
+  readonly typeSideRequests?: boolean;
 }
 
 export interface BridgeOptions {
   /** The watched panes; pollNow (when given) refreshes them before a model is declared unknown. */
   readonly engine: EngineStore & { pollNow?(): Promise<void> };
-  readonly tmux: CaptureSource & PaneWriter;
+  /** Typing into panes and reading their answers. The bridge owns it: closing the bridge closes it. */
+  readonly conversations: ConversationPort;
   readonly token: string;
   readonly settings: BridgeSettings;
   readonly clock?: Clock;
   readonly timers?: Timers;
-  readonly classify?: Classifier;
+  /** One line per notable decision (a side request answered, a retry, nothing typed). */
+  readonly log?: (line: string) => void;
 }
 
 export interface BridgeFeature extends HttpFeature {
   /** Offers (or withdraws) a pane as a model; all watched panes are offered by default. */
   setPaneBridged(paneId: string, on: boolean): void;
   isPaneBridged(paneId: string): boolean;
-  /** Panes answering a request right now. */
+  /** Panes not free for a new message: answering, or their command still runs. */
   busyPanes(): string[];
-  readonly ticker: CaptureTicker;
 }
 
 export const BRIDGE_FEATURE = 'bridge';
@@ -66,17 +66,12 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
   const clock = options.clock ?? systemClock;
   const timers = options.timers ?? systemTimers;
   const settings = options.settings;
+  const conversations = options.conversations;
+  const log = options.log ?? (() => undefined);
   const disabled = new Set<string>();
   const active = new Map<string, AbortController>();
-  const ticker = new CaptureTicker({ tmux: options.tmux, intervalMs: settings.pollMs, historyLines: settings.historyLines, timers, now: () => clock.now() });
-  const conversationSettings = {
-    quietMs: settings.quietMs,
-    maxDurationMs: settings.maxDurationMs,
-    historyLines: settings.historyLines,
-    enterDelayMs: settings.enterDelayMs ?? 100,
-    pasteThreshold: settings.pasteThreshold ?? 200,
-    fence: settings.fence ?? true,
-  };
+  const memory = new PaneMemory();
+  const startedAt = clock.now();
 
   const fail = (res: ServerResponse, error: HttpError) =>
     sendJson(res, error.status, errorBody(error.message, error.type, error.code, error.param), error.headers);
@@ -129,7 +124,7 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
       const path = url.pathname.replace(/\/+$/, '');
       if (path === '/v1/models') {
         onlyMethod(req, 'GET');
-        sendJson(res, 200, { object: 'list', data: listModels(options.engine, disabled) });
+        sendJson(res, 200, { object: 'list', data: listModels(options.engine, disabled, (id) => conversations.hold(id), startedAt) });
         return;
       }
       if (path === '/v1/chat/completions') {
@@ -151,6 +146,17 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
       throw new HttpError(415, 'send the request body as JSON (Content-Type: application/json)', 'invalid_request_error', 'unsupported_media_type');
     }
     const chat = parseChatRequest(await readBody(req));
+    const ident = identity(chat.model, clock.now(), chat.stream && chat.includeUsage);
+    if (chat.model === SIDE_MODEL) {
+      // The side model never types: it answers whatever it is sent as a side request.
+      const known = recogniseSideRequest(chat.messages);
+      const { kind, shape } = known ?? guessSideKind(chat.messages);
+      log(`chat bridge: ${known ? `${known.ui} ${known.kind} request` : `${kind} request`} answered by the ${SIDE_MODEL} model`);
+      // An unknown request's last message is the request itself, not part of the conversation.
+      const context = sideContext(null, known ? chat : { ...chat, messages: chat.messages.slice(0, -1) });
+      answerDirectly(res, chat, ident, sideAnswer(kind, shape, context));
+      return;
+    }
     let view = resolveModel(options.engine, disabled, chat.model);
     if (!view && options.engine.pollNow) {
       // A pane opened since the engine's last poll is not known yet: look again once.
@@ -160,26 +166,36 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
     if (!view) {
       throw new HttpError(404, `The model \`${chat.model}\` does not exist: no bridged pane has that id, target or label (GET /v1/models lists them)`, 'invalid_request_error', 'model_not_found', 'model');
     }
-    const model = chat.model;
-    const ident = identity(model, clock.now(), chat.stream && chat.includeUsage);
+    const paneId = view.pane.paneId;
+    const name = modelName(view);
 
-    // Answered here, without typing: title requests and requests with nothing to type.
-    const message = chat.userText === null ? '' : messageToType(chat.userText);
-    if (chat.titleOnly || message === '') {
-      const text = chat.titleOnly ? `Pane ${modelName(view)}` : '';
-      const usage = usageOf('', text);
-      if (chat.stream) {
-        res.writeHead(200, streamHeaders());
-        res.end(wholeStream(ident, text, 'stop', usage));
-      } else {
-        sendJson(res, 200, completion(ident, text, 'stop', usage));
-      }
+    // Chat UIs' own requests: answered here, never typed.
+    const side = settings.typeSideRequests === true ? null : recogniseSideRequest(chat.messages);
+    if (side) {
+      log(`chat bridge: ${side.ui} ${side.kind} request for pane ${paneId} (${name}) answered without typing [${side.id}]`);
+      answerDirectly(res, chat, ident, sideAnswer(side.kind, side.shape, sideContext(view, chat)));
+      return;
+    }
+    // Only a new message from the person is typed.
+    const last = chat.messages.at(-1);
+    const message = last?.role === 'user' && last.text !== null ? messageToType(last.text) : '';
+    if (message === '') {
+      log(`chat bridge: typed nothing into pane ${paneId} (${name}): the last message is ${last?.role === 'user' ? 'empty' : `from the ${last?.role ?? 'nobody'}, not a new message from the person`}`);
+      answerDirectly(res, chat, ident, '');
+      return;
+    }
+    const userTurns = chat.messages.filter((m) => m.role === 'user').map((m) => m.text ?? '');
+    const retry = memory.retryOf(paneId, userTurns, clock.now());
+    if (retry) {
+      log(`chat bridge: the same conversation again for pane ${paneId} (${name}): answered as before, nothing typed`);
+      answerDirectly(res, chat, ident, retry.answer, retry.finishReason);
       return;
     }
 
-    const paneId = view.pane.paneId;
-    if (active.has(paneId)) {
-      throw new HttpError(409, `pane ${paneId} is already answering another request; wait for it to finish`, 'invalid_request_error', 'pane_busy', 'model', { 'x-should-retry': 'false' });
+    const hold = conversations.hold(paneId);
+    if (active.has(paneId) || hold) {
+      const why = hold?.phase === 'running' ? new PaneBusyError(hold).message : `pane ${paneId} is already answering another request`;
+      throw new HttpError(409, `${why}; wait for it to finish`, 'invalid_request_error', 'pane_busy', 'model', { 'x-should-retry': 'false' });
     }
     const controller = new AbortController();
     active.set(paneId, controller);
@@ -187,9 +203,17 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
       if (!res.writableEnded) controller.abort();
     };
     res.on('close', onClose);
+    const remember = (outcome: ConversationOutcome) => {
+      if (outcome.status === 'pane-gone') {
+        memory.forget(paneId);
+        return;
+      }
+      const finishReason = outcome.status === 'finished' ? outcome.finishReason : 'stop';
+      memory.record(paneId, { userTurns, typed: message, answer: outcome.answer, finishReason, at: clock.now() });
+    };
     try {
-      if (chat.stream) await streamAnswer(res, ident, paneId, message, controller.signal);
-      else await wholeAnswer(res, ident, paneId, message, controller.signal);
+      if (chat.stream) await streamAnswer(res, ident, paneId, message, controller.signal, remember);
+      else await wholeAnswer(res, ident, paneId, message, controller.signal, remember);
     } finally {
       res.off('close', onClose);
       active.delete(paneId);
@@ -201,6 +225,27 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
     }
   }
 
+  function sideContext(view: PaneView | null, chat: ChatRequest) {
+    return {
+      paneName: view === null ? null : modelName(view),
+      command: view?.pane.command ?? null,
+      cwd: view?.pane.cwd || null,
+      recentTyped: view === null ? [] : memory.recent(view.pane.paneId).map((exchange) => exchange.typed),
+      messages: chat.messages,
+    };
+  }
+
+  /** An answer corral knows without typing, streamed whole or as one JSON completion. */
+  function answerDirectly(res: ServerResponse, chat: ChatRequest, ident: CompletionIdentity, text: string, finishReason: 'stop' | 'length' = 'stop'): void {
+    const usage = usageOf('', text);
+    if (chat.stream) {
+      res.writeHead(200, streamHeaders());
+      res.end(wholeStream(ident, text, finishReason, usage));
+    } else {
+      sendJson(res, 200, completion(ident, text, finishReason, usage));
+    }
+  }
+
   async function converse(
     paneId: string,
     message: string,
@@ -208,18 +253,17 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
     hooks: { onTyped?: () => void; onText?: (text: string) => void } = {},
   ): Promise<ConversationOutcome> {
     try {
-      return await runConversation(
-        { tmux: options.tmux, ticker, clock, timers, settings: conversationSettings, ...(options.classify ? { classify: options.classify } : {}) },
-        { paneId, message, signal, ...hooks },
-      );
+      return await conversations.converse(paneId, message, { signal, ...hooks });
     } catch (error) {
       if (error instanceof PaneGoneError) throw new HttpError(404, `pane ${paneId} no longer exists`, 'invalid_request_error', 'model_not_found', 'model');
+      if (error instanceof PaneBusyError) throw new HttpError(409, `${error.message}; wait for it to finish`, 'invalid_request_error', 'pane_busy', 'model', { 'x-should-retry': 'false' });
       throw new HttpError(502, `could not reach the pane through tmux: ${(error as Error).message}`, 'server_error', 'tmux_failed');
     }
   }
 
-  async function wholeAnswer(res: ServerResponse, ident: CompletionIdentity, paneId: string, message: string, signal: AbortSignal): Promise<void> {
+  async function wholeAnswer(res: ServerResponse, ident: CompletionIdentity, paneId: string, message: string, signal: AbortSignal, remember: (o: ConversationOutcome) => void): Promise<void> {
     const outcome = await converse(paneId, message, signal);
+    remember(outcome);
     if (outcome.status === 'aborted') return;
     if (outcome.status !== 'finished') {
       sendJson(res, 502, errorBody(outcome.message, 'server_error', outcome.status === 'pane-gone' ? 'pane_gone' : 'tmux_failed'));
@@ -228,7 +272,7 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
     sendJson(res, 200, completion(ident, outcome.answer, outcome.finishReason, usageOf(message, outcome.answer)));
   }
 
-  async function streamAnswer(res: ServerResponse, ident: CompletionIdentity, paneId: string, message: string, signal: AbortSignal): Promise<void> {
+  async function streamAnswer(res: ServerResponse, ident: CompletionIdentity, paneId: string, message: string, signal: AbortSignal, remember: (o: ConversationOutcome) => void): Promise<void> {
     let started = false;
     let lastWrite = clock.now();
     const write = (text: string) => {
@@ -261,6 +305,7 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
           write(sseEvent(contentChunk(ident, text)));
         },
       });
+      remember(outcome);
       if (outcome.status === 'aborted') return;
       start();
       if (outcome.status === 'finished') {
@@ -278,7 +323,6 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
 
   return {
     name: BRIDGE_FEATURE,
-    ticker,
     matches: (url) => url.pathname === '/v1' || url.pathname.startsWith('/v1/'),
     handleRequest,
     setPaneBridged(paneId, on) {
@@ -286,10 +330,10 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
       else disabled.add(paneId);
     },
     isPaneBridged: (paneId) => !disabled.has(paneId),
-    busyPanes: () => [...active.keys()],
-    close() {
+    busyPanes: () => [...new Set([...active.keys(), ...conversations.holds().map((hold) => hold.paneId)])],
+    async close() {
       for (const controller of active.values()) controller.abort();
-      ticker.close();
+      await conversations.close();
     },
   };
 }

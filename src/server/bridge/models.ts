@@ -1,12 +1,30 @@
 // Which panes the bridge offers as "models", and how a request's `model` names one of them.
+// Besides the panes there is one virtual model, `corral`, that never types: chat UIs can send
+// their title and summary requests there.
 
 import type { EngineStore, PaneView } from '../../engine/types.js';
+import type { PaneHold } from '../../engine/diff/run-conversation.js';
+
+/** The side model's name. It wins over a pane labelled the same (that pane stays reachable by its target). */
+export const SIDE_MODEL = 'corral';
+
+/** What corral adds to a model entry (OpenAI clients ignore unknown fields). */
+export interface ModelStatus {
+  readonly pane: string | null;
+  readonly target: string | null;
+  /** Not free for a new message: answering, or its command still runs. */
+  readonly busy: boolean;
+  readonly phase: PaneHold['phase'] | null;
+  readonly command: string | null;
+  readonly virtual: boolean;
+}
 
 export interface ModelEntry {
   readonly id: string;
   readonly object: 'model';
   readonly created: number;
   readonly owned_by: string;
+  readonly corral: ModelStatus;
 }
 
 /** The name a pane is listed under: its label when it has one, else `session:window.pane`. */
@@ -18,13 +36,34 @@ export function bridgedPanes(store: EngineStore, disabled: ReadonlySet<string>):
   return store.getSnapshot().panes.filter((view) => view.state !== 'ended' && !view.pane.dead && !disabled.has(view.pane.paneId));
 }
 
-export function listModels(store: EngineStore, disabled: ReadonlySet<string>): ModelEntry[] {
-  return bridgedPanes(store, disabled).map((view) => ({
-    id: modelName(view),
-    object: 'model' as const,
-    created: Math.floor(view.registeredAt / 1000),
+export function listModels(store: EngineStore, disabled: ReadonlySet<string>, holdOf: (paneId: string) => PaneHold | null, startedAt: number): ModelEntry[] {
+  const side: ModelEntry = {
+    id: SIDE_MODEL,
+    object: 'model',
+    created: Math.floor(startedAt / 1000),
     owned_by: 'corral',
-  }));
+    corral: { pane: null, target: null, busy: false, phase: null, command: null, virtual: true },
+  };
+  return [
+    side,
+    ...bridgedPanes(store, disabled).map((view) => {
+      const hold = holdOf(view.pane.paneId);
+      return {
+        id: modelName(view),
+        object: 'model' as const,
+        created: Math.floor(view.registeredAt / 1000),
+        owned_by: 'corral',
+        corral: {
+          pane: view.pane.paneId,
+          target: view.target,
+          busy: hold !== null,
+          phase: hold?.phase ?? null,
+          command: hold?.command ?? view.pane.command,
+          virtual: false,
+        },
+      };
+    }),
+  ];
 }
 
 /** Finds the pane a `model` value names: pane id (`%3`), `session:window.pane`, or label. */

@@ -2,6 +2,7 @@
 // Pure except for reading the request stream.
 
 import type { IncomingMessage } from 'node:http';
+import type { ChatMessage } from './side-requests.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -48,10 +49,8 @@ export interface ChatRequest {
   readonly model: string;
   readonly stream: boolean;
   readonly includeUsage: boolean;
-  /** Text of the last user message, or null when there is none. */
-  readonly userText: string | null;
-  /** Whether the request only asks for a conversation title. */
-  readonly titleOnly: boolean;
+  /** Every message's role and text, in order. */
+  readonly messages: readonly ChatMessage[];
 }
 
 interface RawMessage {
@@ -83,15 +82,12 @@ export function parseChatRequest(body: string): ChatRequest {
     }
   }
   const list = messages as RawMessage[];
-  const lastUser = [...list].reverse().find((m) => m.role === 'user');
-  const userText = lastUser === undefined ? null : contentText(lastUser.content);
   const streamOptions = request.stream_options as { include_usage?: unknown } | undefined;
   return {
     model: request.model,
     stream: request.stream === true,
     includeUsage: typeof streamOptions === 'object' && streamOptions !== null && streamOptions.include_usage === true,
-    userText,
-    titleOnly: list.some((m) => isTitlePrompt(contentText(m.content) ?? '')),
+    messages: list.map((m) => ({ role: m.role as string, text: contentText(m.content) })),
   };
 }
 
@@ -105,19 +101,6 @@ export function contentText(content: unknown): string | null {
     return texts.length > 0 ? texts.join('\n') : null;
   }
   return null;
-}
-
-// Chat front ends ask the model for a conversation title with prompts like these; typing them
-// into a terminal would run them as commands.
-const TITLE_PROMPTS = [
-  /\b5-word-or-less title for the conversation\b/i,
-  /\bconcise title\b[\s\S]{0,80}\b(conversation|chat)\b/i,
-  /\btitle for (this|the) (conversation|chat)\b/i,
-  /\bgenerate a (short|concise|brief)[\s\S]{0,40}\btitle\b/i,
-];
-
-export function isTitlePrompt(text: string): boolean {
-  return TITLE_PROMPTS.some((pattern) => pattern.test(text));
 }
 
 /** What gets typed: line endings normalised, control bytes removed, trailing newlines dropped. */

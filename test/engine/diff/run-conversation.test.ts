@@ -1,23 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { TmuxClient } from '../../../src/engine/tmux/client.js';
 import { CaptureTicker } from '../../../src/engine/diff/capture-ticker.js';
-import { runConversation, type ConversationOutcome } from '../../../src/engine/diff/run-conversation.js';
+import { PaneBusyError, PaneConversations, formatLate, type ConversationOutcome } from '../../../src/engine/diff/run-conversation.js';
+import { Conversation } from '../../../src/engine/diff/conversation.js';
+import type { TmuxRunner } from '../../../src/engine/tmux/runner.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { scriptedTmux, type FakePane } from '../../helpers/scripted-panes.js';
 
-const settings = { quietMs: 800, maxDurationMs: 30_000, historyLines: 2000, enterDelayMs: 100, pasteThreshold: 200 };
+const settings = { quietMs: 800, longQuietMs: 5000, maxDurationMs: 30_000, historyLines: 2000, enterDelayMs: 100, pasteThreshold: 200, heldPollMs: 500 };
 
 function shellPane(): FakePane {
   return { lines: ['earlier', '$'], cursorRow: 1, height: 10 };
 }
 
-function setup(panes: Record<string, FakePane>) {
+/** A full-screen agent whose input box corral does not recognise as a line editor. */
+function agentPane(): FakePane {
+  return { lines: ['Agent v1', '', '┃ ask me', ''], cursorRow: 2, height: 10, command: 'agent' };
+}
+
+function setup(panes: Record<string, FakePane>, overrides: Partial<typeof settings> = {}, wrap?: (runner: TmuxRunner) => TmuxRunner) {
   const fake = scriptedTmux(panes);
   const time = new ManualTime();
-  const tmux = new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner: fake.runner, nonce: 'n0nce' });
+  const runner = wrap ? wrap(fake.runner) : fake.runner;
+  const tmux = new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner, nonce: 'n0nce' });
   const ticker = new CaptureTicker({ tmux, intervalMs: 100, historyLines: 2000, timers: time, now: () => time.now() });
-  const deps = { tmux, ticker, clock: time, timers: time, settings };
-  return { fake, time, ticker, deps };
+  const desk = new PaneConversations({ tmux, ticker, clock: time, timers: time, settings: { ...settings, ...overrides } });
+  return { fake, time, ticker, desk };
 }
 
 /** Puts `lines` on the pane as the program's output, cursor after them (or on the prompt). */
@@ -27,75 +35,200 @@ function print(pane: FakePane, lines: string[], prompt = false): void {
   pane.cursorRow = prompt ? pane.lines.length - 1 : pane.lines.length;
 }
 
-describe('runConversation', () => {
-  it('types the text, presses Enter 100 ms later, streams the output and ends 800 ms after the last line', async () => {
-    const pane = shellPane();
-    const { fake, time, deps } = setup({ '%1': pane });
-    const texts: string[] = [];
-    let outcome: ConversationOutcome | null = null;
-    let typedAt = -1;
-    void runConversation(deps, {
-      paneId: '%1',
-      message: 'make',
-      onTyped: () => (typedAt = time.now()),
-      onText: (text) => texts.push(text),
-    }).then((o) => (outcome = o));
-    const start = time.now();
-    await time.advance(50);
-    expect(fake.typed.get('%1')).toEqual(['text:make']);
-    await time.advance(50);
-    expect(fake.typed.get('%1')).toEqual(['text:make', 'key:Enter']);
-    expect(typedAt - start).toBe(100);
+/** The shell echoes the command on its prompt line and moves to the next line. */
+function echo(pane: FakePane, command: string): void {
+  pane.lines[pane.lines.length - 1] = `$ ${command}`;
+  pane.cursorRow = pane.lines.length;
+}
 
-    pane.lines[1] = '$ make';
+function track(promise: Promise<ConversationOutcome>): { outcome: ConversationOutcome | null } {
+  const box: { outcome: ConversationOutcome | null } = { outcome: null };
+  void promise.then((o) => (box.outcome = o));
+  return box;
+}
+
+describe('PaneConversations', () => {
+  it('types text and Enter in one tmux command at a shell prompt, streams, and ends 800 ms after the prompt is back', async () => {
+    const pane = shellPane();
+    const { fake, time, desk } = setup({ '%1': pane });
+    const texts: string[] = [];
+    const run = track(desk.converse('%1', 'make', { onText: (text) => texts.push(text) }));
+    await time.advance(0);
+    expect(fake.typed.get('%1')).toEqual(['text:make', 'key:Enter']);
+    const sends = fake.calls.filter((chain) => chain.some((c) => c[0] === 'send-keys'));
+    expect(sends).toHaveLength(1);
+
+    echo(pane, 'make');
     print(pane, ['compiling a.c']);
     await time.advance(100);
     expect(texts.join('')).toBe('```\ncompiling a.c\n');
-    print(pane, ['linking']);
+    print(pane, ['linking'], true);
     await time.advance(100);
-    const lastOutput = time.now();
-    // No prompt comes back (the build waits on something): quiet time decides.
+    const promptAt = time.now();
     let endedAt = -1;
-    for (let i = 0; i < 20 && outcome === null; i++) {
+    for (let i = 0; i < 20 && run.outcome === null; i++) {
       await time.advance(100);
       endedAt = time.now();
     }
-    expect(outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\ncompiling a.c\nlinking\n```\n' });
-    expect(endedAt - lastOutput).toBeGreaterThanOrEqual(800);
-    expect(endedAt - lastOutput).toBeLessThanOrEqual(1000);
+    expect(run.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\ncompiling a.c\nlinking\n```\n' });
+    expect(endedAt - promptAt).toBeGreaterThanOrEqual(800);
+    expect(endedAt - promptAt).toBeLessThanOrEqual(1000);
+    expect(desk.hold('%1')).toBeNull();
   });
 
-  it('ends at once when the shell prompt is back and the screen holds still', async () => {
+  it('does not end on a pause: a quiet start, then output after 3 s', async () => {
     const pane = shellPane();
-    const { time, deps } = setup({ '%1': pane });
-    let outcome: ConversationOutcome | null = null;
-    void runConversation(deps, { paneId: '%1', message: 'echo hi' }).then((o) => (outcome = o));
-    await time.advance(100);
-    pane.lines[1] = '$ echo hi';
-    print(pane, ['hi'], true);
-    await time.advance(100);
-    expect(outcome).toBeNull();
-    await time.advance(100);
-    expect(outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\nhi\n```\n' });
+    const { time, desk } = setup({ '%1': pane });
+    const run = track(desk.converse('%1', 'sleep 3; echo late'));
+    await time.advance(0);
+    echo(pane, 'sleep 3; echo late');
+    await time.advance(3000);
+    expect(run.outcome).toBeNull();
+    print(pane, ['late'], true);
+    await time.advance(1000);
+    expect(run.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\nlate\n```\n' });
   });
 
-  it('pastes long or multi-line messages', async () => {
-    const { fake, time, deps } = setup({ '%1': shellPane(), '%2': shellPane() });
+  it('keeps the pane reserved after the long quiet while a command started from the shell runs, and hands its late output to the next answer', async () => {
+    const pane = shellPane();
+    const { time, desk } = setup({ '%1': pane });
+    const first = track(desk.converse('%1', 'sleep 60; echo done'));
+    await time.advance(0);
+    echo(pane, 'sleep 60; echo done');
+    pane.command = 'sleep';
+    await time.advance(5100);
+    expect(first.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '' });
+    expect(desk.hold('%1')).toMatchObject({ phase: 'running', command: 'sleep' });
+    await expect(desk.converse('%1', 'ls')).rejects.toBeInstanceOf(PaneBusyError);
+    await expect(desk.converse('%1', 'ls')).rejects.toThrow(/still running the previous command \(sleep\): its prompt is not back/);
+
+    pane.command = 'bash';
+    print(pane, ['done'], true);
+    await time.advance(2000);
+    expect(desk.hold('%1')).toBeNull();
+
+    const texts: string[] = [];
+    const second = track(desk.converse('%1', 'echo next', { onText: (t) => texts.push(t) }));
+    await time.advance(0);
+    echo(pane, 'echo next');
+    print(pane, ['next'], true);
+    await time.advance(1000);
+    const late = formatLate(['done'], 0, true);
+    expect(texts[0]).toBe(late);
+    expect(second.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: `${late}\`\`\`\nnext\n\`\`\`\n` });
+  });
+
+  it('frees a pane whose prompt it does not know after the long quiet', async () => {
+    const pane: FakePane = { lines: ['deploy>'], cursorRow: 0, height: 10, command: 'deploytool' };
+    const { time, desk } = setup({ '%1': pane });
+    const run = track(desk.converse('%1', 'status'));
+    await time.advance(200);
+    pane.lines = ['deploy> status', 'all green', 'deploy>'];
+    pane.cursorRow = 2;
+    await time.advance(4000);
+    expect(run.outcome).toBeNull();
+    await time.advance(1200);
+    expect(run.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\nall green\n```\n' });
+    expect(desk.hold('%1')).toBeNull();
+  });
+
+  it('presses Enter even when the client leaves between text and Enter (an agent gets a pause between them)', async () => {
+    const { fake, time, desk } = setup({ '%1': agentPane() });
     const controller = new AbortController();
-    void runConversation(deps, { paneId: '%1', message: 'line one\nline two', signal: controller.signal });
-    void runConversation(deps, { paneId: '%2', message: 'x'.repeat(201), signal: controller.signal });
+    const done = desk.converse('%1', 'rm -rf build/x', { signal: controller.signal });
+    await time.advance(50);
+    expect(fake.typed.get('%1')).toEqual(['text:rm -rf build/x']);
+    controller.abort();
+    await time.advance(100);
+    expect(fake.typed.get('%1')).toEqual(['text:rm -rf build/x', 'key:Enter']);
+    expect(await done).toEqual({ status: 'aborted', answer: '' });
+    // The pane stays reserved until its program is back.
+    expect(desk.hold('%1')).toMatchObject({ phase: 'running' });
+  });
+
+  it('erases the text when its Enter cannot be sent', async () => {
+    const pane = agentPane();
+    let failEnter = true;
+    const { fake, time, desk } = setup({ '%1': pane }, {}, (runner) => async (args, options) => {
+      if (failEnter && args.includes('send-keys') && args.at(-1) === 'Enter') {
+        failEnter = false;
+        return { stdout: '', stderr: 'server exited unexpectedly\n', exitCode: 1 };
+      }
+      return runner(args, options);
+    });
+    const done = desk.converse('%1', 'ls').catch((error: Error) => error);
+    await time.advance(200);
+    expect(await done).toBeInstanceOf(Error);
+    expect(fake.typed.get('%1')).toEqual(['text:ls', 'key:End', 'key:C-u']);
+    expect(desk.hold('%1')).toBeNull();
+  });
+
+  it('pastes long or multi-line messages, then presses Enter', async () => {
+    const { fake, time, desk } = setup({ '%1': shellPane(), '%2': shellPane() });
+    const controller = new AbortController();
+    void desk.converse('%1', 'line one\nline two', { signal: controller.signal });
+    void desk.converse('%2', 'x'.repeat(201), { signal: controller.signal });
     await time.advance(100);
     expect(fake.typed.get('%1')).toEqual(['paste:line one\nline two', 'key:Enter']);
     expect(fake.typed.get('%2')).toEqual([`paste:${'x'.repeat(201)}`, 'key:Enter']);
     controller.abort();
   });
 
-  it('captures every pane with a conversation in one tmux process per poll', async () => {
+  it('closes a Python block so that it runs, and leaves its empty continuation line out', async () => {
+    const pane: FakePane = { lines: ['>>>'], cursorRow: 0, height: 10, command: 'python3' };
+    const { fake, time, desk } = setup({ '%1': pane });
+    const run = track(desk.converse('%1', 'for i in range(2): print(i)'));
+    await time.advance(0);
+    pane.lines = ['>>> for i in range(2): print(i)', '...'];
+    pane.cursorRow = 1;
+    await time.advance(100);
+    expect(fake.typed.get('%1')).toEqual(['text:for i in range(2): print(i)', 'key:Enter', 'key:Enter']);
+    pane.lines = ['>>> for i in range(2): print(i)', '...', '0', '1', '>>>'];
+    pane.cursorRow = 4;
+    await time.advance(1000);
+    expect(run.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\n0\n1\n```\n' });
+  });
+
+  it('answers a full-screen program with its settled screen once, and leaves no rows of it behind', async () => {
+    const pane = shellPane();
+    const { time, desk } = setup({ '%1': pane });
+    const texts: string[] = [];
+    const run = track(desk.converse('%1', 'top', { onText: (t) => texts.push(t) }));
+    await time.advance(0);
+    echo(pane, 'top');
+    const normal = { lines: [...pane.lines], cursorRow: pane.cursorRow };
+    pane.alternate = true;
+    pane.command = 'top';
+    for (let frame = 0; frame < 5; frame++) {
+      pane.lines = [`top - 10:0${frame}`, `load ${frame}`, 'PID USER', `1 root ${frame}%`];
+      pane.cursorRow = 0;
+      await time.advance(100);
+    }
+    expect(texts).toEqual([]);
+    await time.advance(800);
+    expect(run.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\ntop - 10:04\nload 4\nPID USER\n1 root 4%\n```\n' });
+    expect(desk.hold('%1')).toMatchObject({ phase: 'running', command: 'top' });
+
+    // top quits: the normal screen is back as it was, with the prompt under it.
+    pane.alternate = false;
+    pane.command = 'bash';
+    pane.lines = [...normal.lines, '$'];
+    pane.cursorRow = pane.lines.length - 1;
+    await time.advance(1500);
+    expect(desk.hold('%1')).toBeNull();
+    const next = track(desk.converse('%1', 'echo after'));
+    await time.advance(0);
+    echo(pane, 'echo after');
+    print(pane, ['after'], true);
+    await time.advance(1000);
+    expect(next.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\nafter\n```\n' });
+  });
+
+  it('captures every answering pane in one tmux process per poll, and a held pane less often', async () => {
     const panes = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`%${i + 1}`, shellPane()]));
-    const { fake, time, deps } = setup(panes);
+    const { fake, time, desk } = setup(panes);
     const controller = new AbortController();
-    const patient = { ...deps, settings: { ...settings, quietMs: 60_000 } };
-    for (const id of Object.keys(panes)) void runConversation(patient, { paneId: id, message: 'sleep 9', signal: controller.signal });
+    for (const id of Object.keys(panes)) void desk.converse(id, 'sleep 9', { signal: controller.signal });
     await time.advance(100);
     const before = fake.captureCalls();
     await time.advance(1000);
@@ -103,59 +236,33 @@ describe('runConversation', () => {
     const lastBatch = fake.calls.filter((chain) => chain.some((c) => c[0] === 'capture-pane')).at(-1)!;
     expect(lastBatch.filter((c) => c[0] === 'capture-pane')).toHaveLength(5);
     controller.abort();
-  });
-
-  it('stops polling at once when aborted, and types nothing more', async () => {
-    const pane = shellPane();
-    const { fake, time, ticker, deps } = setup({ '%1': pane });
-    const controller = new AbortController();
-    let outcome: ConversationOutcome | null = null;
-    void runConversation(deps, { paneId: '%1', message: 'sleep 9', signal: controller.signal }).then((o) => (outcome = o));
-    await time.advance(300);
-    controller.abort();
     await time.advance(0);
-    expect(outcome).toMatchObject({ status: 'aborted' });
-    expect(ticker.watchedPanes).toEqual([]);
-    const calls = fake.calls.length;
+    const held = fake.captureCalls();
     await time.advance(1000);
-    expect(fake.calls.length).toBe(calls);
+    expect(fake.captureCalls() - held).toBe(2);
   });
 
-  it('does not press Enter when aborted while waiting to', async () => {
-    const { fake, time, deps } = setup({ '%1': shellPane() });
-    const controller = new AbortController();
-    const done = runConversation(deps, { paneId: '%1', message: 'rm -rf build', signal: controller.signal });
-    await time.advance(50);
-    controller.abort();
-    await time.advance(500);
-    expect(await done).toEqual({ status: 'aborted', answer: '' });
-    expect(fake.typed.get('%1')).toEqual(['text:rm -rf build']);
-  });
-
-  it('reports a pane that closes mid-answer, with what it had said', async () => {
+  it('reports a pane that closes mid-answer, with what it had said, and frees it', async () => {
     const pane = shellPane();
-    const { fake, time, deps } = setup({ '%1': pane, '%2': shellPane() });
-    let outcome: ConversationOutcome | null = null;
-    const other = new AbortController();
-    void runConversation(deps, { paneId: '%2', message: 'sleep 9', signal: other.signal });
-    void runConversation(deps, { paneId: '%1', message: 'run' }).then((o) => (outcome = o));
-    await time.advance(100);
-    pane.lines[1] = '$ run';
+    const { fake, time, desk } = setup({ '%1': pane });
+    const run = track(desk.converse('%1', 'run'));
+    await time.advance(0);
+    echo(pane, 'run');
     print(pane, ['partial']);
     await time.advance(100);
     fake.panes.delete('%1');
     await time.advance(100);
-    expect(outcome).toEqual({ status: 'pane-gone', answer: '```\npartial\n```\n', message: 'pane %1 closed while answering' });
-    other.abort();
+    expect(run.outcome).toEqual({ status: 'pane-gone', answer: '```\npartial\n```\n', message: 'pane %1 closed while answering' });
+    expect(desk.hold('%1')).toBeNull();
   });
 
   it('asks later captures for only the history the answer needs', async () => {
     const pane: FakePane = { lines: [...Array.from({ length: 1500 }, (_, i) => `old ${i}`), '$'], cursorRow: 1500, height: 10 };
-    const { fake, time, deps } = setup({ '%1': pane });
+    const { fake, time, desk } = setup({ '%1': pane });
     const controller = new AbortController();
-    void runConversation(deps, { paneId: '%1', message: 'build', signal: controller.signal });
-    await time.advance(100);
-    pane.lines[1500] = '$ build';
+    void desk.converse('%1', 'build', { signal: controller.signal });
+    await time.advance(0);
+    echo(pane, 'build');
     print(pane, ['step 1']);
     await time.advance(200);
     const historyArgs = fake.calls
@@ -168,37 +275,55 @@ describe('runConversation', () => {
     controller.abort();
   });
 
-  it('ends with "length" at the maximum duration', async () => {
+  it('ends with "length" at the maximum duration and keeps the pane until its prompt is back', async () => {
     const pane = shellPane();
-    const { time, deps } = setup({ '%1': pane });
-    let outcome: ConversationOutcome | null = null;
-    void runConversation({ ...deps, settings: { ...settings, maxDurationMs: 2000 } }, { paneId: '%1', message: 'yes' }).then((o) => (outcome = o));
-    for (let i = 0; i < 30 && outcome === null; i++) {
+    const { time, desk } = setup({ '%1': pane }, { maxDurationMs: 2000 });
+    const run = track(desk.converse('%1', 'yes'));
+    await time.advance(0);
+    echo(pane, 'yes');
+    for (let i = 0; i < 30 && run.outcome === null; i++) {
       print(pane, [`y ${i}`]);
       await time.advance(100);
     }
-    expect(outcome).toMatchObject({ status: 'finished', finishReason: 'length' });
+    expect(run.outcome).toMatchObject({ status: 'finished', finishReason: 'length' });
+    expect(desk.hold('%1')).toMatchObject({ phase: 'running' });
+    print(pane, ['y late'], true);
+    await time.advance(2000);
+    expect(desk.hold('%1')).toBeNull();
+  });
+
+  it('waits for typing in progress before it closes', async () => {
+    const { fake, time, desk } = setup({ '%1': agentPane() });
+    void desk.converse('%1', 'hello').catch(() => undefined);
+    await time.advance(10);
+    const closed = desk.close();
+    await time.advance(200);
+    await closed;
+    expect(fake.typed.get('%1')).toEqual(['text:hello', 'key:Enter']);
+    expect(desk.holds()).toEqual([]);
   });
 });
 
 describe('Conversation', () => {
-  it('does not end early on an agent that still shows its prompt before it starts answering', async () => {
-    const { Conversation } = await import('../../../src/engine/diff/conversation.js');
+  it('does not end early on an agent that still shows its prompt before it starts answering', () => {
     const box = ['╭────╮', '│ >  │', '╰────╯'];
-    const conversation = new Conversation({ lines: ['banner', ...box], cursorRow: 2 }, 'hello', 0, { quietMs: 800, maxDurationMs: 60_000 }, () => ({
+    const config = { quietMs: 800, longQuietMs: 60_000, maxDurationMs: 600_000 };
+    const conversation = new Conversation({ lines: ['banner', ...box], cursorRow: 2, height: 10 }, 'hello', 0, config, () => ({
       prompt: true,
       reason: 'stopped',
       busy: false,
       tool: 'agent',
       rule: 'box',
-      line: '│ >  │',
+      line: '>',
       answer: { kind: 'line', options: [] },
     }));
-    // The echo shows up, then nothing for a while: no answer yet, so only the quiet time can end it.
+    // The echo shows up, then nothing: no answer yet, so the prompt does not end it.
     const screen = { lines: ['banner', '> hello', ...box], cursorRow: 3, height: 10 };
     expect(conversation.observe(screen, 100).finish).toBeNull();
-    expect(conversation.observe(screen, 200).finish).toBeNull();
-    expect(conversation.observe(screen, 800).finish).toBeNull();
-    expect(conversation.observe(screen, 900)).toEqual({ text: '', finish: 'stop' });
+    expect(conversation.observe(screen, 1500).finish).toBeNull();
+    // The agent answers above its box; once the screen holds still, the answer ends.
+    const answered = { lines: ['banner', '> hello', '● Hi there', ...box], cursorRow: 4, height: 10 };
+    expect(conversation.observe(answered, 1600)).toMatchObject({ text: '```\n● Hi there\n', finish: null });
+    expect(conversation.observe(answered, 2500)).toMatchObject({ finish: 'stop', released: true });
   });
 });

@@ -5,7 +5,7 @@ const framing = makeFraming('abc123');
 
 describe('captureBatchCommand', () => {
   it('chains a marker and a joined capture with history per pane', () => {
-    const marker = (id: string) => `<~abc123:${id.slice(1)}~> #{cursor_y} #{pane_height} #{pane_dead}`;
+    const marker = (id: string) => `<~abc123:${id.slice(1)}~> #{cursor_y} #{pane_height} #{pane_dead} #{alternate_on} #{pane_current_command}`;
     expect(captureBatchCommand(framing, ['%1', '%22'], { history: 2000 })).toEqual([
       ...['display-message', '-p', '-t', '%1', marker('%1'), ';'],
       ...['capture-pane', '-p', '-t', '%1', '-J', '-S', '-2000', ';'],
@@ -17,7 +17,7 @@ describe('captureBatchCommand', () => {
   it("keeps '%' out of display-message text, which tmux passes through strftime", () => {
     // `display -p '<~n:%4~>'` prints '<~n: %4~>' and '%12' comes out padded with spaces.
     const texts = captureBatchCommand(framing, ['%4', '%12'], { history: 0 }).filter((arg) => arg.startsWith(framing.blockStart));
-    expect(texts).toEqual(['<~abc123:4~> #{cursor_y} #{pane_height} #{pane_dead}', '<~abc123:12~> #{cursor_y} #{pane_height} #{pane_dead}']);
+    expect(texts).toEqual(['<~abc123:4~> #{cursor_y} #{pane_height} #{pane_dead} #{alternate_on} #{pane_current_command}', '<~abc123:12~> #{cursor_y} #{pane_height} #{pane_dead} #{alternate_on} #{pane_current_command}']);
   });
 
   it('asks each pane for its own history when told', () => {
@@ -32,12 +32,12 @@ describe('captureBatchCommand', () => {
 
 describe('parseCaptureBatch', () => {
   const output = [
-    '<~abc123:1~> 2 3 0',
+    '<~abc123:1~> 2 3 0 0 bash',
     'history line',
     '$ ls',
     'a  b',
     '$',
-    '<~abc123:2~> 0 2 1',
+    '<~abc123:2~> 0 2 1 1 my tool',
     'dead pane',
     '',
     '',
@@ -46,8 +46,8 @@ describe('parseCaptureBatch', () => {
   it('splits the blocks and finds the cursor line counting from the bottom', () => {
     const captures = parseCaptureBatch(output, framing, true);
     expect(captures).toEqual([
-      { paneId: '%1', text: 'history line\n$ ls\na  b\n$\n', cursorRow: 3, height: 3, dead: false },
-      { paneId: '%2', text: 'dead pane\n\n', cursorRow: 0, height: 2, dead: true },
+      { paneId: '%1', text: 'history line\n$ ls\na  b\n$\n', cursorRow: 3, height: 3, dead: false, alternate: false, command: 'bash' },
+      { paneId: '%2', text: 'dead pane\n\n', cursorRow: 0, height: 2, dead: true, alternate: true, command: 'my tool' },
     ]);
   });
 
@@ -56,7 +56,9 @@ describe('parseCaptureBatch', () => {
   });
 
   it('is not fooled by a pane that prints a marker without the nonce', () => {
-    const forged = '<~abc123:%1~> 1 2 0\n<~other:%9~> 0 1 0\nx\n';
-    expect(parseCaptureBatch(forged, framing, true)).toEqual([{ paneId: '%1', text: '<~other:%9~> 0 1 0\nx\n', cursorRow: 1, height: 2, dead: false }]);
+    const forged = '<~abc123:%1~> 1 2 0 0 sh\n<~other:%9~> 0 1 0 0 sh\nx\n';
+    expect(parseCaptureBatch(forged, framing, true)).toEqual([
+      { paneId: '%1', text: '<~other:%9~> 0 1 0 0 sh\nx\n', cursorRow: 1, height: 2, dead: false, alternate: false, command: 'sh' },
+    ]);
   });
 });

@@ -6,6 +6,9 @@ import { request } from 'node:http';
 import { CorralServer } from '../../../src/server/http-server.js';
 import { createBridgeFeature } from '../../../src/server/bridge/index.js';
 import { TmuxClient } from '../../../src/engine/tmux/client.js';
+import { CaptureTicker } from '../../../src/engine/diff/capture-ticker.js';
+import { PaneConversations } from '../../../src/engine/diff/run-conversation.js';
+import type { Classifier } from '../../../src/engine/diff/conversation.js';
 import type { EngineSnapshot, EngineStore, PaneView, PromptVerdict } from '../../../src/engine/types.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { scriptedTmux, type FakePane } from '../../helpers/scripted-panes.js';
@@ -27,6 +30,13 @@ function store(paneIds: string[]): EngineStore {
   return { getSnapshot: () => snapshot, subscribe: () => () => undefined };
 }
 
+function conversations(runner: ReturnType<typeof scriptedTmux>['runner'], time: ManualTime, classify?: Classifier): PaneConversations {
+  const tmux = new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner, nonce: 'k33p' });
+  const ticker = new CaptureTicker({ tmux, intervalMs: 100, historyLines: 100, timers: time, now: () => time.now() });
+  const settings = { quietMs: 800, longQuietMs: 60_000, maxDurationMs: 600_000, historyLines: 100, enterDelayMs: 100, pasteThreshold: 200 };
+  return new PaneConversations({ tmux, ticker, clock: time, timers: time, settings, ...(classify ? { classify } : {}) });
+}
+
 let server: CorralServer | null = null;
 afterEach(async () => {
   await server?.close();
@@ -38,16 +48,19 @@ describe('bridge feature (scripted tmux, manual clock)', () => {
     const pane: FakePane = { lines: ['$'], cursorRow: 0, height: 10 };
     const fake = scriptedTmux({ '%7': pane });
     const time = new ManualTime();
-    let busy = true;
-    const verdict = (): PromptVerdict => ({ prompt: false, reason: null, busy, tool: 'agent', rule: busy ? 'busy' : null, line: '', answer: null });
+    let busy = false;
+    // The pane shows its prompt when not busy (on the cursor line, as a shell does).
+    const verdict = (lines: readonly string[]): PromptVerdict =>
+      busy
+        ? { prompt: false, reason: null, busy, tool: 'agent', rule: 'busy', line: '', answer: null }
+        : { prompt: true, reason: 'stopped', busy, tool: 'shell', rule: 'shell', line: lines.filter((l) => l !== '').at(-1) ?? '', answer: { kind: 'line', options: [] } };
     const bridge = createBridgeFeature({
       engine: store(['%7']),
-      tmux: new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner: fake.runner, nonce: 'k33p' }),
+      conversations: conversations(fake.runner, time, verdict),
       token: TOKEN,
-      settings: { pollMs: 100, quietMs: 800, maxDurationMs: 60_000, historyLines: 100, corsOrigins: [], keepaliveMs: 1000 },
+      settings: { corsOrigins: [], keepaliveMs: 1000 },
       clock: time,
       timers: time,
-      classify: verdict,
     });
     server = new CorralServer({ host: '127.0.0.1', port: 0 });
     await server.listen();
@@ -68,13 +81,14 @@ describe('bridge feature (scripted tmux, manual clock)', () => {
       for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
       expect(check()).toBe(true);
     };
-    await waitFor(() => fake.typed.get('%7')?.length === 1);
+    await waitFor(() => fake.typed.get('%7')?.length === 2);
     await time.advance(100);
     await waitFor(() => received.includes('"role":"assistant"'));
     expect(fake.typed.get('%7')).toEqual(['text:think hard', 'key:Enter']);
 
     pane.lines = ['$ think hard', '✻ Thinking… (esc to interrupt)'];
     pane.cursorRow = 1;
+    busy = true;
     // Ten quiet seconds while busy: the answer stays open and keepalives flow.
     for (let i = 0; i < 100; i++) await time.advance(100);
     await waitFor(() => (received.match(/^: keepalive$/gm) ?? []).length >= 9);
@@ -83,7 +97,7 @@ describe('bridge feature (scripted tmux, manual clock)', () => {
     busy = false;
     pane.lines = ['$ think hard', '● The answer is 42.', '$'];
     pane.cursorRow = 2;
-    for (let i = 0; i < 12 && !ended; i++) {
+    for (let i = 0; i < 20 && !ended; i++) {
       await time.advance(100);
       await new Promise((r) => setTimeout(r, 5));
     }
@@ -101,9 +115,9 @@ describe('switching the bridge off', () => {
     const time = new ManualTime();
     const bridge = createBridgeFeature({
       engine: store(['%3']),
-      tmux: new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner: fake.runner, nonce: 'off0' }),
+      conversations: conversations(fake.runner, time),
       token: TOKEN,
-      settings: { pollMs: 100, quietMs: 800, maxDurationMs: 60_000, historyLines: 100, corsOrigins: [] },
+      settings: { corsOrigins: [] },
       clock: time,
       timers: time,
     });
@@ -121,7 +135,7 @@ describe('switching the bridge off', () => {
       );
       req.end(JSON.stringify({ model: '%3', stream: true, messages: [{ role: 'user', content: 'sleep 60' }] }));
     });
-    for (let i = 0; i < 200 && fake.typed.get('%3')?.length !== 1; i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 200 && fake.typed.get('%3')?.length !== 2; i++) await new Promise((r) => setTimeout(r, 5));
     await time.advance(100);
     for (let i = 0; i < 200 && bridge.busyPanes().length === 0; i++) await new Promise((r) => setTimeout(r, 5));
     await server.disable(bridge.name);

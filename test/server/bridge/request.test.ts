@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError, contentText, isTitlePrompt, messageToType, parseChatRequest } from '../../../src/server/bridge/request.js';
+import { HttpError, contentText, messageToType, parseChatRequest } from '../../../src/server/bridge/request.js';
 
 function errorOf(body: string): { status: number; code: string | null } {
   try {
@@ -12,7 +12,7 @@ function errorOf(body: string): { status: number; code: string | null } {
 }
 
 describe('parseChatRequest', () => {
-  it('takes the last user message, stream flags and usage option', () => {
+  it('keeps every message with its role and text, the stream flags and usage option', () => {
     const request = parseChatRequest(
       JSON.stringify({
         model: '%3',
@@ -26,11 +26,21 @@ describe('parseChatRequest', () => {
         ],
       }),
     );
-    expect(request).toEqual({ model: '%3', stream: true, includeUsage: true, userText: 'ls\n-la', titleOnly: false });
+    expect(request).toEqual({
+      model: '%3',
+      stream: true,
+      includeUsage: true,
+      messages: [
+        { role: 'system', text: 'be brief' },
+        { role: 'user', text: 'first' },
+        { role: 'assistant', text: 'ok' },
+        { role: 'user', text: 'ls\n-la' },
+      ],
+    });
   });
 
-  it('has no user text when only system messages came', () => {
-    expect(parseChatRequest('{"model":"a","messages":[{"role":"system","content":"x"}]}').userText).toBeNull();
+  it('has no text for a message without text parts', () => {
+    expect(parseChatRequest('{"model":"a","messages":[{"role":"user","content":[{"type":"image_url"}]}]}').messages).toEqual([{ role: 'user', text: null }]);
   });
 
   it('rejects bad JSON, a missing model and missing or empty messages with 400', () => {
@@ -40,18 +50,6 @@ describe('parseChatRequest', () => {
     expect(errorOf('{"model":"a"}')).toEqual({ status: 400, code: 'missing_messages' });
     expect(errorOf('{"model":"a","messages":[]}')).toEqual({ status: 400, code: 'missing_messages' });
     expect(errorOf('{"model":"a","messages":["hi"]}')).toEqual({ status: 400, code: 'invalid_messages' });
-  });
-
-  it('recognises title prompts from chat front ends', () => {
-    expect(isTitlePrompt('Please generate a concise, 5-word-or-less title for the conversation, using its same language')).toBe(true);
-    expect(isTitlePrompt('Provide a concise, 5-word-or-less title for the conversation, using title case conventions.')).toBe(true);
-    expect(isTitlePrompt('Analyze this conversation and provide: ... 2. A concise title in the detected language of the conversation')).toBe(true);
-    expect(isTitlePrompt('git log --oneline | head')).toBe(false);
-    expect(isTitlePrompt('rename the title field in the form')).toBe(false);
-    const request = parseChatRequest(
-      JSON.stringify({ model: 'a', messages: [{ role: 'user', content: 'Please generate a concise, 5-word-or-less title for the conversation' }] }),
-    );
-    expect(request.titleOnly).toBe(true);
   });
 });
 
