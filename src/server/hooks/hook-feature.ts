@@ -16,7 +16,7 @@ const MAX_REPORT_BYTES = 64 * 1024;
 const MAX_FIELD = 8 * 1024;
 
 export interface HookFeatureOptions {
-  readonly engine: EngineStore & { observeHook(paneId: string, hook: HookEvent): boolean };
+  readonly engine: EngineStore & { observeHook(paneId: string, hook: HookEvent): boolean; pollNow(): Promise<void> };
   readonly token: string;
   /** The socket path of the tmux server corral watches (null while it cannot tell). */
   readonly serverSocket: () => Promise<string | null>;
@@ -150,7 +150,13 @@ export function createHookFeature(options: HookFeatureOptions): HttpFeature {
     const report = parseHookReport(await readBody(req, MAX_REPORT_BYTES));
     const signal = hookSignal(report);
     if (signal === null) return { status: 202, body: { ignored: true, why: `corral does not act on ${report.event}` } };
-    const match = matchPane(report, engine.getSnapshot().panes, await serverSocket());
+    const socketPath = await serverSocket();
+    let match = matchPane(report, engine.getSnapshot().panes, socketPath);
+    // A pane that opened since the last poll (an agent started right away): look once more.
+    if ('error' in match && match.error.status === 404) {
+      await engine.pollNow();
+      match = matchPane(report, engine.getSnapshot().panes, socketPath);
+    }
     if ('error' in match) throw match.error;
     const event: HookEvent = {
       agent: report.agent,
