@@ -112,11 +112,49 @@ describe.skipIf(!recorder || (!installed && !required))('hooks from the real age
     }
   }
 
+  /** Types a prompt, waits until the input shows it (a busy UI can drop keys), then sends Enter. */
   async function type(pane: string, text: string) {
-    await sleep(300);
-    await h.tmux.tmux('send-keys', '-t', pane, '-l', text);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await sleep(300);
+      await h.tmux.tmux('send-keys', '-t', pane, '-l', text);
+      const deadline = Date.now() + 5_000;
+      while (Date.now() < deadline && !(await h.tmux.capture(pane)).replace(/\s+/g, '').includes(text.replace(/\s+/g, ''))) await sleep(150);
+      if ((await h.tmux.capture(pane)).replace(/\s+/g, '').includes(text.replace(/\s+/g, ''))) break;
+      await h.tmux.tmux('send-keys', '-t', pane, 'C-u');
+    }
     await sleep(250);
     await h.tmux.tmux('send-keys', '-t', pane, 'Enter');
+  }
+
+  /** The pane's `stuck` event; on a timeout, the error shows the screen and the hook calls. */
+  async function stuckEvent(pane: string, log: () => string): Promise<Extract<CorralEvent, { type: 'stuck' }>> {
+    try {
+      return (await h.waitForEvent((e) => e.type === 'stuck' && e.paneId === pane, 60_000)) as Extract<CorralEvent, { type: 'stuck' }>;
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\nscreen:\n${await h.tmux.capture(pane)}\nhook calls:\n${log()}`);
+    }
+  }
+
+  /**
+   * Presses keys on a dialog, then waits until the screen has moved on from it. A dialog that has
+   * just been drawn may not take keys yet: unanswered after 5 s, the keys go again (three times at most).
+   */
+  async function answerDialog(pane: string, before: string, ...keys: string[]) {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await sleep(400);
+      for (const key of keys) {
+        await h.tmux.tmux('send-keys', '-t', pane, key);
+        await sleep(300);
+      }
+      const deadline = Date.now() + 5_000;
+      while (Date.now() < deadline) {
+        if ((await h.tmux.capture(pane)) !== before) {
+          await sleep(500);
+          return;
+        }
+        await sleep(150);
+      }
+    }
   }
 
   const hookOf = (pane: string) => h.engine.getSnapshot().panes.find((v) => v.pane.paneId === pane)?.hook ?? null;
@@ -131,23 +169,17 @@ describe.skipIf(!recorder || (!installed && !required))('hooks from the real age
       if (idle(s)) break;
       // Folder trust: some versions put the cursor on "No, exit"; auto mode: keep asking (not the default).
       const down = /❯\s*No, exit/.test(s) || (/auto mode/i.test(s) && !/trust this folder|Quick safety check/i.test(s));
-      if (down) {
-        await h.tmux.tmux('send-keys', '-t', pane, 'Down');
-        await sleep(300);
-      }
-      await h.tmux.tmux('send-keys', '-t', pane, 'Enter');
-      await sleep(800);
+      await answerDialog(pane, s, ...(down ? ['Down', 'Enter'] : ['Enter']));
     }
     await screenUntil(pane, idle, 'the idle input box');
     const from = h.events.length;
     await type(pane, `RUNCMD touch ${join(work, 'claude-ran.txt')}`);
-    const stuck = (await h.waitForEvent((e) => e.type === 'stuck' && e.paneId === pane, 60_000)) as Extract<CorralEvent, { type: 'stuck' }>;
+    const stuck = await stuckEvent(pane, log);
     expect(stuck.reason).toBe('permission');
     expect(stuck.message).toContain('claude-ran.txt');
     expect(stuck.transcriptPath).toMatch(/\.jsonl$/);
     expect(hookOf(pane)).toMatchObject({ agent: 'claude-code', claim: 'permission', lastEvent: 'PermissionRequest' });
-    await screenUntil(pane, (s) => /Do you want to proceed\?/.test(s), 'the permission dialog');
-    await h.tmux.tmux('send-keys', '-t', pane, 'Enter');
+    await answerDialog(pane, await screenUntil(pane, (s) => /Do you want to proceed\?/.test(s), 'the permission dialog'), 'Enter');
     await screenUntil(pane, (s) => /Done: the tool finished/.test(s), 'the answer after the tool');
     await expect.poll(() => hookOf(pane)?.lastEvent, { timeout: 20_000 }).toBe('Stop');
     expect(hookOf(pane)?.claim).toBe('waiting');
@@ -172,28 +204,24 @@ describe.skipIf(!recorder || (!installed && !required))('hooks from the real age
       const s = await screenUntil(pane, (x) => /Trust this folder\?|Hooks need review/.test(x) || composer(x), 'Codex to start');
       if (process.env.CORRAL_AGENT_DEBUG) console.log(`--- codex screen ${i}\n${s}`);
       if (/Hooks need review/.test(s)) {
-        await h.tmux.tmux('send-keys', '-t', pane, '2');
-        await sleep(300);
-        await h.tmux.tmux('send-keys', '-t', pane, 'Enter');
+        await answerDialog(pane, s, '2', 'Enter');
         trustedHooks = true;
       } else if (/Trust this folder\?/.test(s)) {
-        await h.tmux.tmux('send-keys', '-t', pane, 'Enter');
+        await answerDialog(pane, s, 'Enter');
       } else {
         break;
       }
-      await sleep(1000);
     }
     expect(trustedHooks).toBe(true);
     expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toMatch(/hooks\.json:permission_request:0:0"\]\ntrusted_hash = "sha256:/);
     const from = h.events.length;
     await type(pane, `RUNCMD touch ${join(outside, 'codex-ran.txt')}`);
-    const stuck = (await h.waitForEvent((e) => e.type === 'stuck' && e.paneId === pane, 60_000)) as Extract<CorralEvent, { type: 'stuck' }>;
+    const stuck = await stuckEvent(pane, log);
     expect(stuck.reason).toBe('permission');
     expect(stuck.message).toContain('codex-ran.txt');
     expect(stuck.transcriptPath).toMatch(/rollout-.*\.jsonl$/);
     expect(hookOf(pane)).toMatchObject({ agent: 'codex', claim: 'permission', lastEvent: 'PermissionRequest' });
-    await screenUntil(pane, (s) => /Would you like to run the following command\?/.test(s), 'the approval overlay');
-    await h.tmux.tmux('send-keys', '-t', pane, 'y');
+    await answerDialog(pane, await screenUntil(pane, (s) => /Would you like to run the following command\?/.test(s), 'the approval overlay'), 'y');
     await expect.poll(() => hookOf(pane)?.lastEvent, { timeout: 30_000 }).toBe('Stop');
     expect(eventsOf(pane, from).map((e) => e.type)).toEqual(['stuck', 'unstuck']);
     expect(existsSync(join(outside, 'codex-ran.txt'))).toBe(true);
@@ -211,16 +239,14 @@ describe.skipIf(!recorder || (!installed && !required))('hooks from the real age
     for (let i = 0; i < 12; i++) {
       const s = await screenUntil(pane, (x) => idle(x) || /Do you trust|authenticate|API Key/.test(x), 'Gemini CLI to start');
       if (idle(s)) break;
-      await h.tmux.tmux('send-keys', '-t', pane, 'Enter');
-      await sleep(1500);
+      await answerDialog(pane, s, 'Enter');
     }
     const from = h.events.length;
     await type(pane, `RUNCMD touch ${join(outside, 'gemini-ran.txt')}`);
-    const stuck = (await h.waitForEvent((e) => e.type === 'stuck' && e.paneId === pane, 60_000)) as Extract<CorralEvent, { type: 'stuck' }>;
+    const stuck = await stuckEvent(pane, log);
     expect(stuck).toMatchObject({ reason: 'permission', message: `touch ${join(outside, 'gemini-ran.txt')}` });
     expect(stuck.transcriptPath).toMatch(/session-.*\.jsonl$/);
-    await screenUntil(pane, (s) => /Allow execution of/.test(s), 'the permission dialog');
-    await h.tmux.tmux('send-keys', '-t', pane, 'Enter');
+    await answerDialog(pane, await screenUntil(pane, (s) => /Allow execution of/.test(s), 'the permission dialog'), 'Enter');
     await expect.poll(() => hookOf(pane)?.lastEvent, { timeout: 30_000 }).toBe('AfterAgent');
     expect(hookOf(pane)?.claim).toBe('waiting');
     expect(eventsOf(pane, from).map((e) => e.type)).toEqual(['stuck', 'unstuck']);
