@@ -20,6 +20,8 @@ export const serveCommand: Command = {
     'With neither --bridge nor --attach, the bridge runs. Every request needs the token:',
     '--token, else $CORRAL_TOKEN, else the file token in the config folder (made on first use).',
     'The token is printed only when it is new or with --show-token; otherwise its file is named.',
+    'Agent hooks (corral hooks install) are received on /hooks unless --no-hooks. Notifications:',
+    '--on-stuck CMD, --notify-desktop, --ntfy TOPIC_URL (answer buttons reach /answer; see --answer-url).',
   ].join('\n'),
   flags: [
     { name: 'bridge', type: 'boolean', description: 'run the chat bridge (the default)' },

@@ -17,6 +17,7 @@ export const watchCommand: Command = {
     'Prints one JSON object per line on stdout for every event: registered, stuck, unstuck, ended.',
     'Each has type, sessionId (tmux-%ID-<ms>), paneId and timestamp (ms); stuck adds reason and message.',
     'With --daemon-url the same events are POSTed there, queued while the daemon is down.',
+    'Notifications: --on-stuck CMD, --notify-desktop, --ntfy TOPIC_URL (without answer buttons here).',
     'Example: corral watch --quiet-threshold 10000 | jq -c \'select(.type == "stuck")\'',
   ].join('\n'),
   flags: [],
