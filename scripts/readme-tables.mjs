@@ -3,13 +3,21 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { classifyScreen } from '../dist/engine/prompt/matcher.js';
 import { settingsMarkdown } from '../dist/engine/settings-table.js';
 import { renderKeysMarkdown } from '../dist/ui/keymap.js';
+import { accuracy, accuracyMarkdown, readExceptions, readHandWritten, readRecorded } from './agents/accuracy.mjs';
 
 export const README = fileURLToPath(new URL('../README.md', import.meta.url));
 
 export function generatedTables() {
-  return { settings: settingsMarkdown(), keys: renderKeysMarkdown() };
+  return {
+    settings: settingsMarkdown(),
+    keys: renderKeysMarkdown(),
+    // Prompt rules over labelled screens: recorded from the real programs, and hand-written.
+    'accuracy-recorded': accuracyMarkdown(accuracy(readRecorded(), (lines, context) => classifyScreen(lines, undefined, context), readExceptions())),
+    'accuracy-fixtures': accuracyMarkdown(accuracy(readHandWritten(), (lines, context) => classifyScreen(lines, undefined, context))),
+  };
 }
 
 export function applyTables(text, tables) {

@@ -193,7 +193,7 @@ export function createEngine(options: EngineOptions): Engine {
         }
         entry.captured = { pane, at: requestedAt };
         const lines = normaliseScreen(screen);
-        const verdict = classifyScreen(lines, rules);
+        const verdict = classifyScreen(lines, rules, { alternateScreen: pane.alternateOn });
         const step = observe(entry.track, { hash: hashLines(lines), verdict }, now, machine);
         entry.track = step.track;
         // Keep the same array while the screen is unchanged (a blank screen too), so the view, and

@@ -1,7 +1,7 @@
 // `corral check` through the built CLI (npm test builds dist/ first).
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,17 +18,17 @@ interface Run {
   readonly stderr: string;
 }
 
-function corral(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
+function corral(args: string[], options: { input?: string; env?: Record<string, string>; stdinFd?: number } = {}): Promise<Run> {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, ...options.env };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MAIN, ...args], { env, stdio: [options.stdinFd ?? 'pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
+    child.stdin?.end(options.input ?? '');
   });
 }
 
@@ -106,6 +106,44 @@ describe.concurrent('corral check', () => {
     const file = join(home, 'screen.txt');
     writeFileSync(file, '$ \n');
     expect((await corral(['check', file, file])).code).toBe(2);
+  });
+
+  it('reads at most 1 MiB: endless input on stdin or as a file gets a clear error, not a hang', async () => {
+    const zero = openSync('/dev/zero', 'r');
+    try {
+      const endless = await corral(['check'], { stdinFd: zero });
+      expect(endless.code).toBe(2);
+      expect(endless.stdout).toBe('');
+      expect(endless.stderr).toBe(
+        'corral: cannot check stdin: the input is larger than 1 MiB, which no captured screen is; give one screen: tmux capture-pane -p -t %3 | corral check\n',
+      );
+    } finally {
+      closeSync(zero);
+    }
+    const asFile = await corral(['check', '/dev/zero']);
+    expect(asFile.code).toBe(2);
+    expect(asFile.stderr).toMatch(/^corral: cannot check \/dev\/zero: the input is larger than 1 MiB/);
+    const big = join(home, 'big.txt');
+    writeFileSync(big, `${'x'.repeat(100)}\n`.repeat(11_000));
+    expect((await corral(['check', big])).stderr).toMatch(/larger than 1 MiB/);
+  });
+
+  it('refuses binary input (NUL bytes) with a clear error', async () => {
+    const file = join(home, 'binary.bin');
+    writeFileSync(file, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x0a, 0x24, 0x20]));
+    const { code, stdout, stderr } = await corral(['check', file]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(`corral: cannot check ${file}: it holds NUL bytes, so it is binary data, not a captured screen\n`);
+  });
+
+  it('gives a verdict for a large screen under 1 MiB, and for text that is not UTF-8', async () => {
+    const file = join(home, 'long.txt');
+    writeFileSync(file, `${'build output line\n'.repeat(50_000)}Overwrite config.json? [y/N] \n`);
+    expect(verdictOf((await corral(['check', file])).stdout)).toMatchObject({ prompt: true, reason: 'permission', rule: 'generic/yes-no' });
+    const latin1 = join(home, 'latin1.txt');
+    writeFileSync(latin1, Buffer.concat([Buffer.from('caf\xe9 ready\n', 'latin1'), Buffer.from('dev@box:~$ \n')]));
+    expect(verdictOf((await corral(['check', latin1])).stdout)).toMatchObject({ prompt: true, rule: 'shell/user-host' });
   });
 
   it('explains in --help what it is for, with an example', async () => {

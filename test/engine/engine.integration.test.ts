@@ -1,5 +1,8 @@
 // The engine against a real private tmux server: detection end to end.
 
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import { resolveSettings } from '../../src/engine/config.js';
@@ -171,5 +174,24 @@ describe('engine on a real tmux server', () => {
     await waitFor(() => captures(silent) > beforeResize && paneView(silent)?.pane.width === 50);
     expect(captures(silent)).toBeGreaterThan(beforeResize);
     expect(paneView(silent)?.pane.width).toBe(50);
+  });
+
+  it('tells less on its first page (a file name as last line) from a log that ends in a file name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'corral-pager-'));
+    try {
+      const file = join(dir, 'server.log');
+      writeFileSync(file, Array.from({ length: 200 }, (_, i) => `INFO request ${i} served`).join('\n') + '\n');
+      const pager = await server.spawn(`exec less ${file}`);
+      const log = await server.spawn(`for i in $(seq 40); do echo "INFO request $i served"; done; echo ${file}; exec sleep 60`);
+      startEngine();
+      const stuck = await waitFor(() => events.find((e) => e.type === 'stuck' && e.paneId === pager));
+      expect(stuck).toMatchObject({ reason: 'stopped', message: file });
+      expect(paneView(pager)?.verdict).toMatchObject({ rule: 'generic/pager-file-name', answer: { kind: 'key', options: ['q'] } });
+      expect(paneView(pager)?.pane.alternateOn).toBe(true);
+      expect(paneView(log)?.verdict).toMatchObject({ prompt: false, line: file });
+      expect(events.some((e) => e.type === 'stuck' && e.paneId === log)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

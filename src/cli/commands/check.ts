@@ -1,7 +1,7 @@
 // `corral check [FILE|-]`: classifies one captured screen with the configured prompt rules and prints
 // the verdict as one JSON line, to see why a pane would (or would not) be counted as stuck.
 
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { classifyScreen } from '../../engine/prompt/matcher.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
@@ -10,10 +10,46 @@ import { assertPaneId } from '../../engine/tmux/pane-id.js';
 import { fetchHookStates } from '../hook-state.js';
 import { rulesFromSettings, socketFromSettings } from '../setup.js';
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+/** A captured screen is a few KB; more than this is not one, and is not read further. */
+export const MAX_SCREEN_BYTES = 1024 * 1024;
+
+const TOO_BIG = `the input is larger than ${MAX_SCREEN_BYTES / 1024 / 1024} MiB, which no captured screen is; give one screen: tmux capture-pane -p -t %3 | corral check`;
+
+/** Reads at most MAX_SCREEN_BYTES + 1 bytes of a stream, then lets it go. */
+async function readBounded(stream: NodeJS.ReadableStream & { destroy?: () => void }): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    chunks.push(buffer);
+    size += buffer.length;
+    if (size > MAX_SCREEN_BYTES) break; // leaving the loop stops reading
+  }
+  return Buffer.concat(chunks);
+}
+
+async function readFileBounded(path: string): Promise<Buffer> {
+  const file = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(MAX_SCREEN_BYTES + 1);
+    let size = 0;
+    while (size < buffer.length) {
+      const { bytesRead } = await file.read(buffer, size, buffer.length - size, null);
+      if (bytesRead === 0) break;
+      size += bytesRead;
+    }
+    return buffer.subarray(0, size);
+  } finally {
+    await file.close();
+  }
+}
+
+/** The screen as text, or a UsageError for input that is no screen: too big, or binary. */
+function screenText(bytes: Buffer, source: string): string {
+  const name = source === '-' ? 'stdin' : source;
+  if (bytes.length > MAX_SCREEN_BYTES) throw new UsageError(`cannot check ${name}: ${TOO_BIG}`);
+  if (bytes.includes(0)) throw new UsageError(`cannot check ${name}: it holds NUL bytes, so it is binary data, not a captured screen`);
+  return bytes.toString('utf8');
 }
 
 async function readScreen(source: string): Promise<string> {
@@ -21,15 +57,17 @@ async function readScreen(source: string): Promise<string> {
     if (process.stdin.isTTY) {
       throw new UsageError('corral check reads a screen from FILE or stdin; pipe one in: tmux capture-pane -p -t %3 | corral check');
     }
-    return readAll(process.stdin);
+    return screenText(await readBounded(process.stdin), source);
   }
+  let bytes: Buffer;
   try {
-    return await readFile(source, 'utf8');
+    bytes = await readFileBounded(source);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message;
     throw new UsageError(`cannot read ${source}: ${why}`);
   }
+  return screenText(bytes, source);
 }
 
 export const checkCommand: Command = {
@@ -46,6 +84,10 @@ export const checkCommand: Command = {
     '"busy" means a working program was seen (it vetoes a prompt); "line" is the line the verdict is about;',
     '"answer" says how the prompt is answered: one key that acts at once (a menu), a line (text, then',
     'Enter) or a secret (no quick answer), and the quick answers valid for it ("Enter" takes the default).',
+    `At most ${MAX_SCREEN_BYTES / 1024 / 1024} MiB is read; larger or binary input (NUL bytes) is refused with exit code 2.`,
+    '',
+    'A pager shows a file name where a log line could stand; say the pane was on its alternate screen',
+    '(tmux display -p -t %3 "#{alternate_on}" prints 1) with --alternate-screen, as the dashboard knows it.',
     '',
     'With --pane %N the screen is captured from that pane (-L/-S choose the server), and the line adds',
     '"pane", "hook" (what its agent hooks last claimed, from the corral serving on --host/--port; null',
@@ -56,7 +98,10 @@ export const checkCommand: Command = {
     '  corral check --pane %3',
     "  corral check --prompt-pattern 'permission:^Deploy to production\\?' screen.txt",
   ].join('\n'),
-  flags: [{ name: 'pane', type: 'string', valueName: '%N', description: 'capture this pane instead of reading a screen, and add what its hooks said' }],
+  flags: [
+    { name: 'alternate-screen', type: 'boolean', description: 'the screen was captured on the alternate screen (a full-screen program)' },
+    { name: 'pane', type: 'string', valueName: '%N', description: 'capture this pane instead of reading a screen, and add what its hooks said' },
+  ],
   async run({ settings, positionals, flags, env, stdout }) {
     if (positionals.length > 1) throw new UsageError('corral check takes one FILE (or - for stdin)');
     const pane = typeof flags.pane === 'string' ? flags.pane : null;
@@ -65,7 +110,9 @@ export const checkCommand: Command = {
     if (pane !== null) assertPaneId(pane);
     const tmux = pane === null ? null : new TmuxClient({ socket: socketFromSettings(settings) });
     const text = tmux && pane ? await tmux.capture(pane) : await readScreen(positionals[0] ?? '-');
-    const verdict = classifyScreen(text.split(/\r?\n/), rules);
+    // A live pane says itself whether it is on its alternate screen.
+    const alternateScreen = flags['alternate-screen'] === true || (tmux !== null && (await tmux.listPanes()).some((p) => p.paneId === pane && p.alternateOn));
+    const verdict = classifyScreen(text.split(/\r?\n/), rules, { alternateScreen });
     const { prompt, reason, busy, tool, rule, line, answer } = verdict;
     if (tmux && pane) {
       const hooks = await fetchHookStates(settings, env, await tmux.socketPath());

@@ -24,6 +24,13 @@ export function menuNumbers(lines: readonly string[], promptIndex: number): stri
     for (let n = 1; found.has(n); n++) run.push(String(n));
     return run;
   };
+  // The prompt line is itself an entry (a cursor on "● 2. Use Gemini API Key"): the menu it belongs
+  // to starts at the nearest "1." above it, or at it.
+  if (numberAt(promptIndex) !== null) {
+    let first = promptIndex;
+    while (first > 0 && promptIndex - first < 12 && numberAt(first) !== 1) first--;
+    if (numberAt(first) === 1) return collect(range(first, lines.length));
+  }
   const below = collect(range(promptIndex + 1, lines.length));
   if (below.length > 0) return below;
   // A footer under its menu: the entries above, up to the question that heads them.

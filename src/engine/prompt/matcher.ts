@@ -8,6 +8,8 @@
 // 3. A busy line vetoes the prompt, unless the prompt is drawn below it and is not an agent's input
 //    box: a permission dialog or a shell prompt under a stale status line is what the screen shows
 //    now, while an agent draws its input box under its spinner even while it works (outranksBusy).
+// Rules marked `alternateScreen` take part only when the caller says the pane shows its alternate
+// screen (a full-screen program); the pack keeps both lists, so choosing costs nothing per screen.
 
 import stripAnsi from 'strip-ansi';
 import { ConfigError } from '../config.js';
@@ -20,6 +22,7 @@ import { codexRules } from './rules/codex.js';
 import { geminiCliRules } from './rules/gemini-cli.js';
 import { genericRules } from './rules/generic.js';
 import { opencodeRules } from './rules/opencode.js';
+import { qwenCodeRules } from './rules/qwen-code.js';
 import { replRules } from './rules/repl.js';
 import { seedRules } from './rules/seed.js';
 import { shellRules } from './rules/shell.js';
@@ -33,9 +36,11 @@ export type PromptPack = 'default' | 'seed' | 'none';
 
 /**
  * Every built-in rule set, in the order they are tried on a line: narrower rules first (gemini-cli's
- * input box also needs its footer, so it goes before Claude Code's box of the same shape), generic last.
+ * input box also needs its footer, so it goes before Claude Code's box of the same shape; Qwen Code,
+ * its fork, goes before it), generic last.
  */
 export const DEFAULT_RULE_SETS: readonly RuleSet[] = [
+  qwenCodeRules,
   geminiCliRules,
   codexRules,
   opencodeRules,
@@ -64,19 +69,33 @@ interface CompiledRule {
   readonly requires: readonly RegExp[];
   readonly above: RegExp | null;
   readonly below: RegExp | null;
+  readonly notBelow: RegExp | null;
   readonly answer: AnswerKind;
   readonly options: readonly string[] | undefined;
+  readonly alternateScreenOnly: boolean;
 }
 
-/** A compiled pack: what classifyScreen runs. Build one with buildRules (or use DEFAULT_RULES). */
-export interface PromptRules {
-  readonly name: string;
+/** The compiled rules, sorted by what the matcher tries them for. */
+interface RuleLists {
   readonly busy: readonly CompiledRule[];
   /** Rules about the last line only: permission rules first, then stopped ones, in rule-set order. */
   readonly lastLine: readonly CompiledRule[];
   /** Rules about any line of the bottom region. */
   readonly permission: readonly CompiledRule[];
   readonly stopped: readonly CompiledRule[];
+}
+
+/** A compiled pack: what classifyScreen runs. Build one with buildRules (or use DEFAULT_RULES). */
+export interface PromptRules extends RuleLists {
+  readonly name: string;
+  /** The same plus the rules that hold only on a full-screen program's alternate screen. */
+  readonly onAlternateScreen: RuleLists;
+}
+
+/** What is known about the pane besides its screen. */
+export interface ScreenContext {
+  /** The pane shows its alternate screen (tmux `#{alternate_on}`): a full-screen program runs. */
+  readonly alternateScreen?: boolean;
 }
 
 function compile(sets: readonly RuleSet[]): { busy: CompiledRule[]; permission: CompiledRule[]; stopped: CompiledRule[] } {
@@ -96,23 +115,33 @@ function compile(sets: readonly RuleSet[]): { busy: CompiledRule[]; permission: 
         requires: rule.requires ?? [],
         above: rule.above ?? null,
         below: rule.below ?? null,
+        notBelow: rule.notBelow ?? null,
         answer: rule.answer ?? (rule.kind === 'permission' && !lastLineOnly ? 'key' : 'line'),
         options: rule.options,
+        alternateScreenOnly: rule.alternateScreen ?? false,
       });
     }
   }
   return out;
 }
 
-function rulesFrom(name: string, sets: readonly RuleSet[]): PromptRules {
-  const { busy, permission, stopped } = compile(sets);
+function listsOf(busy: CompiledRule[], permission: CompiledRule[], stopped: CompiledRule[]): RuleLists {
   const anywhere = (r: CompiledRule) => !r.lastLineOnly;
   return {
-    name,
     busy,
     lastLine: [...permission, ...stopped].filter((r) => r.lastLineOnly),
     permission: permission.filter(anywhere),
     stopped: stopped.filter(anywhere),
+  };
+}
+
+function rulesFrom(name: string, sets: readonly RuleSet[]): PromptRules {
+  const { busy, permission, stopped } = compile(sets);
+  const always = (r: CompiledRule) => !r.alternateScreenOnly;
+  return {
+    name,
+    ...listsOf(busy.filter(always), permission.filter(always), stopped.filter(always)),
+    onAlternateScreen: listsOf(busy, permission, stopped),
   };
 }
 
@@ -167,7 +196,8 @@ interface RegionLine {
 }
 
 const BOX_LEFT = /^[│┃║▌]\s*/;
-const BOX_RIGHT = /\s*[│┃║]$/;
+// A right border, or a scroll bar's thumb (`█`) in the last column.
+const BOX_RIGHT = /\s*[│┃║█]$/;
 /** A line that shows what the user typed (an echoed message or a draft), not the program's status. */
 const ECHO_LINE = /^[>❯›]\s/;
 
@@ -206,6 +236,7 @@ function matchesAt(rule: CompiledRule, region: readonly RegionLine[], index: num
   if (!rule.pattern.test(rule.raw ? line.text : line.inner)) return false;
   if (rule.above && !(index > 0 && rule.above.test(region[index - 1]!.inner))) return false;
   if (rule.below && !someLine(region, rule.below, index + 1)) return false;
+  if (rule.notBelow && someLine(region, rule.notBelow, index + 1)) return false;
   for (const required of rule.requires) if (!someLine(region, required)) return false;
   return true;
 }
@@ -230,7 +261,7 @@ function lowestLineOf(rule: CompiledRule, region: readonly RegionLine[]): number
   return -1;
 }
 
-function choosePrompt(rules: PromptRules, region: readonly RegionLine[]): Match | null {
+function choosePrompt(rules: RuleLists, region: readonly RegionLine[]): Match | null {
   const last = region.length - 1;
   for (const rule of rules.lastLine) if (matchesAt(rule, region, last)) return { rule, index: last };
   // Permission rules go by rule order, so a dialog reports its question rather than its key hints.
@@ -248,14 +279,19 @@ function choosePrompt(rules: PromptRules, region: readonly RegionLine[]): Match 
  * agents draw it under their spinner while they work.
  */
 function outranksBusy(prompt: Match, busy: Match): boolean {
-  if (prompt.rule.lastLineOnly) return true;
+  // Full-screen agents draw on the alternate screen too: there a busy line keeps its veto.
+  if (prompt.rule.lastLineOnly && !prompt.rule.alternateScreenOnly) return true;
   return prompt.rule.kind === 'permission' && prompt.index > busy.index;
 }
 
-/** Classifies a screen given as lines (top to bottom). */
-export function classifyScreen(lines: readonly string[], rules: PromptRules = DEFAULT_RULES): PromptVerdict {
+/**
+ * Classifies a screen given as lines (top to bottom). `context` says what else is known about the
+ * pane; without it, rules that need it (a pager's file name on an alternate screen) do not apply.
+ */
+export function classifyScreen(lines: readonly string[], pack: PromptRules = DEFAULT_RULES, context?: ScreenContext): PromptVerdict {
   const region = bottomRegion(lines, REGION_LINES);
   if (region.length === 0) return { prompt: false, reason: null, busy: false, tool: null, rule: null, line: '', answer: null };
+  const rules = context?.alternateScreen ? pack.onAlternateScreen : pack;
   const busy = lowestMatch(rules.busy, region, ECHO_LINE);
   const prompt = choosePrompt(rules, region);
   const promptSurvives = prompt !== null && (busy === null || outranksBusy(prompt, busy));

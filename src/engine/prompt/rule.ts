@@ -30,6 +30,8 @@ export interface PromptRule {
   readonly above?: RegExp;
   /** Some line below must match (e.g. the bottom border of an input box). */
   readonly below?: RegExp;
+  /** No line below may match (e.g. the summary line an agent prints when its turn is over). */
+  readonly notBelow?: RegExp;
   /**
    * How the prompt is answered (permission and stopped rules). By default a permission prompt on
    * the last line takes a line, a permission dialog elsewhere takes a key, and a stopped prompt
@@ -38,6 +40,11 @@ export interface PromptRule {
   readonly answer?: AnswerKind;
   /** Fixed quick answers; by default they are read off the screen (see answers.ts). */
   readonly options?: readonly string[];
+  /**
+   * The rule holds only while the pane shows its alternate screen, i.e. a full-screen program
+   * (a pager, an editor) runs. For screens that plain output could also show.
+   */
+  readonly alternateScreen?: boolean;
 }
 
 /** One tool's rules. The tool name becomes the verdict's `tool`. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/engine/config.js';
 import { DEFAULT_RULES, DEFAULT_RULE_SETS, REGION_LINES, buildRules, classifyScreen } from '../../../src/engine/prompt/matcher.js';
+import { readRecorded } from '../../../scripts/agents/recorded-fixtures.mjs';
 import { allScreenFixtures } from '../../helpers/screen-fixtures.js';
 
 const CLAUDE_IDLE = ['● Done.', '', '─'.repeat(40), '> ', '─'.repeat(40), '  ? for shortcuts'];
@@ -87,6 +88,24 @@ describe('classifyScreen', () => {
     expect(classifyScreen(['Welcome to Node.js v20.11.1.', '>'])).toMatchObject({ tool: 'repl', rule: 'repl/node' });
   });
 
+  it('reads a bare file name as a pager prompt only on an alternate screen', () => {
+    const screen = [...Array.from({ length: 20 }, (_, i) => `2026-12-01 INFO request ${i} served`), 'logs/server.log'];
+    expect(classifyScreen(screen)).toMatchObject({ prompt: false, busy: false });
+    expect(classifyScreen(screen, DEFAULT_RULES, { alternateScreen: false })).toMatchObject({ prompt: false });
+    expect(classifyScreen(screen, DEFAULT_RULES, { alternateScreen: true })).toMatchObject({
+      prompt: true,
+      reason: 'stopped',
+      rule: 'generic/pager-file-name',
+      answer: { kind: 'key', options: ['q'] },
+    });
+    // Rules for any screen still hold on an alternate one.
+    expect(classifyScreen(['(END)'], DEFAULT_RULES, { alternateScreen: true })).toMatchObject({ rule: 'generic/pager' });
+    expect(classifyScreen([...screen.slice(0, -1), 'served 20 requests'], DEFAULT_RULES, { alternateScreen: true })).toMatchObject({ prompt: false });
+    // Agents draw on the alternate screen as well: their busy line still vetoes a path-like last line.
+    const agent = ['✻ Thinking… (4s · esc to interrupt)', '', 'src/app.ts'];
+    expect(classifyScreen(agent, DEFAULT_RULES, { alternateScreen: true })).toMatchObject({ prompt: false, busy: true });
+  });
+
   it('reads "..." as a prompt only under a REPL prompt', () => {
     expect(classifyScreen(['>>> for i in range(3):', '...'])).toMatchObject({ prompt: true, rule: 'repl/python-continuation' });
     expect(classifyScreen(['Fetching index', '...'])).toMatchObject({ prompt: false });
@@ -105,8 +124,11 @@ describe('rule sets', () => {
     for (const { id, pattern } of ids) expect(pattern.global || pattern.sticky, id).toBe(false);
   });
 
-  it('each decide at least one fixture screen', () => {
-    const decided = new Set(allScreenFixtures().map((f) => classifyScreen(f.lines).rule));
+  it('each decide at least one fixture screen, hand-written or recorded', () => {
+    const decided = new Set([
+      ...allScreenFixtures().map((f) => classifyScreen(f.lines).rule),
+      ...readRecorded().map((f) => classifyScreen(f.lines, undefined, f.context).rule),
+    ]);
     const unused = ids.map((r) => r.id).filter((id) => !decided.has(id));
     expect(unused, 'rules without a fixture that shows them').toEqual([]);
   });

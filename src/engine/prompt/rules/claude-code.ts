@@ -30,8 +30,17 @@ export const claudeCodeRules: RuleSet = {
       // "Would you like to proceed?", the folder trust dialog; each above a `❯ 1. …` menu.
       id: 'claude-code/permission-menu',
       kind: 'permission',
-      pattern: /^(?:Do you want to .+\?|Would you like to proceed\?|Do you trust the files in this folder\?)$/,
+      pattern: /^(?:Do you want to .+\?|Would you like to proceed\?|Do you trust the files in this folder\?|Exit plan mode\?)$/,
       requires: [CURSOR_OPTION],
+      answer: 'key',
+    },
+    {
+      // The first-run theme picker: `❯ ✔ Auto (match terminal)` over a code preview, no numbers.
+      id: 'claude-code/theme-picker',
+      kind: 'permission',
+      pattern: /^❯ ✔ \S/,
+      requires: [/^Syntax theme: |^Choose the text style\b/],
+      answer: 'key',
     },
     {
       // Other menus that wait for a choice (questions, trust, MCP servers) end with this footer.
@@ -39,6 +48,7 @@ export const claudeCodeRules: RuleSet = {
       kind: 'permission',
       pattern: /^Enter to (?:select|confirm)\b.*\bEsc to (?:cancel|exit)\b/i,
       requires: [CURSOR_OPTION],
+      answer: 'key',
     },
     {
       // The input box: `>` (or `❯`) right under a rule or the box's top border, another rule below.

@@ -14,6 +14,18 @@ export const codexRules: RuleSet = {
       pattern: /\((?:\d+h\s*)?(?:\d+m\s*)?\d+s\s*•\s*esc to interrupt\)/i,
     },
     {
+      // A reply that stalls mid-stream shows no status line: Codex hides it while text streams. The
+      // turn is still open while its reply (`• …`) has no "Worked for 3s • 10:42" summary (or
+      // "■ Conversation interrupted") under it.
+      id: 'codex/turn-open',
+      kind: 'busy',
+      pattern: /^• \S/,
+      below: /^›(?:\s.*)?$/,
+      notBelow: /^(?:Worked for\b|─+ Worked for\b|■ )/,
+      // Releases with the agents footer (0.17x) end every turn with that summary; older ones did not.
+      requires: [/← for agents\b/],
+    },
+    {
       id: 'codex/approval',
       kind: 'permission',
       // "Would you like to run the following command?" (make the following edits, grant these

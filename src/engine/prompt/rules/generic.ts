@@ -16,6 +16,13 @@ export const genericRules: RuleSet = {
       pattern: /\b(?:esc|escape) to (?:interrupt|stop)\b|\b(?:ctrl\+c|ctrl-c|\^C) to (?:interrupt|stop|cancel|abort)\b/i,
     },
     {
+      // A status with its timer before the hint: "(7s · ↓ 8 tokens · esc to cancel)". "esc to cancel"
+      // alone is not busy (dialogs offer it); with a running timer in the same brackets it is.
+      id: 'generic/timer-hint',
+      kind: 'busy',
+      pattern: /\((?:\d+h\s*)?(?:\d+m\s*)?\d+(?:\.\d+)?s\b[^()]*\b(?:esc|ctrl\+c) to (?:cancel|interrupt|stop)\)/i,
+    },
+    {
       // A spinner glyph, a phrase, and a running counter: "⠋ Building (12s)", "◐ Indexing · 1m 3s".
       id: 'generic/spinner-timer',
       kind: 'busy',
@@ -28,6 +35,14 @@ export const genericRules: RuleSet = {
       // Also conda's "([y]/n)?" and dpkg's "(Y/I/N/O/D/Z) [default=N] ?".
       pattern:
         /[[(]\s*(?:\[?y(?:es)?\]?\s*\/\s*\[?n(?:o)?\]?|\[?n(?:o)?\]?\s*\/\s*\[?y(?:es)?\]?)(?:\s*\/\s*[^\])/]+)*\s*[\])]\s*[:?]?$|\(Y(?:\/[A-Z])+\) \[default=[A-Z]\] \?$/i,
+    },
+    {
+      // git add -p and friends: "(1/2) Stage this hunk [y,n,q,a,d,e,?]?".
+      id: 'generic/letter-choices',
+      kind: 'permission',
+      where: 'last-line',
+      pattern: /\[[A-Za-z?](?:,[A-Za-z?])+\]\??$/,
+      answer: 'line',
     },
     {
       id: 'generic/ssh-host-key',
@@ -72,10 +87,53 @@ export const genericRules: RuleSet = {
       options: ['y', 'n'],
     },
     {
+      // A numbered menu with a cursor on one entry, drawn near the bottom: "❯ 1. Yes", "› 1. Trust and
+      // continue", "● 2. Use Gemini API Key". It needs entries 1 and 2, so a lone "› 1. do X" draft
+      // in an agent's input is not a menu. Agents' own rules name the question; this one catches
+      // the dialogs they do not know (first-run screens, new dialogs).
+      id: 'generic/numbered-menu',
+      kind: 'permission',
+      pattern: /^[❯›●▶►]\s*\d{1,2}[.)]\s+\S/,
+      within: 10,
+      requires: [/^(?:[❯›●▶►]\s*)?1[.)]\s+\S/, /^(?:[❯›●▶►]\s*)?2[.)]\s+\S/],
+      // An agent's answer can be a numbered list on a `●` bullet; its input box, a rule above and
+      // below, is drawn under it, while a dialog is the lowest thing on the screen.
+      notBelow: /^─{10,}$/,
+      answer: 'key',
+    },
+    {
+      // The key hints under a picker: "Enter to select · ↑/↓ to navigate · Esc to cancel",
+      // "↑↓ select  enter submit  esc dismiss", "↑/↓: Navigate | Enter: Select | Esc: Cancel",
+      // "(Use Enter to select)".
+      id: 'generic/menu-footer',
+      kind: 'permission',
+      pattern:
+        /^Enter to (?:select|confirm|submit|continue)\b.*\besc to (?:cancel|exit|go back|dismiss)\b|^↑↓ select\s+enter submit\s+esc dismiss$|^↑\/↓: Navigate \| Enter: Select \| Esc: Cancel$|^\(Use Enter to select\)$/i,
+      within: 6,
+      answer: 'key',
+    },
+    {
+      // A key asked for in a dialog: "Please enter your Gemini API key." over "(Press Enter to submit, …)".
+      id: 'generic/api-key',
+      kind: 'permission',
+      pattern: /\b(?:enter|paste) your .{0,40}\bAPI key\b/i,
+      requires: [/\bPress Enter to submit\b/i],
+      answer: 'secret',
+    },
+    {
       id: 'generic/choice-menu',
       kind: 'permission',
       pattern: /\((?:Use arrow keys|use arrow keys)[^)]*\)$|\[Use arrows to move[^\]]*\]$/,
       within: 12,
+    },
+    {
+      // git's interactive menus (add -i, clean -i): "*** Commands ***" above "What now>".
+      id: 'generic/git-what-now',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^What now>$/,
+      requires: [/^\*\*\* Commands \*\*\*$/],
+      answer: 'line',
     },
     {
       // A question with its default answer: "Key name [release-2025]:", cookiecutter's
@@ -109,6 +167,17 @@ export const genericRules: RuleSet = {
       where: 'last-line',
       // more, less (`:` and `(END)`), man.
       pattern: /^--\s?More\s?--(?:\s?\(\d+%\))?$|^\(END\)$|^:$|^Manual page .+\(press h for help or q to quit\)$/,
+      answer: 'key',
+      options: ['q'],
+    },
+    {
+      // less on its first page shows the file's name where it later shows `:`. A log can end in a
+      // file name too, so only on an alternate screen, where a pager draws and plain output does not.
+      id: 'generic/pager-file-name',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^(?=[^ ]*[./])(?:~|\.{1,2})?\/?(?:[\w.@+-]+\/)*[\w@+-][\w.@+-]*(?: \(file \d+ of \d+\))?$/,
+      alternateScreen: true,
       answer: 'key',
       options: ['q'],
     },

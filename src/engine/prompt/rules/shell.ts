@@ -1,7 +1,8 @@
 // Shells idle at their prompt. A shell prompt counts only as the last non-empty line: a `$` in old
 // output higher up is not a prompt. Prompts seen: bash/zsh `user@host:~/dir$`, `[user@host dir]$`,
 // root `#`, zsh `host%` and `user@host ~ %`, fish `user@host ~/dir>`, starship/pure `❯`,
-// oh-my-zsh `➜  dir git:(main) ✗`, `bash-5.2$`, a bare `myhost$`, PowerShell `PS /home/me>`.
+// oh-my-zsh `➜  dir git:(main) ✗`, `bash-5.2$`, a bare `myhost$`, PowerShell `PS /home/me>`,
+// the second line of two-line prompts (`└──╼ $`) and `src λ`.
 
 import type { RuleSet } from '../rule.js';
 
@@ -56,7 +57,23 @@ export const shellRules: RuleSet = {
       id: 'shell/arrow',
       kind: 'stopped',
       where: 'last-line',
-      pattern: /^(?:[❯➜λ»]|╰─+\s?[❯$%#>]|➜\s+[\w.~/-]+(?:\s+git:\([^()]*\))?(?:\s+✗)?)$/,
+      pattern: /^(?:[❯➜λ»]|➜\s+[\w.~/-]+(?:\s+git:\([^()]*\))?(?:\s+✗)?)$/,
+    },
+    {
+      // The second line of a two-line prompt: `╰─$`, `╰─❯`, Parrot OS's `└──╼ $` / `└──╼ #`.
+      id: 'shell/two-line',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^[╰└]─+(?:╼|>)?\s?[❯$%#>λ]$/,
+      answer: 'line',
+    },
+    {
+      // A folder before a lambda: `src λ`, `~/work λ`.
+      id: 'shell/lambda',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^[\w.~/@:-]+ λ$/,
+      answer: 'line',
     },
     {
       id: 'shell/powershell',

@@ -1,0 +1,70 @@
+// Every screen recorded from a real program (test/fixtures/recorded/, written by
+// `npm run record:agents`) must get the verdict its label names, decided by the program's own rule
+// set or a general one (never another agent's). A screen that cannot be told from another state
+// is listed in test/fixtures/recorded/exceptions.json with its reason and the verdict it gets; the
+// test holds it to that verdict, so nothing is skipped in silence.
+
+import { describe, expect, it } from 'vitest';
+import { kindOf, readExceptions, readRecorded } from '../../../scripts/agents/accuracy.mjs';
+import { DEFAULT_RULE_SETS, classifyScreen } from '../../../src/engine/prompt/matcher.js';
+
+const fixtures = readRecorded();
+const exceptions = readExceptions();
+const exceptionFor = new Map(exceptions.map((e) => [e.file, e]));
+
+/** Rule sets about no one program: any screen may be decided by them. */
+const GENERAL = new Set(['generic', 'shell', 'repl']);
+const ruleSetNames = new Set(DEFAULT_RULE_SETS.map((s) => s.tool));
+
+describe('recorded screens', () => {
+  it('are there: every agent at two sizes, and the everyday programs', () => {
+    const tools = new Set(fixtures.map((f) => f.tool));
+    for (const tool of ['claude-code', 'codex', 'gemini-cli', 'opencode', 'qwen-code', 'programs']) expect(tools.has(tool), tool).toBe(true);
+    expect(fixtures.length).toBeGreaterThan(100);
+  });
+
+  for (const fixture of fixtures) {
+    const exception = exceptionFor.get(fixture.file);
+    it(`${fixture.file}${exception ? ' (documented exception)' : ''}`, () => {
+      const verdict = classifyScreen(fixture.lines, undefined, fixture.context);
+      if (exception) {
+        expect(kindOf(verdict), `${fixture.file}: ${JSON.stringify(verdict)}`).toBe(exception.verdict);
+        return;
+      }
+      expect(kindOf(verdict), `${fixture.file}: ${JSON.stringify(verdict)}`).toBe(fixture.label);
+      if (verdict.tool !== null && fixture.label !== 'none') {
+        const own = ruleSetNames.has(fixture.tool) ? [fixture.tool] : [];
+        expect([...own, ...GENERAL], `${fixture.file}: decided by ${verdict.rule}`).toContain(verdict.tool);
+      }
+    });
+  }
+
+  it('list each documented exception once, for a fixture that exists, with a reason, against its label', () => {
+    const files = new Set(fixtures.map((f) => f.file));
+    expect(new Set(exceptions.map((e) => e.file)).size).toBe(exceptions.length);
+    for (const e of exceptions) {
+      expect(files.has(e.file), `exception for a missing fixture: ${e.file}`).toBe(true);
+      expect(e.reason.length, e.file).toBeGreaterThan(20);
+      const label = fixtures.find((f) => f.file === e.file)?.label;
+      expect(e.verdict, `${e.file}: an exception must differ from its label`).not.toBe(label);
+    }
+  });
+
+  it('offer the numbers of a numbered menu as quick answers, and no quick answer for a key to type in', () => {
+    for (const f of fixtures.filter((x) => x.label === 'permission' && x.lines.some((l) => /^[\s│┃]*[❯›●]\s*1\.\s/.test(l)))) {
+      const answer = classifyScreen(f.lines, undefined, f.context).answer;
+      expect(answer?.kind, f.file).toBe('key');
+      expect(answer?.options.slice(0, 2), f.file).toEqual(['1', '2']);
+    }
+    const apiKey = fixtures.filter((f) => f.state === 'first-run-api-key');
+    expect(apiKey.length).toBeGreaterThan(0);
+    for (const f of apiKey) expect(classifyScreen(f.lines, undefined, f.context).answer, f.file).toEqual({ kind: 'secret', options: [] });
+  });
+
+  it('are at least 97% right, with no false stuck outside the documented exceptions', () => {
+    const wrong = fixtures.filter((f) => kindOf(classifyScreen(f.lines, undefined, f.context)) !== f.label);
+    expect(wrong.length / fixtures.length).toBeLessThanOrEqual(0.03);
+    const falseStuck = wrong.filter((f) => (f.label === 'busy' || f.label === 'none') && classifyScreen(f.lines, undefined, f.context).prompt);
+    expect(falseStuck.map((f) => f.file).filter((file) => !exceptionFor.has(file))).toEqual([]);
+  });
+});
