@@ -16,41 +16,30 @@ import type { CorralEvent } from '../../src/engine/types.js';
 import { CLI } from '../helpers/cli.js';
 import { HOOK_TOKEN, startHookHarness, type HookHarness } from '../helpers/hook-harness.js';
 import { processesWithEnv } from '../helpers/processes.js';
+import { AGENTS, type AgentProfile } from '../../scripts/agents/agents.mjs';
+import { startFakeModel, type FakeModel } from '../../scripts/agents/fake-model.mjs';
 // @ts-expect-error: plain ESM script without types
 import { agentClisDir } from '../../scripts/agent-clis.mjs';
 
-// The scripted model and the agents' offline profiles belong to the screen recorder (scripts/agents/).
-const RECORDER = new URL('../../scripts/agents/', import.meta.url);
-const recorder = existsSync(new URL('fake-model.mjs', RECORDER)) && existsSync(new URL('agents.mjs', RECORDER));
 const CLIS = (agentClisDir as () => string)();
 const installed = ['claude', 'codex', 'gemini'].every((bin) => existsSync(join(CLIS, 'node_modules', '.bin', bin)));
 // In CI (which installs the CLIs) a missing CLI fails the test; elsewhere the test says why it skips.
-const required = process.env.CI === 'true' && recorder;
-if (!recorder) console.warn('agent-hooks.e2e: skipped; the scripted model (scripts/agents/fake-model.mjs) is not in this tree');
-else if (!installed && !required) console.warn(`agent-hooks.e2e: skipped; no agent CLIs in ${CLIS} (npm run agents:install)`);
+const required = process.env.CI === 'true';
+if (!installed && !required) console.warn(`agent-hooks.e2e: skipped; no agent CLIs in ${CLIS} (npm run agents:install)`);
 
-interface Profile {
-  tool: string;
-  package: string;
-  bin: string;
-  setup(ctx: { home: string; model: { url: string } }): { vars: Record<string, string>; args: string[] };
-}
+const profile = (tool: string): AgentProfile => AGENTS.find((p) => p.tool === tool)!;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.skipIf(!recorder || (!installed && !required))('hooks from the real agent CLIs', { timeout: 180_000 }, () => {
+describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { timeout: 180_000 }, () => {
   let h: HookHarness;
-  let model: { url: string; close(): Promise<void> };
-  let profile: (tool: string) => Profile;
+  let model: FakeModel;
   let work: string;
   const marker = `CORRAL_AGENT_HOOKS_RUN=${process.pid}-${Date.now()}`;
 
   beforeAll(async () => {
     if (!installed) throw new Error(`no claude, codex and gemini in ${CLIS}: run npm run agents:install`);
     work = mkdtempSync(join(tmpdir(), 'corral-agent-hooks-'));
-    const { startFakeModel } = (await import(new URL('fake-model.mjs', RECORDER).href)) as { startFakeModel(): Promise<typeof model> };
-    const { AGENTS } = (await import(new URL('agents.mjs', RECORDER).href)) as { AGENTS: Profile[] };
-    profile = (tool) => AGENTS.find((p) => p.tool === tool)!;
     model = await startFakeModel();
     h = await startHookHarness({ quietThresholdMs: '600000' });
   });
@@ -69,7 +58,7 @@ describe.skipIf(!recorder || (!installed && !required))('hooks from the real age
   });
 
   /** Starts an agent in a new tmux window with its hooks installed by `corral hooks install`; returns its pane. */
-  async function launch(tool: 'claude-code' | 'codex' | 'gemini-cli'): Promise<{ pane: string; home: string; project: string; log: () => string }> {
+  async function launch(tool: 'claude-code' | 'codex' | 'gemini-cli'): Promise<{ pane: string; home: string; project: string; outside: string; log: () => string }> {
     const p = profile(tool);
     const home = join(work, `home-${tool}`);
     const project = join(work, `project-${tool}`);
@@ -79,7 +68,9 @@ describe.skipIf(!recorder || (!installed && !required))('hooks from the real age
     const git = (...args: string[]) => execFileSync('git', ['-C', project, '-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { stdio: 'pipe' });
     execFileSync('git', ['init', '-q', '-b', 'main', project]);
     git('commit', '-q', '--allow-empty', '-m', 'start');
-    const setup = p.setup({ home, model });
+    const outside = join(work, `outside-${tool}`);
+    mkdirSync(outside, { recursive: true });
+    const setup = p.setup({ home, work: project, outside, model, cols: 120, rows: 40, editPath: join(project, 'notes.txt') });
     const vars: Record<string, string> = {
       HOME: home,
       XDG_CONFIG_HOME: join(home, '.config'),
@@ -97,7 +88,7 @@ describe.skipIf(!recorder || (!installed && !required))('hooks from the real age
     const pane = (await h.tmux.tmux('new-session', '-d', '-s', tool, '-c', project, '-x', '120', '-y', '40', ...env, '-P', '-F', '#{pane_id}', ...argv)).trim();
     await h.engine.pollNow();
     const log = () => (existsSync(vars.CORRAL_HOOK_LOG!) ? readFileSync(vars.CORRAL_HOOK_LOG!, 'utf8') : '');
-    return { pane, home, project, log };
+    return { pane, home, project, outside, log };
   }
 
   async function screenUntil(pane: string, test: (s: string) => boolean, what: string, timeoutMs = 60_000): Promise<string> {
@@ -193,9 +184,7 @@ describe.skipIf(!recorder || (!installed && !required))('hooks from the real age
   });
 
   it('Codex: its hooks trusted once, then PermissionRequest, the approval and Stop reach corral from its daemon', async () => {
-    const { pane, home, log } = await launch('codex');
-    const outside = join(work, 'outside');
-    mkdirSync(outside, { recursive: true });
+    const { pane, home, outside, log } = await launch('codex');
     // First start: the folder's trust, then the review of the new hooks: "Trust all and continue".
     let trustedHooks = false;
     // Codex draws its composer while it still loads; ready is the composer with the model footer.
@@ -231,9 +220,7 @@ describe.skipIf(!recorder || (!installed && !required))('hooks from the real age
   });
 
   it('Gemini CLI: BeforeAgent, the ToolPermission notification, AfterTool and AfterAgent reach corral', async () => {
-    const { pane, log } = await launch('gemini-cli');
-    const outside = join(work, 'outside-gemini');
-    mkdirSync(outside, { recursive: true });
+    const { pane, outside, log } = await launch('gemini-cli');
     const idle = (s: string) => /Type your message or @path\/to\/file/.test(s) && !/esc to cancel/.test(s) && !/Do you trust|How would you like to authenticate|Enter Gemini API Key/.test(s);
     // First start: trust the folder, take the API key from the environment, confirm it.
     for (let i = 0; i < 12; i++) {
