@@ -51,4 +51,18 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: ['ink', 'ink/*', 'react', 'react/*', '**/ui/**', '**/cli/**'] }],
     },
   },
+  {
+    // Signals and the shutdown order belong to src/cli/lifecycle.ts alone.
+    files: ['src/engine/**', 'src/server/**', 'src/ui/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['on', 'once', 'addListener', 'prependListener', 'prependOnceListener'].map((property) => ({
+          object: 'process',
+          property,
+          message: 'process events (signals, exit, crashes) are handled in src/cli/lifecycle.ts only',
+        })),
+      ],
+    },
+  },
 );

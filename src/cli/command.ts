@@ -2,6 +2,7 @@
 
 import type { Settings } from '../engine/config.js';
 import type { FlagSpec } from './args.js';
+import type { Lifecycle } from './lifecycle.js';
 
 export interface CommandContext {
   readonly settings: Settings;
@@ -10,6 +11,8 @@ export interface CommandContext {
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
   readonly env: NodeJS.ProcessEnv;
+  /** Signals and the shutdown order: long-running commands await untilStopped(). */
+  readonly lifecycle: Lifecycle;
 }
 
 export interface Command {

@@ -52,7 +52,14 @@ export function createDashboardServices(engine: Engine, settings: Settings, env:
       }
       store.update(name, { status: 'starting' });
       await (name === 'bridge' ? s.startBridge() : s.startAttach());
-      store.update(name, { status: 'on', url: where(name, s.status().url ?? ''), detail: tokenNote() });
+      // The attach page opens with a single-use login code, never with the token itself.
+      const link = name === 'attach' ? s.attachLink() : null;
+      store.update(name, {
+        status: 'on',
+        url: where(name, s.status().url ?? ''),
+        detail: tokenNote(),
+        ...(link ? { link: `${link.url} (works once, for 10 minutes)` } : {}),
+      });
     } catch (error) {
       store.update(name, { status: 'error', detail: (error as Error).message });
       throw error;

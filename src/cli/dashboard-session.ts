@@ -15,6 +15,7 @@ import type { DashboardActions, JumpResult } from '../ui/actions.js';
 import { App } from '../ui/App.js';
 import { createServicesStore, type MutableServicesStore } from '../ui/services.js';
 import { createUiStore } from '../ui/state.js';
+import type { Lifecycle } from './lifecycle.js';
 
 export type BellMode = 'off' | 'bell' | 'message' | 'both';
 
@@ -25,6 +26,8 @@ export interface DashboardOptions {
   readonly bell: BellMode;
   readonly label?: string | null;
   readonly env: NodeJS.ProcessEnv;
+  /** Signals and crashes end the dashboard through it (it owns the process handlers). */
+  readonly lifecycle: Lifecycle;
   readonly stdin?: ReadStream;
   readonly stdout?: WriteStream;
   /** Services the dashboard shows and toggles; unavailable until the CLI wires real ones. */
@@ -107,17 +110,9 @@ export async function runDashboard(options: DashboardOptions): Promise<number> {
   const quitting = new Promise<void>((resolve) => {
     quit = resolve;
   });
-  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  const onSignal = () => quit();
-  for (const s of signals) process.on(s, onSignal);
-  // A crash still shuts down in order (terminal restored, demo server removed), then reports.
-  let crash: unknown = null;
-  const onCrash = (error: unknown) => {
-    crash ??= error;
-    quit();
-  };
-  process.on('uncaughtException', onCrash);
-  process.on('unhandledRejection', onCrash);
+  // A signal or a crash quits too: the terminal is restored and the demo server removed, then the
+  // CLI reports a crash.
+  void options.lifecycle.untilStopped().then(() => quit());
 
   const actions = createDashboardActions(engine, options.selfPaneId, () => quit(), options);
   const stopBell = watchForStuck(engine, options.bell, () => stdout.write('\u0007'));
@@ -174,7 +169,6 @@ export async function runDashboard(options: DashboardOptions): Promise<number> {
   try {
     await quitting;
   } finally {
-    for (const s of signals) process.off(s, onSignal);
     stdout.off('resize', onResize);
     clearTimeout(resizeTimer);
     stopBell();
@@ -186,10 +180,7 @@ export async function runDashboard(options: DashboardOptions): Promise<number> {
     }
     await engine.stop();
     stdout.write(LEAVE_ALT_SCREEN);
-    process.off('uncaughtException', onCrash);
-    process.off('unhandledRejection', onCrash);
     if (statsFile) writeFileSync(statsFile, JSON.stringify({ renders }));
   }
-  if (crash !== null) throw crash;
   return 0;
 }

@@ -10,6 +10,7 @@ import { UnknownKeyError } from '../engine/tmux/keys.js';
 import { UsageError, formatFlags, parseArgv, type FlagSpec } from './args.js';
 import { COMMANDS, DEFAULT_COMMAND } from './commands/index.js';
 import { defaultConfigPath, loadConfigFile } from './config-file.js';
+import { createLifecycle, type Lifecycle } from './lifecycle.js';
 import { packageRoot } from './package-root.js';
 
 const settingFlags: FlagSpec[] = (SETTINGS as readonly SettingSpec[])
@@ -74,28 +75,45 @@ function flagsToSettings(flags: Record<string, unknown>): Record<string, unknown
   return out;
 }
 
-export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const { stdout, stderr } = process;
+export async function main(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  lifecycle: Lifecycle = createLifecycle({ stderr: process.stderr }),
+): Promise<number> {
+  const { stderr } = process;
   try {
-    const parsed = parseArgv(argv, GLOBAL_FLAGS, (name) => COMMANDS.find((c) => c.name === name)?.flags ?? null);
-    if (parsed.flags.version) {
-      stdout.write(`${version()}\n`);
-      return 0;
-    }
-    if (parsed.flags.help) {
-      stdout.write(`${parsed.command ? commandHelp(parsed.command) : mainHelp()}\n`);
-      return 0;
-    }
-    const configFlag = parsed.flags.config;
-    const configPath = typeof configFlag === 'string' ? configFlag : defaultConfigPath(env);
-    const file = loadConfigFile(configPath, typeof configFlag === 'string');
-    const settings = resolveSettings({ flags: flagsToSettings(parsed.flags), env, file, fileName: configPath });
-    const name = parsed.command ?? DEFAULT_COMMAND;
-    const command = COMMANDS.find((c) => c.name === name)!;
-    return await command.run({ settings, flags: parsed.flags, positionals: parsed.positionals, stdout, stderr, env });
+    return await runCommand(argv, env, lifecycle);
   } catch (error) {
     return reportError(error, stderr);
+  } finally {
+    // Whatever a command left on the shutdown stack (an error on the way) stops here, in order.
+    await lifecycle.shutdown();
+    lifecycle.dispose();
   }
+}
+
+async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv, lifecycle: Lifecycle): Promise<number> {
+  const { stdout, stderr } = process;
+  const parsed = parseArgv(argv, GLOBAL_FLAGS, (name) => COMMANDS.find((c) => c.name === name)?.flags ?? null);
+  if (parsed.flags.version) {
+    stdout.write(`${version()}\n`);
+    return 0;
+  }
+  if (parsed.flags.help) {
+    stdout.write(`${parsed.command ? commandHelp(parsed.command) : mainHelp()}\n`);
+    return 0;
+  }
+  const configFlag = parsed.flags.config;
+  const configPath = typeof configFlag === 'string' ? configFlag : defaultConfigPath(env);
+  const file = loadConfigFile(configPath, typeof configFlag === 'string');
+  const settings = resolveSettings({ flags: flagsToSettings(parsed.flags), env, file, fileName: configPath });
+  const name = parsed.command ?? DEFAULT_COMMAND;
+  const command = COMMANDS.find((c) => c.name === name)!;
+  const code = await command.run({ settings, flags: parsed.flags, positionals: parsed.positionals, stdout, stderr, env, lifecycle });
+  await lifecycle.shutdown();
+  const reason = lifecycle.reason;
+  if (reason?.kind === 'crash') throw reason.error;
+  return code;
 }
 
 function reportError(error: unknown, stderr: NodeJS.WritableStream): number {

@@ -8,8 +8,10 @@ import type { TmuxClient } from '../engine/tmux/client.js';
 import type { CaptureTicker } from '../engine/diff/capture-ticker.js';
 import { CorralServer, type HttpFeature } from '../server/http-server.js';
 import { BRIDGE_FEATURE, createBridgeFeature, type BridgeFeature } from '../server/bridge/index.js';
-import { createAttachFeature, type AttachFeature } from '../server/attach/attach-feature.js';
+import { createAttachFeature, type AttachFeature, type LoginLink } from '../server/attach/attach-feature.js';
 import { HOOKS_FEATURE, createHookFeature } from '../server/hooks/hook-feature.js';
+import { createPaneAccess } from '../engine/pane-access.js';
+import { networkInterfaces } from 'node:os';
 import { classifyScreen } from '../engine/prompt/matcher.js';
 import { createConversations } from '../engine/diff/run-conversation.js';
 import { rulesFromSettings } from './setup.js';
@@ -38,6 +40,11 @@ export interface Services {
   /** The bridge's capture loop (for tests and benchmarks: the poll period really kept). */
   readonly bridgeTicker: CaptureTicker | null;
   readonly attach: AttachFeature | null;
+  /**
+   * A browser link to the attach page with a new single-use login code (so the long-lived token
+   * never appears in a URL, a log or shell history); null while the attach server is off.
+   */
+  attachLink(): LoginLink | null;
   status(): ServicesStatus;
   subscribe(listener: () => void): () => void;
   close(): Promise<void>;
@@ -65,6 +72,20 @@ function answerHost(url: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Where a browser reaches a server bound to `host`: the address itself, or for a wildcard bind
+ * the machine's first network address (what a phone on the same network can open).
+ */
+export function browserBase(host: string, port: number): string {
+  let name = host;
+  if (host === '0.0.0.0' || host === '::') {
+    const addresses = Object.values(networkInterfaces()).flat();
+    const external = addresses.find((a) => a && !a.internal && a.family === 'IPv4');
+    name = external?.address ?? '127.0.0.1';
+  }
+  return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
 }
 
 export function createServices(options: ServicesOptions): Services {
@@ -159,12 +180,22 @@ export function createServices(options: ServicesOptions): Services {
       if (attach) return;
       await listenOrReport();
       // A switched-off feature is not reusable: every start builds a fresh one.
+      const panes = await createPaneAccess(options.tmux, {
+        ringBytes: settings.attachRingBytes,
+        pauseAfterSeconds: settings.attachPauseAfter,
+        keepMs: settings.attachGraceMs,
+      });
+      if (attach) {
+        // Started twice at once: the first start won.
+        await panes.close();
+        return;
+      }
       attach = createAttachFeature({
         engine: options.engine,
-        tmux: options.tmux,
-        socket: options.tmux.socket,
+        panes,
         token: options.token,
         settings,
+        baseUrl: () => browserBase(settings.host, server.port),
       });
       server.enable(attach);
       publish();
@@ -188,6 +219,7 @@ export function createServices(options: ServicesOptions): Services {
       publish();
     },
     server,
+    attachLink: () => attach?.loginLink() ?? null,
     status: () => status,
     subscribe(listener) {
       listeners.add(listener);

@@ -186,6 +186,18 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/** Injected timers, so tests fire them by hand. */
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** Real timers that never keep the process alive by themselves (shutdown clears them anyway). */
+export const systemTimers: Timers = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms).unref(),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
 /** What the dashboard and the servers may ask of the running engine besides reading the store. */
 export interface EngineHandle extends EngineStore {
   /** Marks a stuck pane as seen (snoozed) until its screen changes again. */

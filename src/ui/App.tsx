@@ -369,7 +369,11 @@ export function App({
     }
     const toggle = name === 'bridge' ? ctx.actions.toggleBridge : ctx.actions.toggleAttach;
     toggle.call(ctx.actions).then(
-      () => dispatch({ type: 'status', status: null }),
+      () => {
+        const state = services.getSnapshot()[name];
+        const link = state.status === 'on' ? state.link : undefined;
+        dispatch({ type: 'status', status: link ? { text: `${SERVICE_TITLES[name]}: open ${link}`, tone: 'info' } : null });
+      },
       (error: unknown) =>
         dispatch({
           type: 'status',

@@ -1,27 +1,10 @@
-// Row order for the dashboard. Stuck panes first (longest stuck first), then snoozed ones, then
-// everything else by quiet time (longest quiet first). The order is only recomputed at moments
-// the caller chooses (see state.ts), so rows do not jump while someone moves through them.
+// Row order for the dashboard: the engine's pane order (engine/pane-order.ts), recomputed only at
+// moments the caller chooses (see state.ts), so rows do not jump while someone moves through them.
 
+import { compareViews } from '../engine/pane-order.js';
 import type { PaneView } from '../engine/types.js';
 
-function rank(view: PaneView): number {
-  if (view.state !== 'stuck') return 2;
-  return view.acknowledged ? 1 : 0;
-}
-
-const collator = new Intl.Collator('en', { numeric: true });
-
-export function compareViews(a: PaneView, b: PaneView): number {
-  const byRank = rank(a) - rank(b);
-  if (byRank !== 0) return byRank;
-  if (rank(a) < 2) {
-    const byStuck = (a.stuckSince ?? a.quietSince) - (b.stuckSince ?? b.quietSince);
-    if (byStuck !== 0) return byStuck;
-  }
-  const byQuiet = a.quietSince - b.quietSince;
-  if (byQuiet !== 0) return byQuiet;
-  return collator.compare(a.target, b.target) || collator.compare(a.pane.paneId, b.pane.paneId);
-}
+export { compareViews };
 
 /** Pane ids in display order. */
 export function sortPaneIds(panes: readonly PaneView[]): string[] {

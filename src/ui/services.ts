@@ -10,6 +10,8 @@ export interface ServiceState {
   readonly url?: string;
   /** Error text, or any short note. */
   readonly detail?: string;
+  /** A browser link to show once it is on (the attach page, with a single-use login code). */
+  readonly link?: string;
 }
 
 export interface ServicesSnapshot {

@@ -46,7 +46,15 @@ describe('dashboard services', () => {
     const models = await fetch(`${bridge.url}/models`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(models.status).toBe(200);
     await services.toggleAttach();
-    expect(services.store.getSnapshot().attach.url).toBe(bridge.url!.replace('/v1', '/'));
+    const attach = services.store.getSnapshot().attach;
+    expect(attach.url).toBe(bridge.url!.replace('/v1', '/'));
+    // w shows a browser link that signs in once, without the token.
+    const link = /^(http:\S+\?code=[\w-]+) \(works once/.exec(attach.link ?? '')![1]!;
+    expect(link.startsWith(attach.url!)).toBe(true);
+    expect(link).not.toContain(TOKEN);
+    const signIn = await fetch(link, { redirect: 'manual' });
+    expect(signIn.status).toBe(302);
+    expect(signIn.headers.get('set-cookie')).toMatch(/^corral_session=/);
     await services.toggleBridge();
     expect(services.store.getSnapshot().bridge).toEqual({ status: 'off' });
     expect(services.store.getSnapshot().attach.status).toBe('on');

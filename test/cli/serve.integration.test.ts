@@ -39,6 +39,16 @@ describe('corral serve', () => {
     }
   });
 
+  it('corral link says so when no server listens', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    const result = await runCli(['link', '--port', String(port)], { env: cliEnv({ CORRAL_TOKEN: 'a-token-for-the-link-test' }) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`corral: no corral server at http://127.0.0.1:${port}: start it with corral serve --attach\n`);
+  });
+
   it('fails with a clear sentence when the port is taken', async () => {
     const blocker: Server = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
@@ -52,45 +62,74 @@ describe('corral serve', () => {
     }
   });
 
-  it('serves the attach server with --attach, mirrors a pane, and leaves no tmux control client after SIGTERM', async () => {
-    const token = 'a-token-for-the-attach-test';
-    const pane = (await tmux.tmux('list-panes', '-a', '-F', '#{pane_id}')).trim().split('\n')[0]!;
-    const cli = startCli(['serve', '--attach', '-L', tmux.socketName, '--port', '0'], cliEnv({ XDG_CONFIG_HOME: home, CORRAL_TOKEN: token }));
-    let stopped = false;
-    try {
-      const line = await cli.waitForLine((l) => l.includes('attach server on'));
-      expect(cli.stdoutLines.some((l) => l.includes('chat bridge on'))).toBe(false);
-      const url = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(line)![1]!;
-      // The engine's first poll may still be under way: wait until the pane is listed.
-      let listed = '';
-      for (let i = 0; i < 100 && !listed.includes(`"${pane}"`); i++) {
-        const panes = await fetch(`${url}/api/panes`, { headers: { authorization: `Bearer ${token}` } });
-        expect(panes.status).toBe(200);
-        listed = JSON.stringify(await panes.json());
-        if (!listed.includes(`"${pane}"`)) await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(listed).toContain(`"${pane}"`);
-      expect((await fetch(`${url}/api/panes`)).status).toBe(401);
+  // Every start prints a fresh, working browser link; both stop signals tell viewers "corral is
+  // stopping" (1001), never "the pane exited" (4000), and leave no tmux control client behind.
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'serves the attach server with --attach, prints a working login link, and on %s closes viewers with 1001 and no client left',
+    async (signal) => {
+      const token = 'a-token-for-the-attach-test';
+      const pane = (await tmux.tmux('list-panes', '-a', '-F', '#{pane_id}')).trim().split('\n')[0]!;
+      const cli = startCli(['serve', '--attach', '-L', tmux.socketName, '--port', '0'], cliEnv({ XDG_CONFIG_HOME: home, CORRAL_TOKEN: token }));
+      let stopped = false;
+      try {
+        const line = await cli.waitForLine((l) => l.includes('attach server on'));
+        expect(cli.stdoutLines.some((l) => l.includes('chat bridge on'))).toBe(false);
+        const url = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(line)![1]!;
+        const linkLine = await cli.waitForLine((l) => l.includes('open in a browser'));
+        const link = /(http:\S+\?code=[\w-]+)/.exec(linkLine)![1]!;
+        expect(link.startsWith(`${url}/?code=`)).toBe(true);
+        expect(cli.stdoutLines.join('\n')).not.toContain(token);
+        const signIn = await fetch(link, { redirect: 'manual' });
+        expect(signIn.status).toBe(302);
+        const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+        expect((await fetch(`${url}/`, { headers: { cookie } })).status).toBe(200);
+        // corral link asks the running server for another link; it works too, once.
+        const made = await runCli(['link', '--url', url], { env: cliEnv({ XDG_CONFIG_HOME: home, CORRAL_TOKEN: token }) });
+        expect(made.code).toBe(0);
+        expect(made.stderr).toMatch(/a writing link; it works once, until/);
+        const another = made.stdout.trim();
+        expect(another).toMatch(new RegExp(`^${url}/\\?code=[\\w-]+$`));
+        expect(another).not.toBe(link);
+        expect((await fetch(another, { redirect: 'manual' })).status).toBe(302);
+        expect((await fetch(another, { redirect: 'manual' })).status).toBe(401);
 
-      const ws = new WebSocket(`${url.replace('http', 'ws')}/attach/${pane.slice(1)}?token=${token}`);
-      const replay = new Promise<Record<string, unknown>>((resolve, reject) => {
-        ws.on('message', (data) => {
-          const msg = JSON.parse(String(data)) as Record<string, unknown>;
-          if (msg.type === 'replay') resolve(msg);
+        // The engine's first poll may still be under way: wait until the pane is listed.
+        let listed = '';
+        for (let i = 0; i < 100 && !listed.includes(`"${pane}"`); i++) {
+          const panes = await fetch(`${url}/api/panes`, { headers: { cookie } });
+          expect(panes.status).toBe(200);
+          listed = JSON.stringify(await panes.json());
+          if (!listed.includes(`"${pane}"`)) await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(listed).toContain(`"${pane}"`);
+        expect((await fetch(`${url}/api/panes`)).status).toBe(401);
+
+        const ws = new WebSocket(`${url.replace('http', 'ws')}/attach/${pane.slice(1)}?token=${token}`);
+        const types: string[] = [];
+        const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+        const replay = new Promise<Record<string, unknown>>((resolve, reject) => {
+          ws.on('message', (data) => {
+            const msg = JSON.parse(String(data)) as Record<string, unknown>;
+            types.push(msg.type as string);
+            if (msg.type === 'replay') resolve(msg);
+          });
+          ws.on('error', reject);
         });
-        ws.on('error', reject);
-      });
-      ws.on('open', () => ws.send(JSON.stringify({ type: 'subscribe' })));
-      expect((await replay).replay_mode).toBe('recovery');
-      // Control clients: the engine's poll connection and the attach server's session stream.
-      expect((await tmux.tmux('list-clients', '-F', '#{client_control_mode}')).trim().split('\n')).toEqual(['1', '1']);
+        ws.on('open', () => ws.send(JSON.stringify({ type: 'subscribe' })));
+        expect((await replay).replay_mode).toBe('recovery');
+        // Control clients: the engine's poll connection and the attach server's session stream.
+        expect((await tmux.tmux('list-clients', '-F', '#{client_control_mode}')).trim().split('\n')).toEqual(['1', '1']);
 
-      expect(await cli.stop('SIGTERM')).toBe(0);
-      stopped = true;
-      ws.terminate();
-      expect((await tmux.tmux('list-clients', '-F', '#{client_name}')).trim()).toBe('');
-    } finally {
-      if (!stopped) await cli.stop('SIGKILL');
-    }
-  });
+        expect(await cli.stop(signal)).toBe(0);
+        stopped = true;
+        expect(await closed).toBe(1001);
+        expect(types).not.toContain('status');
+        expect((await tmux.tmux('list-clients', '-F', '#{client_name}')).trim()).toBe('');
+        // The pane itself is untouched.
+        expect((await tmux.tmux('list-panes', '-a', '-F', '#{pane_id}')).trim().split('\n')[0]).toBe(pane);
+      } finally {
+        if (!stopped) await cli.stop('SIGKILL');
+      }
+    },
+  );
 });

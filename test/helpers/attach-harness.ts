@@ -2,7 +2,12 @@
 // WebSocket client that records what it receives.
 
 import WebSocket from 'ws';
+import { resolveSettings } from '../../src/engine/config.js';
+import { createEngine, type Engine } from '../../src/engine/engine.js';
+import { createPaneAccess } from '../../src/engine/pane-access.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
+import { createControlRunner } from '../../src/engine/tmux/control-runner.js';
+import { createExecRunner } from '../../src/engine/tmux/runner.js';
 import { CorralServer } from '../../src/server/http-server.js';
 import {
   createAttachFeature,
@@ -20,6 +25,7 @@ export const DEFAULT_ATTACH_SETTINGS: AttachSettings = {
   attachAllowedOrigins: [],
   attachAllowResize: false,
   attachPauseAfter: 10,
+  attachGraceMs: 300_000,
 };
 
 export interface Harness {
@@ -27,24 +33,51 @@ export interface Harness {
   readonly server: CorralServer;
   readonly feature: AttachFeature;
   readonly engine: FakeEngine;
+  /** The real engine on the private server, when the harness was asked for one. */
+  readonly realEngine: Engine | null;
+  readonly client: TmuxClient;
   wsUrl(pane: string, query?: string): string;
   close(): Promise<void>;
 }
 
+/**
+ * `persistent`: pane lookups go over a control-mode connection, as under `corral serve` (the
+ * engine's poll connection); otherwise each lookup is one tmux process.
+ */
 export async function startHarness(
   settings: Partial<AttachSettings> = {},
-  options: { allowWrite?: boolean; tmux?: TestTmux } = {},
+  options: {
+    allowWrite?: boolean;
+    tmux?: TestTmux;
+    persistent?: boolean;
+    /** Run the real engine (with these settings flags) instead of the hand-driven one. */
+    realEngine?: Record<string, unknown>;
+  } = {},
 ): Promise<Harness> {
   const tmux = options.tmux ?? (await startTestTmux());
   const server = new CorralServer({ host: '127.0.0.1', port: 0 });
   await server.listen();
   const engine = fakeEngine([], 'test');
-  const feature = createAttachFeature({
-    engine,
-    tmux: new TmuxClient({ socket: tmux.socket }),
+  const all = { ...DEFAULT_ATTACH_SETTINGS, ...settings };
+  const exec = createExecRunner(tmux.socket);
+  const client = new TmuxClient({
     socket: tmux.socket,
+    runner: exec,
+    ...(options.persistent ? { pollRunner: createControlRunner({ socket: tmux.socket, exec, retryMs: 0 }) } : {}),
+  });
+  const realEngine = options.realEngine
+    ? createEngine({ settings: resolveSettings({ flags: options.realEngine, env: {}, file: null }), tmux: client })
+    : null;
+  realEngine?.start();
+  const feature = createAttachFeature({
+    engine: realEngine ?? engine,
+    panes: await createPaneAccess(client, {
+      ringBytes: all.attachRingBytes,
+      pauseAfterSeconds: all.attachPauseAfter,
+      keepMs: all.attachGraceMs,
+    }),
     token: TOKEN,
-    settings: { ...DEFAULT_ATTACH_SETTINGS, ...settings },
+    settings: all,
     ...(options.allowWrite === undefined ? {} : { allowWrite: options.allowWrite }),
   });
   server.enable(feature);
@@ -53,10 +86,14 @@ export async function startHarness(
     server,
     feature,
     engine,
+    realEngine,
+    client,
     wsUrl: (pane, query = '') =>
       `ws://127.0.0.1:${server.port}/attach/${pane.replace('%', '')}${query ? `?${query}` : ''}`,
     async close() {
       await server.close();
+      await realEngine?.stop();
+      await client.close();
       await tmux.kill();
     },
   };

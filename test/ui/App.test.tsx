@@ -234,6 +234,16 @@ describe('App', () => {
     await until(() => expect(frameOf(r)).toContain('bridge on 127.0.0.1:7878'));
   });
 
+  it('shows the browser link the attach server gives once it is on', async () => {
+    const r = mount();
+    await until(() => expect(frameOf(r)).toContain('› STUCK'));
+    r.services.update('attach', { status: 'on', url: 'http://127.0.0.1:7878/', link: 'http://127.0.0.1:7878/?code=abc' });
+    await until(() => expect(frameOf(r)).toContain('attach on 127.0.0.1:7878'));
+    await press(r.stdin, 'w');
+    await until(() => expect(r.calls).toContainEqual({ kind: 'attach' }));
+    await until(() => expect(frameOf(r)).toContain('attach server: open http://127.0.0.1:7878/?code=abc'));
+  });
+
   it('quits on q and on Ctrl-C', async () => {
     const r = mount();
     await until(() => expect(frameOf(r)).toContain('› STUCK'));

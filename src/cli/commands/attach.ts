@@ -3,6 +3,7 @@
 // C-] detaches and gives the terminal back as it was.
 
 import type WsClient from 'ws';
+import type { Settings } from '../../engine/config.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { configDir } from '../config-file.js';
@@ -25,10 +26,21 @@ export function attachUrl(base: string, pane: string, write: boolean): string {
   return url.toString();
 }
 
+/** The corral server a client command talks to: --url, else http://HOST:PORT from the settings. */
+export function serverBase(settings: Settings, flags: Record<string, unknown>): string {
+  if (typeof flags.url === 'string') return flags.url;
+  const host = typeof settings.host === 'string' ? settings.host : '127.0.0.1';
+  const port = typeof settings.port === 'number' ? settings.port : DEFAULT_PORT;
+  // A server listening on every address is reached on this machine through loopback.
+  const name = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
+}
+
 const CLOSE_MESSAGES: Record<number, string> = {
   4000: 'the pane exited',
   4008: 'disconnected: this terminal did not keep up with the output',
   4404: 'the pane is gone',
+  1011: 'the server lost its tmux connection for this pane; attach again',
   1001: 'the corral server stopped',
 };
 
@@ -62,10 +74,7 @@ export const attachCommand: Command = {
     const pane = paneNumber(arg);
     if (pane === null)
       throw new UsageError(`not a pane id: ${JSON.stringify(arg)} (expected %3 or 3; corral ls lists them)`);
-    const host = typeof settings.host === 'string' ? settings.host : '127.0.0.1';
-    const port = typeof settings.port === 'number' ? settings.port : DEFAULT_PORT;
-    const base =
-      typeof flags.url === 'string' ? flags.url : `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    const base = serverBase(settings, flags);
     const token = findToken({ flag: typeof flags.token === 'string' ? flags.token : undefined, env, configDir: configDir(env) })?.token ?? null;
     if (token === null) {
       stderr.write(

@@ -46,7 +46,7 @@ export const dashboardCommand: Command = {
     'With no tmux server running (and no -L/-S), it starts the demo instead.',
   ].join('\n'),
   flags: [],
-  async run({ settings, env, stdout, stderr }) {
+  async run({ settings, env, stdout, stderr, lifecycle }) {
     requireTerminal(stdout);
     if (notificationsWanted(settings)) notifyRules(settings);
     // Ink and React load only for the dashboard, not for ls/send/watch; start now, in parallel.
@@ -54,7 +54,7 @@ export const dashboardCommand: Command = {
     const { engine, selfPaneId } = await setupEngine(settings, env, stderr, { persistent: true });
     const explicitServer = settings.socketName !== null || settings.socketPath !== null;
     if (!explicitServer && !(await engine.tmux.hasServer())) {
-      return runDemo({ settings, env, stderr, label: 'DEMO (no tmux server of yours is running)' });
+      return runDemo({ settings, env, stderr, lifecycle, label: 'DEMO (no tmux server of yours is running)' });
     }
     const { runDashboard } = await session;
     const services = createDashboardServices(engine, settings, env);
@@ -67,7 +67,7 @@ export const dashboardCommand: Command = {
       notifier = await startNotifications({ engine, settings, services: services.services, log: () => {} });
     });
     try {
-      return await runDashboard({ engine, selfPaneId, bell: bellMode(settings), env, ...dashboardServiceOptions(services) });
+      return await runDashboard({ engine, selfPaneId, bell: bellMode(settings), env, lifecycle, ...dashboardServiceOptions(services) });
     } finally {
       await started.catch(() => {});
       (notifier as Notifier | null)?.close();

@@ -14,6 +14,7 @@ import { loadDashboard } from '../load-dashboard.js';
 import { packageRoot } from '../package-root.js';
 import { checkTmux, rulesFromSettings, selfPaneId } from '../setup.js';
 import { createDashboardServices } from '../dashboard-services.js';
+import type { Lifecycle } from '../lifecycle.js';
 import { bellMode, dashboardServiceOptions, requireTerminal } from './dashboard.js';
 
 export const DEMO_SOCKET = 'corral-demo';
@@ -89,10 +90,11 @@ export interface DemoOptions {
   readonly settings: Settings;
   readonly env: NodeJS.ProcessEnv;
   readonly stderr: NodeJS.WritableStream;
+  readonly lifecycle: Lifecycle;
   readonly label?: string;
 }
 
-export async function runDemo({ settings, env, stderr, label }: DemoOptions): Promise<number> {
+export async function runDemo({ settings, env, stderr, lifecycle, label }: DemoOptions): Promise<number> {
   // Tests and recordings use their own socket name so they never meet a user's demo.
   const name = env.CORRAL_DEMO_SOCKET && env.CORRAL_DEMO_SOCKET !== '' ? env.CORRAL_DEMO_SOCKET : DEMO_SOCKET;
   const socket = { kind: 'name', name } as const;
@@ -126,6 +128,7 @@ export async function runDemo({ settings, env, stderr, label }: DemoOptions): Pr
         selfPaneId: self,
         bell: bellMode(settings),
         env,
+        lifecycle,
         label: `${label ?? 'DEMO'} · sample panes, removed on quit`,
         ...dashboardServiceOptions(services),
       });
@@ -149,8 +152,8 @@ export const demoCommand: Command = {
     'dashboard on it. The demo server is removed when you quit.',
   ].join('\n'),
   flags: [],
-  async run({ settings, env, stdout, stderr }) {
+  async run({ settings, env, stdout, stderr, lifecycle }) {
     requireTerminal(stdout);
-    return runDemo({ settings, env, stderr });
+    return runDemo({ settings, env, stderr, lifecycle });
   },
 };

@@ -7,6 +7,7 @@ import { dashboardCommand } from './dashboard.js';
 import { hookCommand } from './hook.js';
 import { hooksCommand } from './hooks.js';
 import { demoCommand } from './demo.js';
+import { linkCommand } from './link.js';
 import { lsCommand } from './ls.js';
 import { sendCommand } from './send.js';
 import { serveCommand } from './serve.js';
@@ -21,6 +22,7 @@ export const COMMANDS: readonly Command[] = [
   checkCommand,
   serveCommand,
   attachCommand,
+  linkCommand,
   hooksCommand,
   hookCommand,
 ];

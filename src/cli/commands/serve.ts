@@ -4,7 +4,6 @@
 import type { Command } from '../command.js';
 import { configDir } from '../config-file.js';
 import { setupEngine } from '../setup.js';
-import { waitForSignal } from '../signals.js';
 import { resolveToken } from '../token.js';
 import { notificationsWanted, notifyRules } from '../../notify/notifier.js';
 
@@ -20,6 +19,9 @@ export const serveCommand: Command = {
     'With neither --bridge nor --attach, the bridge runs. Every request needs the token:',
     '--token, else $CORRAL_TOKEN, else the file token in the config folder (made on first use).',
     'The token is printed only when it is new or with --show-token; otherwise its file is named.',
+    'With --attach a browser link is printed at every start: it holds a login code that works once,',
+    'for 10 minutes, and signs the browser in (the token itself never goes into a URL). corral link',
+    'prints a new one while the server runs.',
     'Agent hooks (corral hooks install) are received on /hooks unless --no-hooks. Notifications:',
     '--on-stuck CMD, --notify-desktop, --ntfy TOPIC_URL (answer buttons reach /answer; see --answer-url).',
   ].join('\n'),
@@ -29,7 +31,7 @@ export const serveCommand: Command = {
     { name: 'token', type: 'string', valueName: 'TOKEN', description: 'API token (default $CORRAL_TOKEN or the token file)' },
     { name: 'show-token', type: 'boolean', description: 'print the token even when it is not new' },
   ],
-  async run({ settings, flags, env, stdout, stderr }) {
+  async run({ settings, flags, env, stdout, stderr, lifecycle }) {
     if (notificationsWanted(settings)) notifyRules(settings); // bad notification settings stop us before anything starts
     const wantAttach = flags.attach === true;
     const wantBridge = flags.bridge === true || !wantAttach;
@@ -37,15 +39,16 @@ export const serveCommand: Command = {
     // The servers (and ws) load only for the commands that serve: `corral` itself starts faster.
     const { createServices, ServiceError } = await import('../services.js');
     const { engine, tmux } = await setupEngine(settings, env, stderr, { persistent: true });
+    // Stopped in reverse order: the servers (viewers hear 1001) before the engine and its tmux connection.
+    lifecycle.onShutdown('the engine', () => engine.stop());
     const services = createServices({ engine, tmux, settings, token: token.token, log: (line) => stderr.write(`corral: ${line}\n`) });
+    lifecycle.onShutdown('the HTTP services', () => services.close());
     engine.start();
     try {
       if (wantBridge) await services.startBridge();
       if (wantAttach) await services.startAttach();
       if (settings.hooks) await services.startHooks();
     } catch (error) {
-      await services.close();
-      await engine.stop();
       if (error instanceof ServiceError) {
         stderr.write(`corral: ${error.message}\n`);
         return 1;
@@ -54,18 +57,20 @@ export const serveCommand: Command = {
     }
     const { startNotifications } = await import('../notifications.js');
     const notifier = await startNotifications({ engine, settings, services, log: (line) => stderr.write(`${line}\n`) });
+    if (notifier) lifecycle.onShutdown('notifications', () => notifier.close());
     const url = services.status().url ?? '';
     if (wantBridge) stdout.write(`corral: chat bridge on ${url}/v1 (tmux server ${tmux.serverLabel})\n`);
-    if (wantAttach) stdout.write(`corral: attach server on ${url}/ (browser: ${url}/?token=<token>; terminal: corral attach PANE)\n`);
+    const link = services.attachLink();
+    if (wantAttach && link) {
+      stdout.write(`corral: attach server on ${url}/ (terminal: corral attach PANE)\n`);
+      stdout.write(`corral: open in a browser (works once, for 10 minutes; corral link makes another): ${link.url}\n`);
+    }
     if (settings.hooks) stdout.write(`corral: agent hooks received on ${url}/hooks (corral hooks install --agent NAME)\n`);
     if (token.source === 'generated') stdout.write(`corral: new API token (saved in ${token.path}): ${token.token}\n`);
     else if (flags['show-token'] === true) stdout.write(`corral: API token: ${token.token}\n`);
     else if (token.source === 'file') stdout.write(`corral: API token in ${token.path} (print it with --show-token)\n`);
     else stdout.write(`corral: API token from ${token.source === 'flag' ? '--token' : 'CORRAL_TOKEN'}\n`);
-    await waitForSignal();
-    notifier?.close();
-    await services.close();
-    await engine.stop();
+    await lifecycle.untilStopped();
     return 0;
   },
 };

@@ -6,7 +6,6 @@ import type { EngineStatus } from '../../engine/types.js';
 import type { Command } from '../command.js';
 import { connectDaemon, validateDaemonUrl } from '../daemon-sink.js';
 import { setupEngine } from '../setup.js';
-import { waitForSignal } from '../signals.js';
 import { notificationsWanted, notifyRules } from '../../notify/notifier.js';
 
 export const watchCommand: Command = {
@@ -21,7 +20,7 @@ export const watchCommand: Command = {
     'Example: corral watch --quiet-threshold 10000 | jq -c \'select(.type == "stuck")\'',
   ].join('\n'),
   flags: [],
-  async run({ settings, env, stdout, stderr }) {
+  async run({ settings, env, stdout, stderr, lifecycle }) {
     try {
       validateDaemonUrl(settings.daemonUrl);
     } catch (error) {
@@ -43,14 +42,17 @@ export const watchCommand: Command = {
       else if (status === 'ok' && lastStatus !== 'starting') stderr.write(`corral: tmux server on ${engine.tmux.serverLabel} is available\n`);
       lastStatus = status;
     });
+    lifecycle.onShutdown('the engine', async () => {
+      await engine.stop();
+      if (queue) {
+        await Promise.race([queue.whenIdle(), new Promise((r) => setTimeout(r, 1000))]);
+        queue.close();
+      }
+    });
+    // Last in, first out: notifications stop before the engine does.
+    if (notifier) lifecycle.onShutdown('notifications', () => notifier.close());
     engine.start();
-    await waitForSignal();
-    notifier?.close();
-    await engine.stop();
-    if (queue) {
-      await Promise.race([queue.whenIdle(), new Promise((r) => setTimeout(r, 1000))]);
-      queue.close();
-    }
+    await lifecycle.untilStopped();
     return 0;
   },
 };

@@ -2,14 +2,11 @@
 // down never blocks the caller: events wait in a bounded queue, the oldest are dropped (and
 // counted) when it overflows, and delivery is retried with exponential backoff.
 
-import type { CorralEvent } from '../types.js';
+import type { CorralEvent, Timers } from '../types.js';
 
-export interface Timers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+export type { Timers } from '../types.js';
 
-export const realTimers: Timers = {
+const realTimers: Timers = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };

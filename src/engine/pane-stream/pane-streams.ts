@@ -2,8 +2,11 @@
 // client only hears the panes of its own session); per watched pane a ring of recent bytes with
 // growing offsets, and the seam between "the screen now" and "what comes next" taken on the same
 // control connection, so a viewer sees every byte exactly once. tmux stays the source of truth.
+// A pane's ring (and so its session's control client) outlives its last viewer by a grace period:
+// a viewer back within it catches up exactly, and viewers coming and going never churn tmux
+// control clients (attaching and detaching them concurrently can crash tmux 3.3a).
 
-import type { TmuxSocket } from '../types.js';
+import { systemTimers, type Timers, type TmuxSocket } from '../types.js';
 import { ControlClient, type ControlClientOptions } from '../tmux/control-client.js';
 import type { ControlReply } from '../tmux/control-protocol.js';
 import type { SendItem } from '../tmux/keys.js';
@@ -11,6 +14,7 @@ import { assertPaneId } from '../tmux/pane-id.js';
 import { chain, escapeArg } from '../tmux/commands.js';
 import { runChecked, type TmuxRunner } from '../tmux/runner.js';
 import { RingBuffer } from './ring-buffer.js';
+import { randomBytes } from 'node:crypto';
 import { buildRepaint, parseCursorLine, repaintCommands } from './repaint.js';
 import { Utf8Stream, leadingContinuationBytes } from './utf8-stream.js';
 
@@ -34,8 +38,11 @@ export interface LiveChunk {
 }
 
 export interface PaneEnd {
-  /** `exited`: the pane is gone; `closed`: corral stopped watching (shutting down). */
-  readonly status: 'exited' | 'closed';
+  /**
+   * `exited`: the pane is gone; `closed`: corral stopped watching (shutting down); `lost`: the
+   * tmux control connection went away while the pane still exists (a new subscribe reconnects).
+   */
+  readonly status: 'exited' | 'closed' | 'lost';
   readonly exitCode: number | null;
 }
 
@@ -84,6 +91,18 @@ export interface PaneStreamsOptions {
   readonly firstOffset?: number;
   /** How often to check that watched panes still exist. */
   readonly livenessMs?: number;
+  /**
+   * How long a pane's ring outlives its last viewer (ms). Its session's control client stays as
+   * long as one of its panes is kept. 0 drops both with the last viewer.
+   */
+  readonly keepMs?: number;
+  readonly timers?: Timers;
+  /**
+   * Where repaints take the screen from. Without it, from the capture's reply (`capture-pane -p`).
+   * With it, the capture goes into a paste buffer that `take` reads and deletes outside control
+   * mode: tmux 3.2 to 3.5 leak the text of every `capture-pane -p` run by a control client.
+   */
+  readonly screenBuffers?: { take(name: string): Promise<string[] | null> };
 }
 
 export class PaneGoneError extends Error {
@@ -93,25 +112,48 @@ export class PaneGoneError extends Error {
   }
 }
 
+/** corral is shutting the streams down: no new viewer is taken. */
+export class StreamsClosingError extends Error {
+  constructor() {
+    super('corral is stopping');
+    this.name = 'StreamsClosingError';
+  }
+}
+
 interface PaneStream {
   readonly paneId: string;
   readonly ring: RingBuffer;
   readonly utf8: Utf8Stream;
   readonly viewers: Set<StreamViewer>;
   resyncing: boolean;
+  /** Live output for viewers whose repaint is still being read: it follows the repaint. */
+  readonly held: Map<StreamViewer, LiveChunk[]>;
+  /**
+   * The last repaint and where in the stream it was taken. A viewer joining later gets it plus
+   * the output since (from the ring), so viewers coming and going cost tmux no capture.
+   */
+  screen: { readonly bytes: Buffer; readonly byteOffset: number; readonly textOffset: number } | null;
+  /** A capture for joining viewers under way: later joiners wait for it instead of asking again. */
+  capturing: Promise<unknown> | null;
+  /** Armed while nobody views the pane: when it fires, the ring is dropped. */
+  expiry: unknown;
+  /** Subscriptions waiting for their repaint: the stream must not be dropped under them. */
+  joining: number;
 }
 
 interface SessionLink {
   readonly sessionId: string;
   readonly client: ControlConnection;
   readonly panes: Map<string, PaneStream>;
-  timer: NodeJS.Timeout | null;
+  timer: unknown;
   checking: boolean;
-  /** Subscriptions waiting for their repaint: the link must not close under them. */
-  joining: number;
+  /** Set once corral itself closes the link: the client's exit then ends nothing more. */
+  closing: boolean;
 }
 
 const INPUT_CHUNK = 512;
+/** A kept repaint serves new viewers while the output since it is at most this long. */
+const SCREEN_TAIL_BYTES = 64 * 1024;
 
 /** `send-keys -H` commands for raw terminal bytes: they arrive exactly as a terminal sent them. */
 export function sendBytesCommands(paneId: string, bytes: Buffer): string[][] {
@@ -141,10 +183,16 @@ export class PaneStreams {
   private readonly lastEnd = new Map<string, number>();
   private readonly openControl: OpenControl;
   private readonly firstOffset: number;
+  private readonly timers: Timers;
+  private readonly keepMs: number;
+  private readonly bufferPrefix = `corral-screen-${randomBytes(4).toString('hex')}`;
+  private buffers = 0;
   private closing = false;
 
   constructor(private readonly options: PaneStreamsOptions) {
     this.openControl = options.openControl ?? ((o) => ControlClient.open(o));
+    this.timers = options.timers ?? systemTimers;
+    this.keepMs = options.keepMs ?? 300_000;
     // 1024 offsets per millisecond: ~280,000 years of headroom below 2^53, and more bytes than a
     // pane can print in that time.
     this.firstOffset = options.firstOffset ?? Date.now() * 1024;
@@ -155,6 +203,13 @@ export class PaneStreams {
     return this.ready.size;
   }
 
+  /** Panes whose output is kept, with or without viewers (for tests and diagnostics). */
+  get paneCount(): number {
+    let count = 0;
+    for (const link of this.ready.values()) count += link.panes.size;
+    return count;
+  }
+
   /**
    * Starts watching a pane for a viewer. With `fromOffset` inside the ring the viewer gets exactly
    * the bytes after it (`catch_up`, or `none` when it missed nothing); otherwise a repaint of the
@@ -162,10 +217,14 @@ export class PaneStreams {
    */
   async subscribe(paneId: string, viewer: StreamViewer, fromOffset?: number): Promise<Subscription> {
     assertPaneId(paneId);
-    if (this.closing) throw new Error('pane streams are closing');
+    if (this.closing) throw new StreamsClosingError();
     const sessionId = await this.options.sessionOf(paneId);
     if (sessionId === null) throw new PaneGoneError(paneId);
-    const link = await this.link(sessionId);
+    let link = await this.link(sessionId);
+    // A link that started closing while we waited for it cannot take new viewers: open the next.
+    if (link.closing) link = await this.link(sessionId);
+    if (this.closing) throw new StreamsClosingError();
+    if (link.closing) throw new Error('the tmux connection for this session is closing; try again');
     const stream = this.stream(link, paneId);
     const unsubscribe = () => this.leave(link, stream, viewer);
 
@@ -174,38 +233,72 @@ export class PaneStreams {
       if (stream.ring.holds(fromOffset, snapshot)) {
         let bytes = stream.ring.slice(fromOffset, snapshot);
         if (viewer.text) bytes = bytes.subarray(leadingContinuationBytes(bytes));
-        stream.viewers.add(viewer);
+        this.watch(stream, viewer);
         return {
           replay: { mode: bytes.length === 0 ? 'none' : 'catch_up', bytes, snapshotOffset: snapshot },
           unsubscribe,
         };
       }
     }
-    let replay: Replay | null = null;
-    link.joining += 1;
+    stream.joining += 1;
+    let replay: Replay;
     try {
-      await link.client.run(repaintCommands(paneId), (replies) => {
-        const repaint = this.repaintFrom(replies);
-        if (repaint === null) return;
-        // The seam: every byte appended so far is in the capture, every later byte is live.
-        replay = {
-          mode: 'recovery',
-          bytes: repaint,
-          snapshotOffset: viewer.text ? stream.utf8.boundary : stream.ring.endOffset,
-        };
-        stream.viewers.add(viewer);
-      });
+      replay = await this.recovery(link, stream, viewer);
     } catch (error) {
-      link.joining -= 1;
-      this.dropIfUnused(link, stream);
+      // The capture failed: the pane is gone (or going), so its ring is of no use to anyone.
+      stream.joining -= 1;
+      stream.viewers.delete(viewer);
+      this.dropIfIdle(link, stream);
       throw error;
     }
-    link.joining -= 1;
-    if (replay === null) {
-      this.dropIfUnused(link, stream);
-      throw new PaneGoneError(paneId);
-    }
+    stream.joining -= 1;
     return { replay, unsubscribe };
+  }
+
+  /** A repaint for a joining viewer: the kept one plus the output since, or a new capture. */
+  private async recovery(link: SessionLink, stream: PaneStream, viewer: StreamViewer): Promise<Replay> {
+    // Viewers that arrive together share one capture.
+    while (stream.capturing) await stream.capturing.catch(() => undefined);
+    if (link.panes.get(stream.paneId) !== stream) throw new PaneGoneError(stream.paneId);
+    const kept = this.keptScreen(stream, viewer);
+    if (kept) {
+      this.watch(stream, viewer);
+      return kept;
+    }
+    let snapshotOffset = 0;
+    const capturing = this.captureScreen(
+      link,
+      stream.paneId,
+      [],
+      (ok) => {
+        if (!ok || link.panes.get(stream.paneId) !== stream) return;
+        // The seam: every byte appended so far is in the capture, every later byte is live. The
+        // viewer gets live output from here on; it sends it after the replay.
+        snapshotOffset = viewer.text ? stream.utf8.boundary : stream.ring.endOffset;
+        this.watch(stream, viewer);
+      },
+      stream,
+    );
+    stream.capturing = capturing;
+    let bytes: Buffer | null;
+    try {
+      bytes = await capturing;
+    } finally {
+      if (stream.capturing === capturing) stream.capturing = null;
+    }
+    if (bytes === null || !stream.viewers.has(viewer)) throw new PaneGoneError(stream.paneId);
+    return { mode: 'recovery', bytes, snapshotOffset };
+  }
+
+  /** The kept repaint with the output since appended, while that is short and all in the ring. */
+  private keptScreen(stream: PaneStream, viewer: StreamViewer): Replay | null {
+    const screen = stream.screen;
+    if (screen === null || stream.resyncing) return null;
+    const from = viewer.text ? screen.textOffset : screen.byteOffset;
+    const to = viewer.text ? stream.utf8.boundary : stream.ring.endOffset;
+    if (!stream.ring.holds(from, to) || to - from > SCREEN_TAIL_BYTES) return null;
+    const tail = stream.ring.slice(from, to);
+    return { mode: 'recovery', bytes: tail.length > 0 ? Buffer.concat([screen.bytes, tail]) : screen.bytes, snapshotOffset: to };
   }
 
   /** A fresh repaint for one viewer (the `refresh` message). */
@@ -213,15 +306,19 @@ export class PaneStreams {
     const link = this.linkOfViewer(paneId, viewer);
     if (!link) return;
     const stream = link.panes.get(paneId) as PaneStream;
-    await link.client.run(repaintCommands(paneId), (replies) => {
-      const bytes = this.repaintFrom(replies);
-      if (bytes === null || !stream.viewers.has(viewer)) return;
-      viewer.onReset({
-        mode: 'recovery',
-        bytes,
-        snapshotOffset: viewer.text ? stream.utf8.boundary : stream.ring.endOffset,
-      });
-    });
+    let snapshotOffset = 0;
+    const bytes = await this.captureScreen(
+      link,
+      paneId,
+      [],
+      (ok) => {
+        if (!ok || !stream.viewers.has(viewer)) return;
+        snapshotOffset = viewer.text ? stream.utf8.boundary : stream.ring.endOffset;
+        stream.held.set(viewer, []);
+      },
+      stream,
+    );
+    this.reset(stream, viewer, bytes, snapshotOffset);
   }
 
   /** Types raw terminal bytes into the pane. */
@@ -241,7 +338,7 @@ export class PaneStreams {
     await this.runChecked(paneId, [['resize-pane', '-t', paneId, '-x', String(cols), '-y', String(rows)]]);
   }
 
-  /** Closes every control client (detaching cleanly) and ends every stream. */
+  /** Ends every stream (viewers get `closed`) and detaches every control client, one at a time. */
   async close(): Promise<void> {
     this.closing = true;
     const links = await Promise.allSettled([...this.links.values()]);
@@ -271,10 +368,50 @@ export class PaneStreams {
     return null;
   }
 
-  private repaintFrom(replies: readonly ControlReply[]): Buffer | null {
-    const [capture, cursor] = replies;
-    if (!capture?.ok || !cursor?.ok) return null;
-    return buildRepaint(capture.lines, parseCursorLine(cursor.lines[0]));
+  /**
+   * Captures the screen and the cursor after `prefix`, in one command line; `atSeam(ok)` runs at
+   * the exact point of the output stream where they were taken. Resolves with the repaint bytes,
+   * or null when the pane could not be captured.
+   */
+  private async captureScreen(
+    link: SessionLink,
+    paneId: string,
+    prefix: readonly string[][],
+    atSeam: (ok: boolean) => void,
+    keepIn?: PaneStream,
+  ): Promise<Buffer | null> {
+    const buffers = this.options.screenBuffers;
+    const buffer = buffers ? `${this.bufferPrefix}-${++this.buffers}` : null;
+    let captured = false;
+    let ok = false;
+    let printed: readonly string[] = [];
+    let cursorLine: string | undefined;
+    let seam = { byteOffset: 0, textOffset: 0 };
+    await link.client.run([...prefix, ...repaintCommands(paneId, buffer)], (replies) => {
+      const [capture, cursor] = replies.slice(prefix.length);
+      captured = capture?.ok === true;
+      ok = captured && cursor?.ok === true;
+      printed = capture?.lines ?? [];
+      cursorLine = cursor?.lines[0];
+      if (keepIn) seam = { byteOffset: keepIn.ring.endOffset, textOffset: keepIn.utf8.boundary };
+      atSeam(ok);
+    });
+    // A buffer that was filled is always taken, so none is left in the user's buffer list.
+    const lines = buffers && buffer && captured ? await buffers.take(buffer).catch(() => null) : printed;
+    if (!ok || lines === null) return null;
+    const bytes = buildRepaint(lines, parseCursorLine(cursorLine));
+    if (keepIn && keepIn.ring.holds(seam.byteOffset)) keepIn.screen = { bytes, ...seam };
+    return bytes;
+  }
+
+  /** Delivers a repaint to a viewer whose live output was held meanwhile, then that output. */
+  private reset(stream: PaneStream, viewer: StreamViewer, bytes: Buffer | null, snapshotOffset: number): void {
+    const held = stream.held.get(viewer);
+    if (held === undefined) return;
+    stream.held.delete(viewer);
+    if (!stream.viewers.has(viewer)) return;
+    if (bytes !== null) viewer.onReset({ mode: 'recovery', bytes, snapshotOffset });
+    for (const chunk of held) viewer.onOutput(chunk);
   }
 
   private link(sessionId: string): Promise<SessionLink> {
@@ -304,6 +441,8 @@ export class PaneStreams {
           if (stream && link) this.recoverFromPause(link, stream);
         },
         onNotification: (name) => {
+          // A resize changes the screen without any output: kept repaints no longer match it.
+          if (name === 'layout-change') for (const stream of panes.values()) stream.screen = null;
           if (
             link &&
             /^(window-close|unlinked-window-close|layout-change|window-pane-changed|sessions-changed|pane-mode-changed)$/.test(
@@ -314,18 +453,24 @@ export class PaneStreams {
           }
         },
         onExit: () => {
-          if (link) this.endLink(link);
+          if (link) void this.linkLost(link);
         },
       },
     });
-    link = { sessionId, client, panes, timer: null, checking: false, joining: 0 };
-    const interval = this.options.livenessMs ?? 2000;
-    const created = link;
-    link.timer = setInterval(() => this.checkLiveness(created), interval);
-    link.timer.unref();
+    link = { sessionId, client, panes, timer: null, checking: false, closing: false };
     this.ready.set(sessionId, link);
-    if (client.closed) this.endLink(link);
+    this.armLiveness(link);
+    if (client.closed) void this.linkLost(link);
     return link;
+  }
+
+  private armLiveness(link: SessionLink): void {
+    link.timer = this.timers.setTimeout(() => {
+      link.timer = null;
+      if (link.closing) return;
+      this.checkLiveness(link);
+      this.armLiveness(link);
+    }, this.options.livenessMs ?? 2000);
   }
 
   private stream(link: SessionLink, paneId: string): PaneStream {
@@ -340,11 +485,22 @@ export class PaneStreams {
         ring: new RingBuffer(this.options.ringBytes, start),
         utf8: new Utf8Stream(start),
         viewers: new Set(),
+        held: new Map(),
+        screen: null,
+        capturing: null,
         resyncing: false,
+        expiry: null,
+        joining: 0,
       };
       link.panes.set(paneId, stream);
     }
     return stream;
+  }
+
+  private watch(stream: PaneStream, viewer: StreamViewer): void {
+    if (stream.expiry !== null) this.timers.clearTimeout(stream.expiry);
+    stream.expiry = null;
+    stream.viewers.add(viewer);
   }
 
   private deliver(stream: PaneStream, data: Buffer): void {
@@ -356,7 +512,11 @@ export class PaneStreams {
     }
     const text = stream.utf8.push(data, endOffset);
     const chunk: LiveChunk = { paneId: stream.paneId, bytes: data, endOffset, text, textEnd: stream.utf8.boundary };
-    for (const viewer of [...stream.viewers]) viewer.onOutput(chunk);
+    for (const viewer of [...stream.viewers]) {
+      const held = stream.held.get(viewer);
+      if (held) held.push(chunk);
+      else viewer.onOutput(chunk);
+    }
   }
 
   /**
@@ -366,24 +526,34 @@ export class PaneStreams {
   private recoverFromPause(link: SessionLink, stream: PaneStream): void {
     if (stream.resyncing) return;
     stream.resyncing = true;
+    stream.screen = null;
     const restart = stream.ring.endOffset + 1;
     stream.ring.restartAt(restart);
     stream.utf8.restartAt(restart);
-    const commands = [['refresh-client', '-A', `${stream.paneId}:continue`], ...repaintCommands(stream.paneId)];
-    link.client
-      .run(commands, (replies) => {
+    const offsets = new Map<StreamViewer, number>();
+    this.captureScreen(
+      link,
+      stream.paneId,
+      [['refresh-client', '-A', `${stream.paneId}:continue`]],
+      (ok) => {
         stream.resyncing = false;
-        const bytes = this.repaintFrom(replies.slice(1));
-        if (bytes === null) return;
-        for (const viewer of [...stream.viewers]) {
-          viewer.onReset({
-            mode: 'recovery',
-            bytes,
-            snapshotOffset: viewer.text ? stream.utf8.boundary : stream.ring.endOffset,
-          });
+        if (!ok) return;
+        for (const viewer of stream.viewers) {
+          offsets.set(viewer, viewer.text ? stream.utf8.boundary : stream.ring.endOffset);
+          stream.held.set(viewer, []);
         }
-      })
-      .catch(() => {
+      },
+      stream,
+    )
+      .then(
+        (bytes) => {
+          for (const [viewer, offset] of offsets) this.reset(stream, viewer, bytes, offset);
+        },
+        () => {
+          for (const viewer of offsets.keys()) this.reset(stream, viewer, null, 0);
+        },
+      )
+      .finally(() => {
         stream.resyncing = false;
       });
   }
@@ -421,45 +591,88 @@ export class PaneStreams {
 
   private endStream(link: SessionLink, stream: PaneStream, end: PaneEnd): void {
     if (link.panes.get(stream.paneId) !== stream) return;
-    link.panes.delete(stream.paneId);
-    this.lastEnd.set(stream.paneId, stream.ring.endOffset);
+    this.forget(link, stream);
     const viewers = [...stream.viewers];
     stream.viewers.clear();
     for (const viewer of viewers) viewer.onEnd(end);
     if (link.panes.size === 0) void this.closeLink(link);
   }
 
-  /** The control client went away (session ended, tmux server gone): every pane of it ended. */
-  private endLink(link: SessionLink): void {
-    for (const stream of [...link.panes.values()]) this.endStream(link, stream, { status: 'exited', exitCode: null });
+  /**
+   * The control client went away without corral closing it: the session ended, the tmux server
+   * died, or someone detached it. Panes that are gone have exited; the viewers of panes that still
+   * exist are told the connection was lost, so they can subscribe again.
+   */
+  private async linkLost(link: SessionLink): Promise<void> {
+    if (link.closing) return;
+    const streams = [...link.panes.values()];
+    const exists = await Promise.all(
+      streams.map((stream) =>
+        this.options.sessionOf(stream.paneId).then(
+          (session) => session !== null,
+          () => false,
+        ),
+      ),
+    );
+    if (link.closing) return;
+    streams.forEach((stream, i) =>
+      this.endStream(link, stream, { status: exists[i] ? 'lost' : 'exited', exitCode: null }),
+    );
     void this.closeLink(link);
   }
 
   private leave(link: SessionLink, stream: PaneStream, viewer: StreamViewer): void {
-    stream.viewers.delete(viewer);
-    this.dropIfUnused(link, stream);
+    stream.held.delete(viewer);
+    if (!stream.viewers.delete(viewer)) return;
+    this.release(link, stream);
   }
 
-  private dropIfUnused(link: SessionLink, stream: PaneStream): void {
-    if (stream.viewers.size > 0 || link.panes.get(stream.paneId) !== stream) return;
-    const anyViewers = [...link.panes.values()].some((s) => s.viewers.size > 0);
-    if (!anyViewers && link.joining === 0) void this.closeLink(link);
+  /** Nobody views the pane any more: keep its ring for the grace period, then drop it. */
+  private release(link: SessionLink, stream: PaneStream): void {
+    if (stream.viewers.size > 0 || stream.joining > 0 || link.panes.get(stream.paneId) !== stream) return;
+    if (stream.expiry !== null) return;
+    if (this.keepMs <= 0 || this.closing) {
+      this.drop(link, stream);
+      return;
+    }
+    stream.expiry = this.timers.setTimeout(() => {
+      stream.expiry = null;
+      if (stream.viewers.size === 0 && stream.joining === 0) this.drop(link, stream);
+    }, this.keepMs);
+  }
+
+  private dropIfIdle(link: SessionLink, stream: PaneStream): void {
+    if (stream.viewers.size === 0 && stream.joining === 0) this.drop(link, stream);
+  }
+
+  private drop(link: SessionLink, stream: PaneStream): void {
+    if (link.panes.get(stream.paneId) !== stream) return;
+    this.forget(link, stream);
+    if (link.panes.size === 0) void this.closeLink(link);
+  }
+
+  /** Removes a stream, remembering where its offsets stopped. */
+  private forget(link: SessionLink, stream: PaneStream): void {
+    link.panes.delete(stream.paneId);
+    if (stream.expiry !== null) this.timers.clearTimeout(stream.expiry);
+    stream.expiry = null;
+    this.lastEnd.set(stream.paneId, stream.ring.endOffset);
   }
 
   private async closeLink(link: SessionLink, status: PaneEnd['status'] = 'exited'): Promise<void> {
+    link.closing = true;
     if (this.ready.get(link.sessionId) === link) {
       this.ready.delete(link.sessionId);
       this.links.delete(link.sessionId);
     }
-    if (link.timer) clearInterval(link.timer);
+    if (link.timer !== null) this.timers.clearTimeout(link.timer);
     link.timer = null;
-    for (const stream of link.panes.values()) this.lastEnd.set(stream.paneId, stream.ring.endOffset);
     for (const stream of [...link.panes.values()]) {
+      this.forget(link, stream);
       const viewers = [...stream.viewers];
       stream.viewers.clear();
       for (const viewer of viewers) viewer.onEnd({ status, exitCode: null });
     }
-    link.panes.clear();
     await link.client.close();
   }
 }

@@ -20,12 +20,22 @@ export function parseCursorLine(line: string | undefined): CursorState | null {
   return { x, y, visible: flag === 1, width, height, alternate: alternate === 1 };
 }
 
-/** Commands (one control-mode line) that capture the screen and the cursor at the same instant. */
-export function repaintCommands(paneId: string): string[][] {
+/**
+ * Commands (one control-mode line) that capture the screen and the cursor at the same instant.
+ * With `buffer`, the screen goes into that paste buffer instead of the reply: tmux 3.2 to 3.5
+ * never free the text of a `capture-pane -p` run by a control client (fixed in 3.6), so on those
+ * versions every capture would grow the user's tmux server by the size of the screen.
+ */
+export function repaintCommands(paneId: string, buffer: string | null = null): string[][] {
   return [
-    ['capture-pane', '-p', '-e', '-t', paneId],
+    buffer === null ? ['capture-pane', '-p', '-e', '-t', paneId] : ['capture-pane', '-e', '-b', buffer, '-t', paneId],
     ['display-message', '-p', '-t', paneId, CURSOR_FORMAT],
   ];
+}
+
+/** Whether `capture-pane -p` over a control client leaks its text in this tmux version. */
+export function printedCapturesLeak(version: readonly [number, number] | null): boolean {
+  return version === null || version[0] < 3 || (version[0] === 3 && version[1] < 6);
 }
 
 const ESC = '\x1b';

@@ -12,6 +12,7 @@ import {
   makeFraming,
   listPanesCommand,
   parseCaptureBatch,
+  paneInfoCommand,
   parsePaneList,
   parsePollCycle,
   pasteBufferCommands,
@@ -72,6 +73,11 @@ export class TmuxClient {
     this.runner = options.runner ?? createExecRunner(options.socket);
     this.pollRunner = options.pollRunner ?? this.runner;
     this.framing = makeFraming(options.nonce ?? randomBytes(6).toString('hex'));
+  }
+
+  /** Runs commands over the persistent connection when there is one, else as one tmux process. */
+  get commandRunner(): TmuxRunner {
+    return this.pollRunner;
   }
 
   get serverLabel(): string {
@@ -149,6 +155,34 @@ export class TmuxClient {
       throw new TmuxCommandError(['list-panes'], result);
     }
     return parsePaneList(result.stdout, this.framing);
+  }
+
+  /**
+   * One pane by id, or null when the server has no such pane. Goes over the persistent connection
+   * when there is one: looking a pane up then starts no tmux process.
+   */
+  async findPane(paneId: string): Promise<PaneInfo | null> {
+    const result = await this.pollRunner(paneInfoCommand(this.framing, paneId));
+    if (result.exitCode !== 0) {
+      if (isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
+      if (/can't find pane|can't find window|can't find session/i.test(result.stderr)) return null;
+      throw new TmuxCommandError(['display-message'], result);
+    }
+    return parsePaneList(result.stdout, this.framing).find((p) => p.paneId === paneId) ?? null;
+  }
+
+  /**
+   * The lines of a paste buffer, which is then deleted; null when there is no such buffer. Runs as
+   * its own tmux process (a control client's copy of the text would not be freed on tmux < 3.6).
+   */
+  async takeBuffer(name: string): Promise<string[] | null> {
+    const result = await this.runner(['save-buffer', '-b', name, '-', ';', 'delete-buffer', '-b', name]);
+    if (result.exitCode !== 0) {
+      if (isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
+      return null;
+    }
+    const text = result.stdout.endsWith('\n') ? result.stdout.slice(0, -1) : result.stdout;
+    return text.split('\n');
   }
 
   async capture(paneId: string, options: CaptureOptions = {}): Promise<string> {

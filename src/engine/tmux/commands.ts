@@ -119,6 +119,13 @@ export function listPanesCommand(framing: Framing): TmuxCommand {
   return ['list-panes', '-a', '-F', format];
 }
 
+/** What list-panes says about one pane, from `display-message` (no other pane is listed). */
+export function paneInfoCommand(framing: Framing, paneId: string): TmuxCommand {
+  assertPaneId(paneId);
+  const format = PANE_FIELDS.map((field) => `#{${field}}`).join(framing.fieldSep) + framing.recordEnd;
+  return ['display-message', '-p', '-t', paneId, format];
+}
+
 export function parsePaneList(text: string, framing: Framing): PaneInfo[] {
   const panes: PaneInfo[] = [];
   for (const raw of text.split(framing.recordEnd)) {

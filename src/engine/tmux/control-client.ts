@@ -1,10 +1,12 @@
 // One long-lived tmux control-mode client (`tmux -C attach -t SESSION`): a command queue whose
 // replies resolve promises, and a stream of notifications (pane output above all). Besides
-// runner.ts this is the only place that starts tmux. Every client is closed on every exit path:
-// close(), the tmux side going away, and this process exiting or being signalled.
+// runner.ts this is the only place that starts tmux. Attaching and detaching go through the
+// server's ControlGate, one at a time. No signal handlers here: a control client whose stdin
+// closes detaches, so one never outlives corral, however corral ends (even on SIGKILL).
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { TmuxSocket } from '../types.js';
+import { controlGate, type ControlGate } from './control-gate.js';
 import { ControlParser, formatControlLine, type ControlEvent, type ControlReply } from './control-protocol.js';
 import { TmuxMissingError } from './runner.js';
 import { socketArgs } from './socket.js';
@@ -49,45 +51,15 @@ interface PendingCommand {
 }
 
 const live = new Set<ControlClient>();
-let hooksInstalled = false;
-
-function killAllNow(): void {
-  for (const client of live) client.kill();
-}
-
-function onProcessExit(): void {
-  killAllNow();
-}
-
-function onSignal(signal: NodeJS.Signals): void {
-  killAllNow();
-  removeProcessHooks();
-  // Keep the default behaviour of the signal when nobody else handles it.
-  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-}
-
-const onSigint = () => onSignal('SIGINT');
-const onSigterm = () => onSignal('SIGTERM');
-
-function installProcessHooks(): void {
-  if (hooksInstalled) return;
-  hooksInstalled = true;
-  process.on('exit', onProcessExit);
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigterm);
-}
-
-function removeProcessHooks(): void {
-  if (!hooksInstalled) return;
-  hooksInstalled = false;
-  process.off('exit', onProcessExit);
-  process.off('SIGINT', onSigint);
-  process.off('SIGTERM', onSigterm);
-}
 
 /** How many control clients this process holds open (for tests and diagnostics). */
 export function openControlClientCount(): number {
   return live.size;
+}
+
+/** Detaches every control client this process still holds (one at a time, through the gates). */
+export async function closeControlClients(): Promise<void> {
+  await Promise.all([...live].map((client) => client.close()));
 }
 
 export class ControlClient {
@@ -96,12 +68,14 @@ export class ControlClient {
   private readonly handlers: ControlHandlers;
   private exited = false;
   private exitReason = '';
+  private closing: Promise<void> | null = null;
   private readonly exitedPromise: Promise<void>;
   sessionId = '';
   sessionName = '';
 
   private constructor(
     private readonly child: ChildProcessWithoutNullStreams,
+    private readonly gate: ControlGate,
     handlers: ControlHandlers,
   ) {
     this.handlers = handlers;
@@ -118,11 +92,13 @@ export class ControlClient {
     ].join(',');
     const binary = options.binary ?? process.env.CORRAL_TMUX_BIN ?? 'tmux';
     const args = [...socketArgs(options.socket), '-C', 'attach-session', '-f', flags, '-t', options.session];
-    const child = spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-    const client = new ControlClient(child, options.handlers ?? {});
-    live.add(client);
-    installProcessHooks();
-    return client.start(options.timeoutMs ?? 5000);
+    const gate = controlGate(options.socket);
+    return gate.run(() => {
+      const child = spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+      const client = new ControlClient(child, gate, options.handlers ?? {});
+      live.add(client);
+      return client.start(options.timeoutMs ?? 5000);
+    });
   }
 
   private start(timeoutMs: number): Promise<ControlClient> {
@@ -247,19 +223,26 @@ export class ControlClient {
     return [...reply.lines];
   }
 
-  /** Detaches cleanly; kills the process if it has not gone within `graceMs`. */
-  async close(graceMs = 1000): Promise<void> {
-    if (this.exited) return;
-    this.exitReason = this.exitReason || 'closed';
-    try {
-      // An empty line detaches a control client.
-      this.child.stdin.end('\n');
-    } catch {
-      // stdin already closed
-    }
-    const timer = setTimeout(() => this.kill(), graceMs);
-    await this.exitedPromise;
-    clearTimeout(timer);
+  /**
+   * Detaches cleanly, when no other control client on the server attaches or detaches; kills the
+   * process if it has not gone within `graceMs` of the detach.
+   */
+  close(graceMs = 1000): Promise<void> {
+    if (this.exited) return Promise.resolve();
+    this.closing ??= this.gate.run(async () => {
+      if (this.exited) return;
+      this.exitReason = this.exitReason || 'closed';
+      try {
+        // An empty line detaches a control client.
+        this.child.stdin.end('\n');
+      } catch {
+        // stdin already closed
+      }
+      const timer = setTimeout(() => this.kill(), graceMs);
+      await this.exitedPromise;
+      clearTimeout(timer);
+    });
+    return this.closing;
   }
 
   /** Ends the process at once (exit paths that cannot wait). */
@@ -272,7 +255,6 @@ export class ControlClient {
     if (this.exited) return;
     this.exited = true;
     live.delete(this);
-    if (live.size === 0) removeProcessHooks();
     for (const pending of this.queue.splice(0))
       pending.reject(new ControlClientError(`tmux control client exited (${reason})`));
     this.handlers.onExit?.(reason);

@@ -12,7 +12,7 @@ import type {
   StreamViewer,
   Subscription,
 } from '../../engine/pane-stream/pane-streams.js';
-import { PaneGoneError } from '../../engine/pane-stream/pane-streams.js';
+import { PaneGoneError, StreamsClosingError } from '../../engine/pane-stream/pane-streams.js';
 import { UnknownKeyError, parseSendItems } from '../../engine/tmux/keys.js';
 import { CLOSE_CODES, parseClientMessage, type ClientMessage } from './protocol.js';
 
@@ -38,6 +38,8 @@ export class AttachConnection implements StreamViewer {
   private fence = -1;
   private closed = false;
   private queue: Promise<void> = Promise.resolve();
+  /** Live output received before the replay was sent (null when not subscribing). */
+  private held: LiveChunk[] | null = null;
 
   constructor(private readonly options: ConnectionOptions) {
     this.text = options.mode === 'json';
@@ -77,6 +79,11 @@ export class AttachConnection implements StreamViewer {
 
   onOutput(chunk: LiveChunk): void {
     if (this.closed) return;
+    // Output that comes while the replay of a subscribe is on its way follows the replay.
+    if (this.held !== null) {
+      this.held.push(chunk);
+      return;
+    }
     if (this.options.mode === 'raw') {
       if (chunk.endOffset <= this.fence) return;
       this.send(chunk.bytes);
@@ -95,6 +102,12 @@ export class AttachConnection implements StreamViewer {
     if (this.closed) return;
     if (end.status === 'closed') {
       this.close(CLOSE_CODES.goingAway, 'server stopping');
+      return;
+    }
+    if (end.status === 'lost') {
+      // The pane is still there: the viewer may connect again (a new tmux connection is made).
+      if (this.options.mode === 'json') this.error('tmux_lost', 'the tmux connection for this pane went away; connect again');
+      this.close(CLOSE_CODES.internalError, 'lost the tmux connection');
       return;
     }
     if (this.options.mode === 'json') {
@@ -117,6 +130,7 @@ export class AttachConnection implements StreamViewer {
     this.subscribing = true;
     this.subscription?.unsubscribe();
     this.subscription = null;
+    this.held = [];
     try {
       const subscription = await this.options.streams.subscribe(this.options.pane.paneId, this, fromOffset);
       if (this.closed) {
@@ -125,8 +139,13 @@ export class AttachConnection implements StreamViewer {
       }
       this.subscription = subscription;
       this.sendReplay(subscription.replay);
+      const held = this.held;
+      this.held = null;
+      for (const chunk of held) this.onOutput(chunk);
     } catch (error) {
-      if (error instanceof PaneGoneError) {
+      if (error instanceof StreamsClosingError) {
+        this.close(CLOSE_CODES.goingAway, 'server stopping');
+      } else if (error instanceof PaneGoneError) {
         if (this.options.mode === 'json') this.error('no_such_pane', error.message);
         this.close(CLOSE_CODES.noSuchPane, 'no such pane');
       } else {
@@ -134,6 +153,7 @@ export class AttachConnection implements StreamViewer {
         this.close(CLOSE_CODES.internalError, 'could not watch the pane');
       }
     } finally {
+      this.held = null;
       this.subscribing = false;
     }
   }

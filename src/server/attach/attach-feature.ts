@@ -1,14 +1,17 @@
-// The attach server as a feature of corral's HTTP server: the web page and its assets, the pane
-// list for the page (live from the engine store), and WebSocket mirrors of panes at /attach/N.
+// The attach server as a feature of corral's HTTP server: the triage page and its assets, the
+// pane list (live from the engine store), the page's answers and replies, login links, and
+// WebSocket mirrors of panes at /attach/N. It holds no tmux client: panes are looked up,
+// streamed and typed into through the PaneAccess the CLI hands it.
 
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { EngineHandle, PaneInfo, TmuxSocket } from '../../engine/types.js';
-import type { TmuxClient } from '../../engine/tmux/client.js';
 import type { Settings } from '../../engine/config.js';
-import { PaneStreams, type LiveChunk } from '../../engine/pane-stream/pane-streams.js';
+import type { PaneAccess } from '../../engine/pane-access.js';
+import type { PaneStreams, LiveChunk } from '../../engine/pane-stream/pane-streams.js';
+import { systemClock, type Clock, type EngineHandle, type PaneView } from '../../engine/types.js';
+import { HttpError, readBody } from '../bridge/request.js';
 import {
   errorBody,
   rejectUpgrade,
@@ -18,43 +21,59 @@ import {
   type UpgradeContext,
 } from '../http-server.js';
 import { AttachConnection } from './attach-connection.js';
-import { originAllowed, requestAuthorized, tokenCookie } from './auth.js';
+import { BrowserLogins, originAllowed, requestAccess, writeOriginAllowed, type Access } from './auth.js';
+import { ActionError, actionPath, planAction } from './pane-actions.js';
+import { listPanes, listShape, type PaneList } from './pane-list.js';
 import { paneIdFromPath } from './protocol.js';
-import { PAGE_SCRIPT, pageHtml, unauthorizedHtml } from './page.js';
+import { FAVICON_SVG, PAGE_SCRIPT, PAGE_STYLE, loginHtml, pageHtml } from './page.js';
 
 export type AttachSettings = Pick<
   Settings,
-  'attachRingBytes' | 'attachSlowClientBytes' | 'attachAllowedOrigins' | 'attachAllowResize' | 'attachPauseAfter'
+  | 'attachRingBytes'
+  | 'attachSlowClientBytes'
+  | 'attachAllowedOrigins'
+  | 'attachAllowResize'
+  | 'attachPauseAfter'
+  | 'attachGraceMs'
 >;
 
 export interface AttachFeatureOptions {
-  /** The engine's store: the page's pane list and state badges. */
+  /** The engine's store: the page's pane list and state badges; pollNow after an answer. */
   readonly engine: EngineHandle;
-  readonly tmux: TmuxClient;
-  readonly socket: TmuxSocket;
+  /** Pane lookups, streams and typing (built by the CLI on the engine's tmux client). */
+  readonly panes: PaneAccess;
   /** The shared token (the same one the chat bridge uses). */
   readonly token: string;
   readonly settings: AttachSettings;
-  /** Whether a client holding the token may ask to write (default true). */
+  /** Whether anyone may type at all (default true); viewers still need the token or a writing link. */
   readonly allowWrite?: boolean;
   /** WebSocket heartbeat (ping, then terminate when no pong came back). */
   readonly heartbeatMs?: number;
+  readonly clock?: Clock;
+  /** Where browsers reach this server (login links); default: the Host of the request. */
+  readonly baseUrl?: () => string;
+}
+
+export interface LoginLink {
+  readonly url: string;
+  readonly expiresAt: number;
+  readonly write: boolean;
 }
 
 export interface AttachFeature extends HttpFeature {
   /** Open WebSocket connections (for tests and diagnostics). */
   readonly connectionCount: number;
   readonly streams: PaneStreams;
+  /** A browser link with a new single-use login code (writing when the server allows it). */
+  loginLink(options?: { readonly write?: boolean; readonly base?: string }): LoginLink;
 }
+
+export const ATTACH_FEATURE = 'attach';
 
 const ASSETS: Record<string, { readonly module: string; readonly type: string }> = {
   '/assets/xterm.js': { module: '@xterm/xterm/lib/xterm.js', type: 'text/javascript; charset=utf-8' },
   '/assets/xterm.css': { module: '@xterm/xterm/css/xterm.css', type: 'text/css; charset=utf-8' },
   '/assets/addon-fit.js': { module: '@xterm/addon-fit/lib/addon-fit.js', type: 'text/javascript; charset=utf-8' },
-  '/assets/addon-attach.js': {
-    module: '@xterm/addon-attach/lib/addon-attach.js',
-    type: 'text/javascript; charset=utf-8',
-  },
 };
 
 const SECURITY_HEADERS = {
@@ -63,18 +82,20 @@ const SECURITY_HEADERS = {
   'x-frame-options': 'DENY',
 };
 
+/** The page runs only its own scripts and talks only to this server (xterm.js sets inline styles). */
+const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+const MAX_ACTION_BODY = 16 * 1024;
+
 export function createAttachFeature(options: AttachFeatureOptions): AttachFeature {
-  const { settings, token } = options;
+  const { settings, token, panes } = options;
   const allowWrite = options.allowWrite ?? true;
+  const clock = options.clock ?? systemClock;
+  const logins = new BrowserLogins(token, { clock });
   const require = createRequire(import.meta.url);
   const assetCache = new Map<string, Buffer>();
-  const streams = new PaneStreams({
-    socket: options.socket,
-    ringBytes: settings.attachRingBytes,
-    pauseAfterSeconds: settings.attachPauseAfter,
-    runner: options.tmux.runner,
-    sessionOf: async (paneId) => (await findPane(paneId))?.sessionId ?? null,
-  });
+  const { streams } = panes;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const alive = new WeakMap<WebSocket, boolean>();
   let connections = 0;
@@ -102,9 +123,28 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
     return lastJson;
   };
 
-  async function findPane(paneId: string): Promise<PaneInfo | null> {
-    const panes = await options.tmux.listPanes();
-    return panes.find((p) => p.paneId === paneId) ?? null;
+  const mayWrite = (access: Access) => allowWrite && access.write;
+
+  function paneList(access: Access): PaneList {
+    return listPanes(options.engine.getSnapshot(), clock.now(), {
+      write: mayWrite(access),
+      resize: mayWrite(access) && settings.attachAllowResize,
+    });
+  }
+
+  function viewOf(paneId: string): PaneView | null {
+    return options.engine.getSnapshot().panes.find((v) => v.pane.paneId === paneId) ?? null;
+  }
+
+  function baseOf(req: IncomingMessage): string {
+    return options.baseUrl?.() ?? `http://${req.headers.host ?? '127.0.0.1'}`;
+  }
+
+  function loginLink(linkOptions: { readonly write?: boolean; readonly base?: string } = {}): LoginLink {
+    const write = allowWrite && (linkOptions.write ?? true);
+    const issued = logins.issue(write);
+    const base = linkOptions.base ?? options.baseUrl?.() ?? 'http://127.0.0.1';
+    return { url: `${base.replace(/\/$/, '')}/?code=${issued.code}`, expiresAt: issued.expiresAt, write };
   }
 
   async function serveAsset(res: ServerResponse, path: string): Promise<void> {
@@ -141,117 +181,222 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
     res.end(body);
   }
 
-  function paneList() {
-    const snapshot = options.engine.getSnapshot();
-    return {
-      server: snapshot.server,
-      status: snapshot.status,
-      write: allowWrite,
-      resize: allowWrite && settings.attachAllowResize,
-      panes: snapshot.panes.map((view) => ({
-        id: view.pane.paneId,
-        target: view.target,
-        label: view.label,
-        title: view.pane.title,
-        command: view.pane.command,
-        state: view.state,
-        reason: view.reason,
-        quiet_since: view.quietSince,
-        cols: view.pane.width,
-        rows: view.pane.height,
-      })),
+  // One list per second (or on a snapshot change) for every open page: states such as "active"
+  // turn into "quiet" with time alone. A page is sent a list only when something besides the
+  // quiet times changed, or every 30 s so its timers stay honest.
+  const listeners = new Set<(lists: Map<boolean, PaneList>) => void>();
+  let listTimer: NodeJS.Timeout | null = null;
+  let unsubscribeEngine: (() => void) | null = null;
+  let pendingPush: NodeJS.Timeout | null = null;
+  const broadcast = () => {
+    pendingPush = null;
+    const lists = new Map<boolean, PaneList>();
+    for (const write of [false, true]) lists.set(write, paneList({ write, via: 'session' }));
+    for (const listener of [...listeners]) listener(lists);
+  };
+  function listen(listener: (lists: Map<boolean, PaneList>) => void): () => void {
+    listeners.add(listener);
+    if (listeners.size === 1) {
+      listTimer = setInterval(broadcast, 1000);
+      listTimer.unref();
+      // Snapshots can come many times a second; the page needs at most a few updates per second.
+      unsubscribeEngine = options.engine.subscribe(() => {
+        pendingPush ??= setTimeout(broadcast, 150);
+      });
+    }
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) {
+        if (listTimer) clearInterval(listTimer);
+        if (pendingPush) clearTimeout(pendingPush);
+        listTimer = null;
+        pendingPush = null;
+        unsubscribeEngine?.();
+        unsubscribeEngine = null;
+      }
     };
   }
 
-  function streamPaneList(req: IncomingMessage, res: ServerResponse): void {
+  function streamPaneList(req: IncomingMessage, res: ServerResponse, access: Access): void {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
       connection: 'keep-alive',
       ...SECURITY_HEADERS,
     });
-    let last = '';
-    let timer: NodeJS.Timeout | null = null;
-    const push = () => {
-      timer = null;
-      const body = JSON.stringify(paneList());
-      if (body === last) return;
-      last = body;
-      res.write(`data: ${body}\n\n`);
+    let lastShape = '';
+    let lastSent = 0;
+    const push = (list: PaneList) => {
+      const shape = listShape(list);
+      const now = clock.now();
+      if (shape === lastShape && now - lastSent < 30_000) return;
+      lastShape = shape;
+      lastSent = now;
+      res.write(`data: ${JSON.stringify(list)}\n\n`);
     };
-    push();
-    // Snapshots can come many times a second; the page needs at most a few updates per second.
-    const unsubscribe = options.engine.subscribe(() => {
-      if (timer === null) timer = setTimeout(push, 200);
-    });
+    push(paneList(access));
+    const stop = listen((lists) => push(lists.get(mayWrite(access)) as PaneList));
     const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
-    const stop = () => {
-      unsubscribe();
+    keepAlive.unref();
+    const end = () => {
+      stop();
       clearInterval(keepAlive);
-      if (timer) clearTimeout(timer);
     };
-    req.on('close', stop);
-    res.on('close', stop);
+    req.on('close', end);
+    res.on('close', end);
+  }
+
+  function unauthorizedPage(res: ServerResponse, why: string): void {
+    sendText(res, 401, 'text/html; charset=utf-8', loginHtml(why), { 'content-security-policy': PAGE_CSP });
+  }
+
+  async function handleAction(
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: NonNullable<ReturnType<typeof actionPath>>,
+    access: Access,
+  ): Promise<void> {
+    if (!writeOriginAllowed(req, access, settings.attachAllowedOrigins))
+      return sendJson(res, 403, errorBody('this Origin may not type into panes', 'invalid_request_error', 'bad_origin'));
+    if (!allowWrite)
+      return sendJson(res, 403, errorBody('writing is switched off on this server', 'invalid_request_error', 'write_disabled'));
+    if (!access.write)
+      return sendJson(
+        res,
+        403,
+        errorBody('this browser may only look: open a writing link to answer', 'invalid_request_error', 'read_only'),
+      );
+    if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
+      return sendJson(res, 415, errorBody('send a JSON body (content-type: application/json)', 'invalid_request_error', 'bad_content_type'));
+    let body: unknown;
+    try {
+      body = JSON.parse(await readBody(req, MAX_ACTION_BODY));
+    } catch (error) {
+      if (error instanceof HttpError) return sendJson(res, error.status, errorBody(error.message, error.type, error.code));
+      return sendJson(res, 400, errorBody('the body is not valid JSON', 'invalid_request_error', 'bad_json'));
+    }
+    const view = viewOf(target.paneId);
+    if (!view)
+      return sendJson(
+        res,
+        404,
+        errorBody(`corral does not watch a pane ${target.paneId}`, 'invalid_request_error', 'no_such_pane'),
+      );
+    let plan;
+    try {
+      plan = planAction(target.action, view, body);
+    } catch (error) {
+      if (error instanceof ActionError)
+        return sendJson(res, error.status, errorBody(error.message, 'invalid_request_error', error.code));
+      throw error;
+    }
+    try {
+      if (plan.kind === 'line') await panes.reply(target.paneId, plan.text);
+      else await panes.send(target.paneId, plan.items);
+    } catch (error) {
+      return sendJson(
+        res,
+        502,
+        errorBody(`tmux did not take it: ${(error as Error).message}`, 'server_error', 'tmux_error'),
+      );
+    }
+    void options.engine.pollNow().catch(() => undefined);
+    sendJson(res, 200, { ok: true, pane: target.paneId, sent: plan.label });
   }
 
   async function handleRequest({ req, res, url }: RequestContext): Promise<void> {
     const path = url.pathname;
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
+    const method = req.method ?? 'GET';
+    if (path === '/favicon.ico' || path === '/favicon.svg') {
+      return sendText(res, 200, 'image/svg+xml', FAVICON_SVG, { 'cache-control': 'max-age=86400' });
+    }
+    if (path.startsWith('/assets/') && (method === 'GET' || method === 'HEAD')) {
+      if (path === '/assets/attach-page.js') return sendText(res, 200, 'text/javascript; charset=utf-8', PAGE_SCRIPT);
+      if (path === '/assets/attach-page.css') return sendText(res, 200, 'text/css; charset=utf-8', PAGE_STYLE);
+      return serveAsset(res, path);
+    }
+    const target = actionPath(path);
+    const allowed = target !== null || path === '/api/login-codes' ? 'POST' : 'GET';
+    if (method !== allowed && !(allowed === 'GET' && method === 'HEAD')) {
       return sendJson(
         res,
         405,
-        errorBody('only GET is supported here', 'invalid_request_error', 'method_not_allowed'),
-        { allow: 'GET' },
+        errorBody(`only ${allowed} is supported here`, 'invalid_request_error', 'method_not_allowed'),
+        { allow: allowed },
       );
     }
-    if (path.startsWith('/assets/')) {
-      if (path === '/assets/attach-page.js') return sendText(res, 200, 'text/javascript; charset=utf-8', PAGE_SCRIPT);
-      return serveAsset(res, path);
-    }
     if (path === '/') {
-      const presented = url.searchParams.get('token');
-      if (presented !== null) {
-        if (!requestAuthorized(req, url, token))
-          return sendText(
-            res,
-            401,
-            'text/html; charset=utf-8',
-            unauthorizedHtml('That token is not the one this server uses.'),
-          );
-        // Move the token from the URL into an HttpOnly cookie, then show a clean URL.
-        return sendText(res, 302, 'text/plain; charset=utf-8', 'redirecting', {
-          location: '/',
-          'set-cookie': tokenCookie(token),
-        });
+      const code = url.searchParams.get('code');
+      const presentedToken = url.searchParams.get('token');
+      if (code !== null || presentedToken !== null) {
+        // Trade the code (or, for older links, the token) for a session cookie, then show a clean URL.
+        const granted =
+          code !== null
+            ? logins.redeem(code)
+            : requestAccess(req, url, token, logins, { queryToken: true })?.via === 'token'
+              ? { write: true, via: 'session' as const }
+              : null;
+        if (granted) {
+          return sendText(res, 302, 'text/plain; charset=utf-8', 'redirecting', {
+            location: '/',
+            'set-cookie': logins.sessionCookie(granted),
+          });
+        }
+        // A used link in a browser that is already signed in just opens the page.
+        if (logins.sessionOf(req)) return sendText(res, 302, 'text/plain; charset=utf-8', 'redirecting', { location: '/' });
+        return unauthorizedPage(
+          res,
+          code !== null
+            ? 'This link has expired or was used already (a link works once, for 10 minutes).'
+            : 'That token is not the one this server uses.',
+        );
       }
-      if (!requestAuthorized(req, url, token))
-        return sendText(
+      if (!requestAccess(req, url, token, logins, { queryToken: false }))
+        return unauthorizedPage(res, 'This browser is not signed in to corral.');
+      return sendText(res, 200, 'text/html; charset=utf-8', pageHtml(), { 'content-security-policy': PAGE_CSP });
+    }
+    if (path === '/api/login-codes') {
+      // Only programs holding the token make links (corral link); a browser session cannot.
+      const access = requestAccess(req, url, token, logins, { queryToken: false });
+      if (access?.via !== 'token')
+        return sendJson(
           res,
           401,
-          'text/html; charset=utf-8',
-          unauthorizedHtml('Open the address corral printed when it started (it ends in ?token=...).'),
+          errorBody('missing or wrong token (Authorization: Bearer TOKEN)', 'invalid_request_error', 'unauthorized'),
+          { 'www-authenticate': 'Bearer' },
         );
-      return sendText(res, 200, 'text/html; charset=utf-8', pageHtml());
+      let fields: Record<string, unknown> = {};
+      try {
+        const text = await readBody(req, MAX_ACTION_BODY);
+        if (text.trim() !== '') fields = JSON.parse(text) as Record<string, unknown>;
+      } catch (error) {
+        if (error instanceof HttpError) return sendJson(res, error.status, errorBody(error.message, error.type, error.code));
+        return sendJson(res, 400, errorBody('the body is not valid JSON', 'invalid_request_error', 'bad_json'));
+      }
+      if (typeof fields !== 'object' || fields === null || (fields.write !== undefined && typeof fields.write !== 'boolean'))
+        return sendJson(res, 400, errorBody('write must be true or false', 'invalid_request_error', 'bad_request'));
+      const link = loginLink({ write: fields.write !== false, base: baseOf(req) });
+      return sendJson(res, 200, { url: link.url, expires_at: link.expiresAt, write: link.write });
     }
-    if (!requestAuthorized(req, url, token)) {
+    const access = requestAccess(req, url, token, logins, { queryToken: false });
+    if (!access) {
       return sendJson(
         res,
         401,
         errorBody('missing or wrong token (Authorization: Bearer TOKEN)', 'invalid_request_error', 'unauthorized'),
-        {
-          'www-authenticate': 'Bearer',
-        },
+        { 'www-authenticate': 'Bearer' },
       );
     }
-    if (path === '/api/panes') return sendJson(res, 200, paneList());
-    if (path === '/api/panes/events') return streamPaneList(req, res);
+    if (target) return handleAction(req, res, target, access);
+    if (path === '/api/panes') return sendJson(res, 200, paneList(access));
+    if (path === '/api/panes/events') return streamPaneList(req, res, access);
     return sendJson(res, 404, errorBody(`nothing at ${path}`, 'invalid_request_error', 'not_found'));
   }
 
   function handleUpgrade({ req, socket, head, url }: UpgradeContext): void {
     // Nothing about a pane is sent before these checks pass.
-    if (!requestAuthorized(req, url, token))
-      return rejectUpgrade(socket, 401, 'missing or wrong token', 'unauthorized');
+    const access = requestAccess(req, url, token, logins, { queryToken: true });
+    if (!access) return rejectUpgrade(socket, 401, 'missing or wrong token', 'unauthorized');
     if (!originAllowed(req, settings.attachAllowedOrigins))
       return rejectUpgrade(socket, 403, 'this Origin may not open attach connections', 'bad_origin');
     const paneId = paneIdFromPath(url.pathname);
@@ -261,7 +406,9 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
     const wantsWrite = url.searchParams.get('write') === '1';
     if (wantsWrite && !allowWrite)
       return rejectUpgrade(socket, 403, 'writing is switched off on this server', 'write_disabled');
-    findPane(paneId).then(
+    if (wantsWrite && !access.write)
+      return rejectUpgrade(socket, 403, 'this browser may only look: open a writing link to type', 'read_only');
+    panes.findPane(paneId).then(
       (pane) => {
         if (socket.destroyed) return;
         if (!pane) return rejectUpgrade(socket, 404, `no pane ${paneId} on this tmux server`, 'no_such_pane');
@@ -285,23 +432,29 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
           connection.start();
         });
       },
-      (error: Error) => rejectUpgrade(socket, 503, `tmux is not reachable: ${error.message}`, 'tmux_unavailable'),
+      (error: Error) => {
+        if (!socket.destroyed) rejectUpgrade(socket, 503, `tmux is not reachable: ${error.message}`, 'tmux_unavailable');
+      },
     );
   }
 
   return {
-    name: 'attach',
+    name: ATTACH_FEATURE,
     streams,
     get connectionCount() {
       return connections;
     },
+    loginLink,
     matches(url: URL): boolean {
       const p = url.pathname;
       return (
         p === '/' ||
+        p === '/favicon.ico' ||
+        p === '/favicon.svg' ||
         p.startsWith('/assets/') ||
         p === '/api/panes' ||
-        p === '/api/panes/events' ||
+        p.startsWith('/api/panes/') ||
+        p === '/api/login-codes' ||
         p.startsWith('/attach/')
       );
     },
@@ -309,7 +462,12 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
     handleUpgrade,
     async close() {
       clearInterval(heartbeat);
-      await streams.close();
+      for (const listener of [...listeners]) listeners.delete(listener);
+      if (listTimer) clearInterval(listTimer);
+      if (pendingPush) clearTimeout(pendingPush);
+      unsubscribeEngine?.();
+      // Viewers first hear that corral stops (1001), then the control clients detach.
+      await panes.close();
       for (const ws of wss.clients) ws.close(1001, 'server stopping');
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       for (const ws of wss.clients) ws.terminate();

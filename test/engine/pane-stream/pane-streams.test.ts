@@ -23,11 +23,12 @@ afterEach(async () => {
   tmux = null;
 });
 
-function makeStreams(t: TestTmux, ringBytes = 1 << 20): PaneStreams {
+function makeStreams(t: TestTmux, ringBytes = 1 << 20, keepMs?: number): PaneStreams {
   return new PaneStreams({
     socket: t.socket,
     ringBytes,
     pauseAfterSeconds: 5,
+    ...(keepMs === undefined ? {} : { keepMs }),
     sessionOf: async (paneId) => {
       try {
         return (await t.tmux('display-message', '-p', '-t', paneId, '#{session_id}')).trim() || null;
@@ -100,11 +101,11 @@ describe('PaneStreams (real tmux)', () => {
     sub3.unsubscribe();
   });
 
-  it('uses one control client per session and closes it when the last viewer leaves', async () => {
+  it('uses one control client per session and, without a grace period, closes it when the last viewer leaves', async () => {
     tmux = await startTestTmux();
     const a = await tmux.spawn('bash --norc', { session: 'one' });
     const b = await tmux.spawn('bash --norc', { session: 'two' });
-    streams = makeStreams(tmux);
+    streams = makeStreams(tmux, 1 << 20, 0);
     const va = new Recorder(true);
     const vb = new Recorder(true);
     const sa = await streams.subscribe(a, va);
@@ -133,6 +134,29 @@ describe('PaneStreams (real tmux)', () => {
     const deadline = Date.now() + 3000;
     while ((await clients()).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(await clients()).toHaveLength(0);
+  });
+
+  it('keeps the ring after the last viewer leaves: a viewer back in time gets exactly what it missed', async () => {
+    tmux = await startTestTmux();
+    const pane = await tmux.spawn('bash --norc');
+    streams = makeStreams(tmux);
+    const first = new Recorder(false);
+    const sub1 = await streams.subscribe(pane, first);
+    await tmux.tmux('send-keys', '-t', pane, 'echo before-$((2*3))', 'Enter');
+    await until(() => first.liveBytes.includes('before-6'));
+    const left = first.chunks.at(-1)!.endOffset;
+    sub1.unsubscribe();
+    // Nobody watches now; the pane prints, and the control client stays to record it.
+    await tmux.tmux('send-keys', '-t', pane, 'echo while-away-$((6*7))', 'Enter');
+    await tmux.waitForScreen(pane, (s) => s.includes('while-away-42'));
+    const back = new Recorder(false);
+    const sub2 = await streams.subscribe(pane, back, left);
+    expect(sub2.replay.mode).toBe('catch_up');
+    const missed = sub2.replay.bytes.toString();
+    expect(missed).toContain('while-away-42');
+    expect(missed).not.toContain('before-6');
+    expect(streams.sessionCount).toBe(1);
+    sub2.unsubscribe();
   });
 
   it('tells viewers when the pane exits', async () => {

@@ -1,71 +1,183 @@
-// The attach web page in headless Chromium (Debian chromium + playwright-core).
-import type { Browser } from 'playwright-core';
+// The triage page in headless Chromium (Debian chromium + playwright-core), on a phone (390x844)
+// and a desktop (1280x800), against the real engine and attach server on a private tmux server:
+// prompts found by the real rules, answers typed into real panes.
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PaneInfo, PaneView } from '../../../src/engine/types.js';
-import { TmuxClient } from '../../../src/engine/tmux/client.js';
+import { formatDuration } from '../../../src/engine/durations.js';
 import { launchChromium } from '../../../scripts/chromium.mjs';
-import { TOKEN, startHarness, type Harness } from '../../helpers/attach-harness.js';
-import { paneView } from '../../helpers/fake-engine.js';
+import { startHarness, waitUntil, type Harness } from '../../helpers/attach-harness.js';
 
-/** Browser-side expression: the terminal's rendered rows contain the text. */
-function screenIncludes(text: string): string {
-  return `document.querySelector('.xterm-rows')?.textContent?.includes(${JSON.stringify(text)})`;
-}
+const screens = fileURLToPath(new URL('../../fixtures/screens/', import.meta.url));
 
 let h: Harness;
 let browser: Browser;
-
-function view(pane: PaneInfo, state: PaneView['state']): PaneView {
-  return paneView({ pane, state, reason: state === 'stuck' ? 'permission' : null });
-}
+let panes: { menu: string; yesNo: string; shell: string; busy: string };
 
 beforeAll(async () => {
   // Fails loudly, naming the package, when Chromium is missing.
   browser = await launchChromium();
-  h = await startHarness();
+  h = await startHarness({}, { persistent: true, realEngine: { quietThresholdMs: 600, pollIntervalMs: 200 } });
+  panes = {
+    // A numbered permission menu (answered by one key) and a [Y/n] question (a line).
+    menu: await h.tmux.spawn(
+      `cat '${screens}claude-code/permission--edit-file.txt'; read -r -n1 k; echo; echo "chose:$k"; exec sleep 600`,
+      { title: 'claude' },
+    ),
+    yesNo: await h.tmux.spawn(
+      `printf '%s ' "$(cat '${screens}generic/permission--apt-continue.txt')"; read -r a; echo "answered:$a"; exec sleep 600`,
+    ),
+    shell: await h.tmux.spawn('bash --norc'),
+    busy: await h.tmux.spawn('bash --norc'),
+  };
+  await h.tmux.waitForScreen(panes.busy, (s) => /[#$] *$/m.test(s));
+  await h.tmux.tmux('send-keys', '-t', panes.busy, 'while :; do echo tick-$RANDOM; sleep 0.2; done', 'Enter');
+  await waitUntil(
+    () => h.realEngine!.getSnapshot().panes.filter((v) => v.state === 'stuck').length === 3,
+    15_000,
+    'three stuck panes',
+  );
 });
 afterAll(async () => {
   await browser?.close();
   await h?.close();
 });
 
-describe('attach page in a browser', () => {
-  it('lists panes with live badges, mirrors typed text, and types only when writing is on', async () => {
-    const paneId = await h.tmux.spawn('bash --norc', { width: 80, height: 20 });
-    await h.tmux.waitForScreen(paneId, (s) => s.trim().length > 0);
-    const info = (await new TmuxClient({ socket: h.tmux.socket }).listPanes()).find((p) => p.paneId === paneId)!;
-    h.engine.setPanes([view(info, 'monitoring')]);
+/** A signed-in page that records console errors and failed requests. */
+async function openPage(context: BrowserContext, write = true): Promise<{ page: Page; problems: string[] }> {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+  page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
+  const link = h.feature.loginLink({ write, base: `http://127.0.0.1:${h.server.port}` });
+  await page.goto(link.url);
+  expect(new URL(page.url()).search).toBe(''); // the code left the address bar
+  return { page, problems };
+}
 
-    const page = await browser.newPage();
-    await page.goto(`http://127.0.0.1:${h.server.port}/?token=${TOKEN}`);
-    expect(new URL(page.url()).search).toBe(''); // the token left the address bar
-    const item = page.locator(`li[data-pane="${paneId}"]`);
-    await item.locator('.badge[data-state="monitoring"]').waitFor({ timeout: 10_000 });
-    h.engine.setPanes([view(info, 'stuck')]);
-    await item.locator('.badge[data-state="stuck"]').waitFor({ timeout: 10_000 });
+const card = (page: Page, pane: string) => page.locator(`article.pane[data-pane="${pane}"]`);
 
-    await item.click();
-    await page.locator('#state[data-state="live"]').waitFor({ timeout: 10_000 });
-    await h.tmux.tmux('send-keys', '-t', paneId, 'echo from-tmux-$((3*3))', 'Enter');
-    await page.waitForFunction(screenIncludes('from-tmux-9'), undefined, { timeout: 10_000 });
+async function noSidewaysScroll(page: Page): Promise<void> {
+  const widths = (await page.evaluate(
+    '({ scroll: document.documentElement.scrollWidth, view: document.documentElement.clientWidth })',
+  )) as { scroll: number; view: number };
+  expect(widths.scroll).toBeLessThanOrEqual(widths.view);
+}
 
-    // Read-only: keystrokes in the page reach nothing.
-    await page.locator('#terminal').click();
-    expect(await page.evaluate("document.activeElement?.classList.contains('xterm-helper-textarea')")).toBe(true);
-    await page.keyboard.type('echo typed-in-browser');
+describe('the triage page on a phone (390x844)', () => {
+  it('lists panes like the dashboard, answers prompts, replies, asks before C-c, and shows a terminal that fits', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const { page, problems } = await openPage(context);
+    await card(page, panes.menu).locator('.answers button').first().waitFor({ timeout: 10_000 });
+
+    // The same order, words and counts as the engine gives the dashboard.
+    const api = (await (await page.request.get(`http://127.0.0.1:${h.server.port}/api/panes`)).json()) as {
+      panes: { id: string; badge: string; prompt: { options: string[] } | null }[];
+    };
+    expect(await page.evaluate("[...document.querySelectorAll('article.pane')].map((c) => c.dataset.pane)")).toEqual(
+      api.panes.map((p) => p.id),
+    );
+    expect(api.panes.slice(0, 3).map((p) => p.id).sort()).toEqual([panes.menu, panes.yesNo, panes.shell].sort());
+    expect(await card(page, panes.menu).locator('.badge').textContent()).toBe('STUCK permission');
+    expect(await card(page, panes.shell).locator('.badge').textContent()).toBe('STUCK stopped');
+    expect(await card(page, panes.busy).locator('.badge').textContent()).toBe('active');
+    expect(await page.locator('#summary').textContent()).toContain('3 stuck');
+    await noSidewaysScroll(page);
+
+    // The quiet timer counts on by itself, in the engine's format.
+    const quiet = card(page, panes.shell).locator('.quiet');
+    const first = await quiet.textContent();
+    await expect.poll(() => quiet.textContent(), { timeout: 5_000 }).not.toBe(first);
+    for (const ms of [0, 8_000, 65_000, 3_725_000, 97_200_000]) {
+      expect(await page.evaluate(`window.corralPage.formatDuration(${ms})`)).toBe(formatDuration(ms));
+    }
+
+    // Quick answers: real buttons whose text is the key, only the prompt's own options, big enough to tap.
+    const menuButtons = card(page, panes.menu).locator('.answers button');
+    expect(await menuButtons.allTextContents()).toEqual(api.panes.find((p) => p.id === panes.menu)!.prompt!.options);
+    expect(await menuButtons.allTextContents()).toEqual(['1', '2', '3', 'Enter']);
+    expect(await card(page, panes.yesNo).locator('.answers button').allTextContents()).toEqual(['y', 'n', 'Enter']);
+    expect(await card(page, panes.menu).locator('.prompt').textContent()).toContain('Do you want to make this edit to total.ts?');
+    for (const box of await Promise.all((await menuButtons.all()).map((b) => b.boundingBox()))) {
+      expect(box!.width).toBeGreaterThanOrEqual(44);
+      expect(box!.height).toBeGreaterThanOrEqual(44);
+    }
+    await menuButtons.filter({ hasText: /^1$/ }).tap();
+    await h.tmux.waitForScreen(panes.menu, (s) => s.includes('chose:1'));
+    await card(page, panes.yesNo).locator('.answers button', { hasText: /^y$/ }).tap();
+    await h.tmux.waitForScreen(panes.yesNo, (s) => s.includes('answered:y'));
+    await expect.poll(() => card(page, panes.yesNo).locator('.result').textContent()).toContain('sent y');
+
+    // A reply box per pane: type a line, then Enter goes after it.
+    const reply = card(page, panes.shell).locator('form.reply input');
+    await reply.fill('echo hi-$((6*7))');
+    await reply.press('Enter');
+    await h.tmux.waitForScreen(panes.shell, (s) => s.includes('hi-42'));
+
+    // C-c asks first; Cancel sends nothing, Send interrupts the busy loop.
+    const busy = card(page, panes.busy);
+    await busy.locator('button.signal[data-key="C-c"]').tap();
+    await page.locator('#confirm').waitFor({ state: 'visible' });
+    expect(await page.locator('#confirm-text').textContent()).toContain('C-c');
+    await page.locator('#confirm-cancel').tap();
+    await page.locator('#confirm').waitFor({ state: 'hidden' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await h.tmux.capture(panes.busy)).not.toContain('^C');
+    await busy.locator('button.signal[data-key="C-c"]').tap();
+    await page.locator('#confirm-ok').tap();
+    await h.tmux.waitForScreen(panes.busy, (s) => s.includes('^C'));
+
+    // The terminal view, on demand: the pane's 100 columns fit the phone's width.
+    await card(page, panes.shell).locator('.open-terminal').tap();
+    await page.locator('#viewer-state[data-state="live"]').waitFor({ timeout: 10_000 });
+    await expect.poll(() => page.locator('.xterm-rows').textContent(), { timeout: 10_000 }).toContain('hi-42');
+    const screen = await page.locator('.xterm-screen').boundingBox();
+    expect(screen!.x).toBeGreaterThanOrEqual(0);
+    expect(screen!.x + screen!.width).toBeLessThanOrEqual(390);
+    await noSidewaysScroll(page);
+    // Read-only until asked: typing reaches nothing; with "type into the pane" it does.
+    await page.locator('#type-toggle').check();
+    await page.locator('#viewer-state[data-state="live-write"]').waitFor({ timeout: 10_000 });
+    await page.keyboard.type('echo from-phone-$((2*8))');
     await page.keyboard.press('Enter');
-    await new Promise((r) => setTimeout(r, 500));
-    expect(await h.tmux.capture(paneId)).not.toContain('typed-in-browser');
+    await h.tmux.waitForScreen(panes.shell, (s) => s.includes('from-phone-16'));
+    await page.locator('#viewer-close').tap();
 
-    // With writing switched on, they do.
-    await page.locator('#write').check();
-    await page.locator('#state[data-state="live-write"]').waitFor({ timeout: 10_000 });
-    await page.locator('#terminal').click();
-    expect(await page.evaluate("document.activeElement?.classList.contains('xterm-helper-textarea')")).toBe(true);
-    await page.keyboard.type('echo browser-$((4*4))');
-    await page.keyboard.press('Enter');
-    await h.tmux.waitForScreen(paneId, (s) => s.includes('browser-16'), 10_000);
-    await page.waitForFunction(screenIncludes('browser-16'), undefined, { timeout: 10_000 });
-    await page.close();
+    const icon = await page.request.get(`http://127.0.0.1:${h.server.port}/favicon.ico`);
+    expect(icon.status()).toBe(200);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('shows a read-only link no answer buttons and no reply box', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const { page, problems } = await openPage(context, false);
+    await card(page, panes.shell).locator('.badge').waitFor();
+    await expect.poll(() => page.locator('article.pane').count()).toBe(4);
+    expect(await page.locator('.answers button').count()).toBe(0);
+    expect(await page.locator('form.reply:visible').count()).toBe(0);
+    expect(await page.locator('button.signal:visible').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('the triage page on a desktop (1280x800)', () => {
+  it('puts the terminal beside the list, with no sideways scroll and no console errors', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, problems } = await openPage(context);
+    await card(page, panes.shell).locator('.badge').waitFor();
+    await card(page, panes.shell).locator('.open-terminal').click();
+    await page.locator('#viewer-state[data-state="live"]').waitFor({ timeout: 10_000 });
+    const list = await page.locator('#list').boundingBox();
+    const viewer = await page.locator('#viewer').boundingBox();
+    expect(viewer!.x).toBeGreaterThanOrEqual(list!.x + list!.width);
+    const screen = await page.locator('.xterm-screen').boundingBox();
+    expect(screen!.x + screen!.width).toBeLessThanOrEqual(viewer!.x + viewer!.width);
+    await noSidewaysScroll(page);
+    expect(problems).toEqual([]);
+    await context.close();
   });
 });

@@ -25,6 +25,14 @@ afterAll(async () => {
 
 const auth = { authorization: `Bearer ${TOKEN}` };
 
+/** Opens a login link as a browser would and returns the session cookie it gets. */
+async function signIn(write: boolean): Promise<string> {
+  const link = h.feature.loginLink({ write, base: `http://127.0.0.1:${h.server.port}` });
+  const res = await fetch(link.url, { redirect: 'manual' });
+  expect(res.status).toBe(302);
+  return (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+}
+
 describe('who may connect', () => {
   it('refuses an upgrade without the token, or with a wrong one, with 401', async () => {
     expect(await upgradeStatus(h.wsUrl(pane), {})).toBe(401);
@@ -32,10 +40,20 @@ describe('who may connect', () => {
     expect(await upgradeStatus(h.wsUrl(pane, 'token=nope'), {})).toBe(401);
   });
 
-  it('accepts the token as header, query parameter or cookie', async () => {
+  it('accepts the token as header or query parameter, and a browser session cookie', async () => {
     expect(await upgradeStatus(h.wsUrl(pane), auth)).toBe(101);
     expect(await upgradeStatus(h.wsUrl(pane, `token=${TOKEN}`), {})).toBe(101);
-    expect(await upgradeStatus(h.wsUrl(pane), { cookie: `other=1; corral_token=${TOKEN}` })).toBe(101);
+    const session = await signIn(false);
+    expect(await upgradeStatus(h.wsUrl(pane), { cookie: `other=1; ${session}` })).toBe(101);
+    // The long-lived token is never a cookie.
+    expect(await upgradeStatus(h.wsUrl(pane), { cookie: `corral_token=${TOKEN}` })).toBe(401);
+  });
+
+  it('lets a read-only session look but not type; a writing one may ask to type', async () => {
+    const looking = await signIn(false);
+    expect(await upgradeStatus(h.wsUrl(pane, 'write=1'), { cookie: looking })).toBe(403);
+    const writing = await signIn(true);
+    expect(await upgradeStatus(h.wsUrl(pane, 'write=1'), { cookie: writing })).toBe(101);
   });
 
   it('refuses a foreign Origin, accepts its own', async () => {
@@ -153,19 +171,44 @@ describe('malformed frames', () => {
 describe('the page and the pane list', () => {
   const base = () => `http://127.0.0.1:${h.server.port}`;
 
-  it('needs the token, moves it from the URL into an HttpOnly cookie', async () => {
+  it('needs a session: a login code works once and becomes an HttpOnly, SameSite=Strict cookie', async () => {
     expect((await fetch(`${base()}/`)).status).toBe(401);
     expect((await fetch(`${base()}/api/panes`)).status).toBe(401);
-    expect((await fetch(`${base()}/?token=wrong`, { redirect: 'manual' })).status).toBe(401);
-    const res = await fetch(`${base()}/?token=${TOKEN}`, { redirect: 'manual' });
+    expect((await fetch(`${base()}/?code=made-up`, { redirect: 'manual' })).status).toBe(401);
+    const link = h.feature.loginLink({ base: base() });
+    expect(link.url).toMatch(new RegExp(`^${base()}/\\?code=[\\w-]{24}$`));
+    expect(link.url).not.toContain(TOKEN);
+    const res = await fetch(link.url, { redirect: 'manual' });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/');
-    const cookie = res.headers.get('set-cookie') ?? '';
-    expect(cookie).toContain('HttpOnly');
-    expect(cookie).toContain('SameSite=Strict');
-    const page = await fetch(`${base()}/`, { headers: { cookie: cookie.split(';')[0]! } });
+    const setCookie = res.headers.get('set-cookie') ?? '';
+    expect(setCookie).toContain('HttpOnly');
+    expect(setCookie).toContain('SameSite=Strict');
+    expect(setCookie).not.toContain(TOKEN);
+    const cookie = setCookie.split(';')[0]!;
+    const page = await fetch(`${base()}/`, { headers: { cookie } });
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('/assets/xterm.js');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await page.text()).toContain('/assets/attach-page.js');
+    // Used once: a second browser gets the explanation; the signed-in one just gets the page.
+    const again = await fetch(link.url, { redirect: 'manual' });
+    expect(again.status).toBe(401);
+    expect(await again.text()).toContain('corral link');
+    expect((await fetch(link.url, { redirect: 'manual', headers: { cookie } })).status).toBe(302);
+    // Only a token holder makes new links.
+    expect((await fetch(`${base()}/api/login-codes`, { method: 'POST', headers: { cookie } })).status).toBe(401);
+    const made = await fetch(`${base()}/api/login-codes`, { method: 'POST', headers: auth });
+    expect(made.status).toBe(200);
+    expect(await made.json()).toMatchObject({ url: expect.stringMatching(/\/\?code=/), write: true });
+  });
+
+  it('serves a favicon to anyone', async () => {
+    for (const path of ['/favicon.ico', '/favicon.svg']) {
+      const res = await fetch(`${base()}${path}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/svg+xml');
+      expect(await res.text()).toContain('<svg');
+    }
   });
 
   it('serves xterm from the installed package with the right content types', async () => {
@@ -174,6 +217,7 @@ describe('the page and the pane list', () => {
     expect((await js.text()).length).toBeGreaterThan(100_000);
     expect((await fetch(`${base()}/assets/xterm.css`)).headers.get('content-type')).toMatch(/text\/css/);
     expect((await fetch(`${base()}/assets/attach-page.js`)).headers.get('content-type')).toMatch(/javascript/);
+    expect((await fetch(`${base()}/assets/attach-page.css`)).headers.get('content-type')).toMatch(/text\/css/);
     expect((await fetch(`${base()}/assets/nothing.js`)).status).toBe(404);
   });
 
@@ -181,7 +225,7 @@ describe('the page and the pane list', () => {
     const res = await fetch(`${base()}/api/panes`, { headers: auth });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { panes: unknown[]; write: boolean };
-    expect(body).toMatchObject({ panes: [], write: true });
+    expect(body).toMatchObject({ panes: [], write: true, counts: { total: 0 } });
   });
 });
 

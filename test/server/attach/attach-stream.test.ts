@@ -67,6 +67,31 @@ describe('attach stream', () => {
     b.close();
   });
 
+  it('after the last viewer left, a reconnect within the grace period gets exactly the missed bytes', async () => {
+    h = await startHarness();
+    const pane = await h.tmux.spawn("read -r _; for i in $(seq 1 300); do echo away-$i; done; echo END; read -r _");
+    const a = new TestClient(h.wsUrl(pane));
+    await a.opened;
+    a.send({ type: 'subscribe' });
+    const left = (await a.message('replay')).snapshot_offset as number;
+    a.close();
+    await a.waitFor(() => a.closeCode !== null, 5000, 'the close');
+    await waitUntil(() => h!.feature.connectionCount === 0, 5000, 'the last viewer to leave');
+    // Nobody watches; the pane prints.
+    await h.tmux.tmux('send-keys', '-t', pane, 'Enter');
+    await h.tmux.waitForScreen(pane, (s) => s.includes('END'));
+    const b = new TestClient(h.wsUrl(pane));
+    await b.opened;
+    b.send({ type: 'subscribe', from_offset: left });
+    const replay = await b.message('replay');
+    const lines = Array.from({ length: 300 }, (_, i) => `away-${i + 1}\r\n`).join('');
+    const missed = `\r\n${lines}END\r\n`;
+    expect(replay.replay_mode).toBe('catch_up');
+    expect(replayText(b)).toBe(missed);
+    expect(replay.snapshot_offset).toBe(left + Buffer.byteLength(missed));
+    b.close();
+  });
+
   it('gives recovery (a repaint) for an offset older than the ring', async () => {
     h = await startHarness({ attachRingBytes: 16384 });
     const pane = await h.tmux.spawn('bash --norc');

@@ -1,6 +1,4 @@
-import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { cookieToken, originAllowed, requestAuthorized, tokenCookie } from '../../../src/server/attach/auth.js';
 import { paneIdFromPath, parseClientMessage } from '../../../src/server/attach/protocol.js';
 
 describe('parseClientMessage', () => {
@@ -71,36 +69,5 @@ describe('paneIdFromPath', () => {
     ]) {
       expect(paneIdFromPath(path), path).toBeNull();
     }
-  });
-});
-
-function req(headers: Record<string, string>): IncomingMessage {
-  return { headers } as unknown as IncomingMessage;
-}
-
-describe('auth', () => {
-  const token = 'a-token-of-some-length';
-  it('finds the token in the header, the query or the cookie', () => {
-    const url = new URL('http://x/attach/1');
-    expect(requestAuthorized(req({ authorization: `Bearer ${token}` }), url, token)).toBe(true);
-    expect(requestAuthorized(req({}), new URL(`http://x/attach/1?token=${token}`), token)).toBe(true);
-    expect(requestAuthorized(req({ cookie: `a=b; corral_token=${token}` }), url, token)).toBe(true);
-    expect(requestAuthorized(req({ authorization: 'Bearer other' }), url, token)).toBe(false);
-    expect(requestAuthorized(req({}), url, token)).toBe(false);
-    expect(requestAuthorized(req({ authorization: 'Bearer x' }), url, '')).toBe(false);
-  });
-  it('reads and writes the cookie', () => {
-    expect(cookieToken(req({ cookie: 'corral_token=a%20b' }))).toBe('a b');
-    expect(cookieToken(req({ cookie: 'other=1' }))).toBeNull();
-    expect(tokenCookie('t')).toBe('corral_token=t; HttpOnly; SameSite=Strict; Path=/');
-  });
-  it('allows no Origin (non-browser), its own origin and allowlisted ones only', () => {
-    const host = '127.0.0.1:7878';
-    expect(originAllowed(req({ host }), [])).toBe(true);
-    expect(originAllowed(req({ host, origin: 'http://127.0.0.1:7878' }), [])).toBe(true);
-    expect(originAllowed(req({ host, origin: 'http://127.0.0.1:7879' }), [])).toBe(false);
-    expect(originAllowed(req({ host, origin: 'https://evil.example' }), [])).toBe(false);
-    expect(originAllowed(req({ host, origin: 'null' }), [])).toBe(false);
-    expect(originAllowed(req({ host, origin: 'https://ok.example' }), ['https://ok.example'])).toBe(true);
   });
 });

@@ -1,0 +1,143 @@
+// The one owner of process signals and of the shutdown order. A command that runs until stopped
+// awaits untilStopped() (SIGINT, SIGTERM, SIGHUP, a crash, or stop()); whatever it starts goes on
+// the shutdown stack, and the stack runs last in, first out, each step bounded in time, so
+// viewers hear "corral is stopping" before the tmux connections go. A second signal while
+// shutting down exits at once. Nothing below the CLI installs a signal handler.
+
+export type StopReason =
+  | { readonly kind: 'signal'; readonly signal: NodeJS.Signals }
+  | { readonly kind: 'crash'; readonly error: unknown }
+  | { readonly kind: 'request' };
+
+/** The part of `process` the lifecycle uses (tests pass a stand-in). */
+export interface LifecycleProcess {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  off(event: string, listener: (...args: any[]) => void): unknown;
+  exit(code: number): void;
+}
+
+export interface Lifecycle {
+  /** Resolves when corral should stop. The first call starts listening for signals and crashes. */
+  untilStopped(): Promise<StopReason>;
+  /** Asks for the stop (the dashboard's q does). */
+  stop(reason?: StopReason): void;
+  /** Why corral stops; null while it runs. */
+  readonly reason: StopReason | null;
+  /** Pushes a shutdown step; returns a function that takes it off again (it was done already). */
+  onShutdown(name: string, step: () => unknown): () => void;
+  /** Runs the steps, newest first; later calls wait for the same run. */
+  shutdown(): Promise<void>;
+  /** Stops listening for signals and crashes. */
+  dispose(): void;
+}
+
+export interface LifecycleOptions {
+  readonly process?: LifecycleProcess;
+  /** Longest a shutdown step may take before the next one runs anyway. */
+  readonly stepTimeoutMs?: number;
+  readonly stderr?: NodeJS.WritableStream;
+}
+
+export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** The exit code a shell reports for a process ended by the signal (128 + its number). */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  const numbers: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
+  return 128 + (numbers[signal] ?? 15);
+}
+
+export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
+  const proc: LifecycleProcess = options.process ?? process;
+  const stepTimeoutMs = options.stepTimeoutMs ?? 5_000;
+  const steps: { name: string; step: () => unknown }[] = [];
+  let reason: StopReason | null = null;
+  let resolveStopped: (reason: StopReason) => void = () => {};
+  const stopped = new Promise<StopReason>((resolve) => {
+    resolveStopped = resolve;
+  });
+  let listening = false;
+  let running: Promise<void> | null = null;
+
+  const stop = (why: StopReason = { kind: 'request' }) => {
+    if (reason !== null) return;
+    reason = why;
+    resolveStopped(why);
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    // A second signal means "now": the person does not want to wait for the orderly stop.
+    if (reason !== null) {
+      proc.exit(signalExitCode(signal));
+      return;
+    }
+    stop({ kind: 'signal', signal });
+  };
+  const onCrash = (error: unknown) => {
+    if (reason !== null && reason.kind === 'crash') return;
+    if (reason !== null) {
+      options.stderr?.write(`corral: ${(error as Error)?.message ?? String(error)} while stopping\n`);
+      return;
+    }
+    stop({ kind: 'crash', error });
+  };
+
+  const listen = () => {
+    if (listening) return;
+    listening = true;
+    for (const signal of STOP_SIGNALS) proc.on(signal, onSignal);
+    proc.on('uncaughtException', onCrash);
+    proc.on('unhandledRejection', onCrash);
+  };
+  const dispose = () => {
+    if (!listening) return;
+    listening = false;
+    for (const signal of STOP_SIGNALS) proc.off(signal, onSignal);
+    proc.off('uncaughtException', onCrash);
+    proc.off('unhandledRejection', onCrash);
+  };
+
+  const runStep = async ({ name, step }: { name: string; step: () => unknown }): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), stepTimeoutMs);
+      timer.unref();
+    });
+    try {
+      const outcome = await Promise.race([Promise.resolve().then(step), timeout]);
+      if (outcome === 'timeout')
+        options.stderr?.write(`corral: stopping ${name} took longer than ${stepTimeoutMs / 1000} s; going on\n`);
+    } catch (error) {
+      options.stderr?.write(`corral: stopping ${name} failed: ${(error as Error)?.message ?? String(error)}\n`);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  return {
+    untilStopped() {
+      listen();
+      return stopped;
+    },
+    stop,
+    get reason() {
+      return reason;
+    },
+    onShutdown(name, step) {
+      const entry = { name, step };
+      steps.push(entry);
+      return () => {
+        const index = steps.indexOf(entry);
+        if (index !== -1) steps.splice(index, 1);
+      };
+    },
+    shutdown() {
+      running ??= (async () => {
+        // Steps pushed while shutting down (rare) run too, still newest first.
+        while (steps.length > 0) await runStep(steps.pop() as { name: string; step: () => unknown });
+      })();
+      return running;
+    },
+    dispose,
+  };
+}

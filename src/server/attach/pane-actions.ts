@@ -1,0 +1,129 @@
+// What the web page may type into a pane, checked before anything is typed: a quick answer (only
+// one the prompt on screen offers), a one-line reply, or a few named keys (C-c, C-d and C-z only
+// when confirmed). An answer names the screen the person saw; if the pane shows another screen
+// now, nothing is typed. Pure: request bodies and engine views in, a plan or an error out.
+
+import type { PaneView } from '../../engine/types.js';
+import { UnknownKeyError, parseSendItems, type SendItem } from '../../engine/tmux/keys.js';
+
+export const MAX_REPLY = 4096;
+const MAX_KEYS = 16;
+
+/** Keys that signal or end the program in the pane: the page asks before it sends them. */
+export const CONFIRM_KEYS: ReadonlySet<string> = new Set(['C-c', 'C-d', 'C-z', 'C-\\']);
+
+export class ActionError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ActionError';
+  }
+}
+
+/** What to type: items at once, or a line (text, a short pause, Enter). */
+export type TypePlan =
+  | { readonly kind: 'items'; readonly items: readonly SendItem[]; readonly label: string }
+  | { readonly kind: 'line'; readonly text: string; readonly label: string };
+
+export type PaneActionName = 'answer' | 'reply' | 'keys';
+
+function object(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ActionError(400, 'bad_request', 'the body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+function screenOf(fields: Record<string, unknown>): string | null {
+  const screen = fields.screen;
+  if (screen === undefined || screen === null) return null;
+  if (typeof screen !== 'string' || screen.length > 128) throw new ActionError(400, 'bad_request', 'screen must be a string');
+  return screen;
+}
+
+/** The person answered what they saw: the screen they name must still be the pane's screen. */
+function checkScreen(view: PaneView, screen: string | null): void {
+  if (screen !== null && screen !== view.screenHash) {
+    throw new ActionError(
+      409,
+      'screen_changed',
+      `the screen of ${view.target} changed since it was shown; nothing was sent (look again, then answer)`,
+    );
+  }
+}
+
+/** `{"answer": "1", "screen": "..."}`: one of the quick answers the prompt on screen offers. */
+function planAnswer(view: PaneView, fields: Record<string, unknown>): TypePlan {
+  const answer = fields.answer;
+  if (typeof answer !== 'string' || answer === '') throw new ActionError(400, 'bad_request', 'answer must be a non-empty string');
+  const screen = screenOf(fields);
+  if (screen === null) throw new ActionError(400, 'bad_request', 'screen is required with a quick answer');
+  checkScreen(view, screen);
+  const prompt = view.verdict?.prompt ? view.verdict.answer : null;
+  if (!prompt) throw new ActionError(409, 'no_prompt', `${view.target} shows no prompt now; nothing was sent`);
+  if (!prompt.options.includes(answer)) {
+    const offered = prompt.options.length > 0 ? prompt.options.join(', ') : 'none (type a reply instead)';
+    throw new ActionError(400, 'not_an_option', `${JSON.stringify(answer)} is not an answer to this prompt; offered: ${offered}`);
+  }
+  if (answer === 'Enter') return { kind: 'items', items: [{ kind: 'key', key: 'Enter' }], label: 'Enter' };
+  if (prompt.kind === 'line') return { kind: 'line', text: answer, label: answer };
+  return { kind: 'items', items: [{ kind: 'text', text: answer }], label: answer };
+}
+
+/** `{"text": "...", "screen"?: "..."}`: one line, typed, then Enter. */
+function planReply(view: PaneView, fields: Record<string, unknown>): TypePlan {
+  const text = fields.text;
+  if (typeof text !== 'string') throw new ActionError(400, 'bad_request', 'text must be a string');
+  if (text.length > MAX_REPLY) throw new ActionError(400, 'bad_request', `text is longer than ${MAX_REPLY} characters`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(text))
+    throw new ActionError(400, 'bad_request', 'a reply is one line of text without control characters');
+  checkScreen(view, screenOf(fields));
+  return { kind: 'line', text, label: text === '' ? 'Enter' : 'the reply' };
+}
+
+/** `{"keys": ["C-c"], "confirmed": true}`: named keys; the signalling ones only when confirmed. */
+function planKeys(view: PaneView, fields: Record<string, unknown>): TypePlan {
+  const keys = fields.keys;
+  if (!Array.isArray(keys) || keys.length === 0 || keys.length > MAX_KEYS || keys.some((k) => typeof k !== 'string' || k === ''))
+    throw new ActionError(400, 'bad_request', `keys must be a list of 1 to ${MAX_KEYS} key names, e.g. ["C-c"]`);
+  let items: SendItem[];
+  try {
+    items = parseSendItems(keys as string[]);
+  } catch (error) {
+    if (error instanceof UnknownKeyError) throw new ActionError(400, 'unknown_key', `${error.message}; nothing was sent`);
+    throw error;
+  }
+  if (items.some((item) => item.kind === 'text'))
+    throw new ActionError(400, 'bad_request', 'keys takes key names only (C-c, Enter, Escape ...); send text as a reply');
+  const signalling = items.filter((item) => item.kind === 'key' && CONFIRM_KEYS.has(item.key));
+  if (signalling.length > 0 && fields.confirmed !== true) {
+    throw new ActionError(
+      428,
+      'confirmation_needed',
+      `${signalling.map((i) => (i.kind === 'key' ? i.key : '')).join(', ')} can stop the program in ${view.target}: send again with "confirmed": true`,
+    );
+  }
+  checkScreen(view, screenOf(fields));
+  return { kind: 'items', items, label: (keys as string[]).join(' ') };
+}
+
+export function planAction(name: PaneActionName, view: PaneView, body: unknown): TypePlan {
+  const fields = object(body);
+  switch (name) {
+    case 'answer':
+      return planAnswer(view, fields);
+    case 'reply':
+      return planReply(view, fields);
+    case 'keys':
+      return planKeys(view, fields);
+  }
+}
+
+/** `/api/panes/3/answer` -> pane `%3` and the action; null for any other path. */
+export function actionPath(pathname: string): { paneId: string; action: PaneActionName } | null {
+  const m = /^\/api\/panes\/(\d{1,9})\/(answer|reply|keys)$/.exec(pathname);
+  return m ? { paneId: `%${m[1]}`, action: m[2] as PaneActionName } : null;
+}

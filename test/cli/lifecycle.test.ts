@@ -1,0 +1,96 @@
+// The one owner of signals and the shutdown order, against a stand-in process.
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { createLifecycle, signalExitCode } from '../../src/cli/lifecycle.js';
+
+function fakeProcess() {
+  const emitter = new EventEmitter();
+  const exits: number[] = [];
+  return {
+    proc: Object.assign(emitter, { exit: (code: number) => void exits.push(code) }),
+    exits,
+    listeners: () =>
+      ['SIGINT', 'SIGTERM', 'SIGHUP', 'uncaughtException', 'unhandledRejection'].reduce(
+        (n, event) => n + emitter.listenerCount(event),
+        0,
+      ),
+  };
+}
+
+function sink() {
+  let text = '';
+  return { stream: { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WritableStream, text: () => text };
+}
+
+describe('lifecycle', () => {
+  it('listens for signals only once a command waits to be stopped, and stops on the first one', async () => {
+    const f = fakeProcess();
+    const lifecycle = createLifecycle({ process: f.proc });
+    expect(f.listeners()).toBe(0);
+    const stopped = lifecycle.untilStopped();
+    expect(f.listeners()).toBe(5);
+    f.proc.emit('SIGTERM', 'SIGTERM');
+    expect(await stopped).toEqual({ kind: 'signal', signal: 'SIGTERM' });
+    expect(lifecycle.reason).toEqual({ kind: 'signal', signal: 'SIGTERM' });
+    expect(f.exits).toEqual([]);
+    // A second signal while stopping: out at once, with the shell's code for it.
+    f.proc.emit('SIGINT', 'SIGINT');
+    expect(f.exits).toEqual([130]);
+    lifecycle.dispose();
+    expect(f.listeners()).toBe(0);
+  });
+
+  it('runs the shutdown steps newest first, once', async () => {
+    const lifecycle = createLifecycle({ process: fakeProcess().proc });
+    const order: string[] = [];
+    lifecycle.onShutdown('engine', () => order.push('engine'));
+    const remove = lifecycle.onShutdown('gone', () => order.push('gone'));
+    lifecycle.onShutdown('servers', async () => {
+      await new Promise((r) => setTimeout(r, 5));
+      order.push('servers');
+    });
+    remove();
+    await Promise.all([lifecycle.shutdown(), lifecycle.shutdown()]);
+    await lifecycle.shutdown();
+    expect(order).toEqual(['servers', 'engine']);
+  });
+
+  it('goes on past a step that fails or hangs, and says so', async () => {
+    const err = sink();
+    const lifecycle = createLifecycle({ process: fakeProcess().proc, stepTimeoutMs: 20, stderr: err.stream });
+    const order: string[] = [];
+    lifecycle.onShutdown('first', () => order.push('first'));
+    lifecycle.onShutdown('stuck thing', () => new Promise(() => {}));
+    lifecycle.onShutdown('broken thing', () => {
+      throw new Error('boom');
+    });
+    await lifecycle.shutdown();
+    expect(order).toEqual(['first']);
+    expect(err.text()).toContain('stopping broken thing failed: boom');
+    expect(err.text()).toContain('stopping stuck thing took longer than 0.02 s; going on');
+  });
+
+  it('turns a crash into an orderly stop', async () => {
+    const f = fakeProcess();
+    const lifecycle = createLifecycle({ process: f.proc });
+    const stopped = lifecycle.untilStopped();
+    const error = new Error('unexpected');
+    f.proc.emit('uncaughtException', error);
+    expect(await stopped).toEqual({ kind: 'crash', error });
+    lifecycle.dispose();
+  });
+
+  it('stops on request (the dashboard quits) without a signal', async () => {
+    const lifecycle = createLifecycle({ process: fakeProcess().proc });
+    const stopped = lifecycle.untilStopped();
+    lifecycle.stop();
+    expect(await stopped).toEqual({ kind: 'request' });
+    lifecycle.dispose();
+  });
+
+  it('maps signals to shell exit codes', () => {
+    expect(signalExitCode('SIGINT')).toBe(130);
+    expect(signalExitCode('SIGTERM')).toBe(143);
+    expect(signalExitCode('SIGHUP')).toBe(129);
+  });
+});

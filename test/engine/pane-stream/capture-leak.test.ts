@@ -1,0 +1,49 @@
+// tmux 3.2 to 3.5 never free the text of a `capture-pane -p` run by a control client; every
+// repaint corral takes must leave the user's tmux server no bigger. Real tmux, private socket.
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPaneAccess, type PaneAccess } from '../../../src/engine/pane-access.js';
+import { printedCapturesLeak } from '../../../src/engine/pane-stream/repaint.js';
+import { TmuxClient, tmuxVersion } from '../../../src/engine/tmux/client.js';
+import { Recorder } from '../../helpers/stream-recorder.js';
+import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
+
+let tmux: TestTmux | null = null;
+let access: PaneAccess | null = null;
+afterEach(async () => {
+  await access?.close();
+  access = null;
+  await tmux?.kill();
+  tmux = null;
+});
+
+function rssKb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+}
+
+describe('repaints and the tmux server\'s memory', () => {
+  it('300 repaints of a full 200x50 screen leave the tmux server no bigger', async () => {
+    tmux = await startTestTmux();
+    // 50 rows of 199 characters: about 10 KB a capture, 3 MB over 300 if tmux kept them.
+    const pane = await tmux.spawn('for i in $(seq 1 50); do printf "%0199d" $i; done; read -r _', { width: 200, height: 50 });
+    await tmux.waitForScreen(pane, (s) => s.includes('00050'));
+    const client = new TmuxClient({ socket: tmux.socket });
+    const version = await tmuxVersion(client.runner);
+    access = await createPaneAccess(client, { ringBytes: 1 << 16, pauseAfterSeconds: 5, keepMs: 60_000 });
+    const viewer = new Recorder(false);
+    const sub = await access.streams.subscribe(pane, viewer);
+    expect(sub.replay.bytes.toString()).toContain('0'.repeat(190));
+    const pid = Number((await tmux.tmux('display-message', '-p', '#{pid}')).trim());
+    // Warm up tmux's allocator, then measure.
+    for (let i = 0; i < 20; i++) await access.streams.repaint(pane, viewer);
+    const before = rssKb(pid);
+    for (let i = 0; i < 300; i++) await access.streams.repaint(pane, viewer);
+    const grown = rssKb(pid) - before;
+    expect(viewer.resets).toHaveLength(320);
+    expect(viewer.resets.at(-1)!.bytes.toString()).toContain('0'.repeat(190));
+    // On the versions that leak, the screens went through paste buffers, all deleted again.
+    if (printedCapturesLeak(version)) expect((await tmux.tmux('list-buffers')).trim()).toBe('');
+    expect(grown).toBeLessThan(1024);
+    sub.unsubscribe();
+  });
+});

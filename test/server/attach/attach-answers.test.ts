@@ -1,0 +1,154 @@
+// The page's writes over real HTTP into real tmux panes: only signed-in, writing, same-origin
+// requests type; only answers the prompt offers; only into the screen the person saw; signalling
+// keys only when confirmed. Anything refused types nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PaneInfo, PaneView, PromptAnswer } from '../../../src/engine/types.js';
+import { TOKEN, startHarness, type Harness } from '../../helpers/attach-harness.js';
+import { paneView } from '../../helpers/fake-engine.js';
+
+let h: Harness;
+let keysPane: PaneInfo;
+let shellPane: PaneInfo;
+let writing: string;
+let looking: string;
+let base: string;
+
+/** Shows every key it reads as [k], so the test sees exactly what was typed. */
+const KEY_ECHO = `while IFS= read -r -s -n1 k; do printf '[%s]' "$k"; done`;
+
+function stuck(pane: PaneInfo, answer: PromptAnswer | null, screenHash = `screen-${pane.paneId}`): PaneView {
+  return paneView({
+    pane,
+    state: 'stuck',
+    reason: 'permission',
+    screenHash,
+    verdict: answer
+      ? { prompt: true, reason: 'permission', busy: false, tool: 'test', rule: 'test', line: 'Proceed?', answer }
+      : null,
+  });
+}
+
+async function signIn(write: boolean): Promise<string> {
+  const res = await fetch(h.feature.loginLink({ write, base }).url, { redirect: 'manual' });
+  return (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+}
+
+function post(pane: PaneInfo, action: string, body: unknown, headers: Record<string, string>) {
+  return fetch(`${base}/api/panes/${pane.paneId.slice(1)}/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  base = `http://127.0.0.1:${h.server.port}`;
+  const keysId = await h.tmux.spawn(KEY_ECHO);
+  const shellId = await h.tmux.spawn('bash --norc');
+  const panes = await h.client.listPanes();
+  keysPane = panes.find((p) => p.paneId === keysId)!;
+  shellPane = panes.find((p) => p.paneId === shellId)!;
+  h.engine.setPanes([stuck(keysPane, { kind: 'key', options: ['1', '2', 'Enter'] }), stuck(shellPane, { kind: 'line', options: ['y', 'n'] })]);
+  writing = await signIn(true);
+  looking = await signIn(false);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const own = () => ({ origin: base, 'sec-fetch-site': 'same-origin' });
+
+async function typed(pane: PaneInfo): Promise<string> {
+  return (await h.tmux.capture(pane.paneId)).trim();
+}
+
+describe('who may type', () => {
+  it('refuses without a session, with a read-only one, from another site, or without an Origin', async () => {
+    const answer = { answer: '1', screen: `screen-${keysPane.paneId}` };
+    const expectations: [Record<string, string>, number, string][] = [
+      [{ ...own() }, 401, 'unauthorized'],
+      [{ ...own(), cookie: looking }, 403, 'read_only'],
+      [{ cookie: writing, origin: 'http://evil.example' }, 403, 'bad_origin'],
+      [{ cookie: writing, origin: base, 'sec-fetch-site': 'cross-site' }, 403, 'bad_origin'],
+      [{ cookie: writing }, 403, 'bad_origin'],
+    ];
+    for (const [headers, status, code] of expectations) {
+      const res = await post(keysPane, 'answer', answer, headers);
+      expect(res.status, JSON.stringify(headers)).toBe(status);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe(code);
+    }
+    expect(await typed(keysPane)).toBe('');
+  });
+
+  it('needs a JSON body', async () => {
+    const res = await post(keysPane, 'answer', 'answer=1', { ...own(), cookie: writing, 'content-type': 'text/plain' });
+    expect(res.status).toBe(415);
+    expect((await post(keysPane, 'answer', '{nope', { ...own(), cookie: writing })).status).toBe(400);
+    expect((await fetch(`${base}/api/panes/1/answer`, { headers: { cookie: writing } })).status).toBe(405);
+    expect(await typed(keysPane)).toBe('');
+  });
+});
+
+describe('what may be typed', () => {
+  it('types a quick answer the prompt offers, for the screen the person saw', async () => {
+    const res = await post(keysPane, 'answer', { answer: '1', screen: `screen-${keysPane.paneId}` }, { ...own(), cookie: writing });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ ok: true, pane: keysPane.paneId, sent: '1' });
+    await h.tmux.waitForScreen(keysPane.paneId, (s) => s.includes('[1]'));
+    const enter = await post(keysPane, 'answer', { answer: 'Enter', screen: `screen-${keysPane.paneId}` }, { ...own(), cookie: writing });
+    expect(enter.status).toBe(200);
+    await h.tmux.waitForScreen(keysPane.paneId, (s) => s.includes('[1][]'));
+  });
+
+  it('types nothing for an answer the prompt does not offer, a changed screen, or no prompt', async () => {
+    const before = await typed(keysPane);
+    const cases: [unknown, number, string][] = [
+      [{ answer: '3', screen: `screen-${keysPane.paneId}` }, 400, 'not_an_option'],
+      [{ answer: 'y; rm -rf /', screen: `screen-${keysPane.paneId}` }, 400, 'not_an_option'],
+      [{ answer: '1', screen: 'an-older-screen' }, 409, 'screen_changed'],
+      [{ answer: '1' }, 400, 'bad_request'],
+    ];
+    for (const [body, status, code] of cases) {
+      const res = await post(keysPane, 'answer', body, { ...own(), cookie: writing });
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe(code);
+    }
+    h.engine.setPanes([stuck(keysPane, null), stuck(shellPane, { kind: 'line', options: ['y', 'n'] })]);
+    const none = await post(keysPane, 'answer', { answer: '1', screen: `screen-${keysPane.paneId}` }, { ...own(), cookie: writing });
+    expect(none.status).toBe(409);
+    const unwatched = await post({ ...keysPane, paneId: '%999' }, 'answer', { answer: '1', screen: 'x' }, { ...own(), cookie: writing });
+    expect(unwatched.status).toBe(404);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await typed(keysPane)).toBe(before);
+    h.engine.setPanes([stuck(keysPane, { kind: 'key', options: ['1', '2', 'Enter'] }), stuck(shellPane, { kind: 'line', options: ['y', 'n'] })]);
+  });
+
+  it('a line answer is the text, then Enter', async () => {
+    const res = await post(shellPane, 'answer', { answer: 'y', screen: `screen-${shellPane.paneId}` }, { ...own(), cookie: writing });
+    expect(res.status).toBe(200);
+    await h.tmux.waitForScreen(shellPane.paneId, (s) => /y: command not found/.test(s));
+  });
+
+  it('replies with one line of text, then Enter; control characters are refused', async () => {
+    const bad = await post(shellPane, 'reply', { text: 'echo a\necho b' }, { ...own(), cookie: writing });
+    expect(bad.status).toBe(400);
+    const res = await post(shellPane, 'reply', { text: 'echo reply-$((6*7))' }, { ...own(), cookie: writing });
+    expect(res.status).toBe(200);
+    await h.tmux.waitForScreen(shellPane.paneId, (s) => s.includes('reply-42'));
+  });
+
+  it('sends C-c only when confirmed; a token holder needs no Origin', async () => {
+    await h.tmux.tmux('send-keys', '-t', shellPane.paneId, 'sleep 30', 'Enter');
+    const unconfirmed = await post(shellPane, 'keys', { keys: ['C-c'] }, { ...own(), cookie: writing });
+    expect(unconfirmed.status).toBe(428);
+    expect(((await unconfirmed.json()) as { error: { code: string } }).error.code).toBe('confirmation_needed');
+    expect((await post(shellPane, 'keys', { keys: ['C-Nope'] }, { ...own(), cookie: writing })).status).toBe(400);
+    expect((await post(shellPane, 'keys', { keys: ['echo', 'hi'] }, { ...own(), cookie: writing })).status).toBe(400);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await h.tmux.capture(shellPane.paneId)).not.toContain('^C');
+    const confirmed = await post(shellPane, 'keys', { keys: ['C-c'], confirmed: true }, { authorization: `Bearer ${TOKEN}` });
+    expect(confirmed.status).toBe(200);
+    await h.tmux.waitForScreen(shellPane.paneId, (s) => s.includes('^C'));
+  });
+});
