@@ -32,6 +32,20 @@ export default tseslint.config(
     },
   },
   {
+    // Notification channels: engine data in, processes and HTTP out; no UI, no servers.
+    files: ['src/notify/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['ink', 'ink/*', 'react', 'react/*', 'ws', '**/ui/**', '**/server/**', '**/cli/**'] }],
+    },
+  },
+  {
+    // `corral hook` runs on every agent hook event: it must stay a small entry point.
+    files: ['src/hook/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['ink', 'ink/*', 'react', 'react/*', 'ws', 'execa', '**/ui/**', '**/server/**', '**/cli/**', '**/engine/engine*', '**/engine/tmux/**'] }],
+    },
+  },
+  {
     files: ['src/server/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: ['ink', 'ink/*', 'react', 'react/*', '**/ui/**', '**/cli/**'] }],

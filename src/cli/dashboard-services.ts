@@ -8,12 +8,19 @@ import type { Engine } from '../engine/engine.js';
 import { createServicesStore, type MutableServicesStore, type ServiceName } from '../ui/services.js';
 import { configDir } from './config-file.js';
 import type { Services } from './services.js';
-import { resolveToken, type ResolvedToken } from './token.js';
+import { findToken, resolveToken, type ResolvedToken } from './token.js';
 
 export interface DashboardServices {
   readonly store: MutableServicesStore;
   toggleBridge(): Promise<void>;
   toggleAttach(): Promise<void>;
+  /**
+   * Starts the agent hook receiver when a token exists already (`corral hooks install` makes one):
+   * a dashboard never creates a token file by itself. Resolves to why it did not start, or null.
+   */
+  startHooks(): Promise<string | null>;
+  /** The services, once something started them. */
+  readonly services: Services | null;
   close(): Promise<void>;
 }
 
@@ -63,6 +70,20 @@ export function createDashboardServices(engine: Engine, settings: Settings, env:
     store,
     toggleBridge: () => toggle('bridge'),
     toggleAttach: () => toggle('attach'),
+    async startHooks() {
+      if (!settings.hooks) return 'switched off (--no-hooks)';
+      try {
+        token ??= findToken({ env, configDir: configDir(env) });
+        if (token === null) return 'no token yet (corral hooks install makes one)';
+        await (await open()).startHooks();
+        return null;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    },
+    get services() {
+      return services;
+    },
     async close() {
       await services?.close();
     },

@@ -1,15 +1,23 @@
 #!/usr/bin/env node
 // corral's executable. The commands in ./commands are the only place where the engine, the
-// dashboard and the servers are wired together.
+// dashboard and the servers are wired together. `corral hook` (run by agents on every hook event)
+// takes a short way that loads none of them.
 
-import { main } from './run.js';
+const argv = process.argv.slice(2);
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`corral: ${String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+if (argv[0] === 'hook') {
+  const { hookMain } = await import('../hook/hook-client.js');
+  await hookMain(argv.slice(1));
+  process.exit(0);
+} else {
+  const { main } = await import('./run.js');
+  main(argv).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`corral: ${String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -3,12 +3,13 @@
 // starts and keeps its port until close().
 
 import type { Settings } from '../engine/config.js';
-import type { EngineHandle } from '../engine/types.js';
+import type { EngineHandle, HookEvent } from '../engine/types.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import type { CaptureTicker } from '../engine/diff/capture-ticker.js';
-import { CorralServer } from '../server/http-server.js';
+import { CorralServer, type HttpFeature } from '../server/http-server.js';
 import { BRIDGE_FEATURE, createBridgeFeature, type BridgeFeature } from '../server/bridge/index.js';
 import { createAttachFeature, type AttachFeature, type LoginLink } from '../server/attach/attach-feature.js';
+import { HOOKS_FEATURE, createHookFeature } from '../server/hooks/hook-feature.js';
 import { createPaneAccess } from '../engine/pane-access.js';
 import { networkInterfaces } from 'node:os';
 import { classifyScreen } from '../engine/prompt/matcher.js';
@@ -20,6 +21,7 @@ export interface ServicesStatus {
   readonly url: string | null;
   readonly bridge: boolean;
   readonly attach: boolean;
+  readonly hooks: boolean;
   /** Why the last start failed, as a sentence. */
   readonly error: string | null;
 }
@@ -29,6 +31,11 @@ export interface Services {
   stopBridge(): Promise<void>;
   startAttach(): Promise<void>;
   stopAttach(): Promise<void>;
+  /** The agent hook receiver (POST /hooks). */
+  startHooks(): Promise<void>;
+  /** Plugs in another feature (answer links) on the same server; it listens first if needed. */
+  enable(feature: HttpFeature): Promise<void>;
+  readonly server: CorralServer;
   readonly bridge: BridgeFeature | null;
   /** The bridge's capture loop (for tests and benchmarks: the poll period really kept). */
   readonly bridgeTicker: CaptureTicker | null;
@@ -51,12 +58,20 @@ export class ServiceError extends Error {
 }
 
 export interface ServicesOptions {
-  readonly engine: EngineHandle;
+  readonly engine: EngineHandle & { observeHook(paneId: string, hook: HookEvent): boolean };
   readonly tmux: TmuxClient;
   readonly settings: Settings;
   readonly token: string;
   /** Where the chat bridge says what it decided (side requests answered, nothing typed); nowhere by default. */
   readonly log?: (line: string) => void;
+}
+
+function answerHost(url: string): string | null {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -75,16 +90,18 @@ export function browserBase(host: string, port: number): string {
 
 export function createServices(options: ServicesOptions): Services {
   const { settings } = options;
-  const server = new CorralServer({ host: settings.host, port: settings.port });
+  // Answer links reach corral through the address the phone uses (a reverse proxy, a tunnel).
+  const extraHosts = settings.answerUrl ? [answerHost(settings.answerUrl)].filter((h): h is string => h !== null) : [];
+  const server = new CorralServer({ host: settings.host, port: settings.port, extraHosts });
   const listeners = new Set<() => void>();
   let bridge: BridgeFeature | null = null;
   let bridgeTicker: CaptureTicker | null = null;
   let attach: AttachFeature | null = null;
   let error: string | null = null;
-  let status: ServicesStatus = { url: null, bridge: false, attach: false, error: null };
+  let status: ServicesStatus = { url: null, bridge: false, attach: false, hooks: false, error: null };
 
   const publish = () => {
-    status = { url: server.listening ? server.url : null, bridge: bridge !== null, attach: attach !== null, error };
+    status = { url: server.listening ? server.url : null, bridge: bridge !== null, attach: attach !== null, hooks: server.isEnabled(HOOKS_FEATURE), error };
     for (const listener of listeners) listener();
   };
 
@@ -190,6 +207,18 @@ export function createServices(options: ServicesOptions): Services {
       await server.disable(name);
       publish();
     },
+    async startHooks() {
+      if (server.isEnabled(HOOKS_FEATURE)) return;
+      await listenOrReport();
+      server.enable(createHookFeature({ engine: options.engine, token: options.token, serverSocket: () => options.tmux.socketPath() }));
+      publish();
+    },
+    async enable(feature) {
+      await listenOrReport();
+      server.enable(feature);
+      publish();
+    },
+    server,
     attachLink: () => attach?.loginLink() ?? null,
     status: () => status,
     subscribe(listener) {

@@ -46,6 +46,19 @@ export const SETTINGS = [
   { key: 'attachAllowResize', type: 'boolean', default: false, flag: 'attach-allow-resize', env: ['CORRAL_ATTACH_ALLOW_RESIZE'], description: 'attach server: let writing viewers resize panes (this changes your tmux layout)' },
   { key: 'attachPauseAfter', type: 'int', default: 10, min: 0, max: 3600, flag: 'attach-pause-after', env: ['CORRAL_ATTACH_PAUSE_AFTER'], valueName: 'SECONDS', description: 'attach server: tmux pauses a pane whose output is this many seconds behind, corral then repaints it (0: no flow control)' },
   { key: 'attachGraceMs', type: 'int', default: 300_000, min: 0, max: 86_400_000, flag: 'attach-grace', env: ['CORRAL_ATTACH_GRACE_MS'], valueName: 'MS', description: 'attach server: after the last viewer of a pane leaves, keep its recent output (and the tmux control client of its session) this long, so a viewer back within it gets exactly what it missed' },
+  { key: 'hooks', type: 'boolean', default: true, flag: 'hooks', env: ['CORRAL_HOOKS'], description: 'receive agent hook calls (corral hooks install) on the HTTP server; the dashboard then listens from its start' },
+  { key: 'hookGraceMs', type: 'int', default: 10_000, min: 0, max: 3_600_000, flag: 'hook-grace', env: ['CORRAL_HOOK_GRACE_MS'], valueName: 'MS', description: 'agent hooks: how long the screen may contradict a hook (permission, a running turn) before the screen wins' },
+  { key: 'hookPermissionTtlMs', type: 'int', default: 600_000, min: 1_000, flag: 'hook-permission-ttl', env: ['CORRAL_HOOK_PERMISSION_TTL_MS'], valueName: 'MS', description: 'agent hooks: a permission request the screen never confirms lapses after this long (a rejection fires no hook)' },
+  { key: 'onStuck', type: 'string', default: null, flag: 'on-stuck', env: ['CORRAL_ON_STUCK'], valueName: 'CMD', description: 'notify: run this shell command when a pane becomes stuck, with CORRAL_PANE, CORRAL_TARGET, CORRAL_REASON, CORRAL_MESSAGE, CORRAL_HOST set' },
+  { key: 'notifyDesktop', type: 'boolean', default: false, flag: 'notify-desktop', env: ['CORRAL_NOTIFY_DESKTOP'], description: 'notify: a desktop notification (notify-send on Linux, Notification Center on macOS)' },
+  { key: 'ntfyUrl', type: 'string', default: null, flag: 'ntfy', env: ['CORRAL_NTFY_URL'], valueName: 'TOPIC_URL', description: 'notify: push to this ntfy topic URL (https://ntfy.sh/my-secret-topic or a server of your own), with answer buttons' },
+  { key: 'ntfyAuth', type: 'string', default: null, flag: 'ntfy-auth', env: ['CORRAL_NTFY_AUTH'], valueName: 'TOKEN|USER:PASS', description: 'notify: ntfy access token, or user:password' },
+  { key: 'notifyReasons', type: 'string-list', default: ['permission', 'stopped'], flag: 'notify-reason', env: ['CORRAL_NOTIFY_REASONS'], valueName: 'REASON', description: 'notify: which stuck reasons notify: permission, stopped (repeatable; env: one per line)' },
+  { key: 'notifyMinQuietMs', type: 'int', default: 0, min: 0, flag: 'notify-min-quiet', env: ['CORRAL_NOTIFY_MIN_QUIET_MS'], valueName: 'MS', description: 'notify: only once the stuck pane has been quiet this long' },
+  { key: 'quietHours', type: 'string', default: null, flag: 'quiet-hours', env: ['CORRAL_QUIET_HOURS'], valueName: 'HH:MM-HH:MM', description: 'notify: no notifications in these local hours (22:00-07:00)' },
+  { key: 'notifyMaxPerMinute', type: 'int', default: 4, min: 1, max: 600, flag: 'notify-max-per-minute', env: ['CORRAL_NOTIFY_MAX_PER_MINUTE'], valueName: 'N', description: 'notify: at most this many notifications a minute; the rest wait and go out as one summary' },
+  { key: 'answerUrl', type: 'string', default: null, flag: 'answer-url', env: ['CORRAL_ANSWER_URL'], valueName: 'URL', description: 'notify: the address of this corral as your phone reaches it, for answer buttons (default: the server address)' },
+  { key: 'answerTtlMs', type: 'int', default: 900_000, min: 10_000, max: 86_400_000, flag: 'answer-ttl', env: ['CORRAL_ANSWER_TTL_MS'], valueName: 'MS', description: 'notify: how long an answer button works (each works once, and only on the screen it was sent for)' },
 ] as const satisfies readonly SettingSpec[];
 
 export interface Settings {
@@ -74,6 +87,19 @@ export interface Settings {
   attachAllowResize: boolean;
   attachPauseAfter: number;
   attachGraceMs: number;
+  hooks: boolean;
+  hookGraceMs: number;
+  hookPermissionTtlMs: number;
+  onStuck: string | null;
+  notifyDesktop: boolean;
+  ntfyUrl: string | null;
+  ntfyAuth: string | null;
+  notifyReasons: string[];
+  notifyMinQuietMs: number;
+  quietHours: string | null;
+  notifyMaxPerMinute: number;
+  answerUrl: string | null;
+  answerTtlMs: number;
   [extra: string]: unknown;
 }
 

@@ -4,7 +4,7 @@
 
 import { needsCapture } from './capture-gate.js';
 import type { Settings } from './config.js';
-import { acknowledge, end, observe, register, type PaneTrack } from './pane-machine.js';
+import { acknowledge, end, hookView, observe, register, type PaneTrack } from './pane-machine.js';
 import { DEFAULT_RULES, classifyScreen, type PromptRules } from './prompt/matcher.js';
 import { hashLines, normaliseScreen } from './screen-hash.js';
 import { inScope, optInLabel, type ScopeOptions } from './scope.js';
@@ -18,6 +18,8 @@ import {
   type EngineHandle,
   type EngineSnapshot,
   type EngineStatus,
+  type HookEvent,
+  type HookView,
   type PaneInfo,
   type PaneView,
 } from './types.js';
@@ -31,12 +33,24 @@ export interface EngineOptions {
   readonly rules?: PromptRules;
 }
 
-export interface Engine extends EngineHandle {
+/** Where agent hook calls enter the engine (the HTTP hook receiver calls it). */
+export interface HookPort {
+  /** Applies a hook event to a watched pane; false when the pane is not watched. */
+  observeHook(paneId: string, hook: HookEvent): boolean;
+}
+
+export interface Engine extends EngineHandle, HookPort {
   readonly tmux: TmuxClient;
   readonly settings: Settings;
   start(): void;
   stop(): Promise<void>;
 }
+
+/**
+ * After a hook, the pane's screen is about to change (a permission dialog is drawn 0.15 to 0.7 s
+ * after the hook): it is captured at these delays, whatever the poll interval.
+ */
+const HOOK_FOLLOW_UPS_MS = [250, 800, 1_600];
 
 interface Entry {
   pane: PaneInfo;
@@ -52,7 +66,11 @@ export function createEngine(options: EngineOptions): Engine {
   const clock = options.clock ?? systemClock;
   const rules = options.rules ?? DEFAULT_RULES;
   const scope: ScopeOptions = { optIn: settings.optIn, prefix: settings.prefix, selfPaneId: options.selfPaneId ?? null };
-  const machine = { quietThresholdMs: settings.quietThresholdMs };
+  const machine = {
+    quietThresholdMs: settings.quietThresholdMs,
+    hookGraceMs: settings.hookGraceMs,
+    hookPermissionTtlMs: settings.hookPermissionTtlMs,
+  };
 
   const entries = new Map<string, Entry>();
   const storeListeners = new Set<() => void>();
@@ -69,6 +87,7 @@ export function createEngine(options: EngineOptions): Engine {
   let timer: NodeJS.Timeout | null = null;
   let running = false;
   let inFlight: Promise<void> | null = null;
+  const followUps = new Set<NodeJS.Timeout>();
 
   const emit = (events: readonly CorralEvent[]) => {
     for (const event of events) for (const listener of eventListeners) listener(event);
@@ -92,6 +111,7 @@ export function createEngine(options: EngineOptions): Engine {
       acknowledged: track.acknowledged,
       lines: entry.lines,
       screenHash: track.hash ?? '',
+      hook: sameHook(previous?.hook ?? null, hookView(track.hook)),
     };
     // Reuse the previous object when nothing changed, so renderers can compare by identity.
     if (previous && sameView(previous, view)) return previous;
@@ -238,6 +258,26 @@ export function createEngine(options: EngineOptions): Engine {
       eventListeners.add(listener);
       return () => eventListeners.delete(listener);
     },
+    observeHook(paneId, hook) {
+      const entry = entries.get(paneId);
+      if (!entry) return false;
+      const step = observe(entry.track, { kind: 'hook', hook }, clock.now(), machine);
+      entry.track = step.track;
+      emit(step.events);
+      publish(snapshot.status, snapshot.statusMessage);
+      if (running) {
+        for (const delay of HOOK_FOLLOW_UPS_MS) {
+          const handle = setTimeout(() => {
+            followUps.delete(handle);
+            const current = entries.get(paneId);
+            if (current) current.captured = null; // forces its capture in the next cycle
+            void poll();
+          }, delay);
+          followUps.add(handle);
+        }
+      }
+      return true;
+    },
     acknowledge(paneId) {
       const entry = entries.get(paneId);
       if (!entry) return;
@@ -257,6 +297,8 @@ export function createEngine(options: EngineOptions): Engine {
     },
     async stop() {
       running = false;
+      for (const handle of followUps) clearTimeout(handle);
+      followUps.clear();
       if (timer) clearTimeout(timer);
       timer = null;
       if (inFlight) await inFlight;
@@ -277,8 +319,27 @@ function sameView(a: PaneView, b: PaneView): boolean {
     a.lines === b.lines &&
     a.label === b.label &&
     a.target === b.target &&
+    a.hook === b.hook &&
     samePane(a.pane, b.pane)
   );
+}
+
+/** The previous hook view when nothing in it changed, so views keep their identity. */
+function sameHook(previous: HookView | null, next: HookView | null): HookView | null {
+  if (previous === null || next === null) return next;
+  const a = previous.disagreement;
+  const b = next.disagreement;
+  const sameDisagreement = a === b || (a !== null && b !== null && a.claim === b.claim && a.screen === b.screen && a.since === b.since && a.overruled === b.overruled);
+  return previous.agent === next.agent &&
+    previous.sessionId === next.sessionId &&
+    previous.transcriptPath === next.transcriptPath &&
+    previous.claim === next.claim &&
+    previous.claimSince === next.claimSince &&
+    previous.lastEvent === next.lastEvent &&
+    previous.lastEventAt === next.lastEventAt &&
+    sameDisagreement
+    ? previous
+    : next;
 }
 
 function samePane(a: PaneInfo, b: PaneInfo): boolean {

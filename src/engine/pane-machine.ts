@@ -1,11 +1,49 @@
 // The per-pane state machine, as pure functions of (track, observation, now, config).
 // registered -> monitoring; monitoring -> stuck when quiet >= threshold at a prompt that is not
 // busy; stuck -> monitoring (emitting `unstuck`) on any counted change; any -> ended.
+//
+// An observation is a screen (hash + prompt verdict) or an agent hook event. Hooks make claims
+// (permission, a turn is working, the agent waits for its next prompt) that the screen can
+// overrule: a claim the screen contradicts for `hookGraceMs` no longer counts.
 
-import type { CorralEvent, PaneInfo, PromptVerdict, StuckReason } from './types.js';
+import type {
+  CorralEvent,
+  HookClaim,
+  HookDisagreement,
+  HookEvent,
+  HookView,
+  PaneInfo,
+  PromptVerdict,
+  StuckReason,
+} from './types.js';
 
 export interface MachineConfig {
   readonly quietThresholdMs: number;
+  /** How long the screen may contradict a hook's claim before the screen wins. */
+  readonly hookGraceMs?: number;
+  /** A permission claim that the screen never confirms lapses after this long (a rejection fires no hook). */
+  readonly hookPermissionTtlMs?: number;
+}
+
+export const DEFAULT_HOOK_GRACE_MS = 10_000;
+export const DEFAULT_HOOK_PERMISSION_TTL_MS = 600_000;
+
+/** What the pane's agent hooks have said, as the machine keeps it. */
+export interface HookTrack {
+  readonly agent: HookEvent['agent'];
+  readonly sessionId: string;
+  readonly transcriptPath: string;
+  readonly claim: HookClaim | null;
+  readonly claimSince: number;
+  readonly message: string | null;
+  readonly lastEvent: string;
+  readonly lastEventAt: number;
+  /** When the screen began to contradict the claim, and what it showed (null: it does not). */
+  readonly contradiction: { readonly since: number; readonly screen: string } | null;
+  /** Permission: the claim, or the last screen that showed a permission prompt. */
+  readonly confirmedAt: number;
+  /** The last claim the screen overruled (cleared by the next hook event). */
+  readonly overruled: { readonly claim: HookClaim; readonly screen: string; readonly at: number } | null;
 }
 
 export interface PaneTrack {
@@ -22,6 +60,7 @@ export interface PaneTrack {
   readonly message: string | null;
   readonly verdict: PromptVerdict | null;
   readonly acknowledged: boolean;
+  readonly hook: HookTrack | null;
 }
 
 export interface Step {
@@ -29,10 +68,18 @@ export interface Step {
   readonly events: CorralEvent[];
 }
 
-export interface Observation {
+export interface ScreenObservation {
+  readonly kind?: 'screen';
   readonly hash: string;
   readonly verdict: PromptVerdict;
 }
+
+export interface HookObservation {
+  readonly kind: 'hook';
+  readonly hook: HookEvent;
+}
+
+export type Observation = ScreenObservation | HookObservation;
 
 /**
  * Starts tracking a pane. Its quiet time starts at its window's last activity when tmux knows it
@@ -54,6 +101,7 @@ export function register(pane: PaneInfo, now: number): Step {
     message: null,
     verdict: null,
     acknowledged: false,
+    hook: null,
   };
   return {
     track,
@@ -62,36 +110,149 @@ export function register(pane: PaneInfo, now: number): Step {
 }
 
 export function observe(track: PaneTrack, observation: Observation, now: number, config: MachineConfig): Step {
+  return observation.kind === 'hook' ? observeHook(track, observation.hook, now) : observeScreen(track, observation, now, config);
+}
+
+function stuckEvent(track: PaneTrack, reason: StuckReason, message: string, now: number): CorralEvent {
+  return {
+    type: 'stuck',
+    sessionId: track.trackingId,
+    paneId: track.paneId,
+    cwd: track.cwd,
+    transcriptPath: track.hook?.transcriptPath ?? '',
+    reason,
+    message,
+    timestamp: now,
+  };
+}
+
+function unstuckEvent(track: PaneTrack, now: number): CorralEvent {
+  return { type: 'unstuck', sessionId: track.trackingId, paneId: track.paneId, timestamp: now };
+}
+
+const CLAIMS: Readonly<Record<HookEvent['signal'], HookClaim | null>> = {
+  prompt: 'working',
+  tool: 'working',
+  permission: 'permission',
+  stop: 'waiting',
+  end: null,
+};
+
+function observeHook(track: PaneTrack, hook: HookEvent, now: number): Step {
+  const claim = CLAIMS[hook.signal];
+  const hookTrack: HookTrack = {
+    agent: hook.agent,
+    sessionId: hook.sessionId,
+    transcriptPath: hook.transcriptPath || track.hook?.transcriptPath || '',
+    claim,
+    claimSince: now,
+    message: hook.message,
+    lastEvent: hook.event,
+    lastEventAt: now,
+    contradiction: null,
+    confirmedAt: now,
+    overruled: null,
+  };
+  const next: PaneTrack = { ...track, hook: hookTrack };
+  if (claim === 'permission') {
+    const message = hook.message ?? 'permission requested';
+    if (track.state === 'stuck' && track.reason === 'permission') return { track: { ...next, message }, events: [] };
+    const events: CorralEvent[] = track.state === 'stuck' ? [unstuckEvent(track, now)] : [];
+    events.push(stuckEvent(next, 'permission', message, now));
+    return {
+      track: { ...next, state: 'stuck', stuckSince: now, reason: 'permission', message, acknowledged: false },
+      events,
+    };
+  }
+  // Anything else the agent did is activity: a stuck pane is no longer stuck, the quiet clock restarts.
+  const events: CorralEvent[] = track.state === 'stuck' ? [unstuckEvent(track, now)] : [];
+  const state = track.state === 'registered' ? 'registered' : 'monitoring';
+  return {
+    track: { ...next, state, quietSince: now, stuckSince: null, reason: null, message: null, acknowledged: false },
+    events,
+  };
+}
+
+/** What the screen shows that a claim cannot be true with, or null when it does not contradict it. */
+function contradiction(claim: HookClaim, verdict: PromptVerdict): string | null {
+  const stopped = verdict.prompt && verdict.reason === 'stopped' && !verdict.busy;
+  switch (claim) {
+    case 'permission':
+      // An unknown dialog (no verdict either way) is no contradiction: the hook may know better.
+      if (verdict.busy) return 'busy';
+      return stopped ? 'stopped' : null;
+    case 'working':
+      return stopped ? 'stopped' : null;
+    case 'waiting':
+      return verdict.busy && !verdict.prompt ? 'busy' : null;
+  }
+}
+
+/** Weighs the claim against a screen; returns the updated hook track and the claim that just ended. */
+function weighClaim(hook: HookTrack | null, verdict: PromptVerdict, now: number, config: MachineConfig): { hook: HookTrack | null; ended: HookClaim | null } {
+  if (hook === null || hook.claim === null) return { hook, ended: null };
+  const grace = config.hookGraceMs ?? DEFAULT_HOOK_GRACE_MS;
+  const ttl = config.hookPermissionTtlMs ?? DEFAULT_HOOK_PERMISSION_TTL_MS;
+  const claim = hook.claim;
+  const confirmedAt = claim === 'permission' && verdict.prompt && verdict.reason === 'permission' ? now : hook.confirmedAt;
+  const screen = contradiction(claim, verdict);
+  if (screen === null) {
+    if (claim === 'permission' && now - confirmedAt >= ttl) {
+      return { hook: { ...hook, claim: null, contradiction: null, confirmedAt }, ended: claim };
+    }
+    // Unchanged tracks stay the same object, so views (and renders) stay put.
+    if (hook.contradiction === null && confirmedAt === hook.confirmedAt) return { hook, ended: null };
+    return { hook: { ...hook, contradiction: null, confirmedAt }, ended: null };
+  }
+  const since = hook.contradiction?.since ?? now;
+  if (now - since >= grace) {
+    return { hook: { ...hook, claim: null, contradiction: null, confirmedAt, overruled: { claim, screen, at: now } }, ended: claim };
+  }
+  if (hook.contradiction?.screen === screen && confirmedAt === hook.confirmedAt) return { hook, ended: null };
+  return { hook: { ...hook, contradiction: { since, screen }, confirmedAt }, ended: null };
+}
+
+function observeScreen(track: PaneTrack, observation: ScreenObservation, now: number, config: MachineConfig): Step {
   const events: CorralEvent[] = [];
   const firstCapture = track.hash === null;
   const changed = !firstCapture && observation.hash !== track.hash;
-  let next: PaneTrack = { ...track, hash: observation.hash, verdict: observation.verdict };
-  if (firstCapture) next = { ...next, state: 'monitoring' };
+  const verdict = observation.verdict;
+  const weighed = weighClaim(track.hook, verdict, now, config);
+  const claim = weighed.hook?.claim ?? null;
+  let next: PaneTrack = { ...track, hash: observation.hash, verdict, hook: weighed.hook };
+  if (firstCapture && next.state === 'registered') next = { ...next, state: 'monitoring' };
 
   if (changed) {
-    if (track.state === 'stuck') {
-      events.push({ type: 'unstuck', sessionId: track.trackingId, paneId: track.paneId, timestamp: now });
-    }
+    // The hook arrives before its dialog is drawn: while the claim holds, the drawing is no news.
+    if (claim === 'permission' && track.state === 'stuck') return { track: { ...next, quietSince: now }, events };
+    if (track.state === 'stuck') events.push(unstuckEvent(track, now));
     return {
       track: { ...next, state: 'monitoring', quietSince: now, stuckSince: null, reason: null, message: null, acknowledged: false },
       events,
     };
   }
 
-  const verdict = observation.verdict;
+  // A permission claim just ended (overruled or lapsed): the pane stays stuck only if the screen says so too.
+  if (weighed.ended === 'permission' && next.state === 'stuck' && !(verdict.prompt && verdict.reason === 'permission' && !verdict.busy)) {
+    events.push(unstuckEvent(track, now));
+    next = { ...next, state: 'monitoring', stuckSince: null, reason: null, message: null, acknowledged: false };
+  }
+
   const quietFor = now - next.quietSince;
-  if (next.state === 'monitoring' && quietFor >= config.quietThresholdMs && verdict.prompt && !verdict.busy && verdict.reason) {
-    next = { ...next, state: 'stuck', stuckSince: now, reason: verdict.reason, message: verdict.line };
-    events.push({
-      type: 'stuck',
-      sessionId: track.trackingId,
-      paneId: track.paneId,
-      cwd: track.cwd,
-      transcriptPath: '',
-      reason: verdict.reason,
-      message: verdict.line,
-      timestamp: now,
-    });
+  if (next.state !== 'monitoring' || quietFor < config.quietThresholdMs || verdict.busy) return { track: next, events };
+  let reason: StuckReason | null = null;
+  let message = verdict.line;
+  if (verdict.prompt && verdict.reason !== null) {
+    // A running turn vetoes "stopped": an agent's input box is drawn while it works.
+    if (!(verdict.reason === 'stopped' && claim === 'working')) reason = verdict.reason;
+  } else if (claim === 'waiting') {
+    // The agent said its turn is over; the screen has no rule for what it shows.
+    reason = 'stopped';
+    message = verdict.line || 'waiting for the next prompt';
+  }
+  if (reason !== null) {
+    next = { ...next, state: 'stuck', stuckSince: now, reason, message };
+    events.push(stuckEvent(next, reason, message, now));
   }
   return { track: next, events };
 }
@@ -103,4 +264,31 @@ export function end(track: PaneTrack, why: 'closed' | 'out-of-scope' | 'server-g
 /** Snoozes a stuck pane until its screen changes (a change clears the flag in observe()). */
 export function acknowledge(track: PaneTrack): PaneTrack {
   return track.state === 'stuck' ? { ...track, acknowledged: true } : track;
+}
+
+/** The hook part of a pane's view: the claim in force and any disagreement with the screen. */
+export function hookView(hook: HookTrack | null): HookView | null {
+  if (hook === null) return null;
+  let disagreement: HookDisagreement | null = null;
+  if (hook.claim !== null && hook.contradiction !== null) {
+    disagreement = { claim: hook.claim, screen: hook.contradiction.screen, since: hook.contradiction.since, overruled: false };
+  } else if (hook.overruled !== null) {
+    disagreement = { claim: hook.overruled.claim, screen: hook.overruled.screen, since: hook.overruled.at, overruled: true };
+  }
+  return {
+    agent: hook.agent,
+    sessionId: hook.sessionId,
+    transcriptPath: hook.transcriptPath,
+    claim: hook.claim,
+    claimSince: hook.claimSince,
+    lastEvent: hook.lastEvent,
+    lastEventAt: hook.lastEventAt,
+    disagreement,
+  };
+}
+
+/** One line for people: "hook says permission, screen shows stopped" (null when they agree). */
+export function describeDisagreement(d: HookDisagreement | null): string | null {
+  if (d === null) return null;
+  return d.overruled ? `screen overruled the hook's "${d.claim}" (it showed ${d.screen})` : `hook says ${d.claim}, screen shows ${d.screen}`;
 }

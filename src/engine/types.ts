@@ -86,6 +86,59 @@ export interface PaneView {
   /** Visible screen, trailing spaces and trailing blank lines removed. Empty before the first capture. */
   readonly lines: readonly string[];
   readonly screenHash: string;
+  /** What the agent's hooks last said about this pane; null when no hook has reached it. */
+  readonly hook: HookView | null;
+}
+
+/** The agents whose hooks corral can install and read. */
+export const AGENTS = ['claude-code', 'codex', 'gemini-cli'] as const;
+export type AgentName = (typeof AGENTS)[number];
+
+/**
+ * An agent hook call reduced to what the pane machine needs:
+ * - `prompt`: a prompt was submitted, a turn runs;
+ * - `tool`: a tool ran (so any permission dialog was answered), the turn goes on;
+ * - `permission`: the agent asks for permission (before its dialog is drawn);
+ * - `stop`: the turn is over (or was interrupted); the agent waits for the next prompt;
+ * - `end`: the session ended; the screen decides again.
+ */
+export type HookSignal = 'prompt' | 'tool' | 'permission' | 'stop' | 'end';
+
+export interface HookEvent {
+  readonly agent: AgentName;
+  readonly signal: HookSignal;
+  /** The agent's own event name (`PermissionRequest`, `AfterAgent`, ...). */
+  readonly event: string;
+  readonly sessionId: string;
+  readonly transcriptPath: string;
+  readonly cwd: string;
+  /** For permission: what is asked ("Bash: rm -rf build"). */
+  readonly message: string | null;
+}
+
+/** What a hook claims about the pane until the next hook, or until the screen overrules it. */
+export type HookClaim = 'permission' | 'working' | 'waiting';
+
+export interface HookView {
+  readonly agent: AgentName;
+  readonly sessionId: string;
+  readonly transcriptPath: string;
+  /** The claim in force (null after the session ended or the screen overruled it). */
+  readonly claim: HookClaim | null;
+  readonly claimSince: number;
+  readonly lastEvent: string;
+  readonly lastEventAt: number;
+  /** Set while the screen contradicts the claim, or after it overruled it (until the next hook). */
+  readonly disagreement: HookDisagreement | null;
+}
+
+export interface HookDisagreement {
+  readonly claim: HookClaim;
+  /** What the screen showed instead: `busy`, `stopped`. */
+  readonly screen: string;
+  readonly since: number;
+  /** True once the screen has won: the claim no longer counts. */
+  readonly overruled: boolean;
 }
 
 export type EngineStatus = 'starting' | 'ok' | 'no-server' | 'no-tmux' | 'error';
@@ -112,11 +165,12 @@ interface EventBase {
 }
 
 export type CorralEvent =
-  | (EventBase & { readonly type: 'registered'; readonly cwd: string; readonly transcriptPath: '' })
+  | (EventBase & { readonly type: 'registered'; readonly cwd: string; readonly transcriptPath: string })
   | (EventBase & {
       readonly type: 'stuck';
       readonly cwd: string;
-      readonly transcriptPath: '';
+      /** The agent's transcript when its hooks told it (else empty). */
+      readonly transcriptPath: string;
       readonly reason: StuckReason;
       readonly message: string;
     })

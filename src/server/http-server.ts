@@ -32,6 +32,8 @@ export interface HttpFeature {
 export interface CorralServerOptions {
   readonly host: string;
   readonly port: number;
+  /** Host headers allowed besides the address it listens on (`host[:port]`, as a reverse proxy passes it). */
+  readonly extraHosts?: readonly string[];
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -176,8 +178,13 @@ export class CorralServer {
     }
   }
 
+  private hostOk(hostHeader: string | undefined): boolean {
+    if (hostAllowed(hostHeader, this.options.host, this.boundPort)) return true;
+    return hostHeader !== undefined && (this.options.extraHosts ?? []).includes(hostHeader.trim().toLowerCase());
+  }
+
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!hostAllowed(req.headers.host, this.options.host, this.boundPort)) {
+    if (!this.hostOk(req.headers.host)) {
       sendJson(res, 403, errorBody('Host header does not match this server', 'invalid_request_error', 'bad_host'));
       return;
     }

@@ -151,6 +151,7 @@ export function App({
       label: paneLabel(view, hostName),
       cwd: shortCwd(view.pane.cwd, home, layout.columns.cwd),
       timer: formatQuiet(quietMs(view, now)),
+      disagrees: (view.hook?.disagreement ?? null) !== null,
     };
   });
   const counts = loading ? null : countStatuses(snapshot.panes, now, activeWindowMs);

@@ -15,6 +15,8 @@ export interface RowModel {
   readonly label: string;
   readonly cwd: string;
   readonly timer: string;
+  /** The agent's hooks and the screen disagree (see `corral check --pane`). */
+  readonly disagrees?: boolean;
 }
 
 const STATUS_COLORS: Record<RowModel['status'], string> = {
@@ -34,8 +36,9 @@ interface Props {
 
 function PaneRowView({ row, columns, selected, color }: Props) {
   const badgeColor = color ? STATUS_COLORS[row.status] : undefined;
+  // The marker takes the space between badge and target, so the columns do not move.
   const rest =
-    ` ${fit(row.target, columns.target)}` +
+    `${row.disagrees ? '≠' : ' '}${fit(row.target, columns.target)}` +
     (columns.label > 0 ? ` ${fit(row.label, columns.label)}` : '') +
     (columns.cwd > 0 ? ` ${fit(row.cwd, columns.cwd)}` : '');
   // The timer is a text of its own: when only it changes (the usual frame on an idle dashboard),

@@ -20,6 +20,7 @@ function fakeEngine(port: number): Engine {
     getSnapshot: () => ({ panes: [] }) as unknown as EngineSnapshot,
     subscribe: () => () => undefined,
     acknowledge: () => undefined,
+    observeHook: () => false,
     pollNow: async () => undefined,
     onEvent: () => () => undefined,
     start: () => undefined,

@@ -9,12 +9,13 @@ import { ServiceError, createServices, type Services } from '../../src/cli/servi
 import { scriptedTmux } from '../helpers/scripted-panes.js';
 
 const TOKEN = 'services-token-0123456789';
-const engine: EngineHandle = {
+const engine: EngineHandle & { observeHook(): boolean } = {
   getSnapshot: () => ({ panes: [] }) as unknown as EngineSnapshot,
   subscribe: () => () => undefined,
   acknowledge: () => undefined,
   pollNow: async () => undefined,
   onEvent: () => () => undefined,
+  observeHook: () => false,
 };
 const tmux = new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner: scriptedTmux({}).runner });
 
@@ -34,7 +35,7 @@ describe('createServices', () => {
     services = make(0);
     const seen: boolean[] = [];
     services.subscribe(() => seen.push(services!.status().bridge));
-    expect(services.status()).toEqual({ url: null, bridge: false, attach: false, error: null });
+    expect(services.status()).toEqual({ url: null, bridge: false, attach: false, hooks: false, error: null });
 
     await services.startBridge();
     const url = services.status().url!;
@@ -63,6 +64,7 @@ describe('createServices', () => {
         url: null,
         bridge: false,
         attach: false,
+        hooks: false,
         error: `port ${port} on 127.0.0.1 is already in use (another corral serve?); choose another with --port`,
       });
     } finally {

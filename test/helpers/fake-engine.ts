@@ -89,6 +89,7 @@ export function paneView(overrides: Partial<Omit<PaneView, 'pane'>> & { pane?: P
     acknowledged: false,
     lines: [],
     screenHash: `h${pane.paneId}`,
+    hook: null,
     ...rest,
   };
 }

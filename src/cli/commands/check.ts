@@ -5,7 +5,10 @@ import { open } from 'node:fs/promises';
 import { classifyScreen } from '../../engine/prompt/matcher.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
-import { rulesFromSettings } from '../setup.js';
+import { TmuxClient } from '../../engine/tmux/client.js';
+import { assertPaneId } from '../../engine/tmux/pane-id.js';
+import { fetchHookStates } from '../hook-state.js';
+import { rulesFromSettings, socketFromSettings } from '../setup.js';
 
 /** A captured screen is a few KB; more than this is not one, and is not read further. */
 export const MAX_SCREEN_BYTES = 1024 * 1024;
@@ -70,7 +73,7 @@ async function readScreen(source: string): Promise<string> {
 export const checkCommand: Command = {
   name: 'check',
   summary: 'say whether a captured screen waits for a person, and why (one JSON line)',
-  usage: 'check [FILE|-]',
+  usage: 'check [FILE|-] | check --pane %N',
   details: [
     'See why a pane would (or would not) be counted as stuck. Reads one screen from FILE, or from',
     'stdin when FILE is - or missing, classifies it with the prompt rules (--prompt-pack,',
@@ -86,17 +89,37 @@ export const checkCommand: Command = {
     'A pager shows a file name where a log line could stand; say the pane was on its alternate screen',
     '(tmux display -p -t %3 "#{alternate_on}" prints 1) with --alternate-screen, as the dashboard knows it.',
     '',
+    'With --pane %N the screen is captured from that pane (-L/-S choose the server), and the line adds',
+    '"pane", "hook" (what its agent hooks last claimed, from the corral serving on --host/--port; null',
+    'when none runs or no hook reached it) and "disagreement" (the hook and the screen disagree).',
+    '',
     'Examples:',
     '  tmux capture-pane -p -t %3 | corral check',
+    '  corral check --pane %3',
     "  corral check --prompt-pattern 'permission:^Deploy to production\\?' screen.txt",
   ].join('\n'),
-  flags: [{ name: 'alternate-screen', type: 'boolean', description: 'the screen was captured on the alternate screen (a full-screen program)' }],
-  async run({ settings, flags, positionals, stdout }) {
+  flags: [
+    { name: 'alternate-screen', type: 'boolean', description: 'the screen was captured on the alternate screen (a full-screen program)' },
+    { name: 'pane', type: 'string', valueName: '%N', description: 'capture this pane instead of reading a screen, and add what its hooks said' },
+  ],
+  async run({ settings, positionals, flags, env, stdout }) {
     if (positionals.length > 1) throw new UsageError('corral check takes one FILE (or - for stdin)');
+    const pane = typeof flags.pane === 'string' ? flags.pane : null;
+    if (pane !== null && positionals.length > 0) throw new UsageError('corral check takes a FILE or --pane, not both');
     const rules = rulesFromSettings(settings); // an invalid pattern fails before anything is read
-    const text = await readScreen(positionals[0] ?? '-');
-    const verdict = classifyScreen(text.split(/\r?\n/), rules, { alternateScreen: flags['alternate-screen'] === true });
+    if (pane !== null) assertPaneId(pane);
+    const tmux = pane === null ? null : new TmuxClient({ socket: socketFromSettings(settings) });
+    const text = tmux && pane ? await tmux.capture(pane) : await readScreen(positionals[0] ?? '-');
+    // A live pane says itself whether it is on its alternate screen.
+    const alternateScreen = flags['alternate-screen'] === true || (tmux !== null && (await tmux.listPanes()).some((p) => p.paneId === pane && p.alternateOn));
+    const verdict = classifyScreen(text.split(/\r?\n/), rules, { alternateScreen });
     const { prompt, reason, busy, tool, rule, line, answer } = verdict;
+    if (tmux && pane) {
+      const hooks = await fetchHookStates(settings, env, await tmux.socketPath());
+      const state = hooks?.get(pane);
+      stdout.write(`${JSON.stringify({ prompt, reason, busy, tool, rule, line, answer, pane, hook: state?.hook ?? null, disagreement: state?.disagreement ?? null })}\n`);
+      return 0;
+    }
     stdout.write(`${JSON.stringify({ prompt, reason, busy, tool, rule, line, answer })}\n`);
     return 0;
   },

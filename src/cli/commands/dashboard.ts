@@ -9,6 +9,7 @@ import type { BellMode } from '../dashboard-session.js';
 import { createDashboardServices, type DashboardServices } from '../dashboard-services.js';
 import { setupEngine } from '../setup.js';
 import { runDemo } from './demo.js';
+import { notificationsWanted, notifyRules, type Notifier } from '../../notify/notifier.js';
 
 /** The dashboard needs a terminal on both ends; anything else gets a sentence and exit code 2. */
 export function terminalProblem(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStream): string | null {
@@ -47,6 +48,7 @@ export const dashboardCommand: Command = {
   flags: [],
   async run({ settings, env, stdout, stderr, lifecycle }) {
     requireTerminal(stdout);
+    if (notificationsWanted(settings)) notifyRules(settings);
     // Ink and React load only for the dashboard, not for ls/send/watch; start now, in parallel.
     const session = loadDashboard();
     const { engine, selfPaneId } = await setupEngine(settings, env, stderr, { persistent: true });
@@ -61,9 +63,19 @@ export const dashboardCommand: Command = {
       throw error;
     });
     const services = createDashboardServices(engine, settings, env);
+    // Agent hooks reach the dashboard when it can listen; without them it watches the screen alone.
+    // Notifications start after, so answer buttons can use the same server. (Their log lines would
+    // only scribble over the dashboard: a failing channel stays silent here.)
+    let notifier: Notifier | null = null;
+    const started = services.startHooks().then(async () => {
+      const { startNotifications } = await import('../notifications.js');
+      notifier = await startNotifications({ engine, settings, services: services.services, log: () => {} });
+    });
     try {
       return await runDashboard({ engine, selfPaneId, bell: bellMode(settings), env, lifecycle, ...dashboardServiceOptions(services) });
     } finally {
+      await started.catch(() => {});
+      (notifier as Notifier | null)?.close();
       await services.close();
     }
   },

@@ -4,6 +4,8 @@ import type { Command } from '../command.js';
 import { attachCommand } from './attach.js';
 import { checkCommand } from './check.js';
 import { dashboardCommand } from './dashboard.js';
+import { hookCommand } from './hook.js';
+import { hooksCommand } from './hooks.js';
 import { demoCommand } from './demo.js';
 import { linkCommand } from './link.js';
 import { lsCommand } from './ls.js';
@@ -21,6 +23,8 @@ export const COMMANDS: readonly Command[] = [
   serveCommand,
   attachCommand,
   linkCommand,
+  hooksCommand,
+  hookCommand,
 ];
 
 export const DEFAULT_COMMAND = 'dashboard';

@@ -6,6 +6,7 @@ import { formatDuration } from '../../engine/durations.js';
 import { paneStatus, statusBadge } from '../../engine/pane-status.js';
 import type { PaneView } from '../../engine/types.js';
 import type { Command } from '../command.js';
+import { fetchHookStates } from '../hook-state.js';
 import { setupEngine } from '../setup.js';
 
 function stateLabel(view: PaneView, now: number): string {
@@ -39,10 +40,12 @@ export const lsCommand: Command = {
   details: [
     'Takes two quick looks at the server (list, then capture) and prints a table, or JSON with --json.',
     'STATE is STUCK permission / STUCK stopped (waits for you), snoozed, quiet or active (changed in the last 5 s).',
+    'With --json, each pane also says what its agent hooks last claimed ("hook") and where the screen',
+    'disagrees ("disagreement"), as told by the corral serving on --host/--port (null when none runs).',
   ].join('\n'),
   flags: [{ name: 'json', type: 'boolean', description: 'print a JSON array instead of a table' }],
   async run({ settings, env, flags, stdout, stderr }) {
-    const { engine } = await setupEngine(settings, env, stderr);
+    const { engine, tmux } = await setupEngine(settings, env, stderr);
     await engine.pollNow(); // discovers panes
     await engine.pollNow(); // captures them
     const snapshot = engine.getSnapshot();
@@ -53,6 +56,7 @@ export const lsCommand: Command = {
     const now = Date.now();
     const panes = [...snapshot.panes].sort((a, b) => Number(b.state === 'stuck') - Number(a.state === 'stuck') || a.quietSince - b.quietSince);
     if (flags.json) {
+      const hooks = await fetchHookStates(settings, env, await tmux.socketPath());
       const out = panes.map((v) => ({
         paneId: v.pane.paneId,
         target: v.target,
@@ -68,6 +72,8 @@ export const lsCommand: Command = {
         busy: v.verdict?.busy ?? false,
         lastLine: lastLine(v),
         sessionId: v.trackingId,
+        hook: hooks?.get(v.pane.paneId)?.hook ?? null,
+        disagreement: hooks?.get(v.pane.paneId)?.disagreement ?? null,
       }));
       stdout.write(`${JSON.stringify(out, null, 2)}\n`);
       return 0;

@@ -5,6 +5,7 @@ import type { Command } from '../command.js';
 import { configDir } from '../config-file.js';
 import { setupEngine } from '../setup.js';
 import { resolveToken } from '../token.js';
+import { notificationsWanted, notifyRules } from '../../notify/notifier.js';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -21,6 +22,8 @@ export const serveCommand: Command = {
     'With --attach a browser link is printed at every start: it holds a login code that works once,',
     'for 10 minutes, and signs the browser in (the token itself never goes into a URL). corral link',
     'prints a new one while the server runs.',
+    'Agent hooks (corral hooks install) are received on /hooks unless --no-hooks. Notifications:',
+    '--on-stuck CMD, --notify-desktop, --ntfy TOPIC_URL (answer buttons reach /answer; see --answer-url).',
   ].join('\n'),
   flags: [
     { name: 'bridge', type: 'boolean', description: 'run the chat bridge (the default)' },
@@ -29,6 +32,7 @@ export const serveCommand: Command = {
     { name: 'show-token', type: 'boolean', description: 'print the token even when it is not new' },
   ],
   async run({ settings, flags, env, stdout, stderr, lifecycle }) {
+    if (notificationsWanted(settings)) notifyRules(settings); // bad notification settings stop us before anything starts
     const wantAttach = flags.attach === true;
     const wantBridge = flags.bridge === true || !wantAttach;
     const token = resolveToken({ flag: typeof flags.token === 'string' ? flags.token : undefined, env, configDir: configDir(env) });
@@ -43,6 +47,7 @@ export const serveCommand: Command = {
     try {
       if (wantBridge) await services.startBridge();
       if (wantAttach) await services.startAttach();
+      if (settings.hooks) await services.startHooks();
     } catch (error) {
       if (error instanceof ServiceError) {
         stderr.write(`corral: ${error.message}\n`);
@@ -50,6 +55,9 @@ export const serveCommand: Command = {
       }
       throw error;
     }
+    const { startNotifications } = await import('../notifications.js');
+    const notifier = await startNotifications({ engine, settings, services, log: (line) => stderr.write(`${line}\n`) });
+    if (notifier) lifecycle.onShutdown('notifications', () => notifier.close());
     const url = services.status().url ?? '';
     if (wantBridge) stdout.write(`corral: chat bridge on ${url}/v1 (tmux server ${tmux.serverLabel})\n`);
     const link = services.attachLink();
@@ -57,6 +65,7 @@ export const serveCommand: Command = {
       stdout.write(`corral: attach server on ${url}/ (terminal: corral attach PANE)\n`);
       stdout.write(`corral: open in a browser (works once, for 10 minutes; corral link makes another): ${link.url}\n`);
     }
+    if (settings.hooks) stdout.write(`corral: agent hooks received on ${url}/hooks (corral hooks install --agent NAME)\n`);
     if (token.source === 'generated') stdout.write(`corral: new API token (saved in ${token.path}): ${token.token}\n`);
     else if (flags['show-token'] === true) stdout.write(`corral: API token: ${token.token}\n`);
     else if (token.source === 'file') stdout.write(`corral: API token in ${token.path} (print it with --show-token)\n`);

@@ -7,6 +7,7 @@ import type { EngineStatus } from '../../engine/types.js';
 import type { Command } from '../command.js';
 import { connectDaemon, validateDaemonUrl } from '../daemon-sink.js';
 import { setupEngine } from '../setup.js';
+import { notificationsWanted, notifyRules } from '../../notify/notifier.js';
 
 export const watchCommand: Command = {
   name: 'watch',
@@ -18,6 +19,7 @@ export const watchCommand: Command = {
     `stuck: ${STATUS_MEANINGS.stuck}; the dashboard and ls show it as ${statusBadge('stuck', 'permission')} (${REASON_MEANINGS.permission})`,
     `or ${statusBadge('stuck', 'stopped')} (${REASON_MEANINGS.stopped}). unstuck: its screen changed.`,
     'With --daemon-url the same events are POSTed there, queued while the daemon is down.',
+    'Notifications: --on-stuck CMD, --notify-desktop, --ntfy TOPIC_URL (without answer buttons here).',
     'Example: corral watch --quiet-threshold 10000 | jq -c \'select(.type == "stuck")\'',
   ].join('\n'),
   flags: [],
@@ -27,7 +29,11 @@ export const watchCommand: Command = {
     } catch (error) {
       throw new ConfigError((error as Error).message);
     }
+    if (notificationsWanted(settings)) notifyRules(settings);
     const { engine } = await setupEngine(settings, env, stderr, { persistent: true });
+    const notifier = notificationsWanted(settings)
+      ? await (await import('../notifications.js')).startNotifications({ engine, settings, services: null, log: (line) => stderr.write(`${line}\n`) })
+      : null;
     engine.onEvent((event) => stdout.write(`${JSON.stringify(event)}\n`));
     const queue = connectDaemon(engine, settings, stderr);
     let lastStatus: EngineStatus = 'starting';
@@ -46,6 +52,8 @@ export const watchCommand: Command = {
         queue.close();
       }
     });
+    // Last in, first out: notifications stop before the engine does.
+    if (notifier) lifecycle.onShutdown('notifications', () => notifier.close());
     engine.start();
     await lifecycle.untilStopped();
     return 0;

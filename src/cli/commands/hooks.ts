@@ -1,0 +1,138 @@
+// `corral hooks install|uninstall|print --agent NAME`: writes, removes or shows corral's entries in
+// an agent's hook settings. Installing is idempotent, keeps a backup of the file it changes, and
+// leaves the user's other hooks and settings alone.
+
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { AGENT_HOOKS, isAgent } from '../../engine/hooks/agent-hooks.js';
+import { AGENTS, type AgentName } from '../../engine/types.js';
+import { UsageError } from '../args.js';
+import type { Command } from '../command.js';
+import { configDir } from '../config-file.js';
+import { corralHooks, installInto, uninstallFrom } from '../hooks-config.js';
+import { packageRoot } from '../package-root.js';
+import { resolveToken } from '../token.js';
+
+/** The user-level settings file each agent reads its hooks from. */
+export function agentSettingsPath(agent: AgentName, env: NodeJS.ProcessEnv): string {
+  switch (agent) {
+    case 'claude-code':
+      return join(env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude'), 'settings.json');
+    case 'codex':
+      return join(env.CODEX_HOME || join(homedir(), '.codex'), 'hooks.json');
+    case 'gemini-cli':
+      return join(homedir(), '.gemini', 'settings.json');
+  }
+}
+
+/** Quotes one word for a POSIX shell (agents run hook commands through one). */
+function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/** This corral, by absolute paths, so the hook works whatever PATH the agent has. */
+export function defaultHookCommand(agent: AgentName): string {
+  const script = join(packageRoot(), 'dist', 'bin', 'corral.js');
+  return `${shellQuote(process.execPath)} ${shellQuote(script)} hook --agent ${agent}`;
+}
+
+function readSettings(path: string): unknown {
+  if (!existsSync(path)) return {};
+  const text = readFileSync(path, 'utf8');
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new UsageError(`${path} is not valid JSON (${(error as Error).message}); fix it first, corral leaves it alone`);
+  }
+}
+
+/** Writes through a temporary file and a rename, keeping the file's mode; the old content goes to FILE.corral-backup. */
+function writeSettings(path: string, settings: unknown): string | null {
+  let backup: string | null = null;
+  let mode = 0o600;
+  if (existsSync(path)) {
+    mode = statSync(path).mode & 0o777;
+    backup = `${path}.corral-backup`;
+    copyFileSync(path, backup);
+  } else {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  }
+  const temporary = `${path}.corral-${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(settings, null, 2)}\n`, { mode });
+  chmodSync(temporary, mode);
+  renameSync(temporary, path);
+  return backup;
+}
+
+const NOTES: Readonly<Record<AgentName, readonly string[]>> = {
+  'claude-code': ['Claude Code runs the hooks silently from its next start.'],
+  codex: [
+    'Codex asks you to review the new hooks on its next start: choose "Trust all and continue" (it asks again after any change to them).',
+    'Codex runs hooks in a background daemon whose $TMUX_PANE is the pane that started it; corral then finds the pane by session and',
+    'folder, which is ambiguous when two codex panes share a folder. Start codex with --no-daemon to give corral the exact pane.',
+  ],
+  'gemini-cli': [
+    'Gemini CLI shows "Executing Hook: corral" while a hook runs; --hide-notifications sets hooksConfig.notifications',
+    'to false (that hides the line for all hooks).',
+  ],
+};
+
+export const hooksCommand: Command = {
+  name: 'hooks',
+  summary: 'install, remove or print agent hooks that tell corral at once when an agent asks for permission or finishes',
+  usage: 'hooks install|uninstall|print --agent claude-code|codex|gemini-cli [--file PATH] [--command CMD]',
+  details: [
+    'Agent hooks are a second signal beside the screen: a permission request makes the pane stuck at once,',
+    'and a running turn is never taken for an idle agent. They reach corral while `corral serve` or the',
+    'dashboard runs. Events registered (only these, each hook call costs the agent a little time):',
+    ...AGENTS.map((agent) => `  ${agent}: ${Object.keys(AGENT_HOOKS[agent].events).join(', ')}`),
+    'Files: ~/.claude/settings.json ($CLAUDE_CONFIG_DIR), ~/.codex/hooks.json ($CODEX_HOME), ~/.gemini/settings.json.',
+    'install keeps the old file as FILE.corral-backup and replaces only corral\'s own entries; running it',
+    'twice changes nothing. uninstall removes only corral\'s entries. print shows them without writing.',
+  ].join('\n'),
+  flags: [
+    { name: 'agent', type: 'string', valueName: 'NAME', description: 'claude-code, codex or gemini-cli' },
+    { name: 'file', type: 'string', valueName: 'PATH', description: 'the settings file to change (default: the agent\'s user settings)' },
+    { name: 'command', type: 'string', valueName: 'CMD', description: 'the hook command (default: this corral by absolute path, then hook --agent NAME)' },
+    { name: 'hide-notifications', type: 'boolean', description: 'gemini-cli: hide "Executing Hook" lines (hooksConfig.notifications false)' },
+  ],
+  async run({ positionals, flags, env, stdout }) {
+    const action = positionals[0];
+    if (action !== 'install' && action !== 'uninstall' && action !== 'print') {
+      throw new UsageError('corral hooks needs install, uninstall or print (see corral hooks --help)');
+    }
+    if (positionals.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])}`);
+    const agent = flags.agent;
+    if (!isAgent(agent)) throw new UsageError(`--agent must be one of ${AGENTS.join(', ')}`);
+    const command = typeof flags.command === 'string' ? flags.command : defaultHookCommand(agent);
+    if (!command.includes(' hook --agent ')) throw new UsageError('--command must run corral hook --agent NAME (so corral can find its entries again)');
+    const path = typeof flags.file === 'string' ? flags.file : agentSettingsPath(agent, env);
+
+    if (action === 'print') {
+      stdout.write(`${JSON.stringify(corralHooks(agent, command), null, 2)}\n`);
+      return 0;
+    }
+    const current = readSettings(path);
+    const change = action === 'install' ? installInto(current, agent, command, { hideNotifications: flags['hide-notifications'] === true }) : uninstallFrom(current);
+    const name = AGENT_HOOKS[agent].displayName;
+    if (!change.changed) {
+      stdout.write(action === 'install' ? `corral: ${name} hooks are already installed in ${path}\n` : `corral: no corral hooks in ${path}\n`);
+      return 0;
+    }
+    const backup = writeSettings(path, change.settings);
+    const kept = backup ? ` (the previous file is ${backup})` : '';
+    if (action === 'uninstall') {
+      stdout.write(`corral: removed ${change.removed} corral hook entries from ${path}${kept}\n`);
+      return 0;
+    }
+    // The hook authenticates with the token file: make sure there is one.
+    const token = resolveToken({ env, configDir: configDir(env) });
+    stdout.write(`corral: ${name} hooks installed in ${path}${kept}\n`);
+    stdout.write(`corral: events: ${Object.keys(AGENT_HOOKS[agent].events).join(', ')}\n`);
+    stdout.write(`corral: the hook authenticates with ${token.path ? `the token in ${token.path}` : 'CORRAL_TOKEN'}; calls arrive while corral serve or the dashboard runs\n`);
+    for (const line of NOTES[agent]) stdout.write(`corral: ${line}\n`);
+    return 0;
+  },
+};

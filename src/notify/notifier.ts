@@ -1,0 +1,138 @@
+// Notifications that reach a person away from the terminal: the planner decides what and when,
+// the channels (--on-stuck command, desktop, ntfy push) deliver. Runs beside the dashboard,
+// `corral serve` and `corral watch`. A failing channel says so once on the log and keeps trying.
+
+import { ConfigError, type Settings } from '../engine/config.js';
+import { NotifyPlanner, parseQuietHours, type Notification, type NotifyRules } from '../engine/notify/notify-planner.js';
+import type { CorralEvent, EngineStore, PaneView, StuckReason } from '../engine/types.js';
+import { describeNotification } from './channels.js';
+import { runOnStuck } from './command-channel.js';
+import { DesktopUnavailableError, sendDesktop } from './desktop-channel.js';
+import { ntfyRequest, sendNtfy, validateTopicUrl, type NtfyAction, type NtfyRequest } from './ntfy-channel.js';
+
+const TICK_MS = 100;
+
+export interface NotifierOptions {
+  readonly engine: EngineStore & { onEvent(listener: (event: CorralEvent) => void): () => void };
+  readonly settings: Settings;
+  /** Answer buttons for a pane, when corral's server can take answers. */
+  readonly actionsFor?: (view: PaneView) => NtfyAction[];
+  /** One line for the person (stderr, or nowhere under the dashboard). */
+  readonly log: (line: string) => void;
+  readonly now?: () => number;
+  readonly minuteOfDay?: () => number;
+  /** Called as each ntfy request leaves (for the benchmark). */
+  readonly onPush?: (request: NtfyRequest, notification: Notification) => void;
+}
+
+export interface Notifier {
+  readonly planner: NotifyPlanner;
+  /** Resolves when every delivery started so far has finished. */
+  idle(): Promise<void>;
+  close(): void;
+}
+
+/** Whether any channel is configured. */
+export function notificationsWanted(settings: Settings): boolean {
+  return settings.onStuck !== null || settings.notifyDesktop || settings.ntfyUrl !== null;
+}
+
+/** The planner's rules from settings; bad values are configuration errors that name the setting. */
+export function notifyRules(settings: Settings): NotifyRules {
+  const reasons = new Set<StuckReason>();
+  for (const reason of settings.notifyReasons) {
+    if (reason !== 'permission' && reason !== 'stopped') throw new ConfigError(`--notify-reason: must be permission or stopped, got ${JSON.stringify(reason)}`);
+    reasons.add(reason);
+  }
+  let quietHours: NotifyRules['quietHours'] = null;
+  if (settings.quietHours) {
+    try {
+      quietHours = parseQuietHours(settings.quietHours);
+    } catch (error) {
+      throw new ConfigError(`--quiet-hours: ${(error as Error).message}`);
+    }
+  }
+  if (settings.ntfyUrl) {
+    try {
+      validateTopicUrl(settings.ntfyUrl);
+    } catch (error) {
+      throw new ConfigError((error as Error).message);
+    }
+  }
+  return { reasons, minQuietMs: settings.notifyMinQuietMs, quietHours, maxPerMinute: settings.notifyMaxPerMinute };
+}
+
+const localMinute = () => {
+  const d = new Date();
+  return d.getHours() * 60 + d.getMinutes();
+};
+
+export function createNotifier(options: NotifierOptions): Notifier {
+  const { engine, settings, log } = options;
+  const now = options.now ?? (() => Date.now());
+  const minuteOfDay = options.minuteOfDay ?? localMinute;
+  const planner = new NotifyPlanner(notifyRules(settings));
+  const deliveries = new Set<Promise<void>>();
+  const failing = new Set<string>();
+  let timer: NodeJS.Timeout | null = null;
+
+  const track = (channel: string, work: Promise<unknown>) => {
+    const done = work.then(
+      () => {
+        if (failing.delete(channel)) log(`corral: ${channel} notifications work again`);
+      },
+      (error: Error) => {
+        if (failing.has(channel)) return;
+        failing.add(channel);
+        log(`corral: ${channel} notification failed: ${error.message}${error instanceof DesktopUnavailableError ? '' : ' (retrying with the next one)'}`);
+      },
+    );
+    deliveries.add(done);
+    void done.finally(() => deliveries.delete(done));
+  };
+
+  const deliver = (notification: Notification) => {
+    const text = describeNotification(notification);
+    if (settings.onStuck) track('--on-stuck', runOnStuck(settings.onStuck, text));
+    if (settings.notifyDesktop) track('desktop', sendDesktop(text));
+    if (settings.ntfyUrl) {
+      const actions = notification.kind === 'single' && options.actionsFor ? options.actionsFor(notification.item.view) : [];
+      const request = ntfyRequest(settings.ntfyUrl, text, actions, settings.ntfyAuth);
+      options.onPush?.(request, notification);
+      track('ntfy', sendNtfy(request));
+    }
+  };
+
+  const tick = () => {
+    timer = null;
+    for (const notification of planner.due(engine.getSnapshot().panes, now(), minuteOfDay())) deliver(notification);
+    if (planner.waiting > 0) timer = setTimeout(tick, TICK_MS);
+  };
+
+  const unsubscribeStore = engine.subscribe(() => planner.observe(engine.getSnapshot().panes));
+  planner.observe(engine.getSnapshot().panes);
+  const unsubscribeEvents = engine.onEvent((event) => {
+    if (event.type !== 'stuck') return;
+    const at = now();
+    // Events come just before the snapshot that shows them is published.
+    queueMicrotask(() => {
+      const view = engine.getSnapshot().panes.find((v) => v.pane.paneId === event.paneId);
+      if (!view) return;
+      planner.stuck(view, event.reason, event.message, at);
+      if (planner.waiting > 0 && timer === null) timer = setTimeout(tick, TICK_MS);
+    });
+  });
+
+  return {
+    planner,
+    async idle() {
+      while (deliveries.size > 0) await Promise.all([...deliveries]);
+    },
+    close() {
+      unsubscribeStore();
+      unsubscribeEvents();
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
+  };
+}

@@ -1,0 +1,45 @@
+// `POST /answer/<link>`: what a notification's action button calls. The link is the credential:
+// signed, short-lived, single use, bound to one pane and one screen. Before typing, the pane is
+// looked at afresh; a screen that changed since the notification (answered at the keyboard, moved
+// on) refuses the link, so an answer never lands on a prompt the person did not see.
+
+import type { EngineStore } from '../../engine/types.js';
+import { errorBody, sendJson, type HttpFeature } from '../http-server.js';
+import type { AnswerClaims, AnswerLinks } from './answer-links.js';
+
+export const ANSWERS_FEATURE = 'answers';
+
+export interface AnswerFeatureOptions {
+  readonly links: AnswerLinks;
+  readonly engine: EngineStore & { pollNow(): Promise<void> };
+  /** Types the answer into the pane (text, or the Enter key; a line answer gets Enter after it). */
+  readonly answer: (claims: AnswerClaims) => Promise<void>;
+  readonly now?: () => number;
+}
+
+export function createAnswerFeature(options: AnswerFeatureOptions): HttpFeature {
+  const { links, engine } = options;
+  const now = options.now ?? (() => Date.now());
+  return {
+    name: ANSWERS_FEATURE,
+    matches: (url) => url.pathname.startsWith('/answer/'),
+    async handleRequest({ req, res, url }) {
+      req.resume();
+      const refuse = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+        sendJson(res, status, errorBody(message, 'invalid_request_error', code), headers);
+      if (req.method !== 'POST') return refuse(405, 'method_not_allowed', 'answer links take POST', { allow: 'POST' });
+      const verified = links.verify(decodeURIComponent(url.pathname.slice('/answer/'.length)), now());
+      if (!verified.ok) return refuse(verified.status, verified.code, verified.message);
+      const { claims } = verified;
+      // Single use from here on, whatever happens next: a second tap is always refused.
+      if (!links.consume(claims, now())) return refuse(409, 'already_answered', 'this notification has been answered already');
+      await engine.pollNow();
+      const view = engine.getSnapshot().panes.find((v) => v.pane.paneId === claims.pane);
+      if (!view) return refuse(404, 'pane_gone', `pane ${claims.pane} is gone`);
+      if (view.screenHash !== claims.screen) return refuse(409, 'stale_screen', `pane ${claims.pane} shows another screen now; nothing was typed`);
+      await options.answer(claims);
+      void engine.pollNow().catch(() => {});
+      sendJson(res, 200, { answered: claims.pane, target: view.target, sent: claims.answer, kind: claims.kind });
+    },
+  };
+}

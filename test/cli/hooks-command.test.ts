@@ -1,0 +1,67 @@
+// `corral hooks install|uninstall|print` as a real process on real files.
+
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cliEnv, runCli } from '../helpers/cli.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function home(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'corral-hooks-cli-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('corral hooks', () => {
+  it('installs into the agent\'s settings with a backup, is idempotent, and uninstalls', async () => {
+    const dir = home();
+    const claude = join(dir, 'claude');
+    const env = cliEnv({ CLAUDE_CONFIG_DIR: claude, XDG_CONFIG_HOME: join(dir, 'config'), CORRAL_TOKEN: '' });
+    const original = { theme: 'dark', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] } };
+    mkdirSync(claude, { recursive: true });
+    writeFileSync(join(claude, 'settings.json'), JSON.stringify(original), { mode: 0o644 });
+
+    const first = await runCli(['hooks', 'install', '--agent', 'claude-code'], { env });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain(`Claude Code hooks installed in ${join(claude, 'settings.json')} (the previous file is ${join(claude, 'settings.json.corral-backup')})`);
+    expect(JSON.parse(readFileSync(join(claude, 'settings.json.corral-backup'), 'utf8'))).toEqual(original);
+    const installed = JSON.parse(readFileSync(join(claude, 'settings.json'), 'utf8')) as { theme: string; hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
+    expect(installed.theme).toBe('dark');
+    expect(installed.hooks.Stop![0]).toEqual(original.hooks.Stop[0]);
+    expect(installed.hooks.PermissionRequest![0]!.hooks[0]!.command).toBe(`${process.execPath} ${join(process.cwd(), 'dist', 'bin', 'corral.js')} hook --agent claude-code`);
+    expect(statSync(join(claude, 'settings.json')).mode & 0o777).toBe(0o644);
+    // The hook's token file exists now, private.
+    expect(statSync(join(dir, 'config', 'corral', 'token')).mode & 0o777).toBe(0o600);
+
+    const second = await runCli(['hooks', 'install', '--agent', 'claude-code'], { env });
+    expect(second.stdout).toContain('already installed');
+
+    const printed = await runCli(['hooks', 'print', '--agent', 'claude-code'], { env });
+    expect(Object.keys((JSON.parse(printed.stdout) as { hooks: object }).hooks)).toHaveLength(6);
+
+    const removed = await runCli(['hooks', 'uninstall', '--agent', 'claude-code'], { env });
+    expect(removed.stdout).toContain('removed 6 corral hook entries');
+    expect(JSON.parse(readFileSync(join(claude, 'settings.json'), 'utf8'))).toEqual(original);
+  });
+
+  it('creates a missing settings file, and refuses to touch one that is not JSON', async () => {
+    const dir = home();
+    const env = cliEnv({ CODEX_HOME: join(dir, 'codex'), XDG_CONFIG_HOME: join(dir, 'config'), CORRAL_TOKEN: '' });
+    const made = await runCli(['hooks', 'install', '--agent', 'codex'], { env });
+    expect(made.code).toBe(0);
+    expect(made.stdout).toContain('Trust all and continue');
+    expect(existsSync(join(dir, 'codex', 'hooks.json.corral-backup'))).toBe(false);
+    const file = join(dir, 'broken.json');
+    writeFileSync(file, '{ "hooks": ');
+    const refused = await runCli(['hooks', 'install', '--agent', 'gemini-cli', '--file', file], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/broken\.json is not valid JSON .*corral leaves it alone/);
+    expect(readFileSync(file, 'utf8')).toBe('{ "hooks": ');
+    const usage = await runCli(['hooks', 'install', '--agent', 'cursor'], { env });
+    expect(usage).toMatchObject({ code: 2, stderr: 'corral: --agent must be one of claude-code, codex, gemini-cli\n' });
+  });
+});
