@@ -6,6 +6,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSyn
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AGENT_HOOKS, isAgent } from '../../engine/hooks/agent-hooks.js';
+import { envValue } from '../../engine/env.js';
 import { AGENTS, type AgentName } from '../../engine/types.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
@@ -18,9 +19,9 @@ import { resolveToken } from '../token.js';
 export function agentSettingsPath(agent: AgentName, env: NodeJS.ProcessEnv): string {
   switch (agent) {
     case 'claude-code':
-      return join(env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude'), 'settings.json');
+      return join(envValue(env, 'CLAUDE_CONFIG_DIR') ?? join(homedir(), '.claude'), 'settings.json');
     case 'codex':
-      return join(env.CODEX_HOME || join(homedir(), '.codex'), 'hooks.json');
+      return join(envValue(env, 'CODEX_HOME') ?? join(homedir(), '.codex'), 'hooks.json');
     case 'gemini-cli':
       return join(homedir(), '.gemini', 'settings.json');
   }
