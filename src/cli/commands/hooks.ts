@@ -93,8 +93,9 @@ export const hooksCommand: Command = {
     'install keeps the old file as FILE.corral-backup and replaces only corral\'s own entries; running it',
     'twice changes nothing. uninstall removes only corral\'s entries. print shows them without writing.',
   ].join('\n'),
+  args: { words: ['install', 'uninstall', 'print'] },
   flags: [
-    { name: 'agent', type: 'string', valueName: 'NAME', description: 'claude-code, codex or gemini-cli' },
+    { name: 'agent', type: 'string', valueName: 'NAME', choices: AGENTS, description: 'claude-code, codex or gemini-cli' },
     { name: 'file', type: 'string', valueName: 'PATH', description: 'the settings file to change (default: the agent\'s user settings)' },
     { name: 'command', type: 'string', valueName: 'CMD', description: 'the hook command (default: this corral by absolute path, then hook --agent NAME)' },
     { name: 'hide-notifications', type: 'boolean', description: 'gemini-cli: hide "Executing Hook" lines (hooksConfig.notifications false)' },
