@@ -118,6 +118,12 @@ describe('the npm tarball', () => {
     expect(paths).toContain('LICENSE');
     expect(paths.some((p) => p.startsWith('demo/'))).toBe(true);
     expect(packed.size).toBeLessThan(MAX_TARBALL_BYTES);
+    // The README's figures stay true: the file count exactly, the size within 15 %.
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const stated = /`tmux-corral-[\d.]+\.tgz` \((\d+) kB, (\d+) files/.exec(readme);
+    expect(stated, 'tarball figures in the README').not.toBeNull();
+    expect(paths).toHaveLength(Number(stated![2]));
+    expect(Math.abs(packed.size / 1000 - Number(stated![1])) / Number(stated![1])).toBeLessThan(0.15);
   });
 
   it('needs at run time nothing but Node built-ins and its dependencies (everything else is bundled)', () => {
@@ -156,8 +162,9 @@ describe('the npm tarball', () => {
     await checkInstalled(join(prefix, 'bin'), ['corral']);
   }, 180_000);
 
-  it('runs through npx', async () => {
-    await checkInstalled(join(work, 'no-such-bin'), ['npx', '--yes', ...NPM_FLAGS, `--package=${tarball}`, '--', 'corral']);
+  it('runs through npx, as `npx ./tmux-corral-VERSION.tgz`', async () => {
+    // npx takes a path that starts with ./ as a package (an absolute one would be run as a command).
+    await checkInstalled(join(work, 'no-such-bin'), ['npx', '--yes', ...NPM_FLAGS, `./${packed.filename}`]);
   }, 180_000);
 });
 
