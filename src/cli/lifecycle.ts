@@ -98,6 +98,7 @@ export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
     }
     stop({ kind: 'signal', signal });
   };
+  // Also the terminal streams' error listener: a failed write there is a crash or the terminal gone.
   const onCrash = (error: unknown) => {
     if (isTerminalGone(error)) {
       quiet = true;
@@ -111,14 +112,6 @@ export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
     }
     stop({ kind: 'crash', error });
   };
-  const onStreamError = (error: unknown) => {
-    if (isTerminalGone(error)) {
-      quiet = true;
-      stop({ kind: 'terminal-gone' });
-    } else {
-      onCrash(error);
-    }
-  };
 
   const listen = () => {
     if (listening) return;
@@ -126,7 +119,7 @@ export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
     for (const signal of STOP_SIGNALS) proc.on(signal, onSignal);
     proc.on('uncaughtException', onCrash);
     proc.on('unhandledRejection', onCrash);
-    for (const stream of options.stdio ?? []) stream.on('error', onStreamError);
+    for (const stream of options.stdio ?? []) stream.on('error', onCrash);
   };
   const dispose = () => {
     if (!listening) return;
@@ -134,7 +127,7 @@ export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
     for (const signal of STOP_SIGNALS) proc.off(signal, onSignal);
     proc.off('uncaughtException', onCrash);
     proc.off('unhandledRejection', onCrash);
-    for (const stream of options.stdio ?? []) stream.off('error', onStreamError);
+    for (const stream of options.stdio ?? []) stream.off('error', onCrash);
   };
 
   const runStep = async ({ name, step }: { name: string; step: () => unknown }): Promise<void> => {
