@@ -9,6 +9,8 @@ export interface FlagSpec {
   readonly type: FlagType;
   readonly description: string;
   readonly valueName?: string;
+  /** The values it takes, when they are a fixed few (offered by the shell completions). */
+  readonly choices?: readonly string[];
 }
 
 export class UsageError extends Error {

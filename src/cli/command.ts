@@ -22,6 +22,8 @@ export interface Command {
   readonly usage: string;
   readonly details?: string;
   readonly flags: readonly FlagSpec[];
+  /** What its positional arguments are, for the shell completions: fixed words, or file names. */
+  readonly args?: { readonly words?: readonly string[]; readonly files?: boolean };
   /** Resolves to the process exit code. */
   run(ctx: CommandContext): Promise<number>;
 }

@@ -4,9 +4,10 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../engine/config.js';
+import { envValue } from '../engine/env.js';
 
 export function configDir(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== '' ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
+  const base = envValue(env, 'XDG_CONFIG_HOME') ?? join(homedir(), '.config');
   return join(base, 'corral');
 }
 

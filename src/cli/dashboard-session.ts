@@ -8,6 +8,7 @@ import type { ReadStream, WriteStream } from 'node:tty';
 import { createElement } from 'react';
 import { render } from 'ink';
 import type { Engine } from '../engine/engine.js';
+import { envValue } from '../engine/env.js';
 import { ScreenChangedError, sendIfUnchanged } from '../engine/guarded-send.js';
 import { NoClientError } from '../engine/tmux/client.js';
 import { socketArgs } from '../engine/tmux/socket.js';
@@ -116,7 +117,7 @@ export async function runDashboard(options: DashboardOptions): Promise<number> {
   const stdout = options.stdout ?? (process.stdout as WriteStream);
   const stdin = options.stdin ?? (process.stdin as ReadStream);
   const services = options.services ?? createServicesStore();
-  const statsFile = env.CORRAL_RENDER_STATS;
+  const statsFile = envValue(env, 'CORRAL_RENDER_STATS');
   let renders = 0;
 
   let quit: () => void = () => {};

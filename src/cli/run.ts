@@ -7,28 +7,12 @@ import { ConfigError, SETTINGS, resolveSettings, type SettingSpec } from '../eng
 import { TmuxMissingError } from '../engine/tmux/runner.js';
 import { InvalidPaneIdError } from '../engine/tmux/pane-id.js';
 import { UnknownKeyError } from '../engine/tmux/keys.js';
-import { UsageError, formatFlags, parseArgv, type FlagSpec } from './args.js';
+import { UsageError, formatFlags, parseArgv } from './args.js';
 import { COMMANDS, DEFAULT_COMMAND } from './commands/index.js';
 import { defaultConfigPath, loadConfigFile } from './config-file.js';
+import { GLOBAL_FLAGS } from './global-flags.js';
 import { createLifecycle, isTerminalGone, type Lifecycle } from './lifecycle.js';
 import { packageRoot } from './package-root.js';
-
-const settingFlags: FlagSpec[] = (SETTINGS as readonly SettingSpec[])
-  .filter((s) => s.flag !== undefined)
-  .map((s) => ({
-    name: s.flag as string,
-    ...(s.short ? { short: s.short } : {}),
-    type: s.type === 'boolean' ? 'boolean' : s.type === 'string-list' ? 'string-list' : 'string',
-    description: s.description + (s.default !== null && s.default !== false && !Array.isArray(s.default) ? ` (default ${String(s.default)})` : ''),
-    ...(s.valueName ? { valueName: s.valueName } : {}),
-  }));
-
-export const GLOBAL_FLAGS: FlagSpec[] = [
-  ...settingFlags,
-  { name: 'config', type: 'string', valueName: 'FILE', description: 'config file (default $XDG_CONFIG_HOME/corral/config.json)' },
-  { name: 'help', short: 'h', type: 'boolean', description: 'show help' },
-  { name: 'version', short: 'V', type: 'boolean', description: 'print the version' },
-];
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, openSync, readFileSync, statSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../engine/config.js';
+import { envValue } from '../engine/env.js';
 
 export type TokenSource = 'flag' | 'env' | 'file' | 'generated';
 
@@ -50,8 +51,8 @@ export function resolveToken(options: TokenOptions): ResolvedToken {
 /** The token a client presents: the same sources, but null instead of creating a file. */
 export function findToken(options: TokenOptions): ResolvedToken | null {
   if (options.flag !== undefined) return { token: checkToken(options.flag, '--token'), source: 'flag', path: null };
-  const fromEnv = options.env.CORRAL_TOKEN;
-  if (fromEnv !== undefined && fromEnv !== '')
+  const fromEnv = envValue(options.env, 'CORRAL_TOKEN');
+  if (fromEnv !== undefined)
     return { token: checkToken(fromEnv, 'CORRAL_TOKEN'), source: 'env', path: null };
   const path = tokenPath(options.configDir);
   let stat;

@@ -2,6 +2,8 @@
 // variable, type, default and meaning. Resolution is pure: flags > env > file > defaults.
 // The same table feeds `--help` and the README's configuration table.
 
+import { envValue } from './env.js';
+
 export type SettingType = 'string' | 'int' | 'boolean' | 'string-list';
 
 export interface SettingSpec {
@@ -137,8 +139,8 @@ export function resolveSettings(sources: ConfigSources, specs: readonly SettingS
   }
   for (const spec of specs) {
     for (const name of spec.env ?? []) {
-      const raw = sources.env[name];
-      if (raw === undefined || raw === '') continue;
+      const raw = envValue(sources.env, name);
+      if (raw === undefined) continue;
       out[spec.key] = coerceText(spec, raw, `environment variable ${name}`, true);
       break;
     }

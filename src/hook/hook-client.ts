@@ -8,6 +8,7 @@ import { appendFileSync, closeSync, existsSync, openSync, readFileSync } from 'n
 import { request } from 'node:http';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { envValue } from '../engine/env.js';
 import { isAgent, type HookReport } from '../engine/hooks/agent-hooks.js';
 
 const DEFAULT_TIMEOUT_MS = 1_000;
@@ -48,13 +49,13 @@ function parseArgs(argv: readonly string[]): HookArgs {
 }
 
 function configDir(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CONFIG_HOME ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
+  const base = envValue(env, 'XDG_CONFIG_HOME') ?? join(homedir(), '.config');
   return join(base, 'corral');
 }
 
 /** Where corral listens, by the same sources as the server (leniently: a bad config is not our business here). */
 export function hookUrl(env: NodeJS.ProcessEnv, flag: string | null): string {
-  const explicit = flag ?? env.CORRAL_HOOK_URL;
+  const explicit = flag ?? envValue(env, 'CORRAL_HOOK_URL');
   if (explicit) return explicit.replace(/\/+$/, '').endsWith('/hooks') ? explicit : `${explicit.replace(/\/+$/, '')}/hooks`;
   let file: { host?: unknown; port?: unknown } = {};
   try {
@@ -62,14 +63,15 @@ export function hookUrl(env: NodeJS.ProcessEnv, flag: string | null): string {
   } catch {
     // no config file, or one the server will complain about
   }
-  let host = env.CORRAL_HOST || (typeof file.host === 'string' ? file.host : '127.0.0.1');
+  let host = envValue(env, 'CORRAL_HOST') ?? (typeof file.host === 'string' ? file.host : '127.0.0.1');
   if (host === '0.0.0.0' || host === '::') host = '127.0.0.1';
-  const port = env.CORRAL_PORT || (typeof file.port === 'number' ? String(file.port) : '7878');
+  const port = envValue(env, 'CORRAL_PORT') ?? (typeof file.port === 'number' ? String(file.port) : '7878');
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}/hooks`;
 }
 
 function hookToken(env: NodeJS.ProcessEnv): string | null {
-  if (env.CORRAL_TOKEN) return env.CORRAL_TOKEN.trim();
+  const fromEnv = envValue(env, 'CORRAL_TOKEN');
+  if (fromEnv !== undefined) return fromEnv.trim();
   try {
     return readFileSync(join(configDir(env), 'token'), 'utf8').trim();
   } catch {

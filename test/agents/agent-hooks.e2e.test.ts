@@ -16,6 +16,7 @@ import type { CorralEvent } from '../../src/engine/types.js';
 import { CLI } from '../helpers/cli.js';
 import { HOOK_TOKEN, startHookHarness, type HookHarness } from '../helpers/hook-harness.js';
 import { processesWithEnv } from '../helpers/processes.js';
+import { mustNotSkip } from '../helpers/skips.js';
 import { AGENTS, type AgentProfile } from '../../scripts/agents/agents.mjs';
 import { startFakeModel, type FakeModel } from '../../scripts/agents/fake-model.mjs';
 // @ts-expect-error: plain ESM script without types
@@ -24,7 +25,7 @@ import { agentClisDir } from '../../scripts/agent-clis.mjs';
 const CLIS = (agentClisDir as () => string)();
 const installed = ['claude', 'codex', 'gemini'].every((bin) => existsSync(join(CLIS, 'node_modules', '.bin', bin)));
 // In CI (which installs the CLIs) a missing CLI fails the test; elsewhere the test says why it skips.
-const required = process.env.CI === 'true';
+const required = mustNotSkip();
 if (!installed && !required) console.warn(`agent-hooks.e2e: skipped; no agent CLIs in ${CLIS} (npm run agents:install)`);
 
 const profile = (tool: string): AgentProfile => AGENTS.find((p) => p.tool === tool)!;

@@ -126,9 +126,14 @@ describe('engine on a real tmux server', () => {
     const pane = await server.spawn('sleep 60');
     startEngine();
     await waitFor(() => paneView(pane));
-    await server.kill();
+    // The server dies at once (SIGKILL). `kill-server` would first close every pane while the server
+    // still answers, and a poll landing in between would rightly see the pane closed, not the server gone.
+    const serverPid = Number((await server.tmux('display-message', '-p', '#{pid}')).trim());
+    expect(serverPid).toBeGreaterThan(1);
+    process.kill(serverPid, 'SIGKILL');
     await waitFor(() => engine?.getSnapshot().status === 'no-server');
     expect(events.find((e) => e.type === 'ended' && e.paneId === pane)).toMatchObject({ why: 'server-gone' });
+    await server.kill(); // forgets the dead server's session and removes its socket file
     const fresh = await server.spawn('sleep 60');
     await waitFor(() => engine?.getSnapshot().status === 'ok' && paneView(fresh));
   });

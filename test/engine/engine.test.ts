@@ -199,7 +199,10 @@ describe('engine (scripted tmux, manual clock)', () => {
       await engine.pollNow(); // registers both: a list, no captures
       await engine.pollNow(); // first captures of both
       const before = fake.calls.length;
+      // It prints: tmux stamps its window with the time of the output, now (a stamp kept from the
+      // setup could be seconds older than the last capture on a loaded machine).
       busy.screen = 'line 1\nline 2';
+      busy.activity = seconds();
       await engine.pollNow();
       const cycle = fake.calls.slice(before);
       expect(cycle[0]![0]).toBe('list-panes');

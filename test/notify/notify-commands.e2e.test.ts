@@ -8,10 +8,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, startCli, type LiveCli } from '../helpers/cli.js';
 import { notificationDaemonMissing, startNotificationDaemon, type NotificationDaemon } from '../helpers/notification-daemon.js';
+import { mustNotSkip } from '../helpers/skips.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 
 // CI installs the daemon (.ci/run), so there a missing tool fails the test; elsewhere it is skipped and says why.
-const missing = process.env.CI === 'true' ? null : notificationDaemonMissing();
+const missing = mustNotSkip() ? null : notificationDaemonMissing();
 if (missing) console.warn(`notify-commands.e2e: skipped, ${missing} is not installed (apt-get install dunst xvfb xauth libnotify-bin)`);
 
 describe.skipIf(missing !== null)('notifications from corral watch', () => {

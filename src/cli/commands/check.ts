@@ -98,6 +98,7 @@ export const checkCommand: Command = {
     '  corral check --pane %3',
     "  corral check --prompt-pattern 'permission:^Deploy to production\\?' screen.txt",
   ].join('\n'),
+  args: { files: true },
   flags: [
     { name: 'alternate-screen', type: 'boolean', description: 'the screen was captured on the alternate screen (a full-screen program)' },
     { name: 'pane', type: 'string', valueName: '%N', description: 'capture this pane instead of reading a screen, and add what its hooks said' },

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Settings } from '../../engine/config.js';
 import { createEngine } from '../../engine/engine.js';
+import { envValue } from '../../engine/env.js';
 import { TmuxClient } from '../../engine/tmux/client.js';
 import { createExecRunner, runChecked, type TmuxRunner } from '../../engine/tmux/runner.js';
 import { namedSocketPath } from '../../engine/tmux/socket.js';
@@ -136,7 +137,7 @@ export interface DemoOptions {
 
 export async function runDemo({ settings, env, stderr, lifecycle, label }: DemoOptions): Promise<number> {
   // Tests and recordings name their socket, so they never meet a user's demo.
-  const fixed = env.CORRAL_DEMO_SOCKET && env.CORRAL_DEMO_SOCKET !== '' ? env.CORRAL_DEMO_SOCKET : null;
+  const fixed = envValue(env, 'CORRAL_DEMO_SOCKET') ?? null;
   const name = fixed ?? `${DEMO_SOCKET_PREFIX}${process.pid}`;
   const socket = { kind: 'name', name } as const;
   const runner = createExecRunner(socket);

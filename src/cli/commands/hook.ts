@@ -1,6 +1,7 @@
 // `corral hook`: listed here for --help and for `corral -L x hook ...`; main.ts runs it directly,
 // without loading the other commands, when it comes first.
 
+import { AGENTS } from '../../engine/types.js';
 import type { Command } from '../command.js';
 
 export const hookCommand: Command = {
@@ -12,7 +13,7 @@ export const hookCommand: Command = {
     'to corral\'s server. Prints nothing and exits 0 whatever happens. CORRAL_HOOK_LOG=FILE logs each call.',
   ].join('\n'),
   flags: [
-    { name: 'agent', type: 'string', valueName: 'NAME', description: 'the agent that runs the hook: claude-code, codex or gemini-cli' },
+    { name: 'agent', type: 'string', valueName: 'NAME', choices: AGENTS, description: 'the agent that runs the hook: claude-code, codex or gemini-cli' },
     { name: 'url', type: 'string', valueName: 'URL', description: 'corral\'s server (default from CORRAL_HOST/CORRAL_PORT or the config file)' },
     { name: 'timeout', type: 'string', valueName: 'MS', description: 'give up after this long (default 1000)' },
   ],

@@ -6,6 +6,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSyn
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AGENT_HOOKS, isAgent } from '../../engine/hooks/agent-hooks.js';
+import { envValue } from '../../engine/env.js';
 import { AGENTS, type AgentName } from '../../engine/types.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
@@ -18,9 +19,9 @@ import { resolveToken } from '../token.js';
 export function agentSettingsPath(agent: AgentName, env: NodeJS.ProcessEnv): string {
   switch (agent) {
     case 'claude-code':
-      return join(env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude'), 'settings.json');
+      return join(envValue(env, 'CLAUDE_CONFIG_DIR') ?? join(homedir(), '.claude'), 'settings.json');
     case 'codex':
-      return join(env.CODEX_HOME || join(homedir(), '.codex'), 'hooks.json');
+      return join(envValue(env, 'CODEX_HOME') ?? join(homedir(), '.codex'), 'hooks.json');
     case 'gemini-cli':
       return join(homedir(), '.gemini', 'settings.json');
   }
@@ -93,8 +94,9 @@ export const hooksCommand: Command = {
     'install keeps the old file as FILE.corral-backup and replaces only corral\'s own entries; running it',
     'twice changes nothing. uninstall removes only corral\'s entries. print shows them without writing.',
   ].join('\n'),
+  args: { words: ['install', 'uninstall', 'print'] },
   flags: [
-    { name: 'agent', type: 'string', valueName: 'NAME', description: 'claude-code, codex or gemini-cli' },
+    { name: 'agent', type: 'string', valueName: 'NAME', choices: AGENTS, description: 'claude-code, codex or gemini-cli' },
     { name: 'file', type: 'string', valueName: 'PATH', description: 'the settings file to change (default: the agent\'s user settings)' },
     { name: 'command', type: 'string', valueName: 'CMD', description: 'the hook command (default: this corral by absolute path, then hook --agent NAME)' },
     { name: 'hide-notifications', type: 'boolean', description: 'gemini-cli: hide "Executing Hook" lines (hooksConfig.notifications false)' },

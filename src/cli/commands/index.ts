@@ -3,6 +3,7 @@
 import type { Command } from '../command.js';
 import { attachCommand } from './attach.js';
 import { checkCommand } from './check.js';
+import { completionCommand } from './completion.js';
 import { dashboardCommand } from './dashboard.js';
 import { hookCommand } from './hook.js';
 import { hooksCommand } from './hooks.js';
@@ -25,6 +26,7 @@ export const COMMANDS: readonly Command[] = [
   linkCommand,
   hooksCommand,
   hookCommand,
+  completionCommand,
 ];
 
 export const DEFAULT_COMMAND = 'dashboard';

@@ -8,7 +8,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { TmuxSocket } from '../types.js';
 import { controlGate, type ControlGate } from './control-gate.js';
 import { ControlParser, formatControlLine, type ControlEvent, type ControlReply } from './control-protocol.js';
-import { TmuxMissingError } from './runner.js';
+import { TmuxMissingError, tmuxBinary } from './runner.js';
 import { socketArgs } from './socket.js';
 
 export interface ControlHandlers {
@@ -90,7 +90,7 @@ export class ControlClient {
       ...(pauseAfter > 0 ? [`pause-after=${Math.floor(pauseAfter)}`] : []),
       ...(options.extraFlags ?? []),
     ].join(',');
-    const binary = options.binary ?? process.env.CORRAL_TMUX_BIN ?? 'tmux';
+    const binary = options.binary ?? tmuxBinary();
     // -u: tmux would otherwise replace every non-ASCII byte of command replies with `_` under a
     // non-UTF-8 locale (titles, paths, screens shown from buffers).
     const args = [...socketArgs(options.socket), '-u', '-C', 'attach-session', '-f', flags, '-t', options.session];

@@ -3,6 +3,7 @@
 
 import { execa } from 'execa';
 import type { TmuxSocket } from '../types.js';
+import { envValue, type Env } from '../env.js';
 import { socketArgs } from './socket.js';
 
 export interface TmuxResult {
@@ -47,7 +48,12 @@ export function tmuxSpawnCount(): number {
   return spawnCount;
 }
 
-export function createExecRunner(socket: TmuxSocket, binary = process.env.CORRAL_TMUX_BIN ?? 'tmux'): TmuxRunner {
+/** The tmux program to run: $CORRAL_TMUX_BIN (unless empty), else `tmux` from PATH. */
+export function tmuxBinary(env: Env = process.env): string {
+  return envValue(env, 'CORRAL_TMUX_BIN') ?? 'tmux';
+}
+
+export function createExecRunner(socket: TmuxSocket, binary = tmuxBinary()): TmuxRunner {
   const prefix = socketArgs(socket);
   return async (args, options) => {
     spawnCount += 1;

@@ -2,6 +2,7 @@
 
 import { join } from 'node:path';
 import type { TmuxSocket } from '../types.js';
+import { envValue } from '../env.js';
 
 export const defaultSocket: TmuxSocket = { kind: 'default' };
 
@@ -40,6 +41,6 @@ export function socketPathFromTmuxEnv(tmuxEnv: string | undefined): string | nul
  * then `tmux-UID`. tmux leaves the file behind when its server exits.
  */
 export function namedSocketPath(name: string, env: NodeJS.ProcessEnv, uid: number): string {
-  const base = env.TMUX_TMPDIR && env.TMUX_TMPDIR !== '' ? env.TMUX_TMPDIR : '/tmp';
+  const base = envValue(env, 'TMUX_TMPDIR') ?? '/tmp';
   return join(base, `tmux-${uid}`, name);
 }

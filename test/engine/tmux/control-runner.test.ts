@@ -30,6 +30,10 @@ describe('control-mode poll runner', () => {
     const a = await server.spawn(`printf 'alpha; "q" #{x} %%5 \\\\ end\\n'; sleep 60`, { title: 'a;b #{t}' });
     const b = await server.spawn(`printf 'ü 🚀 second\\n'; sleep 60`);
     await server.waitForScreen(b, (s) => s.includes('second'));
+    // Fixed window names: tmux's automatic rename turns "bash" into "sleep" at a moment of its own,
+    // which could fall between the two polls compared here.
+    await server.tmux('rename-window', '-t', a, 'win a;b');
+    await server.tmux('rename-window', '-t', b, 'win b');
     const exec = createExecRunner(server.socket);
     control = createControlRunner({ socket: server.socket, exec, retryMs: 0 });
     const viaExec = new TmuxClient({ socket: server.socket, runner: exec, nonce: 'n1' });
@@ -38,6 +42,7 @@ describe('control-mode poll runner', () => {
     const got = await viaControl.pollCycle([a, b]);
     expect(control.connected()).toBe(true);
     expect(got.panes.map((p) => [p.paneId, p.title, p.windowName])).toEqual(expected.panes.map((p) => [p.paneId, p.title, p.windowName]));
+    expect(got.panes.map((p) => p.windowName)).toEqual(['win a;b', 'win b']);
     expect(got.screens).toEqual(expected.screens);
     expect(got.screens.get(a)).toContain('alpha; "q" #{x} %5 \\ end');
     expect(await clients()).toBe('1');

@@ -1,4 +1,4 @@
-// The triage page in headless Chromium (Debian chromium + playwright-core), on a phone (390x844)
+// The triage page in headless Chrome or Chromium (found by scripts/chromium.mjs, driven by playwright-core), on a phone (390x844)
 // and a desktop (1280x800), against the real engine and attach server on a private tmux server:
 // prompts found by the real rules, answers typed into real panes.
 import { fileURLToPath } from 'node:url';
@@ -6,17 +6,20 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDuration } from '../../../src/engine/durations.js';
 import { launchChromium } from '../../../scripts/chromium.mjs';
+import { browserForTests } from '../../helpers/browser.js';
 import { startHarness, waitUntil, type Harness } from '../../helpers/attach-harness.js';
 
 const screens = fileURLToPath(new URL('../../fixtures/screens/', import.meta.url));
+const browserCheck = browserForTests('attach-page');
 
 let h: Harness;
 let browser: Browser;
 let panes: { menu: string; yesNo: string; shell: string; busy: string };
 
 beforeAll(async () => {
-  // Fails loudly, naming the package, when Chromium is missing.
-  browser = await launchChromium();
+  if (browserCheck.skip) return;
+  // Fails loudly, saying how to get a browser, when none is found and the tests may not skip.
+  browser = await launchChromium(browserCheck.found);
   h = await startHarness({}, { persistent: true, realEngine: { quietThresholdMs: 600, pollIntervalMs: 200 } });
   panes = {
     // A numbered permission menu (answered by one key) and a [Y/n] question (a line).
@@ -66,7 +69,7 @@ async function noSidewaysScroll(page: Page): Promise<void> {
   expect(widths.scroll).toBeLessThanOrEqual(widths.view);
 }
 
-describe('the triage page on a phone (390x844)', () => {
+describe.skipIf(browserCheck.skip)('the triage page on a phone (390x844)', () => {
   it('lists panes like the dashboard, answers prompts, replies, asks before C-c, and shows a terminal that fits', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const { page, problems } = await openPage(context);
@@ -164,7 +167,7 @@ describe('the triage page on a phone (390x844)', () => {
   });
 });
 
-describe('the triage page on a desktop (1280x800)', () => {
+describe.skipIf(browserCheck.skip)('the triage page on a desktop (1280x800)', () => {
   it('puts the terminal beside the list, with no sideways scroll and no console errors', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, problems } = await openPage(context);
