@@ -113,6 +113,10 @@ function ccmanagerFile(source, path, tool, out, skipped) {
       skipped.push({ ref, why: 'not one fixed screen with one fixed expectation' });
       return;
     }
+    if (/\bimmediately\b|\bdebounce/i.test(name)) {
+      skipped.push({ ref, why: 'the expectation depends on time (a debounce), not on the screen' });
+      return;
+    }
     const { lines, options } = terminals[0];
     const baseY = numberOption(options, 'baseY') ?? 0;
     const rows = numberOption(options, 'rows') ?? lines.length;

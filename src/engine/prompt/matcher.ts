@@ -1,8 +1,10 @@
 // Decides whether a screen waits for a person, and why. Pure and data-driven: the rules live in
 // rules/<tool>.ts; this file compiles a pack of them once and scans only the bottom of a screen.
 //
-// How a verdict is reached, over the last REGION_LINES non-empty lines:
-// 1. Busy: the lowest line a busy rule matches (lines that echo a user's message, `> …`, are skipped).
+// How a verdict is reached, over the last REGION_LINES non-empty lines (BUSY_REGION_LINES for busy
+// rules: a status line can sit above a long command's output):
+// 1. Busy: the lowest line a busy rule matches (lines that echo a user's message, `> …`, and lines
+//    inside an input box, what the user is typing, are skipped).
 // 2. Prompt: a last-line rule matching the last line wins (shells, REPLs, yes/no questions);
 //    otherwise the first permission rule that matches; otherwise the lowest stopped match.
 // 3. A busy line vetoes the prompt, unless the prompt is drawn below it and is not an agent's input
@@ -31,6 +33,8 @@ export type { PromptRule, RuleKind, RuleSet } from './rule.js';
 
 /** How many non-empty lines, counted from the bottom, the matcher looks at. */
 export const REGION_LINES = 15;
+/** How far up busy rules look: an agent's status line stays above the output of the command it runs. */
+export const BUSY_REGION_LINES = 30;
 
 export type PromptPack = 'default' | 'seed' | 'none';
 
@@ -68,6 +72,7 @@ interface CompiledRule {
   readonly raw: boolean;
   readonly requires: readonly RegExp[];
   readonly above: RegExp | null;
+  readonly notAbove: RegExp | null;
   readonly below: RegExp | null;
   readonly notBelow: RegExp | null;
   readonly answer: AnswerKind;
@@ -98,7 +103,11 @@ export interface ScreenContext {
   readonly alternateScreen?: boolean;
 }
 
-function compile(sets: readonly RuleSet[]): { busy: CompiledRule[]; permission: CompiledRule[]; stopped: CompiledRule[] } {
+function compile(sets: readonly RuleSet[]): {
+  busy: CompiledRule[];
+  permission: CompiledRule[];
+  stopped: CompiledRule[];
+} {
   const out = { busy: [] as CompiledRule[], permission: [] as CompiledRule[], stopped: [] as CompiledRule[] };
   for (const set of sets) {
     for (const rule of set.rules) {
@@ -108,12 +117,18 @@ function compile(sets: readonly RuleSet[]): { busy: CompiledRule[]; permission: 
         tool: set.tool,
         kind: rule.kind,
         // A global or sticky regex would carry lastIndex from one test to the next.
-        pattern: rule.pattern.global || rule.pattern.sticky ? new RegExp(rule.pattern.source, rule.pattern.flags.replace(/[gy]/g, '')) : rule.pattern,
+        pattern:
+          rule.pattern.global || rule.pattern.sticky
+            ? new RegExp(rule.pattern.source, rule.pattern.flags.replace(/[gy]/g, ''))
+            : rule.pattern,
         lastLineOnly,
-        within: lastLineOnly ? 1 : (rule.within ?? Infinity),
+        within: lastLineOnly
+          ? 1
+          : Math.min(rule.within ?? Infinity, rule.kind === 'busy' ? BUSY_REGION_LINES : REGION_LINES),
         raw: rule.raw ?? false,
         requires: rule.requires ?? [],
         above: rule.above ?? null,
+        notAbove: rule.notAbove ?? null,
         below: rule.below ?? null,
         notBelow: rule.notBelow ?? null,
         answer: rule.answer ?? (rule.kind === 'permission' && !lastLineOnly ? 'key' : 'line'),
@@ -163,7 +178,10 @@ export function userRuleSet(patterns: readonly string[]): RuleSet {
     const prefix = KIND_PREFIX.exec(text);
     const kind = (prefix?.[1] ?? 'stopped') as RuleKind;
     const source = prefix ? text.slice(prefix[0].length) : text;
-    if (source === '') throw new ConfigError(`invalid --prompt-pattern ${JSON.stringify(text)}: the pattern is empty (it would match every screen)`);
+    if (source === '')
+      throw new ConfigError(
+        `invalid --prompt-pattern ${JSON.stringify(text)}: the pattern is empty (it would match every screen)`,
+      );
     let pattern: RegExp;
     try {
       pattern = new RegExp(source);
@@ -180,7 +198,8 @@ export function userRuleSet(patterns: readonly string[]): RuleSet {
 /** The rules for a pack plus the user's patterns (which are tried first). Validates the patterns. */
 export function buildRules(options: { readonly pack: PromptPack; readonly patterns: readonly string[] }): PromptRules {
   const sets = PACKS[options.pack];
-  if (!sets) throw new ConfigError(`unknown prompt pack "${String(options.pack)}" (known: ${Object.keys(PACKS).join(', ')})`);
+  if (!sets)
+    throw new ConfigError(`unknown prompt pack "${String(options.pack)}" (known: ${Object.keys(PACKS).join(', ')})`);
   if (options.patterns.length === 0) return options.pack === 'default' ? DEFAULT_RULES : rulesFrom(options.pack, sets);
   return rulesFrom(`${options.pack}+user`, [userRuleSet(options.patterns), ...sets]);
 }
@@ -235,10 +254,27 @@ function matchesAt(rule: CompiledRule, region: readonly RegionLine[], index: num
   const line = region[index]!;
   if (!rule.pattern.test(rule.raw ? line.text : line.inner)) return false;
   if (rule.above && !(index > 0 && rule.above.test(region[index - 1]!.inner))) return false;
+  if (rule.notAbove && index > 0 && rule.notAbove.test(region[index - 1]!.inner)) return false;
   if (rule.below && !someLine(region, rule.below, index + 1)) return false;
   if (rule.notBelow && someLine(region, rule.notBelow, index + 1)) return false;
-  for (const required of rule.requires) if (!someLine(region, required)) return false;
+  // Context comes from the rule's own region: a prompt rule does not look past REGION_LINES.
+  const top = rule.kind === 'busy' ? 0 : Math.max(0, region.length - REGION_LINES);
+  for (const required of rule.requires) if (!someLine(region, required, top)) return false;
   return true;
+}
+
+/** The top and the bottom edge of an agent's input box (a plain rule can be either). */
+const BOX_TOP = /^[╭─]─{3,}/;
+const BOX_BOTTOM = /^[╰─]─{3,}/;
+
+/** A line between two box edges: what the user is typing, not the program's status. */
+function insideInputBox(region: readonly RegionLine[], index: number): boolean {
+  return (
+    index > 0 &&
+    index < region.length - 1 &&
+    BOX_TOP.test(region[index - 1]!.text) &&
+    BOX_BOTTOM.test(region[index + 1]!.text)
+  );
 }
 
 interface Match {
@@ -249,7 +285,7 @@ interface Match {
 /** The lowest line a rule of `rules` matches, scanning from the bottom. */
 function lowestMatch(rules: readonly CompiledRule[], region: readonly RegionLine[], skip?: RegExp): Match | null {
   for (let index = region.length - 1; index >= 0; index--) {
-    if (skip?.test(region[index]!.inner)) continue;
+    if (skip && (skip.test(region[index]!.inner) || insideInputBox(region, index))) continue;
     for (const rule of rules) if (matchesAt(rule, region, index)) return { rule, index };
   }
   return null;
@@ -288,9 +324,14 @@ function outranksBusy(prompt: Match, busy: Match): boolean {
  * Classifies a screen given as lines (top to bottom). `context` says what else is known about the
  * pane; without it, rules that need it (a pager's file name on an alternate screen) do not apply.
  */
-export function classifyScreen(lines: readonly string[], pack: PromptRules = DEFAULT_RULES, context?: ScreenContext): PromptVerdict {
-  const region = bottomRegion(lines, REGION_LINES);
-  if (region.length === 0) return { prompt: false, reason: null, busy: false, tool: null, rule: null, line: '', answer: null };
+export function classifyScreen(
+  lines: readonly string[],
+  pack: PromptRules = DEFAULT_RULES,
+  context?: ScreenContext,
+): PromptVerdict {
+  const region = bottomRegion(lines, BUSY_REGION_LINES);
+  if (region.length === 0)
+    return { prompt: false, reason: null, busy: false, tool: null, rule: null, line: '', answer: null };
   const rules = context?.alternateScreen ? pack.onAlternateScreen : pack;
   const busy = lowestMatch(rules.busy, region, ECHO_LINE);
   const prompt = choosePrompt(rules, region);
@@ -313,7 +354,23 @@ export function classifyScreen(lines: readonly string[], pack: PromptRules = DEF
     };
   }
   if (busy) {
-    return { prompt: false, reason: null, busy: true, tool: busy.rule.tool, rule: busy.rule.id, line: region[busy.index]!.inner, answer: null };
+    return {
+      prompt: false,
+      reason: null,
+      busy: true,
+      tool: busy.rule.tool,
+      rule: busy.rule.id,
+      line: region[busy.index]!.inner,
+      answer: null,
+    };
   }
-  return { prompt: false, reason: null, busy: false, tool: null, rule: null, line: region[region.length - 1]!.text, answer: null };
+  return {
+    prompt: false,
+    reason: null,
+    busy: false,
+    tool: null,
+    rule: null,
+    line: region[region.length - 1]!.text,
+    answer: null,
+  };
 }

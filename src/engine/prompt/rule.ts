@@ -28,6 +28,8 @@ export interface PromptRule {
   readonly requires?: readonly RegExp[];
   /** The non-empty line right above must match (e.g. the top border of an input box). */
   readonly above?: RegExp;
+  /** The non-empty line right above must not match (e.g. a question over a bare `>` is not a REPL). */
+  readonly notAbove?: RegExp;
   /** Some line below must match (e.g. the bottom border of an input box). */
   readonly below?: RegExp;
   /** No line below may match (e.g. the summary line an agent prints when its turn is over). */
