@@ -217,8 +217,11 @@ interface RegionLine {
 const BOX_LEFT = /^[│┃║▌]\s*/;
 // A right border, or a scroll bar's thumb (`█`) in the last column.
 const BOX_RIGHT = /\s*[│┃║█]$/;
-/** A line that shows what the user typed (an echoed message or a draft), not the program's status. */
-const ECHO_LINE = /^[>❯›]\s/;
+/**
+ * A line that shows what the user typed (an echoed message or a draft), not the program's status;
+ * unless the whole line is an interrupt hint, which some agents draw at their cursor while working.
+ */
+const ECHO_LINE = /^[>❯›]\s(?!\s*(?:press\s+)?(?:ctrl\+c|esc) to interrupt\W*$)/i;
 
 function regionLine(raw: string): RegionLine | null {
   const text = (raw.includes('\u001b') ? stripAnsi(raw) : raw).trim();

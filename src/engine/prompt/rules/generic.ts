@@ -103,6 +103,15 @@ export const genericRules: RuleSet = {
       notBelow: TURN_END,
     },
     {
+      // A cancel hint under an activity in progress: "Running command..." over "Press Esc to cancel".
+      // Alone, "esc to cancel" is a dialog's hint as often as a worker's.
+      id: 'generic/cancel-under-activity',
+      kind: 'busy',
+      pattern: /^press esc to cancel\b/i,
+      above: /^[A-Za-z]+ing\b.*(?:\.{3}|…)$/,
+      within: 2,
+    },
+    {
       // An activity glyph, a verb in -ing, dots: "⬡ Grepping..", "⬢ Reading...".
       id: 'generic/activity',
       kind: 'busy',
@@ -178,6 +187,13 @@ export const genericRules: RuleSet = {
       requires: [/^(?:No|Deny|Reject)\b/],
       notBelow: INPUT_BOX_EDGE,
       answer: 'key',
+    },
+    {
+      // A status line that says it waits for the person: "awaiting user approval.".
+      id: 'generic/awaiting-approval',
+      kind: 'permission',
+      pattern: /^(?:awaiting|waiting for) (?:user|your) (?:approval|confirmation)\b/i,
+      within: 3,
     },
     {
       id: 'generic/secret',
