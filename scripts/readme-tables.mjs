@@ -9,6 +9,7 @@ import { renderKeysMarkdown } from '../dist/ui/keymap.js';
 import { statesMarkdown } from '../dist/engine/pane-status.js';
 import { accuracy, accuracyMarkdown, readExceptions, readHandWritten, readRecorded } from './agents/accuracy.mjs';
 import { peerMarkdown } from './agents/peer-check.mjs';
+import { coverageMarkdown } from './agents/coverage.mjs';
 
 export const README = fileURLToPath(new URL('../README.md', import.meta.url));
 
@@ -22,6 +23,8 @@ export function generatedTables() {
     'accuracy-fixtures': accuracyMarkdown(accuracy(readHandWritten(), (lines, context) => classifyScreen(lines, undefined, context))),
     // The peers' detector test cases (test/fixtures/peer-cases/).
     'peer-cases': peerMarkdown((lines) => classifyScreen(lines)),
+    // Agent × state: recorded, written or none, with accuracy.
+    coverage: coverageMarkdown((lines, context) => classifyScreen(lines, undefined, context)),
   };
 }
 

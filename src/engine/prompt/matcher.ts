@@ -21,6 +21,7 @@ import type { PromptRule, RuleKind, RuleSet } from './rule.js';
 import { aiderRules } from './rules/aider.js';
 import { claudeCodeRules } from './rules/claude-code.js';
 import { codexRules } from './rules/codex.js';
+import { copilotRules } from './rules/copilot.js';
 import { geminiCliRules } from './rules/gemini-cli.js';
 import { genericRules } from './rules/generic.js';
 import { opencodeRules } from './rules/opencode.js';
@@ -41,13 +42,15 @@ export type PromptPack = 'default' | 'seed' | 'none';
 /**
  * Every built-in rule set, in the order they are tried on a line: narrower rules first (gemini-cli's
  * input box also needs its footer, so it goes before Claude Code's box of the same shape; Qwen Code,
- * its fork, goes before it), generic last.
+ * its fork, goes before it; Copilot's trust dialog asks Claude Code's question, so it goes before
+ * Claude Code), generic last.
  */
 export const DEFAULT_RULE_SETS: readonly RuleSet[] = [
   qwenCodeRules,
   geminiCliRules,
   codexRules,
   opencodeRules,
+  copilotRules,
   claudeCodeRules,
   aiderRules,
   shellRules,

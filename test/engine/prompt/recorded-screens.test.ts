@@ -14,6 +14,8 @@ const exceptionFor = new Map(exceptions.map((e) => [e.file, e]));
 
 /** Rule sets about no one program: any screen may be decided by them. */
 const GENERAL = new Set(['generic', 'shell', 'repl']);
+/** Agents that are forks of another and draw its screens: its rule set speaks for them too. */
+const FORK_OF: Readonly<Record<string, string>> = { kilo: 'opencode' };
 const ruleSetNames = new Set(DEFAULT_RULE_SETS.map((s) => s.tool));
 
 describe('recorded screens', () => {
@@ -34,7 +36,7 @@ describe('recorded screens', () => {
       }
       expect(kindOf(verdict), `${fixture.file}: ${JSON.stringify(verdict)}`).toBe(fixture.label);
       if (verdict.tool !== null && fixture.label !== 'none') {
-        const own = ruleSetNames.has(fixture.tool) ? [fixture.tool] : [];
+        const own = [fixture.tool, FORK_OF[fixture.tool] ?? ''].filter((tool) => ruleSetNames.has(tool));
         expect([...own, ...GENERAL], `${fixture.file}: decided by ${verdict.rule}`).toContain(verdict.tool);
       }
     });

@@ -26,11 +26,12 @@ const QUESTION =
 const QUESTION_NO_MARK = /^(?:Allow execution\b.*|Apply this change|Do you want to proceed)$/;
 
 /** A dialog title with no question: "⚠ Approval Required", "Permission required", "Action Required". */
-const TITLE = /^(?:[⚠△]\s*)?(?:Approval|Permission|Action|Confirmation) Required$/i;
+const TITLE =
+  /^(?:[⚠△]\s*)?(?:Approval|Permission|Action|Confirmation) Required$|^Please (?:log ?in|sign in)\b.{0,60}\bto continue\.?$/i;
 
 /** The words a dialog's options start with. */
 const OPTION_WORD =
-  /(?:\d{1,2}[.)]\s+\S|(?:Yes|No|Allow|Approve|Accept|Deny|Reject|Decline|Run|Proceed|Skip|Trust|Continue|Cancel|Always|Don't|Never|Keep|Open|Exit|Quit|Retry|Submit|Save|Discard|Apply|Edit|Once)\b)/;
+  /(?:\d{1,2}[.)]\s+\S|(?:Yes|No|Allow|Approve|Accept|Deny|Reject|Decline|Run|Proceed|Skip|Trust|Continue|Cancel|Always|Don't|Never|Keep|Open|Exit|Quit|Retry|Submit|Save|Discard|Apply|Edit|Once|Log ?in|Sign in)\b)/;
 /** An option under the cursor: `❯ 1. Yes`, `› Allow once`, `> Yes, I trust this folder`, `→ Run (once) (y)`, `● Allow`. */
 const CURSOR_OPTION = new RegExp(`^(?:[❯›●◉→▶►]|>)\\s*${OPTION_WORD.source}`);
 /** An option of the same menu, with or without the cursor. */
@@ -55,7 +56,7 @@ const INPUT_BOX_EDGE = /^─{10,}$/;
 
 /** The key hints under a dialog or picker. */
 const DIALOG_HINT =
-  /^(?:press )?enter to (?:select|confirm|submit|choose|continue)\b.*\besc(?:ape)? to (?:cancel|exit|go back|dismiss|reject)\b|^(?:press )?enter to (?:select|confirm|submit|choose)\b|\benter to submit answer\b|^confirm with .{1,30}\benter$|^↑↓ navigate\s+enter select\b|^↑\/↓ (?:to )?navigate\s*[·|]\s*enter\b|^↑↓ select\s+enter submit\s+esc dismiss$|^↑\/↓: Navigate \| Enter: Select \| Esc: Cancel$|^\(Use Enter to select\)$|^Press enter to confirm or esc to (?:cancel|go back)$|^esc to cancel · tab to amend\b/i;
+  /^(?:press )?enter to (?:select|confirm|submit|choose|continue)\b.*\besc(?:ape)? to (?:cancel|exit|go back|dismiss|reject)\b|(?:^|[,·|]\s*)(?:press )?enter to (?:select|confirm|submit|choose)\b|\benter to submit answer\b|^confirm with .{1,30}\benter$|^↑↓ navigate\s+enter select\b|^↑\/↓ (?:to )?navigate\s*[·|]\s*enter\b|^↑↓ select\s+enter submit\s+esc dismiss$|^↑\/↓: Navigate \| Enter: Select \| Esc: Cancel$|^\(Use Enter to select\)$|^Press enter to confirm or esc to (?:cancel|go back)$|^esc to cancel · tab to amend\b/i;
 
 export const genericRules: RuleSet = {
   tool: 'generic',
@@ -125,7 +126,7 @@ export const genericRules: RuleSet = {
       where: 'last-line',
       // Also conda's "([y]/n)?" and dpkg's "(Y/I/N/O/D/Z) [default=N] ?".
       pattern:
-        /[[(]\s*(?:\[?y(?:es)?\]?\s*\/\s*\[?n(?:o)?\]?|\[?n(?:o)?\]?\s*\/\s*\[?y(?:es)?\]?)(?:\s*\/\s*[^\])/]+)*\s*[\])]\s*[:?]?$|\(Y(?:\/[A-Z])+\) \[default=[A-Z]\] \?$|\byes \(y\)\s*\/\s*no \(n\)$|(?:\?\s*|^)\(y\)\s*\(enter\)$|^\[y\/n\]\s.*\?$/i,
+        /[[(]\s*(?:\[?y(?:es)?\]?\s*\/\s*\[?n(?:o)?\]?|\[?n(?:o)?\]?\s*\/\s*\[?y(?:es)?\]?)(?:\s*\/\s*[^\])/]+)*\s*[\])]\s*[:?]?$|\(Y(?:\/[A-Z])+\) \[default=[A-Z]\] \?$|\byes \(y\)\s*\/\s*no \(n\)$|(?:\?\s*|^)\(y\)\s*\(enter\)$|^\[y\/n\]\s.*\?$|\[\(y\)es, \(n\)o\]:?$/i,
     },
     {
       // git add -p and friends: "(1/2) Stage this hunk [y,n,q,a,d,e,?]?".
@@ -200,7 +201,7 @@ export const genericRules: RuleSet = {
       kind: 'permission',
       where: 'last-line',
       pattern:
-        /(?:\bpassword|\bpassphrase|\bpasscode|\bPIN\b|\bverification code|\bone-time (?:password|code)|\bOTP\b|\b2FA code)\b.{0,100}:$|^(?:Password|Passphrase|PIN)\s*:$/i,
+        /(?:\bpassword|\bpassphrase|\bpasscode|\bPIN\b|\bverification code|\bone-time (?:password|code)|\bOTP\b|\b2FA code)\b.{0,100}:$|^(?:Password|Passphrase|PIN)\s*:$|^Enter your .{0,40}\bAPI key:$/i,
       answer: 'secret',
     },
     {
@@ -252,6 +253,15 @@ export const genericRules: RuleSet = {
       answer: 'key',
     },
     {
+      // A sign-in that continues in the browser: "Press return to open your browser".
+      id: 'generic/browser-login',
+      kind: 'permission',
+      pattern: /^Press (?:return|enter) to open (?:your|the) browser\b/i,
+      within: 2,
+      answer: 'key',
+      options: ['Enter'],
+    },
+    {
       // A key asked for in a dialog: "Please enter your Gemini API key." over "(Press Enter to submit, …)".
       id: 'generic/api-key',
       kind: 'permission',
@@ -273,6 +283,14 @@ export const genericRules: RuleSet = {
       pattern: /^What now>$/,
       requires: [/^\*\*\* Commands \*\*\*$/],
       answer: 'line',
+    },
+    {
+      // An input box with nothing typed: its two edges with nothing between them, near the bottom.
+      id: 'generic/empty-input-box',
+      kind: 'stopped',
+      pattern: /^─{10,}$/,
+      above: /^─{10,}$/,
+      within: 4,
     },
     {
       // Other agents' idle prompts: `codex>`, `gemini>`, `droid>`, `copilot>`, and hermes' `⚡`.
