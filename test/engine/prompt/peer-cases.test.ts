@@ -16,7 +16,7 @@ const kindOf = (lines: string[]) => {
 };
 
 /** The share of peer cases corral must agree with. */
-const AGREEMENT_FLOOR = 0.86;
+const AGREEMENT_FLOOR = 0.9;
 
 describe('peer cases', () => {
   it('are there, from the three peers, each with a reference and an expectation', () => {

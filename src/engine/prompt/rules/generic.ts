@@ -104,6 +104,16 @@ export const genericRules: RuleSet = {
       notBelow: TURN_END,
     },
     {
+      // A word agents use for their own state, alone on the last line with a few words after it:
+      // "thinking", "Reasoning…", "working on task", "waiting for response from API". Verbs any
+      // program prints ("Downloading...", "Compiling tokio") are not among them.
+      id: 'generic/status-word',
+      kind: 'busy',
+      pattern:
+        /^(?:thinking|reasoning|pondering|analy[sz]ing|computing|processing|generating|working|executing)\b(?:\s+[\w./'-]+){0,3}\s*(?:\.{3}|…)?$|^waiting for (?:a |the )?response\b[\w ]{0,30}$/i,
+      within: 1,
+    },
+    {
       // A cancel hint under an activity in progress: "Running command..." over "Press Esc to cancel".
       // Alone, "esc to cancel" is a dialog's hint as often as a worker's.
       id: 'generic/cancel-under-activity',
