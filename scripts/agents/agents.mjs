@@ -432,7 +432,10 @@ export const AGENTS = [
     },
     steps() {
       const idle = (s) => /ctrl\+p commands/.test(s) && !/esc interrupt/.test(s) && !/Permission required/.test(s);
-      return commonWalk({
+      // It can take a minute to draw its first screen on a loaded machine.
+      return [
+        { wait: idle, timeoutMs: 120_000 },
+        ...commonWalk({
         idle,
         approval: /Permission required/,
         editApproval: /Permission required/,
@@ -445,7 +448,8 @@ export const AGENTS = [
         reject: ['Escape', 'Enter'],
         cancel: ['Escape', 'Escape'],
         questionOptional: true,
-      });
+      }),
+      ];
     },
   },
 ];

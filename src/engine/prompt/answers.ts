@@ -55,13 +55,7 @@ const SLASH_GROUPS = /\(([^()]*\/[^()]*)\)|\[([^[\]]*\/[^[\]]*)\]/g;
 /** The answers a line prompt accepts, as typed; `Enter` last when there is a default to take. */
 export function lineChoices(line: string): string[] {
   const comma = COMMA_CHOICES.exec(line);
-  if (comma)
-    return unique(
-      (comma[1] ?? '')
-        .split(',')
-        .filter((c) => c !== '?')
-        .map((c) => c.toLowerCase()),
-    );
+  if (comma) return unique((comma[1] ?? '').split(',').filter((c) => c !== '?').map((c) => c.toLowerCase()));
 
   const letters = [...line.matchAll(LETTER_WORDS)].map((m) => (m[1] ?? '').toLowerCase());
   if (letters.length >= 2) return withDefault(unique(letters), /\[[^\]]+\]:?\s*$/.test(line));
@@ -73,7 +67,9 @@ export function lineChoices(line: string): string[] {
       .split('/')
       .map((p) => p.trim())
       .filter((p) => p.toLowerCase() !== '[fingerprint]');
-    const words = parts.map((p) => p.replace(/^\[|\]$/g, '')).filter((p) => /^[A-Za-z]+$/.test(p));
+    const words = parts
+      .map((p) => p.replace(/^\[|\]$/g, ''))
+      .filter((p) => /^[A-Za-z]+$/.test(p));
     if (words.length >= 2) {
       const singleLetters = words.every((w) => w.length === 1);
       const hasDefault =

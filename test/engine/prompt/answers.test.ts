@@ -22,40 +22,18 @@ describe('lineChoices', () => {
 
 describe('menuNumbers', () => {
   it('reads the entries under a question, not numbered prose above it', () => {
-    const lines = [
-      'Steps: 1. build 2. test',
-      'Do you want to proceed?',
-      '❯ 1. Yes',
-      '2. Yes, and do not ask again',
-      '3. No',
-    ];
+    const lines = ['Steps: 1. build 2. test', 'Do you want to proceed?', '❯ 1. Yes', '2. Yes, and do not ask again', '3. No'];
     expect(menuNumbers(lines, 1)).toEqual(['1', '2', '3']);
   });
 
   it('reads the whole menu when the prompt line is one of its entries, wherever the cursor is', () => {
-    const lines = [
-      '1. an old list item',
-      'How would you like to authenticate?',
-      '1. Sign in with Google',
-      '● 2. Use Gemini API Key',
-      '3. Vertex AI',
-      '(Use Enter to select)',
-    ];
+    const lines = ['1. an old list item', 'How would you like to authenticate?', '1. Sign in with Google', '● 2. Use Gemini API Key', '3. Vertex AI', '(Use Enter to select)'];
     expect(menuNumbers(lines, 3)).toEqual(['1', '2', '3']);
-    expect(
-      menuNumbers(['Do you trust this folder?', '● 1. Trust folder', '2. Trust parent folder', "3. Don't trust"], 1),
-    ).toEqual(['1', '2', '3']);
+    expect(menuNumbers(['Do you trust this folder?', '● 1. Trust folder', '2. Trust parent folder', '3. Don\'t trust'], 1)).toEqual(['1', '2', '3']);
   });
 
   it('reads the entries above a footer, up to their question', () => {
-    const lines = [
-      '1. an old list item',
-      '2. another',
-      'Which one?',
-      '❯ 1. Red',
-      '2. Blue',
-      'Enter to select · Esc to cancel',
-    ];
+    const lines = ['1. an old list item', '2. another', 'Which one?', '❯ 1. Red', '2. Blue', 'Enter to select · Esc to cancel'];
     expect(menuNumbers(lines, 5)).toEqual(['1', '2']);
   });
 

@@ -24,15 +24,8 @@ const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 describe('real screens through tmux', () => {
   it('bash at a user@host prompt is stopped', async () => {
-    const lines = await screenOf(`PS1='\\u@\\h:\\w\\$ ' exec bash --norc --noprofile -i`, (s) =>
-      /[$#]$/.test(s.trimEnd()),
-    );
-    expect(classifyScreen(lines)).toMatchObject({
-      prompt: true,
-      reason: 'stopped',
-      tool: 'shell',
-      rule: 'shell/user-host',
-    });
+    const lines = await screenOf(`PS1='\\u@\\h:\\w\\$ ' exec bash --norc --noprofile -i`, (s) => /[$#]$/.test(s.trimEnd()));
+    expect(classifyScreen(lines)).toMatchObject({ prompt: true, reason: 'stopped', tool: 'shell', rule: 'shell/user-host' });
   });
 
   it('the Node REPL is stopped', async () => {
@@ -42,34 +35,21 @@ describe('real screens through tmux', () => {
 
   it('a [y/N] question and a password prompt wait for permission', async () => {
     const question = await screenOf(`read -p 'Overwrite config.json? [y/N] ' answer`, (s) => s.includes('[y/N]'));
-    expect(classifyScreen(question)).toMatchObject({
-      prompt: true,
-      reason: 'permission',
-      rule: 'generic/yes-no',
-      line: 'Overwrite config.json? [y/N]',
-    });
+    expect(classifyScreen(question)).toMatchObject({ prompt: true, reason: 'permission', rule: 'generic/yes-no', line: 'Overwrite config.json? [y/N]' });
     const secret = await screenOf(`read -s -p 'Password: ' pw`, (s) => s.includes('Password:'));
     expect(classifyScreen(secret)).toMatchObject({ prompt: true, reason: 'permission', rule: 'generic/secret' });
   });
 
   it('quiet build output is no prompt for the default pack, but is one for the seed pack', async () => {
-    const lines = await screenOf(`printf 'Compiling:\\nDownloading...\\n'; exec sleep 60`, (s) =>
-      s.includes('Downloading...'),
-    );
+    const lines = await screenOf(`printf 'Compiling:\\nDownloading...\\n'; exec sleep 60`, (s) => s.includes('Downloading...'));
     expect(classifyScreen(lines)).toMatchObject({ prompt: false, busy: false });
-    expect(classifyScreen(lines, buildRules({ pack: 'seed', patterns: [] }))).toMatchObject({
-      prompt: true,
-      rule: 'seed/ellipsis',
-    });
+    expect(classifyScreen(lines, buildRules({ pack: 'seed', patterns: [] }))).toMatchObject({ prompt: true, rule: 'seed/ellipsis' });
   });
 
   it('agent screens drawn by tmux keep their verdicts (box drawing, wide glyphs)', async () => {
     const cases = [
       ['claude-code/busy--thinking.txt', { busy: true, prompt: false, rule: 'claude-code/spinner' }],
-      [
-        'claude-code/permission--bash-command-boxed.txt',
-        { prompt: true, reason: 'permission', rule: 'claude-code/permission-menu' },
-      ],
+      ['claude-code/permission--bash-command-boxed.txt', { prompt: true, reason: 'permission', rule: 'claude-code/permission-menu' }],
       ['gemini-cli/permission--shell.txt', { prompt: true, reason: 'permission', rule: 'gemini-cli/confirmation' }],
       ['codex/stopped--composer-placeholder.txt', { prompt: true, reason: 'stopped', rule: 'codex/composer' }],
     ] as const;

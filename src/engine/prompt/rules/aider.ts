@@ -5,8 +5,7 @@
 import type { RuleSet } from '../rule.js';
 
 /** Lines aider prints around its prompt; they tell its bare `>` from a Node REPL's. */
-const AIDER_CONTEXT =
-  /^(?:Aider v\d|Main model: |Weak model: |Git repo: |Repo-map: |Tokens: [\d.]+k? sent|Added .+ to the chat|Applied edit to |Commit [0-9a-f]{7} |Use \/help )/;
+const AIDER_CONTEXT = /^(?:Aider v\d|Main model: |Weak model: |Git repo: |Repo-map: |Tokens: [\d.]+k? sent|Added .+ to the chat|Applied edit to |Commit [0-9a-f]{7} |Use \/help )/;
 
 export const aiderRules: RuleSet = {
   tool: 'aider',
@@ -27,8 +26,7 @@ export const aiderRules: RuleSet = {
       id: 'aider/mode-prompt',
       kind: 'stopped',
       where: 'last-line',
-      pattern:
-        /^(?:(?:architect|ask|code|help|context|diff|whole|udiff|diff-fenced|editor-diff|editor-whole|patch)(?: multi)?|multi)>$/,
+      pattern: /^(?:(?:architect|ask|code|help|context|diff|whole|udiff|diff-fenced|editor-diff|editor-whole|patch)(?: multi)?|multi)>$/,
     },
     {
       id: 'aider/prompt',

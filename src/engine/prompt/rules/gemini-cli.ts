@@ -17,8 +17,7 @@ export const geminiCliRules: RuleSet = {
     {
       id: 'gemini-cli/confirmation',
       kind: 'permission',
-      pattern:
-        /^(?:Allow execution\b.*\?|Apply this change\?|Do you want to proceed\?|Allow (?:execution of )?MCP tool\b.*\?)$/,
+      pattern: /^(?:Allow execution\b.*\?|Apply this change\?|Do you want to proceed\?|Allow (?:execution of )?MCP tool\b.*\?)$/,
       requires: [/\b(?:Yes, allow once|Allow once|suggest changes \(esc\)|No \(esc\))/],
     },
     {

@@ -31,8 +31,7 @@ export const qwenCodeRules: RuleSet = {
       // the plan approval ("Would you like to proceed?").
       id: 'qwen-code/confirmation',
       kind: 'permission',
-      pattern:
-        /^(?:Allow execution of\b.*\?|Apply this change\?|(?:Do you want|Would you like) to proceed\?|Allow (?:execution of )?MCP tool\b.*\?)$/,
+      pattern: /^(?:Allow execution of\b.*\?|Apply this change\?|(?:Do you want|Would you like) to proceed\?|Allow (?:execution of )?MCP tool\b.*\?)$/,
       requires: [APPROVAL_MENU],
       answer: 'key',
     },

@@ -4,8 +4,7 @@
 
 import type { RuleSet } from '../rule.js';
 
-const lastLine = (id: string, pattern: RegExp) =>
-  ({ id: `seed/${id}`, kind: 'stopped', where: 'last-line', raw: true, pattern }) as const;
+const lastLine = (id: string, pattern: RegExp) => ({ id: `seed/${id}`, kind: 'stopped', where: 'last-line', raw: true, pattern }) as const;
 
 export const seedRules: RuleSet = {
   tool: 'seed',
