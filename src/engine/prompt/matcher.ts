@@ -17,7 +17,7 @@ import stripAnsi from 'strip-ansi';
 import { ConfigError } from '../config.js';
 import type { AnswerKind, PromptVerdict } from '../types.js';
 import { answerFor } from './answers.js';
-import type { PromptRule, RuleKind, RuleSet } from './rule.js';
+import { BUSY_REGION_LINES, type PromptRule, type RuleKind, type RuleSet } from './rule.js';
 import { aiderRules } from './rules/aider.js';
 import { claudeCodeRules } from './rules/claude-code.js';
 import { codexRules } from './rules/codex.js';
@@ -34,8 +34,7 @@ export type { PromptRule, RuleKind, RuleSet } from './rule.js';
 
 /** How many non-empty lines, counted from the bottom, the matcher looks at. */
 export const REGION_LINES = 15;
-/** How far up busy rules look: an agent's status line stays above the output of the command it runs. */
-export const BUSY_REGION_LINES = 30;
+export { BUSY_REGION_LINES } from './rule.js';
 
 export type PromptPack = 'default' | 'seed' | 'none';
 
@@ -76,6 +75,7 @@ interface CompiledRule {
   readonly requires: readonly RegExp[];
   readonly above: RegExp | null;
   readonly notAbove: RegExp | null;
+  readonly unless: RegExp | null;
   readonly below: RegExp | null;
   readonly notBelow: RegExp | null;
   readonly answer: AnswerKind;
@@ -125,13 +125,15 @@ function compile(sets: readonly RuleSet[]): {
             ? new RegExp(rule.pattern.source, rule.pattern.flags.replace(/[gy]/g, ''))
             : rule.pattern,
         lastLineOnly,
+        // Busy rules may ask to look higher (up to BUSY_REGION_LINES); by default all see REGION_LINES.
         within: lastLineOnly
           ? 1
-          : Math.min(rule.within ?? Infinity, rule.kind === 'busy' ? BUSY_REGION_LINES : REGION_LINES),
+          : Math.min(rule.within ?? REGION_LINES, rule.kind === 'busy' ? BUSY_REGION_LINES : REGION_LINES),
         raw: rule.raw ?? false,
         requires: rule.requires ?? [],
         above: rule.above ?? null,
         notAbove: rule.notAbove ?? null,
+        unless: rule.unless ?? null,
         below: rule.below ?? null,
         notBelow: rule.notBelow ?? null,
         answer: rule.answer ?? (rule.kind === 'permission' && !lastLineOnly ? 'key' : 'line'),
@@ -218,8 +220,8 @@ interface RegionLine {
 }
 
 const BOX_LEFT = /^[│┃║▌]\s*/;
-// A right border, or a scroll bar's thumb (`█`) in the last column.
-const BOX_RIGHT = /\s*[│┃║█]$/;
+/** A right border, or a scroll bar's thumb (`█`) in the last column. */
+const RIGHT_BORDERS = '│┃║█';
 /**
  * A line that shows what the user typed (an echoed message or a draft), not the program's status;
  * unless the whole line is an interrupt hint, which some agents draw at their cursor while working.
@@ -234,7 +236,10 @@ function regionLine(raw: string): RegionLine | null {
   // Box-drawing borders and the left half block live in U+2500..U+259F.
   const boxed = (first >= 0x2500 && first <= 0x259f) || (last >= 0x2500 && last <= 0x259f);
   if (!boxed) return { text, inner: text };
-  const inner = text.replace(BOX_LEFT, '').replace(BOX_RIGHT, '').trim();
+  // The right border is cut by hand: a regex anchored only at the end backtracks over long runs of padding.
+  let inner = text.replace(BOX_LEFT, '');
+  if (RIGHT_BORDERS.includes(inner.charAt(inner.length - 1))) inner = inner.slice(0, -1);
+  inner = inner.trim();
   // An empty row inside a box says nothing; skipping it keeps tall dialogs inside the region.
   return inner === '' ? null : { text, inner };
 }
@@ -258,7 +263,9 @@ function matchesAt(rule: CompiledRule, region: readonly RegionLine[], index: num
   const fromBottom = region.length - 1 - index;
   if (fromBottom >= rule.within) return false;
   const line = region[index]!;
-  if (!rule.pattern.test(rule.raw ? line.text : line.inner)) return false;
+  const text = rule.raw ? line.text : line.inner;
+  if (!rule.pattern.test(text)) return false;
+  if (rule.unless?.test(text)) return false;
   if (rule.above && !(index > 0 && rule.above.test(region[index - 1]!.inner))) return false;
   if (rule.notAbove && index > 0 && rule.notAbove.test(region[index - 1]!.inner)) return false;
   if (rule.below && !someLine(region, rule.below, index + 1)) return false;
@@ -290,7 +297,9 @@ interface Match {
 
 /** The lowest line a rule of `rules` matches, scanning from the bottom. */
 function lowestMatch(rules: readonly CompiledRule[], region: readonly RegionLine[], skip?: RegExp): Match | null {
-  for (let index = region.length - 1; index >= 0; index--) {
+  let reach = 0;
+  for (const rule of rules) if (rule.within > reach) reach = rule.within;
+  for (let index = region.length - 1; index >= Math.max(0, region.length - reach); index--) {
     if (skip && (skip.test(region[index]!.inner) || insideInputBox(region, index))) continue;
     for (const rule of rules) if (matchesAt(rule, region, index)) return { rule, index };
   }
@@ -299,7 +308,8 @@ function lowestMatch(rules: readonly CompiledRule[], region: readonly RegionLine
 
 /** The lowest line one rule matches. */
 function lowestLineOf(rule: CompiledRule, region: readonly RegionLine[]): number {
-  for (let index = region.length - 1; index >= 0; index--) if (matchesAt(rule, region, index)) return index;
+  const top = Math.max(0, region.length - rule.within);
+  for (let index = region.length - 1; index >= top; index--) if (matchesAt(rule, region, index)) return index;
   return -1;
 }
 

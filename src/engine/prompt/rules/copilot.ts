@@ -14,7 +14,8 @@ export const copilotRules: RuleSet = {
     {
       id: 'copilot/dialog',
       kind: 'permission',
-      pattern: /^\S.{0,150}\?$/,
+      // Any question: the footer and the numbered menu it requires say it is Copilot's dialog.
+      pattern: /\?$/,
       within: 14,
       requires: [FOOTER, /^❯\s*1\.\s+\S/],
       answer: 'key',

@@ -5,7 +5,7 @@
 // pagers; arrow-key menus near the bottom; and the busy hints many tools share ("esc to interrupt",
 // "ctrl+c to cancel", a spinner next to a running timer).
 
-import type { RuleSet } from '../rule.js';
+import { BUSY_REGION_LINES, type RuleSet } from '../rule.js';
 
 /**
  * Lines that end an agent's turn. A busy line with one of these below it is left over from the
@@ -66,8 +66,9 @@ export const genericRules: RuleSet = {
       // enter to submit answer | esc to interrupt"): the dialog is what waits there.
       id: 'generic/interrupt-hint',
       kind: 'busy',
-      pattern:
-        /^(?![-*] )(?!.*\benter to (?:select|submit|confirm)\b).*(?:\b(?:esc|escape) to (?:interrupt|stop)\b|\b(?:ctrl\+c|ctrl-c|\^C) to (?:interrupt|stop|cancel|abort)\b)/i,
+      pattern: /\b(?:esc|escape) to (?:interrupt|stop)\b|\b(?:ctrl\+c|ctrl-c|\^C) to (?:interrupt|stop|cancel|abort)\b/i,
+      unless: /^[-*] |\benter to (?:select|submit|confirm)\b/i,
+      within: BUSY_REGION_LINES,
       notBelow: TURN_END,
     },
     {
