@@ -3,11 +3,16 @@
 // the shutdown stack, and the stack runs last in, first out, each step bounded in time, so
 // viewers hear "corral is stopping" before the tmux connections go. A second signal while
 // shutting down exits at once. Nothing below the CLI installs a signal handler.
+//
+// When the terminal goes away (the tmux pane closes with its server, or the program reading
+// corral's output quits), writes fail with EIO or EPIPE. That is a stop, not a crash, and after it
+// corral says nothing more: a message about a failed write would fail too, and loop.
 
 export type StopReason =
   | { readonly kind: 'signal'; readonly signal: NodeJS.Signals }
   | { readonly kind: 'crash'; readonly error: unknown }
-  | { readonly kind: 'request' };
+  | { readonly kind: 'request' }
+  | { readonly kind: 'terminal-gone' };
 
 /** The part of `process` the lifecycle uses (tests pass a stand-in). */
 export interface LifecycleProcess {
@@ -38,6 +43,16 @@ export interface LifecycleOptions {
   /** Longest a shutdown step may take before the next one runs anyway. */
   readonly stepTimeoutMs?: number;
   readonly stderr?: NodeJS.WritableStream;
+  /** The terminal's streams: a write error on any of them that says the reader is gone stops corral. */
+  readonly stdio?: readonly NodeJS.WritableStream[];
+}
+
+const GONE_CODES = new Set(['EIO', 'EPIPE', 'ENXIO', 'ECONNRESET', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END']);
+
+/** Whether the error is a write to a terminal or pipe whose other end is gone. */
+export function isTerminalGone(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && GONE_CODES.has(code);
 }
 
 export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -59,6 +74,16 @@ export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
   });
   let listening = false;
   let running: Promise<void> | null = null;
+  // Set once the terminal is gone: nothing is written any more.
+  let quiet = false;
+  const say = (text: string) => {
+    if (quiet || !options.stderr) return;
+    try {
+      options.stderr.write(text);
+    } catch (error) {
+      if (isTerminalGone(error)) quiet = true;
+    }
+  };
 
   const stop = (why: StopReason = { kind: 'request' }) => {
     if (reason !== null) return;
@@ -73,10 +98,16 @@ export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
     }
     stop({ kind: 'signal', signal });
   };
+  // Also the terminal streams' error listener: a failed write there is a crash or the terminal gone.
   const onCrash = (error: unknown) => {
+    if (isTerminalGone(error)) {
+      quiet = true;
+      stop({ kind: 'terminal-gone' });
+      return;
+    }
     if (reason !== null && reason.kind === 'crash') return;
     if (reason !== null) {
-      options.stderr?.write(`corral: ${(error as Error)?.message ?? String(error)} while stopping\n`);
+      say(`corral: ${(error as Error)?.message ?? String(error)} while stopping\n`);
       return;
     }
     stop({ kind: 'crash', error });
@@ -88,6 +119,7 @@ export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
     for (const signal of STOP_SIGNALS) proc.on(signal, onSignal);
     proc.on('uncaughtException', onCrash);
     proc.on('unhandledRejection', onCrash);
+    for (const stream of options.stdio ?? []) stream.on('error', onCrash);
   };
   const dispose = () => {
     if (!listening) return;
@@ -95,6 +127,7 @@ export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
     for (const signal of STOP_SIGNALS) proc.off(signal, onSignal);
     proc.off('uncaughtException', onCrash);
     proc.off('unhandledRejection', onCrash);
+    for (const stream of options.stdio ?? []) stream.off('error', onCrash);
   };
 
   const runStep = async ({ name, step }: { name: string; step: () => unknown }): Promise<void> => {
@@ -106,9 +139,9 @@ export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
     try {
       const outcome = await Promise.race([Promise.resolve().then(step), timeout]);
       if (outcome === 'timeout')
-        options.stderr?.write(`corral: stopping ${name} took longer than ${stepTimeoutMs / 1000} s; going on\n`);
+        say(`corral: stopping ${name} took longer than ${stepTimeoutMs / 1000} s; going on\n`);
     } catch (error) {
-      options.stderr?.write(`corral: stopping ${name} failed: ${(error as Error)?.message ?? String(error)}\n`);
+      say(`corral: stopping ${name} failed: ${(error as Error)?.message ?? String(error)}\n`);
     } finally {
       clearTimeout(timer);
     }

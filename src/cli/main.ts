@@ -11,13 +11,19 @@ if (argv[0] === 'hook') {
   process.exit(0);
 } else {
   const { main } = await import('./run.js');
-  main(argv).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`corral: ${String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
+  main(argv)
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (error: unknown) => {
+        process.stderr.write(`corral: ${String(error)}\n`);
+        process.exitCode = 1;
+      },
+    )
+    .finally(() => {
+      // Everything corral started is stopped by now; a handle something else left open (a
+      // terminal that went away, say) must not keep the process alive.
+      setTimeout(() => process.exit(), 2_000).unref();
+    });
 }

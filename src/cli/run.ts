@@ -10,7 +10,7 @@ import { UnknownKeyError } from '../engine/tmux/keys.js';
 import { UsageError, formatFlags, parseArgv, type FlagSpec } from './args.js';
 import { COMMANDS, DEFAULT_COMMAND } from './commands/index.js';
 import { defaultConfigPath, loadConfigFile } from './config-file.js';
-import { createLifecycle, type Lifecycle } from './lifecycle.js';
+import { createLifecycle, isTerminalGone, type Lifecycle } from './lifecycle.js';
 import { packageRoot } from './package-root.js';
 
 const settingFlags: FlagSpec[] = (SETTINGS as readonly SettingSpec[])
@@ -78,12 +78,14 @@ function flagsToSettings(flags: Record<string, unknown>): Record<string, unknown
 export async function main(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
-  lifecycle: Lifecycle = createLifecycle({ stderr: process.stderr }),
+  lifecycle: Lifecycle = createLifecycle({ stderr: process.stderr, stdio: [process.stdout, process.stderr] }),
 ): Promise<number> {
   const { stderr } = process;
   try {
     return await runCommand(argv, env, lifecycle);
   } catch (error) {
+    // With the terminal gone there is no one to tell, and writing would fail again.
+    if (lifecycle.reason?.kind === 'terminal-gone' || isTerminalGone(error)) return 1;
     return reportError(error, stderr);
   } finally {
     // Whatever a command left on the shutdown stack (an error on the way) stops here, in order.

@@ -136,6 +136,11 @@ function currentIndex(state: UiState, visible: readonly string[]): number {
   return i === -1 ? Math.min(state.selectedIndex, visible.length - 1) : i;
 }
 
+/** Leaves whatever the person was doing (an answer, a reply, a confirmation) for the plain list. */
+function backToList(state: UiState, status: StatusMessage | null): UiState {
+  return { ...state, mode: 'normal', draft: '', targetId: null, targetHash: null, pending: null, status };
+}
+
 export function uiReducer(state: UiState, action: UiAction): UiState {
   switch (action.type) {
     case 'sync':
@@ -184,16 +189,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
         lastInputAt: action.now,
       };
     case 'answered':
-      return {
-        ...state,
-        mode: 'normal',
-        draft: '',
-        targetId: null,
-        targetHash: null,
-        pending: null,
-        status: action.status,
-        answered: { paneId: action.paneId, hash: action.hash },
-      };
+      return { ...backToList(state, action.status), answered: { paneId: action.paneId, hash: action.hash } };
     case 'unanswered':
       return state.answered?.paneId === action.paneId ? { ...state, answered: null } : state;
     case 'reply-refused':
@@ -222,15 +218,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case 'clear-filter':
       return { ...state, filter: '', mode: 'normal', lastInputAt: action.now };
     case 'done':
-      return {
-        ...state,
-        mode: 'normal',
-        draft: '',
-        targetId: null,
-        targetHash: null,
-        pending: null,
-        status: action.status,
-      };
+      return backToList(state, action.status);
     case 'status':
       return state.status === action.status ? state : { ...state, status: action.status };
   }

@@ -8,7 +8,7 @@
 // skipped and says so; in CI it fails loudly instead.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,6 +71,12 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
     const outside = join(work, `outside-${tool}`);
     mkdirSync(outside, { recursive: true });
     const setup = p.setup({ home, work: project, outside, model, cols: 120, rows: 40, editPath: join(project, 'notes.txt') });
+    // Gemini CLI drops every hook for the whole session when the folder is not trusted at the moment
+    // its hook registry starts; trusting the folder in its first-run dialog is too late when that
+    // dialog is drawn after (it is, on a busy machine). Users trust their folder once; so does this.
+    if (tool === 'gemini-cli') {
+      writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }), { mode: 0o600 });
+    }
     const vars: Record<string, string> = {
       HOME: home,
       XDG_CONFIG_HOME: join(home, '.config'),
@@ -84,8 +90,12 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
     execFileSync(process.execPath, [CLI, 'hooks', 'install', '--agent', tool], { env: installEnv, stdio: 'pipe' });
     const [name, value] = marker.split('=');
     const env = Object.entries({ ...vars, [name!]: value!, PATH: `${join(CLIS, 'node_modules', '.bin')}:/usr/local/bin:/usr/bin:/bin`, TERM: 'xterm-256color' }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-    const argv = [join(CLIS, 'node_modules', '.bin', p.bin), ...setup.args];
+    // Without CI in its environment: Gemini CLI reads CI=true (which CI sets for this suite) as
+    // "run headless" and quits at once instead of drawing its UI.
+    const argv = ['env', '-u', 'CI', '-u', 'GITHUB_ACTIONS', '-u', 'CONTINUOUS_INTEGRATION', join(CLIS, 'node_modules', '.bin', p.bin), ...setup.args];
     const pane = (await h.tmux.tmux('new-session', '-d', '-s', tool, '-c', project, '-x', '120', '-y', '40', ...env, '-P', '-F', '#{pane_id}', ...argv)).trim();
+    // An agent that quits keeps its last screen, so a failure shows why.
+    await h.tmux.tmux('set-option', '-p', '-t', pane, 'remain-on-exit', 'on');
     await h.engine.pollNow();
     const log = () => (existsSync(vars.CORRAL_HOOK_LOG!) ? readFileSync(vars.CORRAL_HOOK_LOG!, 'utf8') : '');
     return { pane, home, project, outside, log };

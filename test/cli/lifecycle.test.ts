@@ -1,7 +1,7 @@
 // The one owner of signals and the shutdown order, against a stand-in process.
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { createLifecycle, signalExitCode } from '../../src/cli/lifecycle.js';
+import { createLifecycle, isTerminalGone, signalExitCode } from '../../src/cli/lifecycle.js';
 
 function fakeProcess() {
   const emitter = new EventEmitter();
@@ -22,7 +22,40 @@ function sink() {
   return { stream: { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WritableStream, text: () => text };
 }
 
+function goneError(code: string): Error {
+  return Object.assign(new Error(`write ${code}`), { code });
+}
+
 describe('lifecycle', () => {
+  it('stops, and then says nothing, when a write to the terminal fails because it is gone', async () => {
+    const f = fakeProcess();
+    const stdout = new EventEmitter() as unknown as NodeJS.WritableStream;
+    let written = 0;
+    const stderr = { write: () => ((written += 1), true) } as unknown as NodeJS.WritableStream;
+    const lifecycle = createLifecycle({ process: f.proc, stderr, stdio: [stdout] });
+    const stopped = lifecycle.untilStopped();
+    (stdout as unknown as EventEmitter).emit('error', goneError('EIO'));
+    expect(await stopped).toEqual({ kind: 'terminal-gone' });
+    // Errors that follow (every repaint that fails) neither crash nor print: no loop of messages.
+    f.proc.emit('uncaughtException', goneError('EPIPE'));
+    f.proc.emit('uncaughtException', new Error('something else while stopping'));
+    expect(lifecycle.reason).toEqual({ kind: 'terminal-gone' });
+    expect(written).toBe(0);
+    lifecycle.dispose();
+    expect((stdout as unknown as EventEmitter).listenerCount('error')).toBe(0);
+  });
+
+  it('reads a crash whose error says the terminal is gone as that stop', async () => {
+    const f = fakeProcess();
+    const lifecycle = createLifecycle({ process: f.proc });
+    const stopped = lifecycle.untilStopped();
+    f.proc.emit('uncaughtException', goneError('EPIPE'));
+    expect(await stopped).toEqual({ kind: 'terminal-gone' });
+    expect(isTerminalGone(goneError('ENOENT'))).toBe(false);
+    expect(isTerminalGone(new Error('EIO'))).toBe(false);
+    lifecycle.dispose();
+  });
+
   it('listens for signals only once a command waits to be stopped, and stops on the first one', async () => {
     const f = fakeProcess();
     const lifecycle = createLifecycle({ process: f.proc });

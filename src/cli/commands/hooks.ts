@@ -74,6 +74,7 @@ const NOTES: Readonly<Record<AgentName, readonly string[]>> = {
     'folder, which is ambiguous when two codex panes share a folder. Start codex with --no-daemon to give corral the exact pane.',
   ],
   'gemini-cli': [
+    'Gemini CLI runs no hook at all in a folder it did not trust when it started: trust the folder, then restart it.',
     'Gemini CLI shows "Executing Hook: corral" while a hook runs; --hide-notifications sets hooksConfig.notifications',
     'to false (that hides the line for all hooks).',
   ],
