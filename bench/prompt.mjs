@@ -7,6 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildRules, classifyScreen } from '../dist/engine/prompt/matcher.js';
 import { kindOf, readExceptions, readHandWritten, readRecorded } from '../scripts/agents/accuracy.mjs';
+import { isFalseStuck, readPeerCases } from '../scripts/agents/peer-check.mjs';
 
 export const title = 'Prompt detection';
 
@@ -24,7 +25,9 @@ function logScreens() {
     .filter((f) => f.endsWith('.txt'))
     .flatMap((f) => {
       const lines = linesOf(readFileSync(join(LOGS, f), 'utf8'));
-      return lines.flatMap((line, i) => (line.trim() === '' ? [] : [lines.slice(Math.max(0, i + 1 - LOG_SCREEN_HEIGHT), i + 1)]));
+      return lines.flatMap((line, i) =>
+        line.trim() === '' ? [] : [lines.slice(Math.max(0, i + 1 - LOG_SCREEN_HEIGHT), i + 1)],
+      );
     });
 }
 
@@ -33,13 +36,13 @@ function logScreens() {
  * about `budgetMs` of wall time. CPU time rather than wall time, so other load on the machine
  * inflates the figure less.
  */
-function timePerScreen(screens, rules, budgetMs = 1500) {
-  for (let i = 0; i < 3; i++) for (const s of screens) classifyScreen(s.lines ?? s, rules, s.context); // warm up
+function timePerScreen(screens, rules, budgetMs = 1500, classify = classifyScreen) {
+  for (let i = 0; i < 3; i++) for (const s of screens) classify(s.lines ?? s, rules, s.context); // warm up
   let passes = 0;
   const wallStart = Date.now();
   const cpuStart = process.cpuUsage();
   while (Date.now() - wallStart < budgetMs) {
-    for (const s of screens) classifyScreen(s.lines ?? s, rules, s.context);
+    for (const s of screens) classify(s.lines ?? s, rules, s.context);
     passes++;
   }
   const cpu = process.cpuUsage(cpuStart);
@@ -52,7 +55,9 @@ export async function run(log) {
   const logs = logScreens();
   const recorded = readRecorded();
   const all = [...logs, ...fixtures.map((f) => f.lines), ...recorded];
-  log(`${logs.length} log screens, ${fixtures.length} tool fixtures (${prompts.length} prompts), ${recorded.length} recorded screens`);
+  log(
+    `${logs.length} log screens, ${fixtures.length} tool fixtures (${prompts.length} prompts), ${recorded.length} recorded screens`,
+  );
 
   const rows = [];
   const perTool = new Map();
@@ -62,17 +67,65 @@ export async function run(log) {
     const found = prompts.filter((f) => classifyScreen(f.lines, rules).prompt);
     const exact = fixtures.filter((f) => {
       const v = classifyScreen(f.lines, rules);
-      return f.expect === 'busy' ? v.busy && !v.prompt : f.expect === 'none' ? !v.prompt && !v.busy : v.prompt && v.reason === f.expect;
+      return f.expect === 'busy'
+        ? v.busy && !v.prompt
+        : f.expect === 'none'
+          ? !v.prompt && !v.busy
+          : v.prompt && v.reason === f.expect;
     }).length;
     for (const f of found) perTool.set(`${f.tool}/${pack}`, (perTool.get(`${f.tool}/${pack}`) ?? 0) + 1);
     const us = timePerScreen(all, rules);
     const recordedRight = recorded.filter((f) => kindOf(classifyScreen(f.lines, rules, f.context)) === f.label).length;
-    const falseStuck = recorded.filter((f) => (f.label === 'busy' || f.label === 'none') && classifyScreen(f.lines, rules, f.context).prompt).length;
-    log(`${pack}: ${falsePositives} false positives, ${found.length}/${prompts.length} prompts, ${recordedRight}/${recorded.length} recorded right (${falseStuck} false stuck), ${us.toFixed(2)} µs/screen`);
+    const falseStuck = recorded.filter(
+      (f) => (f.label === 'busy' || f.label === 'none') && classifyScreen(f.lines, rules, f.context).prompt,
+    ).length;
+    log(
+      `${pack}: ${falsePositives} false positives, ${found.length}/${prompts.length} prompts, ${recordedRight}/${recorded.length} recorded right (${falseStuck} false stuck), ${us.toFixed(2)} µs/screen`,
+    );
     const pct = (n, d) => `${((100 * n) / d).toFixed(1)}%`;
     rows.push(
       `| ${pack} | ${logs.length} | ${falsePositives} (${pct(falsePositives, logs.length)}) | ${found.length}/${prompts.length} | ${exact}/${fixtures.length} | ${recordedRight}/${recorded.length} (${pct(recordedRight, recorded.length)}), ${falseStuck} false stuck | ${us.toFixed(1)} |`,
     );
+  }
+
+  // The peers' cases (test/fixtures/peer-cases/): agreement and false stuck, default pack.
+  const peers = readPeerCases();
+  const peerKinds = peers.map((c) => kindOf(classifyScreen(c.lines)));
+  const peerAgree = peers.filter((c, i) => c.agrees.includes(peerKinds[i])).length;
+  const peerStuck = peers.filter((c, i) => isFalseStuck(c, peerKinds[i])).length;
+  log(`peer cases: ${peerAgree}/${peers.length} agree, ${peerStuck} false stuck`);
+
+  // Side by side with another build of the matcher (PROMPT_BASELINE=<its dist/engine/prompt/matcher.js>),
+  // alternating, in this process, on the same screens: the cost ratio holds under a changing load.
+  let baselineRows = [];
+  if (process.env.PROMPT_BASELINE) {
+    const baseline = await import(process.env.PROMPT_BASELINE);
+    const baseRules = baseline.buildRules({ pack: 'default', patterns: [] });
+    const rules = buildRules({ pack: 'default', patterns: [] });
+    const mine = [];
+    const theirs = [];
+    for (let round = 0; round < 3; round++) {
+      theirs.push(timePerScreen(all, baseRules, 1000, baseline.classifyScreen));
+      mine.push(timePerScreen(all, rules, 1000));
+    }
+    const best = (xs) => Math.min(...xs);
+    const basePeers = peers.filter((c) => c.agrees.includes(kindOf(baseline.classifyScreen(c.lines)))).length;
+    const baseStuck = peers.filter((c) => isFalseStuck(c, kindOf(baseline.classifyScreen(c.lines)))).length;
+    const baseRecorded = recorded.filter(
+      (f) => kindOf(baseline.classifyScreen(f.lines, baseRules, f.context)) === f.label,
+    ).length;
+    log(
+      `baseline: ${best(theirs).toFixed(2)} µs/screen, this build ${best(mine).toFixed(2)} µs/screen (ratio ${(best(mine) / best(theirs)).toFixed(2)})`,
+    );
+    baselineRows = [
+      '',
+      `Side by side with the baseline build (\`PROMPT_BASELINE\`), best of three 1 s rounds each, alternating, on the same ${all.length} screens:`,
+      '',
+      '| matcher | CPU µs per screen | peer cases agreed | false stuck on peer cases | recorded screens right |',
+      '|---|---:|---:|---:|---:|',
+      `| baseline | ${best(theirs).toFixed(1)} | ${basePeers}/${peers.length} | ${baseStuck} | ${baseRecorded}/${recorded.length} |`,
+      `| this build | ${best(mine).toFixed(1)} (×${(best(mine) / best(theirs)).toFixed(2)}) | ${peerAgree}/${peers.length} | ${peerStuck} | ${recorded.filter((f) => kindOf(classifyScreen(f.lines, rules, f.context)) === f.label).length}/${recorded.length} |`,
+    ];
   }
 
   const tools = [...new Set(prompts.map((f) => f.tool))].sort();
@@ -94,5 +147,6 @@ export async function run(log) {
     `| tool | prompt fixtures | found by ${PACKS.join(' | found by ')} |`,
     `|---|---|${PACKS.map(() => '---').join('|')}|`,
     ...toolRows,
+    ...baselineRows,
   ].join('\n');
 }

@@ -8,6 +8,8 @@ import { settingsMarkdown } from '../dist/engine/settings-table.js';
 import { renderKeysMarkdown } from '../dist/ui/keymap.js';
 import { statesMarkdown } from '../dist/engine/pane-status.js';
 import { accuracy, accuracyMarkdown, readExceptions, readHandWritten, readRecorded } from './agents/accuracy.mjs';
+import { peerMarkdown } from './agents/peer-check.mjs';
+import { coverageMarkdown } from './agents/coverage.mjs';
 
 export const README = fileURLToPath(new URL('../README.md', import.meta.url));
 
@@ -19,6 +21,10 @@ export function generatedTables() {
     // Prompt rules over labelled screens: recorded from the real programs, and hand-written.
     'accuracy-recorded': accuracyMarkdown(accuracy(readRecorded(), (lines, context) => classifyScreen(lines, undefined, context), readExceptions())),
     'accuracy-fixtures': accuracyMarkdown(accuracy(readHandWritten(), (lines, context) => classifyScreen(lines, undefined, context))),
+    // The peers' detector test cases (test/fixtures/peer-cases/).
+    'peer-cases': peerMarkdown((lines) => classifyScreen(lines)),
+    // Agent × state: recorded, written or none, with accuracy.
+    coverage: coverageMarkdown((lines, context) => classifyScreen(lines, undefined, context)),
   };
 }
 

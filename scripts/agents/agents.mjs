@@ -315,4 +315,141 @@ export const AGENTS = [
       ];
     },
   },
+  // --- Agents that need the vendor's service: only their first screens are reachable offline. ---
+  {
+    tool: 'copilot',
+    package: '@github/copilot',
+    bin: 'copilot',
+    // GitHub Copilot CLI signs in to GitHub; with no account it stops at its input after the trust dialog.
+    setup: () => ({ vars: { COPILOT_DISABLE_TELEMETRY: '1', NO_UPDATE_NOTIFIER: '1' }, args: [] }),
+    steps: () => [
+      { state: 'first-run-trust', label: 'permission', wait: /Do you trust the files in this folder\?/ },
+      { keys: ['Enter'], wait: /Please use \/login/ },
+      { state: 'login-needed', label: 'stopped', wait: (s) => /Please use \/login/.test(s) && /^❯\s*$/m.test(s) },
+    ],
+  },
+  {
+    tool: 'cline',
+    package: 'cline',
+    bin: 'cline',
+    // Its first screen picks a provider (its own sign-in, ChatGPT, or a provider of your own).
+    setup: () => ({ vars: { CLINE_TELEMETRY_DISABLED: '1' }, args: [] }),
+    steps: () => [{ state: 'first-run-provider', label: 'permission', wait: /Bring your own provider/ }],
+  },
+  {
+    tool: 'amp',
+    package: '@ampcode/cli',
+    bin: 'amp',
+    setup: () => ({ vars: {}, args: [] }),
+    steps: () => [{ state: 'first-run-login', label: 'permission', wait: /Would you like to log in to Amp\?/ }],
+  },
+  {
+    tool: 'droid',
+    package: 'droid',
+    bin: 'droid',
+    setup: () => ({ vars: {}, args: [] }),
+    steps: () => [{ state: 'first-run-login', label: 'permission', wait: /Please login with your Factory account/ }],
+  },
+  {
+    tool: 'continue',
+    package: '@continuedev/cli',
+    bin: 'cn',
+    // With no Continue account and no key it asks for an Anthropic API key first.
+    setup: () => ({ vars: {}, args: [] }),
+    steps: () => [{ state: 'first-run-api-key', label: 'permission', wait: /Enter your Anthropic API key:/ }],
+  },
+  {
+    tool: 'auggie',
+    package: '@augmentcode/auggie',
+    bin: 'auggie',
+    setup: () => ({ vars: {}, args: [] }),
+    steps: () => [{ state: 'first-run-login', label: 'permission', wait: /Press return to open your browser/ }],
+  },
+  // --- pi runs offline: a provider of its own in ~/.pi/agent/models.json. It asks no approvals. ---
+  {
+    tool: 'pi',
+    package: '@mariozechner/pi-coding-agent',
+    bin: 'pi',
+    setup({ home, model }) {
+      json(join(home, '.pi', 'agent', 'models.json'), {
+        providers: {
+          scripted: {
+            baseUrl: `${model.url}/v1`,
+            api: 'openai-completions',
+            apiKey: 'scripted',
+            compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+            models: [{ id: 'scripted-model' }],
+          },
+        },
+      });
+      return { vars: { PI_SKIP_VERSION_CHECK: '1' }, args: [] };
+    },
+    steps() {
+      const working = /^\s*[⠁-⣿] Working\.\.\./m;
+      // The empty editor: two rules with nothing between them, its footer below.
+      const idle = (s) => /^─{10,}\n(?:[ \t]*\n)?─{10,}$/m.test(s) && /%\/\d+k \(auto\)/.test(s) && !working.test(s);
+      return [
+        { state: 'idle-fresh', label: 'stopped', wait: idle },
+        { send: 'hello there', wait: (s) => ANSWERED.test(s) && idle(s) },
+        { state: 'idle-after-answer', label: 'stopped', wait: (s) => ANSWERED.test(s) && idle(s) },
+        { send: ({ outside }) => `RUNCMD touch ${outside}/ran-1.txt`, wait: (s) => TOOL_DONE.test(s) && idle(s) },
+        { state: 'idle-after-tool', label: 'stopped', wait: (s) => TOOL_DONE.test(s) && idle(s) },
+        { send: 'THINKLONG', wait: working, delayMs: 2500, state: 'thinking', label: 'busy', settle: false },
+        { keys: ['Escape'], wait: /Operation aborted/, state: 'cancelled', label: 'stopped' },
+        {
+          send: 'STALL',
+          wait: (s) => STALLED.test(s) || working.test(s),
+          delayMs: 4000,
+          state: 'stalled-stream',
+          label: 'busy',
+          settle: false,
+        },
+        { keys: ['Escape'], wait: /Operation aborted/ },
+      ];
+    },
+  },
+  // --- Kilo Code's CLI is a fork of opencode: the same provider config, under its own name. ---
+  {
+    tool: 'kilo',
+    package: '@kilocode/cli',
+    bin: 'kilo',
+    editOutside: true,
+    setup({ home, model }) {
+      json(join(home, '.config', 'kilo', 'kilo.json'), {
+        autoupdate: false,
+        share: 'disabled',
+        model: 'scripted/scripted-model',
+        provider: {
+          scripted: {
+            npm: '@ai-sdk/openai-compatible',
+            name: 'Scripted',
+            options: { baseURL: `${model.url}/v1`, apiKey: 'scripted' },
+            models: { 'scripted-model': { name: 'Scripted model' } },
+          },
+        },
+      });
+      return { vars: { KILO_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_AUTOUPDATE: '1' }, args: [] };
+    },
+    steps() {
+      const idle = (s) => /ctrl\+p commands/.test(s) && !/esc interrupt/.test(s) && !/Permission required/.test(s);
+      // It can take a minute to draw its first screen on a loaded machine.
+      return [
+        { wait: idle, timeoutMs: 120_000 },
+        ...commonWalk({
+        idle,
+        approval: /Permission required/,
+        editApproval: /Permission required/,
+        question: /Which colour should the button be\?/,
+        busy: /esc interrupt/,
+        rejected: idle,
+        cancelled: idle,
+        approve: ['Enter'],
+        // Esc opens "Reject permission" with a feedback box; Enter confirms it empty.
+        reject: ['Escape', 'Enter'],
+        cancel: ['Escape', 'Escape'],
+        questionOptional: true,
+      }),
+      ];
+    },
+  },
 ];

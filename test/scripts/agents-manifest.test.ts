@@ -1,5 +1,6 @@
 // The recorder's manifest and profiles agree with each other and with the rule sets: every agent
-// it records is pinned, and is judged by a rule set of its own name.
+// it records is pinned, and is judged by a rule set of its own name, its parent's (a fork), or, for
+// the agents listed here, by the general rules alone.
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -11,10 +12,22 @@ const manifest = JSON.parse(readFileSync(new URL('../../scripts/agents/manifest.
   sizes: string[];
 };
 
+/** Agents without rules of their own: the rule set that judges them. */
+const JUDGED_BY: Readonly<Record<string, string>> = {
+  kilo: 'opencode',
+  pi: 'generic',
+  cline: 'generic',
+  amp: 'generic',
+  droid: 'generic',
+  continue: 'generic',
+  auggie: 'generic',
+};
+
 describe('agent recorder manifest', () => {
   it('pins an exact version of every agent it records, and records nothing unpinned', () => {
     expect(Object.keys(manifest.agents).sort()).toEqual(AGENTS.map((a) => a.package).sort());
-    for (const version of Object.values(manifest.agents)) expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    // Exact versions only (Amp publishes builds as 0.0.<timestamp>-g<commit>).
+    for (const version of Object.values(manifest.agents)) expect(version).toMatch(/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?$/);
   });
 
   it('pins the releases the rules were written for', () => {
@@ -28,6 +41,8 @@ describe('agent recorder manifest', () => {
 
   it('names each agent after a rule set', () => {
     const sets = new Set(DEFAULT_RULE_SETS.map((s) => s.tool));
-    for (const agent of AGENTS) expect(sets.has(agent.tool), agent.tool).toBe(true);
+    for (const agent of AGENTS) expect(sets.has(JUDGED_BY[agent.tool] ?? agent.tool), agent.tool).toBe(true);
+    // An agent with rules of its own is not listed as judged by others.
+    for (const tool of Object.keys(JUDGED_BY)) expect(sets.has(tool), tool).toBe(false);
   });
 });

@@ -1,8 +1,10 @@
 // Decides whether a screen waits for a person, and why. Pure and data-driven: the rules live in
 // rules/<tool>.ts; this file compiles a pack of them once and scans only the bottom of a screen.
 //
-// How a verdict is reached, over the last REGION_LINES non-empty lines:
-// 1. Busy: the lowest line a busy rule matches (lines that echo a user's message, `> …`, are skipped).
+// How a verdict is reached, over the last REGION_LINES non-empty lines (BUSY_REGION_LINES for busy
+// rules: a status line can sit above a long command's output):
+// 1. Busy: the lowest line a busy rule matches (lines that echo a user's message, `> …`, and lines
+//    inside an input box, what the user is typing, are skipped).
 // 2. Prompt: a last-line rule matching the last line wins (shells, REPLs, yes/no questions);
 //    otherwise the first permission rule that matches; otherwise the lowest stopped match.
 // 3. A busy line vetoes the prompt, unless the prompt is drawn below it and is not an agent's input
@@ -15,10 +17,11 @@ import stripAnsi from 'strip-ansi';
 import { ConfigError } from '../config.js';
 import type { AnswerKind, PromptVerdict } from '../types.js';
 import { answerFor } from './answers.js';
-import type { PromptRule, RuleKind, RuleSet } from './rule.js';
+import { BUSY_REGION_LINES, type PromptRule, type RuleKind, type RuleSet } from './rule.js';
 import { aiderRules } from './rules/aider.js';
 import { claudeCodeRules } from './rules/claude-code.js';
 import { codexRules } from './rules/codex.js';
+import { copilotRules } from './rules/copilot.js';
 import { geminiCliRules } from './rules/gemini-cli.js';
 import { genericRules } from './rules/generic.js';
 import { opencodeRules } from './rules/opencode.js';
@@ -31,19 +34,22 @@ export type { PromptRule, RuleKind, RuleSet } from './rule.js';
 
 /** How many non-empty lines, counted from the bottom, the matcher looks at. */
 export const REGION_LINES = 15;
+export { BUSY_REGION_LINES } from './rule.js';
 
 export type PromptPack = 'default' | 'seed' | 'none';
 
 /**
  * Every built-in rule set, in the order they are tried on a line: narrower rules first (gemini-cli's
  * input box also needs its footer, so it goes before Claude Code's box of the same shape; Qwen Code,
- * its fork, goes before it), generic last.
+ * its fork, goes before it; Copilot's trust dialog asks Claude Code's question, so it goes before
+ * Claude Code), generic last.
  */
 export const DEFAULT_RULE_SETS: readonly RuleSet[] = [
   qwenCodeRules,
   geminiCliRules,
   codexRules,
   opencodeRules,
+  copilotRules,
   claudeCodeRules,
   aiderRules,
   shellRules,
@@ -68,6 +74,8 @@ interface CompiledRule {
   readonly raw: boolean;
   readonly requires: readonly RegExp[];
   readonly above: RegExp | null;
+  readonly notAbove: RegExp | null;
+  readonly unless: RegExp | null;
   readonly below: RegExp | null;
   readonly notBelow: RegExp | null;
   readonly answer: AnswerKind;
@@ -98,7 +106,11 @@ export interface ScreenContext {
   readonly alternateScreen?: boolean;
 }
 
-function compile(sets: readonly RuleSet[]): { busy: CompiledRule[]; permission: CompiledRule[]; stopped: CompiledRule[] } {
+function compile(sets: readonly RuleSet[]): {
+  busy: CompiledRule[];
+  permission: CompiledRule[];
+  stopped: CompiledRule[];
+} {
   const out = { busy: [] as CompiledRule[], permission: [] as CompiledRule[], stopped: [] as CompiledRule[] };
   for (const set of sets) {
     for (const rule of set.rules) {
@@ -108,12 +120,20 @@ function compile(sets: readonly RuleSet[]): { busy: CompiledRule[]; permission: 
         tool: set.tool,
         kind: rule.kind,
         // A global or sticky regex would carry lastIndex from one test to the next.
-        pattern: rule.pattern.global || rule.pattern.sticky ? new RegExp(rule.pattern.source, rule.pattern.flags.replace(/[gy]/g, '')) : rule.pattern,
+        pattern:
+          rule.pattern.global || rule.pattern.sticky
+            ? new RegExp(rule.pattern.source, rule.pattern.flags.replace(/[gy]/g, ''))
+            : rule.pattern,
         lastLineOnly,
-        within: lastLineOnly ? 1 : (rule.within ?? Infinity),
+        // Busy rules may ask to look higher (up to BUSY_REGION_LINES); by default all see REGION_LINES.
+        within: lastLineOnly
+          ? 1
+          : Math.min(rule.within ?? REGION_LINES, rule.kind === 'busy' ? BUSY_REGION_LINES : REGION_LINES),
         raw: rule.raw ?? false,
         requires: rule.requires ?? [],
         above: rule.above ?? null,
+        notAbove: rule.notAbove ?? null,
+        unless: rule.unless ?? null,
         below: rule.below ?? null,
         notBelow: rule.notBelow ?? null,
         answer: rule.answer ?? (rule.kind === 'permission' && !lastLineOnly ? 'key' : 'line'),
@@ -163,7 +183,10 @@ export function userRuleSet(patterns: readonly string[]): RuleSet {
     const prefix = KIND_PREFIX.exec(text);
     const kind = (prefix?.[1] ?? 'stopped') as RuleKind;
     const source = prefix ? text.slice(prefix[0].length) : text;
-    if (source === '') throw new ConfigError(`invalid --prompt-pattern ${JSON.stringify(text)}: the pattern is empty (it would match every screen)`);
+    if (source === '')
+      throw new ConfigError(
+        `invalid --prompt-pattern ${JSON.stringify(text)}: the pattern is empty (it would match every screen)`,
+      );
     let pattern: RegExp;
     try {
       pattern = new RegExp(source);
@@ -180,7 +203,8 @@ export function userRuleSet(patterns: readonly string[]): RuleSet {
 /** The rules for a pack plus the user's patterns (which are tried first). Validates the patterns. */
 export function buildRules(options: { readonly pack: PromptPack; readonly patterns: readonly string[] }): PromptRules {
   const sets = PACKS[options.pack];
-  if (!sets) throw new ConfigError(`unknown prompt pack "${String(options.pack)}" (known: ${Object.keys(PACKS).join(', ')})`);
+  if (!sets)
+    throw new ConfigError(`unknown prompt pack "${String(options.pack)}" (known: ${Object.keys(PACKS).join(', ')})`);
   if (options.patterns.length === 0) return options.pack === 'default' ? DEFAULT_RULES : rulesFrom(options.pack, sets);
   return rulesFrom(`${options.pack}+user`, [userRuleSet(options.patterns), ...sets]);
 }
@@ -196,10 +220,13 @@ interface RegionLine {
 }
 
 const BOX_LEFT = /^[│┃║▌]\s*/;
-// A right border, or a scroll bar's thumb (`█`) in the last column.
-const BOX_RIGHT = /\s*[│┃║█]$/;
-/** A line that shows what the user typed (an echoed message or a draft), not the program's status. */
-const ECHO_LINE = /^[>❯›]\s/;
+/** A right border, or a scroll bar's thumb (`█`) in the last column. */
+const RIGHT_BORDERS = '│┃║█';
+/**
+ * A line that shows what the user typed (an echoed message or a draft), not the program's status;
+ * unless the whole line is an interrupt hint, which some agents draw at their cursor while working.
+ */
+const ECHO_LINE = /^[>❯›]\s(?!\s*(?:press\s+)?(?:ctrl\+c|esc) to interrupt\W*$)/i;
 
 function regionLine(raw: string): RegionLine | null {
   const text = (raw.includes('\u001b') ? stripAnsi(raw) : raw).trim();
@@ -209,7 +236,10 @@ function regionLine(raw: string): RegionLine | null {
   // Box-drawing borders and the left half block live in U+2500..U+259F.
   const boxed = (first >= 0x2500 && first <= 0x259f) || (last >= 0x2500 && last <= 0x259f);
   if (!boxed) return { text, inner: text };
-  const inner = text.replace(BOX_LEFT, '').replace(BOX_RIGHT, '').trim();
+  // The right border is cut by hand: a regex anchored only at the end backtracks over long runs of padding.
+  let inner = text.replace(BOX_LEFT, '');
+  if (RIGHT_BORDERS.includes(inner.charAt(inner.length - 1))) inner = inner.slice(0, -1);
+  inner = inner.trim();
   // An empty row inside a box says nothing; skipping it keeps tall dialogs inside the region.
   return inner === '' ? null : { text, inner };
 }
@@ -233,12 +263,31 @@ function matchesAt(rule: CompiledRule, region: readonly RegionLine[], index: num
   const fromBottom = region.length - 1 - index;
   if (fromBottom >= rule.within) return false;
   const line = region[index]!;
-  if (!rule.pattern.test(rule.raw ? line.text : line.inner)) return false;
+  const text = rule.raw ? line.text : line.inner;
+  if (!rule.pattern.test(text)) return false;
+  if (rule.unless?.test(text)) return false;
   if (rule.above && !(index > 0 && rule.above.test(region[index - 1]!.inner))) return false;
+  if (rule.notAbove && index > 0 && rule.notAbove.test(region[index - 1]!.inner)) return false;
   if (rule.below && !someLine(region, rule.below, index + 1)) return false;
   if (rule.notBelow && someLine(region, rule.notBelow, index + 1)) return false;
-  for (const required of rule.requires) if (!someLine(region, required)) return false;
+  // Context comes from the rule's own region: a prompt rule does not look past REGION_LINES.
+  const top = rule.kind === 'busy' ? 0 : Math.max(0, region.length - REGION_LINES);
+  for (const required of rule.requires) if (!someLine(region, required, top)) return false;
   return true;
+}
+
+/** The top and the bottom edge of an agent's input box (a plain rule can be either). */
+const BOX_TOP = /^[╭─]─{3,}/;
+const BOX_BOTTOM = /^[╰─]─{3,}/;
+
+/** A line between two box edges: what the user is typing, not the program's status. */
+function insideInputBox(region: readonly RegionLine[], index: number): boolean {
+  return (
+    index > 0 &&
+    index < region.length - 1 &&
+    BOX_TOP.test(region[index - 1]!.text) &&
+    BOX_BOTTOM.test(region[index + 1]!.text)
+  );
 }
 
 interface Match {
@@ -248,8 +297,10 @@ interface Match {
 
 /** The lowest line a rule of `rules` matches, scanning from the bottom. */
 function lowestMatch(rules: readonly CompiledRule[], region: readonly RegionLine[], skip?: RegExp): Match | null {
-  for (let index = region.length - 1; index >= 0; index--) {
-    if (skip?.test(region[index]!.inner)) continue;
+  let reach = 0;
+  for (const rule of rules) if (rule.within > reach) reach = rule.within;
+  for (let index = region.length - 1; index >= Math.max(0, region.length - reach); index--) {
+    if (skip && (skip.test(region[index]!.inner) || insideInputBox(region, index))) continue;
     for (const rule of rules) if (matchesAt(rule, region, index)) return { rule, index };
   }
   return null;
@@ -257,7 +308,8 @@ function lowestMatch(rules: readonly CompiledRule[], region: readonly RegionLine
 
 /** The lowest line one rule matches. */
 function lowestLineOf(rule: CompiledRule, region: readonly RegionLine[]): number {
-  for (let index = region.length - 1; index >= 0; index--) if (matchesAt(rule, region, index)) return index;
+  const top = Math.max(0, region.length - rule.within);
+  for (let index = region.length - 1; index >= top; index--) if (matchesAt(rule, region, index)) return index;
   return -1;
 }
 
@@ -288,9 +340,14 @@ function outranksBusy(prompt: Match, busy: Match): boolean {
  * Classifies a screen given as lines (top to bottom). `context` says what else is known about the
  * pane; without it, rules that need it (a pager's file name on an alternate screen) do not apply.
  */
-export function classifyScreen(lines: readonly string[], pack: PromptRules = DEFAULT_RULES, context?: ScreenContext): PromptVerdict {
-  const region = bottomRegion(lines, REGION_LINES);
-  if (region.length === 0) return { prompt: false, reason: null, busy: false, tool: null, rule: null, line: '', answer: null };
+export function classifyScreen(
+  lines: readonly string[],
+  pack: PromptRules = DEFAULT_RULES,
+  context?: ScreenContext,
+): PromptVerdict {
+  const region = bottomRegion(lines, BUSY_REGION_LINES);
+  if (region.length === 0)
+    return { prompt: false, reason: null, busy: false, tool: null, rule: null, line: '', answer: null };
   const rules = context?.alternateScreen ? pack.onAlternateScreen : pack;
   const busy = lowestMatch(rules.busy, region, ECHO_LINE);
   const prompt = choosePrompt(rules, region);
@@ -313,7 +370,23 @@ export function classifyScreen(lines: readonly string[], pack: PromptRules = DEF
     };
   }
   if (busy) {
-    return { prompt: false, reason: null, busy: true, tool: busy.rule.tool, rule: busy.rule.id, line: region[busy.index]!.inner, answer: null };
+    return {
+      prompt: false,
+      reason: null,
+      busy: true,
+      tool: busy.rule.tool,
+      rule: busy.rule.id,
+      line: region[busy.index]!.inner,
+      answer: null,
+    };
   }
-  return { prompt: false, reason: null, busy: false, tool: null, rule: null, line: region[region.length - 1]!.text, answer: null };
+  return {
+    prompt: false,
+    reason: null,
+    busy: false,
+    tool: null,
+    rule: null,
+    line: region[region.length - 1]!.text,
+    answer: null,
+  };
 }

@@ -5,6 +5,12 @@ import type { AnswerKind } from '../types.js';
 
 export type RuleKind = 'permission' | 'stopped' | 'busy';
 
+/**
+ * How far up a busy rule may look when it asks to (`within`): an agent's status line stays above the
+ * output of the command it runs. Other rules see the bottom REGION_LINES lines.
+ */
+export const BUSY_REGION_LINES = 30;
+
 export interface PromptRule {
   /** `<tool>/<name>`, shown as the verdict's `rule`. */
   readonly id: string;
@@ -24,10 +30,14 @@ export interface PromptRule {
    * border (`│ ┃ ║ ▌`) removed, so a dialog drawn inside a box reads like one drawn without.
    */
   readonly raw?: boolean;
+  /** The line must not match this too (cheaper than a lookahead in `pattern`, tried only on a match). */
+  readonly unless?: RegExp;
   /** Each of these must match some line of the bottom region (context, e.g. a menu's options). */
   readonly requires?: readonly RegExp[];
   /** The non-empty line right above must match (e.g. the top border of an input box). */
   readonly above?: RegExp;
+  /** The non-empty line right above must not match (e.g. a question over a bare `>` is not a REPL). */
+  readonly notAbove?: RegExp;
   /** Some line below must match (e.g. the bottom border of an input box). */
   readonly below?: RegExp;
   /** No line below may match (e.g. the summary line an agent prints when its turn is over). */

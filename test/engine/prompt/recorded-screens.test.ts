@@ -14,12 +14,15 @@ const exceptionFor = new Map(exceptions.map((e) => [e.file, e]));
 
 /** Rule sets about no one program: any screen may be decided by them. */
 const GENERAL = new Set(['generic', 'shell', 'repl']);
+/** Agents that are forks of another and draw its screens: its rule set speaks for them too. */
+const FORK_OF: Readonly<Record<string, string>> = { kilo: 'opencode' };
 const ruleSetNames = new Set(DEFAULT_RULE_SETS.map((s) => s.tool));
 
 describe('recorded screens', () => {
   it('are there: every agent at two sizes, and the everyday programs', () => {
     const tools = new Set(fixtures.map((f) => f.tool));
-    for (const tool of ['claude-code', 'codex', 'gemini-cli', 'opencode', 'qwen-code', 'programs']) expect(tools.has(tool), tool).toBe(true);
+    for (const tool of ['claude-code', 'codex', 'gemini-cli', 'opencode', 'qwen-code', 'programs'])
+      expect(tools.has(tool), tool).toBe(true);
     expect(fixtures.length).toBeGreaterThan(100);
   });
 
@@ -33,7 +36,7 @@ describe('recorded screens', () => {
       }
       expect(kindOf(verdict), `${fixture.file}: ${JSON.stringify(verdict)}`).toBe(fixture.label);
       if (verdict.tool !== null && fixture.label !== 'none') {
-        const own = ruleSetNames.has(fixture.tool) ? [fixture.tool] : [];
+        const own = [fixture.tool, FORK_OF[fixture.tool] ?? ''].filter((tool) => ruleSetNames.has(tool));
         expect([...own, ...GENERAL], `${fixture.file}: decided by ${verdict.rule}`).toContain(verdict.tool);
       }
     });
@@ -51,20 +54,25 @@ describe('recorded screens', () => {
   });
 
   it('offer the numbers of a numbered menu as quick answers, and no quick answer for a key to type in', () => {
-    for (const f of fixtures.filter((x) => x.label === 'permission' && x.lines.some((l) => /^[\s│┃]*[❯›●]\s*1\.\s/.test(l)))) {
+    for (const f of fixtures.filter(
+      (x) => x.label === 'permission' && x.lines.some((l) => /^[\s│┃]*[❯›●]\s*1\.\s/.test(l)),
+    )) {
       const answer = classifyScreen(f.lines, undefined, f.context).answer;
       expect(answer?.kind, f.file).toBe('key');
       expect(answer?.options.slice(0, 2), f.file).toEqual(['1', '2']);
     }
     const apiKey = fixtures.filter((f) => f.state === 'first-run-api-key');
     expect(apiKey.length).toBeGreaterThan(0);
-    for (const f of apiKey) expect(classifyScreen(f.lines, undefined, f.context).answer, f.file).toEqual({ kind: 'secret', options: [] });
+    for (const f of apiKey)
+      expect(classifyScreen(f.lines, undefined, f.context).answer, f.file).toEqual({ kind: 'secret', options: [] });
   });
 
   it('are at least 97% right, with no false stuck outside the documented exceptions', () => {
     const wrong = fixtures.filter((f) => kindOf(classifyScreen(f.lines, undefined, f.context)) !== f.label);
     expect(wrong.length / fixtures.length).toBeLessThanOrEqual(0.03);
-    const falseStuck = wrong.filter((f) => (f.label === 'busy' || f.label === 'none') && classifyScreen(f.lines, undefined, f.context).prompt);
+    const falseStuck = wrong.filter(
+      (f) => (f.label === 'busy' || f.label === 'none') && classifyScreen(f.lines, undefined, f.context).prompt,
+    );
     expect(falseStuck.map((f) => f.file).filter((file) => !exceptionFor.has(file))).toEqual([]);
   });
 });

@@ -2,9 +2,10 @@
 // two horizontal rules, and the spinner line (`✻ Thinking… (12s · ↑ 1.2k tokens · esc to interrupt)`).
 
 import type { RuleSet } from '../rule.js';
+import { TURN_END } from './generic.js';
 
 /** Glyphs Claude Code cycles through in front of its status word. */
-const SPINNER = '·✢✳✶✻✽*✱✲✴✵✷✸✹✺✼✾✿❀❁❂❃❇❈❉❊❋✤✥✦✧';
+const SPINNER = '·✢✳✶✻✽*✱✲✴✵✷✸✹✺✼✾✿❀❁❂❃❇❈❉❊❋✤✥✦✧●';
 
 /** The selected entry of a numbered menu: `❯ 1. Yes`. */
 const CURSOR_OPTION = /^❯\s*\d+\.\s+\S/;
@@ -13,11 +14,16 @@ export const claudeCodeRules: RuleSet = {
   tool: 'claude-code',
   rules: [
     {
-      // "✻ Thinking… (12s · ↑ 1.2k tokens · esc to interrupt)", "✽ Tempering…". The summary left after
-      // a turn ("✻ Worked for 1m 2s") has no ellipsis, so it does not count.
+      // "✻ Thinking… (12s · ↑ 1.2k tokens · esc to interrupt)", "✽ Tempering…", a task's
+      // "✳ Simplifying recompute_tangents…"; `●` when motion is reduced. A capital word starts it
+      // and the ellipsis comes within four words, or a timer follows it: a bullet of prose that ends
+      // in "…" does not count. The summary left after a turn ("✻ Worked for 1m 2s") has no ellipsis.
       id: 'claude-code/spinner',
       kind: 'busy',
-      pattern: new RegExp(`^[${SPINNER}]\\s+\\S[^…]{0,80}…(?:\\s*\\(.*\\))?$`),
+      pattern: new RegExp(
+        `^[${SPINNER}]\\s+(?:[A-Z][^\\s…]*(?:\\s[^\\s…]+){0,3}…|[A-Z][^…]{0,80}…\\s*\\(.*\\d+s\\b.*\\))(?:\\s*\\(.*\\))?$`,
+      ),
+      notBelow: TURN_END,
     },
     {
       // Newer footers carry the hint under the input box: "⏵⏵ accept edits on · esc to interrupt".
@@ -30,7 +36,8 @@ export const claudeCodeRules: RuleSet = {
       // "Would you like to proceed?", the folder trust dialog; each above a `❯ 1. …` menu.
       id: 'claude-code/permission-menu',
       kind: 'permission',
-      pattern: /^(?:Do you want to .+\?|Would you like to proceed\?|Do you trust the files in this folder\?|Exit plan mode\?)$/,
+      pattern:
+        /^(?:Do you want to .+\?|Would you like to proceed\?|Do you trust the files in this folder\?|Exit plan mode\?)$/,
       requires: [CURSOR_OPTION],
       answer: 'key',
     },

@@ -1,7 +1,8 @@
 // Codex CLI: approval overlays ("Would you like to run the following command?" above a `› 1. Yes,
 // proceed (y)` menu), the `›` composer, and the status line `Working (5s • esc to interrupt)`.
 
-import type { RuleSet } from '../rule.js';
+import { BUSY_REGION_LINES, type RuleSet } from '../rule.js';
+import { TURN_END } from './generic.js';
 
 const MENU_OR_FOOTER = /^[›>]\s*\d+\.\s|^Press enter to confirm or esc to (?:cancel|go back)$|\bYes \(y\)|\(Y\)/i;
 
@@ -12,6 +13,9 @@ export const codexRules: RuleSet = {
       id: 'codex/working',
       kind: 'busy',
       pattern: /\((?:\d+h\s*)?(?:\d+m\s*)?\d+s\s*•\s*esc to interrupt\)/i,
+      // It stays above the output of the command it runs ("• Running command: cargo test (18s • …)").
+      within: BUSY_REGION_LINES,
+      notBelow: TURN_END,
     },
     {
       // A reply that stalls mid-stream shows no status line: Codex hides it while text streams. The

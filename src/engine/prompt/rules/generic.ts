@@ -5,15 +5,71 @@
 // pagers; arrow-key menus near the bottom; and the busy hints many tools share ("esc to interrupt",
 // "ctrl+c to cancel", a spinner next to a running timer).
 
-import type { RuleSet } from '../rule.js';
+import { BUSY_REGION_LINES, type RuleSet } from '../rule.js';
+
+/**
+ * Lines that end an agent's turn. A busy line with one of these below it is left over from the
+ * turn before: a summary ("✻ Worked for 1m 2s", "─ Worked for 12s ───"), an interruption, or the
+ * agent's next reply (`⏺ …`, `● …`, `• …`) drawn under the old status.
+ */
+export const TURN_END =
+  /^(?:[^\w\s]\s*)?[A-Z][a-z]+ed for (?:\d+h\s*)?(?:\d+m\s*)?\d+(?:\.\d+)?[ms]\b|^─+ Worked for\b|^■ Conversation interrupted\b|^Interrupted\b|^[⏺●•]\s+[^\s⎿]/;
+
+/**
+ * A question a dialog asks: an approval verb, "Do you want to …?", "Would you like to …?",
+ * "Let Cline use this tool?"; an optional "[act mode]" tag or warning sign in front.
+ */
+const QUESTION =
+  /^(?:\[[\w ]+\]\s*)?(?:[⚠△?]\s*)?(?:(?:Allow|Approve|Confirm|Proceed|Continue|Execute|Apply|Run|Accept|Overwrite|Replace|Delete|Remove|Install|Write|Trust|Save|Create|Edit|Use)\b[^?]{0,70}|Do you (?:want|trust|wish)\b[^?]{1,90}|Would you like\b[^?]{1,90}|Let \S+ use this tool|Are you sure\b[^?]{0,70}|Shall I\b[^?]{1,70})\?$/i;
+
+/** The same dialog starters when an old UI drew them without the question mark, over a bare cursor. */
+const QUESTION_NO_MARK = /^(?:Allow execution\b.*|Apply this change|Do you want to proceed)$/;
+
+/** A dialog title with no question: "⚠ Approval Required", "Permission required", "Action Required". */
+const TITLE =
+  /^(?:[⚠△]\s*)?(?:Approval|Permission|Action|Confirmation) Required$|^Please (?:log ?in|sign in)\b.{0,60}\bto continue\.?$/i;
+
+/** The words a dialog's options start with. */
+const OPTION_WORD =
+  /(?:\d{1,2}[.)]\s+\S|(?:Yes|No|Allow|Approve|Accept|Deny|Reject|Decline|Run|Proceed|Skip|Trust|Continue|Cancel|Always|Don't|Never|Keep|Open|Exit|Quit|Retry|Submit|Save|Discard|Apply|Edit|Once|Log ?in|Sign in)\b)/;
+/** An option under the cursor: `❯ 1. Yes`, `› Allow once`, `> Yes, I trust this folder`, `→ Run (once) (y)`, `● Allow`. */
+const CURSOR_OPTION = new RegExp(`^(?:[❯›●◉→▶►]|>)\\s*${OPTION_WORD.source}`);
+/** An option of the same menu, with or without the cursor. */
+const ANY_OPTION = new RegExp(`^(?:(?:[❯›●◉○◯→▶►]|>|\\[[ x]\\])\\s*)?${OPTION_WORD.source}`);
+/** A second option: a numbered entry or a way to say no. */
+const OTHER_OPTION =
+  /^(?:[❯›●◉○◯→▶►]\s*|>\s*)?(?:[2-9][.)]\s+\S|(?:No|Deny|Reject|Decline|Skip|Cancel|Don't|Never|Exit|Quit)\b)/;
+/**
+ * A question over a bare cursor: the dialog starters, with or without their question mark, and
+ * yes/no questions (`Continue? [y/n]`, `Apply changes? (y/n)`, `(y) (enter)`). Exported for the
+ * REPL rule, which must not read that cursor as Node's prompt.
+ */
+export const QUESTION_OVER_CURSOR = new RegExp(
+  `${QUESTION.source}|${QUESTION_NO_MARK.source}|\\?\\s*(?:\\[y\\/n\\]|\\(y\\/n\\)|\\(y\\)\\s*\\(enter\\))$`,
+  'i',
+);
+
+/** A bare cursor: the line a dialog waits on in some UIs (`>`, `│ >`), or an empty REPL prompt. */
+const BARE_CURSOR = /^[>❯›]$/;
+/** An agent's input box edge: a dialog above it is over (the box is drawn only when no dialog is open). */
+const INPUT_BOX_EDGE = /^─{10,}$/;
+
+/** The key hints under a dialog or picker. */
+const DIALOG_HINT =
+  /^(?:press )?enter to (?:select|confirm|submit|choose|continue)\b.*\besc(?:ape)? to (?:cancel|exit|go back|dismiss|reject)\b|(?:^|[,·|]\s*)(?:press )?enter to (?:select|confirm|submit|choose)\b|\benter to submit answer\b|^confirm with .{1,30}\benter$|^↑↓ navigate\s+enter select\b|^↑\/↓ (?:to )?navigate\s*[·|]\s*enter\b|^↑↓ select\s+enter submit\s+esc dismiss$|^↑\/↓: Navigate \| Enter: Select \| Esc: Cancel$|^\(Use Enter to select\)$|^Press enter to confirm or esc to (?:cancel|go back)$|^esc to cancel · tab to amend\b/i;
 
 export const genericRules: RuleSet = {
   tool: 'generic',
   rules: [
     {
+      // Not in a list item quoting it, and not on a dialog's own hint line ("tab to add notes |
+      // enter to submit answer | esc to interrupt"): the dialog is what waits there.
       id: 'generic/interrupt-hint',
       kind: 'busy',
       pattern: /\b(?:esc|escape) to (?:interrupt|stop)\b|\b(?:ctrl\+c|ctrl-c|\^C) to (?:interrupt|stop|cancel|abort)\b/i,
+      unless: /^[-*] |\benter to (?:select|submit|confirm)\b/i,
+      within: BUSY_REGION_LINES,
+      notBelow: TURN_END,
     },
     {
       // A status with its timer before the hint: "(7s · ↓ 8 tokens · esc to cancel)". "esc to cancel"
@@ -21,12 +77,59 @@ export const genericRules: RuleSet = {
       id: 'generic/timer-hint',
       kind: 'busy',
       pattern: /\((?:\d+h\s*)?(?:\d+m\s*)?\d+(?:\.\d+)?s\b[^()]*\b(?:esc|ctrl\+c) to (?:cancel|interrupt|stop)\)/i,
+      notBelow: TURN_END,
     },
     {
       // A spinner glyph, a phrase, and a running counter: "⠋ Building (12s)", "◐ Indexing · 1m 3s".
       id: 'generic/spinner-timer',
       kind: 'busy',
-      pattern: /^[⠁-⣿◐◓◑◒◴◷◶◵]\s+\S.*?(?:\(|\[|·|•|-)\s*(?:\d+h\s*)?(?:\d+m\s*)?\d+(?:\.\d+)?s\b/,
+      pattern: /^[⠁-⣿◐◓◑◒◴◷◶◵◜◝◞◟◠◡]\s+\S.*?(?:\(|\[|·|•|-)\s*(?:\d+h\s*)?(?:\d+m\s*)?\d+(?:\.\d+)?s\b/,
+      notBelow: TURN_END,
+    },
+    {
+      // The live counter of a turn: "(9m 21s · ↓ 13.7k tokens)". The summary after it says "Worked for".
+      id: 'generic/token-counter',
+      kind: 'busy',
+      pattern: /\(\s*(?:\d+h\s*)?(?:\d+m\s*)?(?:\d+s\s*)?·\s*(?:[↑↓]\s*)?[\d.,]+k?\s+tokens\b/i,
+      notBelow: TURN_END,
+    },
+    {
+      // A braille spinner beside a word ("⠋ Processing request...", "generating ⠋"), or alone; not
+      // one that spins while the program waits for a person ("⠏ Waiting for user confirmation...").
+      id: 'generic/braille-spinner',
+      kind: 'busy',
+      pattern: /^[⠁-⣿]{1,2}(?:\s+(?!Waiting for (?:user|your)\b)[A-Za-z].*)?$|^[A-Za-z][\w .-]{0,40}\s[⠁-⣿]{1,2}$/,
+      // As captured: a glyph at the end of a line in a box is the box's content, not a spinner.
+      raw: true,
+      within: 6,
+      notBelow: TURN_END,
+    },
+    {
+      // A word agents use for their own state, alone on the last line with a few words after it:
+      // "thinking", "Reasoning…", "working on task", "waiting for response from API". Verbs any
+      // program prints ("Downloading...", "Compiling tokio") are not among them.
+      id: 'generic/status-word',
+      kind: 'busy',
+      pattern:
+        /^(?:thinking|reasoning|pondering|analy[sz]ing|computing|processing|generating|working|executing)\b(?:\s+[\w./'-]+){0,3}\s*(?:\.{3}|…)?$|^waiting for (?:a |the )?response\b[\w ]{0,30}$/i,
+      within: 1,
+    },
+    {
+      // A cancel hint under an activity in progress: "Running command..." over "Press Esc to cancel".
+      // Alone, "esc to cancel" is a dialog's hint as often as a worker's.
+      id: 'generic/cancel-under-activity',
+      kind: 'busy',
+      pattern: /^press esc to cancel\b/i,
+      above: /^[A-Za-z]+ing\b.*(?:\.{3}|…)$/,
+      within: 2,
+    },
+    {
+      // An activity glyph, a verb in -ing, dots: "⬡ Grepping..", "⬢ Reading...".
+      id: 'generic/activity',
+      kind: 'busy',
+      pattern: /^[⬡⬢◐◓◑◒]\s+[A-Z][a-z]+ing\b.{0,60}(?:\.{2,3}|…)$/,
+      within: 6,
+      notBelow: TURN_END,
     },
     {
       id: 'generic/yes-no',
@@ -34,7 +137,7 @@ export const genericRules: RuleSet = {
       where: 'last-line',
       // Also conda's "([y]/n)?" and dpkg's "(Y/I/N/O/D/Z) [default=N] ?".
       pattern:
-        /[[(]\s*(?:\[?y(?:es)?\]?\s*\/\s*\[?n(?:o)?\]?|\[?n(?:o)?\]?\s*\/\s*\[?y(?:es)?\]?)(?:\s*\/\s*[^\])/]+)*\s*[\])]\s*[:?]?$|\(Y(?:\/[A-Z])+\) \[default=[A-Z]\] \?$/i,
+        /[[(]\s*(?:\[?y(?:es)?\]?\s*\/\s*\[?n(?:o)?\]?|\[?n(?:o)?\]?\s*\/\s*\[?y(?:es)?\]?)(?:\s*\/\s*[^\])/]+)*\s*[\])]\s*[:?]?$|\(Y(?:\/[A-Z])+\) \[default=[A-Z]\] \?$|\byes \(y\)\s*\/\s*no \(n\)$|(?:\?\s*|^)\(y\)\s*\(enter\)$|^\[y\/n\]\s.*\?$|\[\(y\)es, \(n\)o\]:?$/i,
     },
     {
       // git add -p and friends: "(1/2) Stage this hunk [y,n,q,a,d,e,?]?".
@@ -57,10 +160,59 @@ export const genericRules: RuleSet = {
       pattern: /\bOk to proceed\? \(y\)$/,
     },
     {
+      // A short question on the last line: "Allow?", "Proceed?", "Execute this?", "Apply changes?".
+      id: 'generic/question',
+      kind: 'permission',
+      where: 'last-line',
+      pattern: QUESTION,
+    },
+    {
+      // A question over the bare cursor it waits on (`Allow command?` over `│ >`, `Continue?
+      // [y/n]` over `>`): a question, not an idle REPL.
+      id: 'generic/question-over-cursor',
+      kind: 'permission',
+      pattern: QUESTION_OVER_CURSOR,
+      within: 2,
+      below: BARE_CURSOR,
+      answer: 'line',
+    },
+    {
+      // A dialog: a question or title, then options with a cursor on one of them (`❯ 1. Yes`,
+      // `> Allow this command`, `→ Run (once) (y)`) or plain "Yes, …" / "No, …" lines, then
+      // maybe a key hint. An agent's input box under it means the question is old.
+      id: 'generic/dialog',
+      kind: 'permission',
+      pattern: new RegExp(`${QUESTION.source}|${TITLE.source}`, 'i'),
+      within: 12,
+      below: ANY_OPTION,
+      requires: [CURSOR_OPTION, OTHER_OPTION],
+      notBelow: INPUT_BOX_EDGE,
+      answer: 'key',
+    },
+    {
+      // The same without a cursor: "Run bash?" over "Yes, allow once" and "No, …".
+      id: 'generic/dialog-plain',
+      kind: 'permission',
+      pattern: new RegExp(`${QUESTION.source}|${TITLE.source}`, 'i'),
+      within: 8,
+      below: /^(?:Yes|Allow)\b/,
+      requires: [/^(?:No|Deny|Reject)\b/],
+      notBelow: INPUT_BOX_EDGE,
+      answer: 'key',
+    },
+    {
+      // A status line that says it waits for the person: "awaiting user approval.".
+      id: 'generic/awaiting-approval',
+      kind: 'permission',
+      pattern: /^(?:awaiting|waiting for) (?:user|your) (?:approval|confirmation)\b/i,
+      within: 3,
+    },
+    {
       id: 'generic/secret',
       kind: 'permission',
       where: 'last-line',
-      pattern: /(?:\bpassword|\bpassphrase|\bpasscode|\bPIN\b|\bverification code|\bone-time (?:password|code)|\bOTP\b|\b2FA code)\b.{0,100}:$|^(?:Password|Passphrase|PIN)\s*:$/i,
+      pattern:
+        /(?:\bpassword|\bpassphrase|\bpasscode|\bPIN\b|\bverification code|\bone-time (?:password|code)|\bOTP\b|\b2FA code)\b.{0,100}:$|^(?:Password|Passphrase|PIN)\s*:$|^Enter your .{0,40}\bAPI key:$/i,
       answer: 'secret',
     },
     {
@@ -93,24 +245,32 @@ export const genericRules: RuleSet = {
       // the dialogs they do not know (first-run screens, new dialogs).
       id: 'generic/numbered-menu',
       kind: 'permission',
-      pattern: /^[❯›●▶►]\s*\d{1,2}[.)]\s+\S/,
+      pattern: /^(?:[❯›●▶►→]|>)\s*\d{1,2}[.)]\s+\S/,
       within: 10,
-      requires: [/^(?:[❯›●▶►]\s*)?1[.)]\s+\S/, /^(?:[❯›●▶►]\s*)?2[.)]\s+\S/],
+      requires: [/^(?:(?:[❯›●▶►→]|>)\s*)?1[.)]\s+\S/, /^(?:(?:[❯›●▶►→]|>)\s*)?2[.)]\s+\S/],
       // An agent's answer can be a numbered list on a `●` bullet; its input box, a rule above and
       // below, is drawn under it, while a dialog is the lowest thing on the screen.
       notBelow: /^─{10,}$/,
       answer: 'key',
     },
     {
-      // The key hints under a picker: "Enter to select · ↑/↓ to navigate · Esc to cancel",
-      // "↑↓ select  enter submit  esc dismiss", "↑/↓: Navigate | Enter: Select | Esc: Cancel",
-      // "(Use Enter to select)".
+      // The key hints under a dialog or picker: "Enter to select · ↑/↓ to navigate · Esc to cancel",
+      // "Press enter to confirm or esc to cancel", "Confirm with Y Enter", "↑↓ navigate  Enter
+      // select  ESC reject", "↑↓ select  enter submit  esc dismiss", "(Use Enter to select)".
       id: 'generic/menu-footer',
       kind: 'permission',
-      pattern:
-        /^Enter to (?:select|confirm|submit|continue)\b.*\besc to (?:cancel|exit|go back|dismiss)\b|^↑↓ select\s+enter submit\s+esc dismiss$|^↑\/↓: Navigate \| Enter: Select \| Esc: Cancel$|^\(Use Enter to select\)$/i,
-      within: 6,
+      pattern: DIALOG_HINT,
+      within: 4,
       answer: 'key',
+    },
+    {
+      // A sign-in that continues in the browser: "Press return to open your browser".
+      id: 'generic/browser-login',
+      kind: 'permission',
+      pattern: /^Press (?:return|enter) to open (?:your|the) browser\b/i,
+      within: 2,
+      answer: 'key',
+      options: ['Enter'],
     },
     {
       // A key asked for in a dialog: "Please enter your Gemini API key." over "(Press Enter to submit, …)".
@@ -136,6 +296,31 @@ export const genericRules: RuleSet = {
       answer: 'line',
     },
     {
+      // An input box with nothing typed: its two edges with nothing between them, near the bottom.
+      id: 'generic/empty-input-box',
+      kind: 'stopped',
+      pattern: /^─{10,}$/,
+      above: /^─{10,}$/,
+      within: 4,
+    },
+    {
+      // Other agents' idle prompts: `codex>`, `gemini>`, `droid>`, `copilot>`, and hermes' `⚡`.
+      id: 'generic/agent-prompt',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^(?:codex|gemini|droid|copilot|pi|qwen|opencode|cline|amp|kilo|auggie|cursor|goose|crush|kimi)>$|^⚡$/,
+    },
+    {
+      // An agent's empty input and its placeholder or ready line: "Ask anything", "Type your
+      // message", "Cline is ready for your message...", a "● Ready" footer, "How can I help today?".
+      id: 'generic/agent-ready',
+      kind: 'stopped',
+      pattern:
+        /^Ask anything\b|^Type your message\b|\bready for your message\b|(?:^|\s)● Ready(?:\s|─|$)|^How can I help(?: you)? today\?$|^press enter to send the message\b/i,
+      within: 4,
+      raw: false,
+    },
+    {
       // A question with its default answer: "Key name [release-2025]:", cookiecutter's
       // "[2/3] project_slug (ledger):" ("Traceback (most recent call last):" has the same shape as
       // the latter but no step number).
@@ -151,7 +336,9 @@ export const genericRules: RuleSet = {
       kind: 'stopped',
       where: 'last-line',
       pattern: /^[a-z][\w .-]{0,30}: \([^()]*\)$/,
-      requires: [/^(?:This utility will walk you through creating a package\.json file\.|Press \^C at any time to quit\.)$/],
+      requires: [
+        /^(?:This utility will walk you through creating a package\.json file\.|Press \^C at any time to quit\.)$/,
+      ],
     },
     {
       id: 'generic/press-to-continue',

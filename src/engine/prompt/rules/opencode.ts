@@ -12,6 +12,14 @@ export const opencodeRules: RuleSet = {
       pattern: /(?:^|\s)esc (?:again to )?interrupt\b/,
     },
     {
+      // The earlier Go interface: its help bar while it works, the pulse beside the task's text,
+      // and the task text while a tool runs.
+      id: 'opencode/working-legacy',
+      kind: 'busy',
+      pattern: /^press esc to exit cancel\b|^█\s+[A-Z][a-z]+ing\b.*(?:\.\.\.|…)$|^Waiting for tool response\.\.\.$/,
+      within: 6,
+    },
+    {
       id: 'opencode/permission',
       kind: 'permission',
       pattern: /^△\s*Permission required$/,

@@ -57,6 +57,8 @@ export const shellRules: RuleSet = {
       id: 'shell/arrow',
       kind: 'stopped',
       where: 'last-line',
+      // Under a horizontal rule a bare `❯` is an agent's input box (its spinner may be above it).
+      notAbove: /^─{3,}/,
       pattern: /^(?:[❯➜λ»]|➜\s+[\w.~/-]+(?:\s+git:\([^()]*\))?(?:\s+✗)?)$/,
     },
     {
