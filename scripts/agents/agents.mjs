@@ -75,6 +75,22 @@ const bottom = (screen, n) =>
     .slice(-n)
     .join('\n');
 
+
+/** opencode-style config (opencode, Kilo Code): one OpenAI-compatible provider, the scripted model. */
+function scriptedProvider(model) {
+  return {
+    model: 'scripted/scripted-model',
+    provider: {
+      scripted: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Scripted',
+        options: { baseURL: `${model.url}/v1`, apiKey: 'scripted' },
+        models: { 'scripted-model': { name: 'Scripted model' } },
+      },
+    },
+  };
+}
+
 export const AGENTS = [
   {
     tool: 'claude-code',
@@ -242,15 +258,7 @@ export const AGENTS = [
         $schema: 'https://opencode.ai/config.json',
         autoupdate: false,
         share: 'disabled',
-        model: 'scripted/scripted-model',
-        provider: {
-          scripted: {
-            npm: '@ai-sdk/openai-compatible',
-            name: 'Scripted',
-            options: { baseURL: `${model.url}/v1`, apiKey: 'scripted' },
-            models: { 'scripted-model': { name: 'Scripted model' } },
-          },
-        },
+        ...scriptedProvider(model),
       });
       return { vars: { OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_SHARE: '1' }, args: [] };
     },
@@ -418,15 +426,7 @@ export const AGENTS = [
       json(join(home, '.config', 'kilo', 'kilo.json'), {
         autoupdate: false,
         share: 'disabled',
-        model: 'scripted/scripted-model',
-        provider: {
-          scripted: {
-            npm: '@ai-sdk/openai-compatible',
-            name: 'Scripted',
-            options: { baseURL: `${model.url}/v1`, apiKey: 'scripted' },
-            models: { 'scripted-model': { name: 'Scripted model' } },
-          },
-        },
+        ...scriptedProvider(model),
       });
       return { vars: { KILO_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_AUTOUPDATE: '1' }, args: [] };
     },
