@@ -12,8 +12,10 @@ import { paneTarget } from './tmux/commands.js';
 import { NoServerError, type TmuxClient } from './tmux/client.js';
 import { TmuxMissingError } from './tmux/runner.js';
 import {
+  LOCAL_HOST,
   systemClock,
   type Clock,
+  type HostHealth,
   type CorralEvent,
   type EngineHandle,
   type EngineSnapshot,
@@ -31,6 +33,8 @@ export interface EngineOptions {
   /** corral's own pane, only when corral runs inside the server it watches. */
   readonly selfPaneId?: string | null;
   readonly rules?: PromptRules;
+  /** The host this engine watches (`local` by default). */
+  readonly host?: string;
 }
 
 /** Where agent hook calls enter the engine (the HTTP hook receiver calls it). */
@@ -75,8 +79,21 @@ export function createEngine(options: EngineOptions): Engine {
   const entries = new Map<string, Entry>();
   const storeListeners = new Set<() => void>();
   const eventListeners = new Set<(event: CorralEvent) => void>();
+  const host = options.host ?? LOCAL_HOST;
+  const health = (status: EngineStatus, error: string | null, paneCount: number, since: number): HostHealth => ({
+    name: host,
+    ssh: null,
+    server: tmux.serverLabel,
+    state: status === 'starting' ? 'connecting' : 'connected',
+    since,
+    status,
+    error,
+    paneCount,
+    retryAt: null,
+  });
   let snapshot: EngineSnapshot = {
     server: tmux.serverLabel,
+    hosts: [health('starting', null, 0, clock.now())],
     status: 'starting',
     statusMessage: null,
     panes: [],
@@ -97,6 +114,9 @@ export function createEngine(options: EngineOptions): Engine {
     const { pane, track } = entry;
     const previous = entry.view;
     const view: PaneView = {
+      key: track.key,
+      host: track.host,
+      online: true,
       pane,
       target: paneTarget(pane),
       label: optInLabel(pane, settings.prefix),
@@ -128,7 +148,11 @@ export function createEngine(options: EngineOptions): Engine {
       panes.push(view);
     }
     if (!changed && panes.length === snapshot.panes.length && panes.every((p, i) => p === snapshot.panes[i])) return;
-    snapshot = { server: tmux.serverLabel, status, statusMessage, panes, updatedAt: clock.now(), cycle };
+    const now = clock.now();
+    const previous = snapshot.hosts[0];
+    const since = previous && previous.status === status ? previous.since : now;
+    const hosts = [health(status, statusMessage, panes.length, since)];
+    snapshot = { server: tmux.serverLabel, hosts, status, statusMessage, panes, updatedAt: now, cycle };
     for (const listener of storeListeners) listener();
   };
 
@@ -176,7 +200,7 @@ export function createEngine(options: EngineOptions): Engine {
         let entry = entries.get(paneId);
         const screen = output.screens.get(paneId);
         if (!entry) {
-          const step = register(pane, now);
+          const step = register(pane, now, host);
           events.push(...step.events);
           entry = { pane, track: step.track, lines: [], view: null, captured: null };
           entries.set(paneId, entry);

@@ -6,15 +6,18 @@
 // (permission, a turn is working, the agent waits for its next prompt) that the screen can
 // overrule: a claim the screen contradicts for `hookGraceMs` no longer counts.
 
-import type {
-  CorralEvent,
-  HookClaim,
-  HookDisagreement,
-  HookEvent,
-  HookView,
-  PaneInfo,
-  PromptVerdict,
-  StuckReason,
+import {
+  LOCAL_HOST,
+  paneKey,
+  type CorralEvent,
+  type EndReason,
+  type HookClaim,
+  type HookDisagreement,
+  type HookEvent,
+  type HookView,
+  type PaneInfo,
+  type PromptVerdict,
+  type StuckReason,
 } from './types.js';
 
 export interface MachineConfig {
@@ -47,6 +50,9 @@ export interface HookTrack {
 }
 
 export interface PaneTrack {
+  readonly host: string;
+  /** The pane's key across hosts (see paneKey). */
+  readonly key: string;
   readonly paneId: string;
   readonly trackingId: string;
   readonly cwd: string;
@@ -85,12 +91,15 @@ export type Observation = ScreenObservation | HookObservation;
  * Starts tracking a pane. Its quiet time starts at its window's last activity when tmux knows it
  * (so a pane idle for an hour before corral started is not reported as fresh), else now.
  */
-export function register(pane: PaneInfo, now: number): Step {
+export function register(pane: PaneInfo, now: number, host: string = LOCAL_HOST): Step {
   // tmux reports whole seconds: the end of that second is the safe (never early) estimate.
   const activity = pane.windowActivity > 0 ? Math.min(now, pane.windowActivity + 999) : now;
+  const key = paneKey(host, pane.paneId);
   const track: PaneTrack = {
+    host,
+    key,
     paneId: pane.paneId,
-    trackingId: `tmux-${pane.paneId}-${now}`,
+    trackingId: host === LOCAL_HOST ? `tmux-${pane.paneId}-${now}` : `tmux-${host}-${pane.paneId}-${now}`,
     cwd: pane.cwd,
     registeredAt: now,
     state: 'registered',
@@ -105,7 +114,7 @@ export function register(pane: PaneInfo, now: number): Step {
   };
   return {
     track,
-    events: [{ type: 'registered', sessionId: track.trackingId, paneId: pane.paneId, cwd: pane.cwd, transcriptPath: '', timestamp: now }],
+    events: [{ type: 'registered', host, key, sessionId: track.trackingId, paneId: pane.paneId, cwd: pane.cwd, transcriptPath: '', timestamp: now }],
   };
 }
 
@@ -116,6 +125,8 @@ export function observe(track: PaneTrack, observation: Observation, now: number,
 function stuckEvent(track: PaneTrack, reason: StuckReason, message: string, now: number): CorralEvent {
   return {
     type: 'stuck',
+    host: track.host,
+    key: track.key,
     sessionId: track.trackingId,
     paneId: track.paneId,
     cwd: track.cwd,
@@ -127,7 +138,7 @@ function stuckEvent(track: PaneTrack, reason: StuckReason, message: string, now:
 }
 
 function unstuckEvent(track: PaneTrack, now: number): CorralEvent {
-  return { type: 'unstuck', sessionId: track.trackingId, paneId: track.paneId, timestamp: now };
+  return { type: 'unstuck', host: track.host, key: track.key, sessionId: track.trackingId, paneId: track.paneId, timestamp: now };
 }
 
 const CLAIMS: Readonly<Record<HookEvent['signal'], HookClaim | null>> = {
@@ -257,8 +268,8 @@ function observeScreen(track: PaneTrack, observation: ScreenObservation, now: nu
   return { track: next, events };
 }
 
-export function end(track: PaneTrack, why: 'closed' | 'out-of-scope' | 'server-gone', now: number): CorralEvent {
-  return { type: 'ended', sessionId: track.trackingId, paneId: track.paneId, why, timestamp: now };
+export function end(track: PaneTrack, why: EndReason, now: number): CorralEvent {
+  return { type: 'ended', host: track.host, key: track.key, sessionId: track.trackingId, paneId: track.paneId, why, timestamp: now };
 }
 
 /** Snoozes a stuck pane until its screen changes (a change clears the flag in observe()). */

@@ -7,6 +7,62 @@ export type TmuxSocket =
   | { readonly kind: 'name'; readonly name: string }
   | { readonly kind: 'path'; readonly path: string };
 
+/** The host every pane belongs to unless corral is told about others (`--host`). */
+export const LOCAL_HOST = 'local';
+
+/** One machine corral watches: its own (`ssh: null`) or one reached over ssh. */
+export interface HostSpec {
+  /** Short label shown in the dashboard and used in pane keys, model ids and attach paths. */
+  readonly name: string;
+  /** The ssh destination (`build-box`, `me@10.0.0.5`), or null for this machine. */
+  readonly ssh: string | null;
+  /** The tmux server on that host. */
+  readonly socket: TmuxSocket;
+}
+
+/**
+ * How a host is doing:
+ * - `connecting`: no answer yet (first contact, or a reconnect in progress);
+ * - `connected`: the last poll got an answer (a host without a tmux server is still connected);
+ * - `unreachable`: ssh could not reach the host (down, network, timeout);
+ * - `auth-failed`: ssh reached the host and was refused (key, host key, password required).
+ */
+export type HostState = 'connecting' | 'connected' | 'unreachable' | 'auth-failed';
+
+export interface HostHealth {
+  readonly name: string;
+  readonly ssh: string | null;
+  /** The tmux server on that host, for people (`default server`, `-L work`). */
+  readonly server: string;
+  readonly state: HostState;
+  /** When the host entered this state (ms, local clock). */
+  readonly since: number;
+  /** The engine status of that host's tmux server. */
+  readonly status: EngineStatus;
+  /** The last error line (ssh's own words for auth-failed and unreachable), null when fine. */
+  readonly error: string | null;
+  readonly paneCount: number;
+  /** When the next reconnect attempt is due (ms), while the host is down. */
+  readonly retryAt: number | null;
+}
+
+/**
+ * The key of a pane across hosts: its tmux id on the local host (`%3`, as before), else
+ * `host/%3` (`build-box/%3`).
+ */
+export function paneKey(host: string, paneId: string): string {
+  return host === LOCAL_HOST ? paneId : `${host}/${paneId}`;
+}
+
+/** Splits a pane key into host and tmux pane id; null when it is not one. */
+export function parsePaneKey(key: string): { readonly host: string; readonly paneId: string } | null {
+  const slash = key.lastIndexOf('/');
+  const host = slash === -1 ? LOCAL_HOST : key.slice(0, slash);
+  const paneId = key.slice(slash + 1);
+  if (!/^%\d+$/.test(paneId) || host === '' || (slash !== -1 && host === LOCAL_HOST)) return null;
+  return { host, paneId };
+}
+
 /** What `list-panes -a` tells about one pane. */
 export interface PaneInfo {
   readonly paneId: string; // "%3"
@@ -66,6 +122,11 @@ export interface PromptVerdict {
 export type PaneState = 'registered' | 'monitoring' | 'stuck' | 'ended';
 
 export interface PaneView {
+  /** The pane's key across hosts (see paneKey): `%3` on the local host, `build-box/%3` elsewhere. */
+  readonly key: string;
+  readonly host: string;
+  /** False while the pane's host is down: the view is the last one seen, greyed by readers. */
+  readonly online: boolean;
   readonly pane: PaneInfo;
   /** `session:window.pane` */
   readonly target: string;
@@ -145,6 +206,8 @@ export type EngineStatus = 'starting' | 'ok' | 'no-server' | 'no-tmux' | 'error'
 
 export interface EngineSnapshot {
   readonly server: string;
+  /** Every host watched, local first; one entry when corral watches only this machine. */
+  readonly hosts: readonly HostHealth[];
   readonly status: EngineStatus;
   readonly statusMessage: string | null;
   readonly panes: readonly PaneView[];
@@ -159,6 +222,10 @@ export interface EngineStore {
 }
 
 interface EventBase {
+  /** The pane's host (`local` unless corral watches others). */
+  readonly host: string;
+  /** The pane's key across hosts (see paneKey). */
+  readonly key: string;
   readonly sessionId: string;
   readonly paneId: string;
   readonly timestamp: number;
@@ -175,9 +242,10 @@ export type CorralEvent =
       readonly message: string;
     })
   | (EventBase & { readonly type: 'unstuck' })
-  | (EventBase & { readonly type: 'ended'; readonly why: 'closed' | 'out-of-scope' | 'server-gone' });
+  | (EventBase & { readonly type: 'ended'; readonly why: EndReason });
 
-export type CorralEventType = CorralEvent['type'];
+/** Why a pane stopped being watched: it closed, left the scope, its tmux server or its host went away. */
+export type EndReason = 'closed' | 'out-of-scope' | 'server-gone' | 'host-gone';
 
 /** Injected time source, so tests drive time by hand. */
 export interface Clock {
@@ -201,7 +269,7 @@ export const systemTimers: Timers = {
 /** What the dashboard and the servers may ask of the running engine besides reading the store. */
 export interface EngineHandle extends EngineStore {
   /** Marks a stuck pane as seen (snoozed) until its screen changes again. */
-  acknowledge(paneId: string): void;
+  acknowledge(key: string): void;
   /** Runs one poll cycle now (e.g. right after typing into a pane). */
   pollNow(): Promise<void>;
   onEvent(listener: (event: CorralEvent) => void): () => void;

@@ -120,6 +120,8 @@ describe('dashboard actions', () => {
 describe('stuck notifier', () => {
   const stuck: CorralEvent = {
     type: 'stuck',
+    host: 'local',
+    key: '%1',
     sessionId: 't',
     paneId: '%1',
     timestamp: 0,
@@ -133,8 +135,8 @@ describe('stuck notifier', () => {
     const f = fakeEngine();
     let rings = 0;
     watchForStuck(f.engine, 'both', () => void (rings += 1));
-    f.emit({ ...stuck, paneId: f.view.pane.paneId });
-    f.emit({ type: 'unstuck', sessionId: 't', paneId: '%1', timestamp: 1 });
+    f.emit({ ...stuck, paneId: f.view.pane.paneId, key: f.view.pane.paneId });
+    f.emit({ type: 'unstuck', host: 'local', key: '%1', sessionId: 't', paneId: '%1', timestamp: 1 });
     await new Promise((r) => setTimeout(r, 10));
     expect(rings).toBe(1);
     expect(f.calls).toEqual([['display-message', 'corral: work:2.0 is stuck (permission): Deploy? [y/N]']]);

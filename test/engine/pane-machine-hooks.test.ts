@@ -58,6 +58,8 @@ describe('pane machine with hooks', () => {
     expect(asked.events).toEqual([
       {
         type: 'stuck',
+        host: 'local',
+        key: '%4',
         sessionId: 'tmux-%4-0',
         paneId: '%4',
         cwd: '/srv/app',
@@ -76,7 +78,7 @@ describe('pane machine with hooks', () => {
   it('the next tool or prompt event clears the permission; Stop then waits for the next prompt', () => {
     const asked = run(fresh(), [[1_000, hook('prompt')], [2_000, hook('permission')], [2_500, screen('dialog', dialog)]]).track;
     const approved = run(asked, [[5_000, hook('tool')]]);
-    expect(approved.events).toEqual([{ type: 'unstuck', sessionId: 'tmux-%4-0', paneId: '%4', timestamp: 5_000 }]);
+    expect(approved.events).toEqual([{ type: 'unstuck', host: 'local', key: '%4', sessionId: 'tmux-%4-0', paneId: '%4', timestamp: 5_000 }]);
     expect(approved.track.hook?.claim).toBe('working');
     const stopped = run(approved.track, [[6_000, hook('stop')], [6_300, screen('answer', inputBox)]]);
     expect(stopped.track.hook?.claim).toBe('waiting');
@@ -95,7 +97,7 @@ describe('pane machine with hooks', () => {
     expect(hookView(rejected.track.hook)?.disagreement).toEqual({ claim: 'permission', screen: 'stopped', since: 10_000, overruled: false });
     expect(describeDisagreement(hookView(rejected.track.hook)!.disagreement)).toBe('hook says permission, screen shows stopped');
     const overruled = run(rejected.track, [[14_999, screen('interrupted', inputBox)], [15_000, screen('interrupted', inputBox)]]);
-    expect(overruled.events).toEqual([{ type: 'unstuck', sessionId: 'tmux-%4-0', paneId: '%4', timestamp: 15_000 }]);
+    expect(overruled.events).toEqual([{ type: 'unstuck', host: 'local', key: '%4', sessionId: 'tmux-%4-0', paneId: '%4', timestamp: 15_000 }]);
     expect(overruled.track.hook?.claim).toBeNull();
     expect(hookView(overruled.track.hook)?.disagreement).toMatchObject({ claim: 'permission', overruled: true });
     // From now on the screen decides alone: stuck (stopped) after the quiet threshold since its last change.

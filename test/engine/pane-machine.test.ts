@@ -26,7 +26,7 @@ describe('pane state machine', () => {
     const { track, events } = register(pane(), 1_000);
     expect(track.trackingId).toBe('tmux-%7-1000');
     expect(track.state).toBe('registered');
-    expect(events).toEqual([{ type: 'registered', sessionId: 'tmux-%7-1000', paneId: '%7', cwd: '/srv/app', transcriptPath: '', timestamp: 1_000 }]);
+    expect(events).toEqual([{ type: 'registered', host: 'local', key: '%7', sessionId: 'tmux-%7-1000', paneId: '%7', cwd: '/srv/app', transcriptPath: '', timestamp: 1_000 }]);
   });
 
   it('becomes stuck only after the threshold of quiet at a prompt, then unsticks on change', () => {
@@ -41,14 +41,14 @@ describe('pane state machine', () => {
     const stuck = run(early.track, [[30_000, 'h1', prompt]]);
     expect(stuck.track.state).toBe('stuck');
     expect(stuck.events).toEqual([
-      { type: 'stuck', sessionId: 'tmux-%7-0', paneId: '%7', cwd: '/srv/app', transcriptPath: '', reason: 'permission', message: 'Deploy? [y/N]', timestamp: 30_000 },
+      { type: 'stuck', host: 'local', key: '%7', sessionId: 'tmux-%7-0', paneId: '%7', cwd: '/srv/app', transcriptPath: '', reason: 'permission', message: 'Deploy? [y/N]', timestamp: 30_000 },
     ]);
     // No second stuck event while nothing changes.
     expect(run(stuck.track, [[60_000, 'h1', prompt]]).events).toEqual([]);
 
     const unstuck = run(stuck.track, [[61_000, 'h2', none]]);
     expect(unstuck.track).toMatchObject({ state: 'monitoring', quietSince: 61_000, stuckSince: null, reason: null });
-    expect(unstuck.events).toEqual([{ type: 'unstuck', sessionId: 'tmux-%7-0', paneId: '%7', timestamp: 61_000 }]);
+    expect(unstuck.events).toEqual([{ type: 'unstuck', host: 'local', key: '%7', sessionId: 'tmux-%7-0', paneId: '%7', timestamp: 61_000 }]);
   });
 
   it('never becomes stuck without a prompt, or while busy signals show', () => {
@@ -89,6 +89,16 @@ describe('pane state machine', () => {
 
   it('ends with the reason', () => {
     const start = register(pane(), 0).track;
-    expect(end(start, 'closed', 5)).toEqual({ type: 'ended', sessionId: 'tmux-%7-0', paneId: '%7', why: 'closed', timestamp: 5 });
+    expect(end(start, 'closed', 5)).toEqual({ type: 'ended', host: 'local', key: '%7', sessionId: 'tmux-%7-0', paneId: '%7', why: 'closed', timestamp: 5 });
+  });
+});
+
+describe('panes of another host', () => {
+  it('carry the host and a host-prefixed key in their tracking id and events', () => {
+    const { track, events } = register(paneInfo({ paneId: '%7' }), 1_000, 'build-box');
+    expect(track.key).toBe('build-box/%7');
+    expect(track.trackingId).toBe('tmux-build-box-%7-1000');
+    expect(events[0]).toMatchObject({ type: 'registered', host: 'build-box', key: 'build-box/%7', paneId: '%7' });
+    expect(end(track, 'host-gone', 2_000)).toMatchObject({ type: 'ended', host: 'build-box', key: 'build-box/%7', why: 'host-gone' });
   });
 });

@@ -1,7 +1,7 @@
 // Hand-driven stand-ins for the engine side: pane listings and views with sensible defaults, an
 // engine store whose panes a test sets, and dashboard actions that record what was asked.
 
-import type { CorralEvent, EngineHandle, EngineSnapshot, PaneInfo, PaneView } from '../../src/engine/types.js';
+import type { CorralEvent, EngineHandle, EngineSnapshot, HostHealth, PaneInfo, PaneView } from '../../src/engine/types.js';
 import type { SendItem } from '../../src/engine/tmux/keys.js';
 import type { DashboardActions, JumpResult } from '../../src/ui/actions.js';
 
@@ -12,7 +12,7 @@ export interface FakeEngine extends EngineHandle {
 }
 
 export function fakeEngine(panes: readonly PaneView[] = [], server = 'default server'): FakeEngine {
-  let snapshot: EngineSnapshot = { server, status: 'ok', statusMessage: null, panes, updatedAt: 0, cycle: 1 };
+  let snapshot: EngineSnapshot = { server, hosts: [localHealth(server)], status: 'ok', statusMessage: null, panes, updatedAt: 0, cycle: 1 };
   const listeners = new Set<() => void>();
   const publish = (next: EngineSnapshot) => {
     snapshot = next;
@@ -75,6 +75,9 @@ export function paneView(overrides: Partial<Omit<PaneView, 'pane'>> & { pane?: P
   const pane = paneInfo(overrides.pane);
   const { pane: _ignored, ...rest } = overrides;
   return {
+    key: rest.host && rest.host !== 'local' ? `${rest.host}/${pane.paneId}` : pane.paneId,
+    host: 'local',
+    online: true,
     pane,
     target: `${pane.sessionName}:${pane.windowIndex}.${pane.paneIndex}`,
     label: null,
@@ -140,5 +143,21 @@ export function manualClock(start = 0) {
     advance(ms: number) {
       now += ms;
     },
+  };
+}
+
+/** The health of the local host as a running engine reports it. */
+export function localHealth(server = 'default server', overrides: Partial<HostHealth> = {}): HostHealth {
+  return {
+    name: 'local',
+    ssh: null,
+    server,
+    state: 'connected',
+    since: 0,
+    status: 'ok',
+    error: null,
+    paneCount: 0,
+    retryAt: null,
+    ...overrides,
   };
 }

@@ -28,7 +28,7 @@ class ManualTimers implements Timers {
 }
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
-const ev = (n: number): CorralEvent => ({ type: 'unstuck', sessionId: `s${n}`, paneId: '%1', timestamp: n });
+const ev = (n: number): CorralEvent => ({ type: 'unstuck', host: 'local', key: '%1', sessionId: `s${n}`, paneId: '%1', timestamp: n });
 
 describe('event queue', () => {
   it('delivers in order while the sink is up', async () => {

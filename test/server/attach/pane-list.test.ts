@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { listPanes, listShape, promptLines, unframe } from '../../../src/server/attach/pane-list.js';
 import { compareViews } from '../../../src/engine/pane-order.js';
 import type { EngineSnapshot, PaneView } from '../../../src/engine/types.js';
-import { paneView } from '../../helpers/fake-engine.js';
+import { localHealth, paneView } from '../../helpers/fake-engine.js';
 
 const NOW = 1_000_000;
 
 function snapshot(panes: PaneView[]): EngineSnapshot {
-  return { server: 'default server', status: 'ok', statusMessage: null, panes, updatedAt: NOW, cycle: 3 };
+  return { server: 'default server', hosts: [localHealth()], status: 'ok', statusMessage: null, panes, updatedAt: NOW, cycle: 3 };
 }
 
 describe('listPanes', () => {
