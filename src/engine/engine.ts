@@ -11,11 +11,16 @@ import { inScope, optInLabel, type ScopeOptions } from './scope.js';
 import { paneTarget } from './tmux/commands.js';
 import { NoServerError, type TmuxClient } from './tmux/client.js';
 import { TmuxMissingError } from './tmux/runner.js';
+import { HostAuthError, HostUnreachableError } from './host-errors.js';
 import {
   LOCAL_HOST,
+  parsePaneKey,
   systemClock,
   type Clock,
+  type EndReason,
   type HostHealth,
+  type HostSpec,
+  type HostState,
   type CorralEvent,
   type EngineHandle,
   type EngineSnapshot,
@@ -33,9 +38,16 @@ export interface EngineOptions {
   /** corral's own pane, only when corral runs inside the server it watches. */
   readonly selfPaneId?: string | null;
   readonly rules?: PromptRules;
-  /** The host this engine watches (`local` by default). */
-  readonly host?: string;
+  /** The host this engine watches: this machine by default. */
+  readonly host?: HostSpec;
 }
+
+/** A host that does not answer is tried again after 1 s, then twice as long each time, up to 60 s. */
+export const RECONNECT_MIN_MS = 1_000;
+export const RECONNECT_MAX_MS = 60_000;
+
+/** How many cycles' clock readings the skew estimate keeps (a changed remote clock is picked up after that). */
+const SKEW_SAMPLES = 16;
 
 /** Where agent hook calls enter the engine (the HTTP hook receiver calls it). */
 export interface HookPort {
@@ -79,21 +91,43 @@ export function createEngine(options: EngineOptions): Engine {
   const entries = new Map<string, Entry>();
   const storeListeners = new Set<() => void>();
   const eventListeners = new Set<(event: CorralEvent) => void>();
-  const host = options.host ?? LOCAL_HOST;
-  const health = (status: EngineStatus, error: string | null, paneCount: number, since: number): HostHealth => ({
+  const hostSpec: HostSpec = options.host ?? { name: LOCAL_HOST, ssh: null, socket: tmux.socket };
+  const host = hostSpec.name;
+  const remote = hostSpec.ssh !== null;
+  // The host's health: its state changes only on a poll's outcome.
+  let hostState: HostState = 'connecting';
+  let hostSince = clock.now();
+  let hostError: string | null = null;
+  let retryAt: number | null = null;
+  let failures = 0;
+  const setHost = (state: HostState, error: string | null) => {
+    if (state !== hostState) hostSince = clock.now();
+    hostState = state;
+    hostError = error;
+  };
+  const health = (status: EngineStatus, paneCount: number): HostHealth => ({
     name: host,
-    ssh: null,
+    ssh: hostSpec.ssh,
     server: tmux.serverLabel,
-    state: status === 'starting' ? 'connecting' : 'connected',
-    since,
+    state: hostState,
+    since: hostSince,
     status,
-    error,
+    error: hostError,
     paneCount,
-    retryAt: null,
+    retryAt,
   });
+  // Remote activity stamps are in the remote clock: `skew` (remote minus local, ms) moves them to
+  // this machine's clock. Each reading errs low, so stamps err late: a capture too many, never one
+  // too few.
+  const skewSamples: number[] = [];
+  let skew = 0;
+  const toLocalClock = (pane: PaneInfo): PaneInfo =>
+    !remote || skew === 0 || pane.windowActivity <= 0 ? pane : { ...pane, windowActivity: pane.windowActivity - skew };
+  // The last views of a host that went down, shown greyed until it answers again.
+  let offline: readonly PaneView[] = [];
   let snapshot: EngineSnapshot = {
     server: tmux.serverLabel,
-    hosts: [health('starting', null, 0, clock.now())],
+    hosts: [health('starting', 0)],
     status: 'starting',
     statusMessage: null,
     panes: [],
@@ -140,38 +174,61 @@ export function createEngine(options: EngineOptions): Engine {
 
   const publish = (status: EngineStatus, statusMessage: string | null) => {
     const panes: PaneView[] = [];
-    let changed = status !== snapshot.status || statusMessage !== snapshot.statusMessage;
+    const previousHost = snapshot.hosts[0];
+    let changed =
+      status !== snapshot.status ||
+      statusMessage !== snapshot.statusMessage ||
+      previousHost?.state !== hostState ||
+      previousHost.error !== hostError ||
+      previousHost.retryAt !== retryAt;
     for (const entry of entries.values()) {
       const view = viewOf(entry);
       if (view !== entry.view) changed = true;
       entry.view = view;
       panes.push(view);
     }
+    panes.push(...offline);
     if (!changed && panes.length === snapshot.panes.length && panes.every((p, i) => p === snapshot.panes[i])) return;
-    const now = clock.now();
-    const previous = snapshot.hosts[0];
-    const since = previous && previous.status === status ? previous.since : now;
-    const hosts = [health(status, statusMessage, panes.length, since)];
-    snapshot = { server: tmux.serverLabel, hosts, status, statusMessage, panes, updatedAt: now, cycle };
+    const hosts = [health(status, entries.size)];
+    snapshot = { server: tmux.serverLabel, hosts, status, statusMessage, panes, updatedAt: clock.now(), cycle };
     for (const listener of storeListeners) listener();
   };
 
-  const endAll = (why: 'server-gone', now: number) => {
+  const endAll = (why: EndReason, now: number) => {
     const events = [...entries.values()].map((entry) => end(entry.track, why, now));
+    // A host that went away keeps its last views, greyed, so people see what was there.
+    if (why === 'host-gone') offline = [...offline, ...[...entries.values()].flatMap((e) => (e.view ? [{ ...e.view, online: false }] : []))];
     entries.clear();
     emit(events);
+  };
+
+  /** The tmux id of a pane key of this host (`%3`, or `build-box/%3` on build-box), else null. */
+  const ownPaneId = (key: string): string | null => {
+    const parsed = parsePaneKey(key);
+    return parsed !== null && parsed.host === host ? parsed.paneId : null;
+  };
+
+  const noteSkew = (serverTime: number | null | undefined, requestedAt: number) => {
+    if (!remote || serverTime === null || serverTime === undefined) return;
+    // serverTime is the start of the remote second, read after the request left: minus a second,
+    // the reading is at most the true skew (for round trips under a second).
+    skewSamples.push(serverTime - requestedAt - 1000);
+    if (skewSamples.length > SKEW_SAMPLES) skewSamples.shift();
+    skew = Math.max(...skewSamples);
   };
 
   const runCycle = async (): Promise<boolean> => {
     cycle += 1;
     let registeredNew = false;
-    // Captures are compared with tmux's activity stamps, which are wall-clock time.
+    // Captures are compared with tmux's activity stamps, which are wall-clock time (moved to this
+    // machine's clock for a remote host).
     const requestedAt = Date.now();
     // Filled when the client lets the engine choose; otherwise every known pane is captured.
     const chosenIds = new Set<string>();
     let chose = false;
     const select = (panes: readonly PaneInfo[]): string[] => {
       const chosen = panes
+        .map(toLocalClock)
         .filter((pane) => {
           const entry = entries.get(pane.paneId);
           // A pane seen for the first time is captured with its first listing: its state is known
@@ -186,10 +243,16 @@ export function createEngine(options: EngineOptions): Engine {
       return chosen;
     };
     try {
-      const output = await tmux.pollCycle([...entries.keys()], select);
+      const output = await tmux.pollCycle([...entries.keys()], select, { clock: remote });
       const now = clock.now();
-      const watched = new Map(output.panes.filter((p) => inScope(p, scope)).map((p) => [p.paneId, p]));
-      const present = new Set(output.panes.map((p) => p.paneId));
+      noteSkew(output.serverTime, requestedAt);
+      setHost('connected', null);
+      failures = 0;
+      retryAt = null;
+      offline = [];
+      const listed = output.panes.map(toLocalClock);
+      const watched = new Map(listed.filter((p) => inScope(p, scope)).map((p) => [p.paneId, p]));
+      const present = new Set(listed.map((p) => p.paneId));
       const events: CorralEvent[] = [];
       for (const [paneId, entry] of entries) {
         if (watched.has(paneId)) continue;
@@ -236,10 +299,18 @@ export function createEngine(options: EngineOptions): Engine {
       publish('ok', null);
     } catch (error) {
       const now = clock.now();
-      if (error instanceof NoServerError) {
+      if (error instanceof HostUnreachableError || error instanceof HostAuthError) {
+        failures += 1;
+        retryAt = now + reconnectDelay(failures);
+        setHost(error instanceof HostAuthError ? 'auth-failed' : 'unreachable', error.sshMessage);
+        endAll('host-gone', now);
+        publish('error', error.message);
+      } else if (error instanceof NoServerError) {
+        setHost('connected', null);
         endAll('server-gone', now);
         publish('no-server', error.message);
       } else if (error instanceof TmuxMissingError) {
+        setHost('connected', null);
         endAll('server-gone', now);
         publish('no-tmux', error.message);
       } else {
@@ -254,7 +325,7 @@ export function createEngine(options: EngineOptions): Engine {
     inFlight = (async () => {
       try {
         const registeredNew = await runCycle();
-        if (running) schedule(registeredNew ? 0 : settings.pollIntervalMs);
+        if (running) schedule(retryAt !== null ? retryAt - clock.now() : registeredNew ? 0 : settings.pollIntervalMs);
       } finally {
         inFlight = null;
       }
@@ -267,7 +338,7 @@ export function createEngine(options: EngineOptions): Engine {
     timer = setTimeout(() => {
       timer = null;
       void poll();
-    }, delay);
+    }, Math.max(0, delay));
   };
 
   return {
@@ -282,8 +353,9 @@ export function createEngine(options: EngineOptions): Engine {
       eventListeners.add(listener);
       return () => eventListeners.delete(listener);
     },
-    observeHook(paneId, hook) {
-      const entry = entries.get(paneId);
+    observeHook(key, hook) {
+      const paneId = ownPaneId(key);
+      const entry = paneId === null ? undefined : entries.get(paneId);
       if (!entry) return false;
       const step = observe(entry.track, { kind: 'hook', hook }, clock.now(), machine);
       entry.track = step.track;
@@ -293,7 +365,7 @@ export function createEngine(options: EngineOptions): Engine {
         for (const delay of HOOK_FOLLOW_UPS_MS) {
           const handle = setTimeout(() => {
             followUps.delete(handle);
-            const current = entries.get(paneId);
+            const current = entries.get(entry.track.paneId);
             if (current) current.captured = null; // forces its capture in the next cycle
             void poll();
           }, delay);
@@ -302,8 +374,9 @@ export function createEngine(options: EngineOptions): Engine {
       }
       return true;
     },
-    acknowledge(paneId) {
-      const entry = entries.get(paneId);
+    acknowledge(key) {
+      const paneId = ownPaneId(key);
+      const entry = paneId === null ? undefined : entries.get(paneId);
       if (!entry) return;
       entry.track = acknowledge(entry.track);
       publish(snapshot.status, snapshot.statusMessage);
@@ -329,6 +402,11 @@ export function createEngine(options: EngineOptions): Engine {
       await tmux.close();
     },
   };
+}
+
+/** The wait before reconnect attempt `failures` (1, 2, 4 ... 60 s). */
+export function reconnectDelay(failures: number): number {
+  return Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** Math.max(0, failures - 1));
 }
 
 function sameView(a: PaneView, b: PaneView): boolean {

@@ -7,6 +7,7 @@ import {
   captureBatchCommand,
   captureCommand,
   chain,
+  clockCommand,
   escapeArg,
   escapeFormat,
   makeFraming,
@@ -103,18 +104,21 @@ export class TmuxClient {
   async pollCycle(
     candidates: readonly string[],
     select?: (panes: readonly PaneInfo[]) => readonly string[],
+    options: { readonly clock?: boolean } = {},
   ): Promise<PollCycleOutput> {
+    const clock = options.clock ?? false;
     const canPersist = this.pollRunner !== this.runner;
     // The first cycle of a long-running poll (nothing known yet) lists, then captures what `select`
     // picks, even before the connection is up: every pane arrives with its screen.
     const first = canPersist && candidates.length === 0;
     const persistent = canPersist && (this.pollRunner.connected?.() ?? true);
     if (select === undefined || !(persistent || first)) {
-      return this.runPoll(pollCycleCommand(this.framing, candidates));
+      return this.runPoll(pollCycleCommand(this.framing, candidates, clock));
     }
-    const { panes } = await this.runPoll(listPanesCommand(this.framing));
+    const list = listPanesCommand(this.framing);
+    const { panes, serverTime } = await this.runPoll(clock ? chain([list, clockCommand(this.framing)]) : [...list]);
     const chosen = select(panes);
-    if (chosen.length === 0) return { panes, screens: new Map() };
+    if (chosen.length === 0) return { panes, screens: new Map(), serverTime };
     // Over the connection, screens go through a paste buffer (a printed capture leaks there before
     // tmux 3.6); a tmux process of its own frees its captures, so it prints them.
     const style = persistent ? await this.bufferStyle() : null;
@@ -124,7 +128,7 @@ export class TmuxClient {
     // A connection lost under the call was answered by a tmux process, which shows buffers as they are.
     const shown = style === null ? null : this.pollRunner.connected?.() === false ? 'raw' : style;
     const screen = (body: string) => (shown === null ? body : shownScreen(body, shown));
-    return { panes, screens: parsePollCycle(result.stdout, this.framing, result.exitCode === 0, screen).screens };
+    return { panes, screens: parsePollCycle(result.stdout, this.framing, result.exitCode === 0, screen).screens, serverTime };
   }
 
   /**

@@ -172,8 +172,23 @@ function toInt(value: string): number {
  * list, so a pane that vanished since the last cycle only cuts the captures after it (tmux stops
  * a command sequence at the first failure); the list itself is always complete.
  */
-export function pollCycleCommand(framing: Framing, captureIds: readonly string[]): string[] {
-  return chain([listPanesCommand(framing), ...screenCommands(framing, captureIds)]);
+export function pollCycleCommand(framing: Framing, captureIds: readonly string[], clock = false): string[] {
+  return chain([listPanesCommand(framing), ...(clock ? [clockCommand(framing)] : []), ...screenCommands(framing, captureIds)]);
+}
+
+/**
+ * The tmux server's own clock, in whole seconds: display-message runs its text through strftime,
+ * and `%s` is the epoch. It lets corral compare a remote host's activity stamps with that host's
+ * clock rather than its own.
+ */
+export function clockCommand(framing: Framing): TmuxCommand {
+  return ['display-message', '-p', `${framing.blockStart}clock~>%s`];
+}
+
+/** The server time a clockCommand printed (epoch ms), or null when the output holds none. */
+export function parseClock(stdout: string, framing: Framing): number | null {
+  const match = new RegExp(`^${escapeRegExp(framing.blockStart)}clock~>(\\d+)$`, 'm').exec(stdout);
+  return match ? Number(match[1]) * 1000 : null;
 }
 
 /**
@@ -201,6 +216,8 @@ export interface PollCycleOutput {
   readonly panes: PaneInfo[];
   /** Screens by pane id; a pane missing here was not captured this cycle. */
   readonly screens: Map<string, string>;
+  /** The tmux server's clock when it listed the panes (epoch ms, whole seconds), when asked for. */
+  readonly serverTime: number | null;
 }
 
 /** `screen` turns a block's text into the screen (buffered captures need decoding). */
@@ -228,7 +245,7 @@ export function parsePollCycle(
       screens.set(id, screen(body));
     });
   }
-  return { panes, screens };
+  return { panes, screens, serverTime: parseClock(listText, framing) };
 }
 
 function escapeRegExp(value: string): string {
