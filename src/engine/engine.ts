@@ -38,6 +38,8 @@ export interface EngineOptions {
   /** corral's own pane, only when corral runs inside the server it watches. */
   readonly selfPaneId?: string | null;
   readonly rules?: PromptRules;
+  /** Wall-clock time, which tmux's activity stamps are in (the system clock unless tests drive it). */
+  readonly wallClock?: Clock;
   /** The host this engine watches: this machine by default. */
   readonly host?: HostSpec;
 }
@@ -80,6 +82,7 @@ interface Entry {
 export function createEngine(options: EngineOptions): Engine {
   const { settings, tmux } = options;
   const clock = options.clock ?? systemClock;
+  const wallClock = options.wallClock ?? systemClock;
   const rules = options.rules ?? DEFAULT_RULES;
   const scope: ScopeOptions = { optIn: settings.optIn, prefix: settings.prefix, selfPaneId: options.selfPaneId ?? null };
   const machine = {
@@ -222,7 +225,7 @@ export function createEngine(options: EngineOptions): Engine {
     let registeredNew = false;
     // Captures are compared with tmux's activity stamps, which are wall-clock time (moved to this
     // machine's clock for a remote host).
-    const requestedAt = Date.now();
+    const requestedAt = wallClock.now();
     // Filled when the client lets the engine choose; otherwise every known pane is captured.
     const chosenIds = new Set<string>();
     let chose = false;

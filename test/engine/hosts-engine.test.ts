@@ -1,0 +1,201 @@
+// Engines of remote hosts with a scripted tmux and a hand-driven clock: clock skew, host health,
+// reconnect backoff, host-gone events, and engines combined across hosts.
+
+import { describe, expect, it } from 'vitest';
+import { resolveSettings } from '../../src/engine/config.js';
+import { createEngine, reconnectDelay, type Engine } from '../../src/engine/engine.js';
+import { HostAuthError, HostUnreachableError } from '../../src/engine/host-errors.js';
+import { combineEngines } from '../../src/engine/hosts-engine.js';
+import { TmuxClient } from '../../src/engine/tmux/client.js';
+import { makeFraming } from '../../src/engine/tmux/commands.js';
+import type { TmuxResult, TmuxRunner } from '../../src/engine/tmux/runner.js';
+import type { CorralEvent, HostSpec } from '../../src/engine/types.js';
+
+const framing = makeFraming('fixed');
+const T0 = 1_800_000_000_000;
+
+interface RemotePane {
+  id: string;
+  screen: string;
+  /** When the pane last printed, in the LOCAL clock (ms); the remote stamps it in its own clock. */
+  printedAt: number;
+}
+
+/** A remote tmux server whose clock runs `skewMs` ahead of this machine's (behind when negative). */
+function remoteTmux(panes: RemotePane[], now: () => number, skewMs: number) {
+  const calls: string[][] = [];
+  let failure: Error | null = null;
+  const runner: TmuxRunner = async (args): Promise<TmuxResult> => {
+    calls.push([...args]);
+    if (failure) throw failure;
+    const remoteSeconds = (localMs: number) => Math.floor((localMs + skewMs) / 1000);
+    let stdout = '';
+    const commands: string[][] = [[]];
+    for (const a of args) {
+      if (a === ';') commands.push([]);
+      else commands[commands.length - 1]!.push(a);
+    }
+    for (const cmd of commands) {
+      if (cmd[0] === 'list-panes') {
+        for (const p of panes) {
+          const n = p.id.slice(1);
+          const fields = [p.id, '$0', 'main', `@${n}`, n, 'win', '0', 'title', '/work', 'bash', '1', '0', '80', '24', '0', '0', String(remoteSeconds(p.printedAt))];
+          stdout += fields.join(framing.fieldSep) + framing.recordEnd + '\n';
+        }
+      } else if (cmd[0] === 'display-message') {
+        // strftime: `%s` is the remote epoch, `%%` a percent sign.
+        stdout += `${cmd[2]!.replace('%s', String(remoteSeconds(now()))).replaceAll('%%', '%')}\n`;
+      } else if (cmd[0] === 'capture-pane') {
+        const p = panes.find((x) => x.id === cmd[cmd.indexOf('-t') + 1]);
+        if (!p) return { stdout, stderr: "can't find pane\n", exitCode: 1 };
+        stdout += `${p.screen}\n`;
+      }
+    }
+    return { stdout, stderr: '', exitCode: 0 };
+  };
+  return { runner, calls, fail: (error: Error | null) => (failure = error) };
+}
+
+const buildBox: HostSpec = { name: 'build-box', ssh: 'build-box', socket: { kind: 'default' } };
+
+function remoteEngine(panes: RemotePane[], skewMs: number) {
+  let now = T0;
+  const clock = { now: () => now };
+  const remote = remoteTmux(panes, clock.now, skewMs);
+  const settings = resolveSettings({ flags: { quietThresholdMs: 10_000 }, env: {}, file: null });
+  const tmux = new TmuxClient({ socket: buildBox.socket, runner: remote.runner, nonce: 'fixed' });
+  const engine = createEngine({ settings, tmux, clock, wallClock: clock, host: buildBox });
+  const events: CorralEvent[] = [];
+  engine.onEvent((e) => events.push(e));
+  return { engine, events, remote, advance: (ms: number) => (now += ms), now: () => now };
+}
+
+/** Runs one scenario on a host with the given skew and returns what a person would see. */
+async function scenario(skewMs: number) {
+  const prompt: RemotePane = { id: '%1', screen: 'Deploy? [y/N]', printedAt: T0 - 5_000 };
+  const printing: RemotePane = { id: '%2', screen: 'step 1', printedAt: T0 - 600_000 };
+  const h = remoteEngine([prompt, printing], skewMs);
+  const seen: string[] = [];
+  const look = () => {
+    const views = h.engine.getSnapshot().panes;
+    seen.push(views.map((v) => `${v.key}:${v.state}:${v.lines.join('|')}:${Math.round((h.now() - v.quietSince) / 1000)}s`).join(' '));
+  };
+  for (let i = 0; i < 12; i++) {
+    await h.engine.pollNow();
+    look();
+    if (i === 2) {
+      // The second pane prints: its screen changes and the remote stamps the window.
+      printing.screen = 'step 2';
+      printing.printedAt = h.now();
+    }
+    h.advance(1_000);
+  }
+  return { seen, events: h.events.map((e) => `${e.type}:${e.key}@${e.timestamp - T0}`) };
+}
+
+describe('a remote host whose clock is off', () => {
+  it('sees the same states, quiet times and screens 90 s ahead, 90 s behind and in step', async () => {
+    const inStep = await scenario(0);
+    // The prompt printed 5 s before the first poll: stuck once 10 s of quiet have passed, not
+    // before (a remote stamp errs late by up to 2 s: its whole second, and the clock reading's).
+    expect(inStep.events).toEqual(['registered:build-box/%1@0', 'registered:build-box/%2@0', 'stuck:build-box/%1@7000']);
+    // The print at the third cycle is captured at the next one.
+    expect(inStep.seen[3]).toContain('build-box/%2:monitoring:step 2');
+    expect(await scenario(90_000)).toEqual(inStep);
+    expect(await scenario(-90_000)).toEqual(inStep);
+  });
+
+  it('asks the remote server for its clock in the same round trip as the listing', async () => {
+    const h = remoteEngine([{ id: '%1', screen: '$', printedAt: T0 }], 90_000);
+    await h.engine.pollNow();
+    await h.engine.pollNow();
+    expect(h.remote.calls).toHaveLength(2);
+    expect(h.remote.calls[1]).toContain('list-panes');
+    expect(h.remote.calls[1]!.some((a) => a.endsWith('clock~>%s'))).toBe(true);
+  });
+});
+
+describe('a remote host that goes down', () => {
+  it('greys its rows, ends its panes with host-gone, backs off 1 s to 60 s, and recovers', async () => {
+    const h = remoteEngine([{ id: '%1', screen: 'Deploy? [y/N]', printedAt: T0 - 60_000 }], 0);
+    await h.engine.pollNow();
+    await h.engine.pollNow();
+    expect(h.engine.getSnapshot().hosts[0]).toMatchObject({ name: 'build-box', ssh: 'build-box', state: 'connected', paneCount: 1, error: null });
+
+    h.remote.fail(new HostUnreachableError('build-box', 'ssh: connect to host build-box port 22: Connection refused'));
+    h.advance(1_000);
+    await h.engine.pollNow();
+    const down = h.engine.getSnapshot();
+    expect(down.hosts[0]).toMatchObject({ state: 'unreachable', since: h.now(), error: 'ssh: connect to host build-box port 22: Connection refused', retryAt: h.now() + 1_000 });
+    expect(down.panes.map((v) => [v.key, v.online])).toEqual([['build-box/%1', false]]);
+    expect(h.events.at(-1)).toMatchObject({ type: 'ended', why: 'host-gone', host: 'build-box', key: 'build-box/%1' });
+
+    const waits = [1, 2, 3, 4, 5, 6, 7, 8].map(reconnectDelay);
+    expect(waits).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 60_000, 60_000]);
+    await h.engine.pollNow();
+    expect(h.engine.getSnapshot().hosts[0]?.retryAt).toBe(h.now() + 2_000);
+    expect(h.engine.getSnapshot().hosts[0]?.since).toBe(down.hosts[0]?.since);
+    expect(h.events.filter((e) => e.type === 'ended')).toHaveLength(1);
+
+    h.remote.fail(new HostAuthError('build-box', 'root@127.0.0.1: Permission denied (publickey).'));
+    await h.engine.pollNow();
+    expect(h.engine.getSnapshot().hosts[0]).toMatchObject({ state: 'auth-failed', error: 'root@127.0.0.1: Permission denied (publickey).' });
+
+    h.remote.fail(null);
+    h.advance(5_000);
+    await h.engine.pollNow();
+    const back = h.engine.getSnapshot();
+    expect(back.hosts[0]).toMatchObject({ state: 'connected', error: null, retryAt: null });
+    expect(back.panes.map((v) => [v.key, v.online])).toEqual([['build-box/%1', true]]);
+    expect(h.events.at(-1)).toMatchObject({ type: 'registered', key: 'build-box/%1' });
+  });
+});
+
+describe('engines combined across hosts', () => {
+  function localAndRemote() {
+    const r = remoteEngine([{ id: '%1', screen: 'Deploy? [y/N]', printedAt: T0 - 60_000 }], 0);
+    const l = remoteTmux([{ id: '%1', screen: '$', printedAt: T0 - 60_000 }], r.now, 0);
+    const settings = resolveSettings({ flags: {}, env: {}, file: null });
+    const local = createEngine({ settings, tmux: new TmuxClient({ socket: { kind: 'default' }, runner: l.runner, nonce: 'fixed' }), clock: { now: r.now } });
+    const engines = new Map<string, Engine>([['local', local], ['build-box', r.engine]]);
+    return { combined: combineEngines(engines), r, local, l };
+  }
+
+  it('lists every host, local first, and keeps one snapshot object while nothing changes', async () => {
+    const { combined } = localAndRemote();
+    await combined.pollNow();
+    const snap = combined.getSnapshot();
+    expect(snap.hosts.map((h) => [h.name, h.state])).toEqual([['local', 'connected'], ['build-box', 'connected']]);
+    expect(snap.panes.map((v) => v.key)).toEqual(['%1', 'build-box/%1']);
+    expect(combined.getSnapshot()).toBe(snap);
+  });
+
+  it('sends a call about a pane to its own host only', async () => {
+    const { combined, r, local } = localAndRemote();
+    await combined.pollNow();
+    r.advance(20_000);
+    await combined.pollNow();
+    await combined.pollNow();
+    expect(r.engine.getSnapshot().panes[0]?.state).toBe('stuck');
+    combined.acknowledge('build-box/%1');
+    expect(r.engine.getSnapshot().panes[0]?.acknowledged).toBe(true);
+    expect(local.getSnapshot().panes[0]?.acknowledged).toBe(false);
+    combined.acknowledge('elsewhere/%1');
+    combined.acknowledge('not a key');
+    combined.acknowledge('%1');
+    expect(local.getSnapshot().panes[0]?.acknowledged).toBe(true);
+  });
+
+  it('keeps polling the other hosts while one is down', async () => {
+    const { combined, r, l } = localAndRemote();
+    await combined.pollNow();
+    r.remote.fail(new HostUnreachableError('build-box', 'ssh: connect to host build-box port 22: Connection timed out'));
+    const before = l.calls.length;
+    await combined.pollNow();
+    await combined.pollNow();
+    expect(l.calls.length).toBe(before + 2);
+    const snap = combined.getSnapshot();
+    expect(snap.hosts.map((h) => h.state)).toEqual(['connected', 'unreachable']);
+    expect(snap.panes.map((v) => [v.key, v.online])).toEqual([['%1', true], ['build-box/%1', false]]);
+  });
+});
