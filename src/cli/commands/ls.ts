@@ -4,13 +4,20 @@
 
 import { formatDuration } from '../../engine/durations.js';
 import { paneStatus, statusBadge } from '../../engine/pane-status.js';
-import type { PaneView } from '../../engine/types.js';
+import type { HostHealth, PaneView } from '../../engine/types.js';
 import type { Command } from '../command.js';
 import { fetchHookStates } from '../hook-state.js';
 import { setupEngine } from '../setup.js';
 
 function stateLabel(view: PaneView, now: number): string {
   return statusBadge(paneStatus(view, now), view.reason);
+}
+
+/** One line on a host that could not be read: unreachable, refused, or without a tmux server. */
+export function hostProblem(host: HostHealth): string {
+  if (host.state === 'auth-failed') return `${host.name}: ssh authentication failed: ${host.error ?? ''}`.trimEnd();
+  if (host.state === 'unreachable') return `${host.name} is unreachable: ${host.error ?? ''}`.trimEnd();
+  return `${host.name}: ${host.error ?? host.status}`;
 }
 
 function lastLine(view: PaneView): string {
@@ -49,15 +56,22 @@ export const lsCommand: Command = {
     await engine.pollNow(); // discovers panes
     await engine.pollNow(); // captures them
     const snapshot = engine.getSnapshot();
-    if (snapshot.status !== 'ok') {
+    const several = snapshot.hosts.length > 1;
+    if (!several && snapshot.status !== 'ok') {
       stderr.write(`corral: ${snapshot.statusMessage ?? snapshot.status}\n`);
       return 1;
     }
+    // Across hosts, one that cannot be read is reported and the others are listed.
+    const down = snapshot.hosts.filter((h) => h.state !== 'connected' || h.status !== 'ok');
+    for (const host of several ? down : []) stderr.write(`corral: ${hostProblem(host)}\n`);
+    if (several && down.length === snapshot.hosts.length) return 1;
     const now = Date.now();
     const panes = [...snapshot.panes].sort((a, b) => Number(b.state === 'stuck') - Number(a.state === 'stuck') || a.quietSince - b.quietSince);
     if (flags.json) {
       const hooks = await fetchHookStates(settings, env, await tmux.socketPath());
       const out = panes.map((v) => ({
+        key: v.key,
+        host: v.host,
         paneId: v.pane.paneId,
         target: v.target,
         label: v.label,
@@ -72,8 +86,8 @@ export const lsCommand: Command = {
         busy: v.verdict?.busy ?? false,
         lastLine: lastLine(v),
         sessionId: v.trackingId,
-        hook: hooks?.get(v.pane.paneId)?.hook ?? null,
-        disagreement: hooks?.get(v.pane.paneId)?.disagreement ?? null,
+        hook: hooks?.get(v.key)?.hook ?? null,
+        disagreement: hooks?.get(v.key)?.disagreement ?? null,
       }));
       stdout.write(`${JSON.stringify(out, null, 2)}\n`);
       return 0;
@@ -84,8 +98,16 @@ export const lsCommand: Command = {
     }
     const width = (stdout as NodeJS.WriteStream).columns ?? 120;
     const rows = [
-      ['STATE', 'PANE', 'TARGET', 'QUIET', 'COMMAND', 'LAST LINE'],
-      ...panes.map((v) => [stateLabel(v, now), v.pane.paneId, v.target, formatDuration(now - v.quietSince), v.pane.command, lastLine(v)]),
+      [...(several ? ['HOST'] : []), 'STATE', 'PANE', 'TARGET', 'QUIET', 'COMMAND', 'LAST LINE'],
+      ...panes.map((v) => [
+        ...(several ? [v.host] : []),
+        v.online ? stateLabel(v, now) : 'offline',
+        v.key,
+        v.target,
+        formatDuration(now - v.quietSince),
+        v.pane.command,
+        lastLine(v),
+      ]),
     ];
     const fixed = rows[0]!.slice(0, -1).map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length)) + 2);
     stdout.write(`${table(rows, Math.max(20, width - fixed.reduce((a, b) => a + b, 0)))}\n`);

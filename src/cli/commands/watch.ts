@@ -3,10 +3,11 @@
 
 import { ConfigError } from '../../engine/config.js';
 import { REASON_MEANINGS, STATUS_MEANINGS, statusBadge } from '../../engine/pane-status.js';
-import type { EngineStatus } from '../../engine/types.js';
+import type { EngineStatus, HostState } from '../../engine/types.js';
 import type { Command } from '../command.js';
 import { connectDaemon, validateDaemonUrl } from '../daemon-sink.js';
 import { setupEngine } from '../setup.js';
+import { hostProblem } from './ls.js';
 import { notificationsWanted, notifyRules } from '../../notify/notifier.js';
 
 export const watchCommand: Command = {
@@ -15,7 +16,8 @@ export const watchCommand: Command = {
   usage: 'watch [OPTIONS]',
   details: [
     'Prints one JSON object per line on stdout for every event: registered, stuck, unstuck, ended.',
-    'Each has type, sessionId (tmux-%ID-<ms>), paneId and timestamp (ms); stuck adds reason and message.',
+    'Each has type, host, key, sessionId (tmux-%ID-<ms>), paneId and timestamp (ms); stuck adds reason and message.',
+    'key is the pane id (%3) on this machine and HOST/%3 on a host named with --host; a host that goes down ends its panes (why: host-gone).',
     `stuck: ${STATUS_MEANINGS.stuck}; the dashboard and ls show it as ${statusBadge('stuck', 'permission')} (${REASON_MEANINGS.permission})`,
     `or ${statusBadge('stuck', 'stopped')} (${REASON_MEANINGS.stopped}). unstuck: its screen changed.`,
     'With --daemon-url the same events are POSTed there, queued while the daemon is down.',
@@ -37,12 +39,21 @@ export const watchCommand: Command = {
     engine.onEvent((event) => stdout.write(`${JSON.stringify(event)}\n`));
     const queue = connectDaemon(engine, settings, stderr);
     let lastStatus: EngineStatus = 'starting';
+    const hostStates = new Map<string, HostState>();
     engine.subscribe(() => {
-      const { status, statusMessage } = engine.getSnapshot();
+      const { status, statusMessage, server, hosts } = engine.getSnapshot();
+      // Remote hosts: each change of state is told once (the local host speaks through the status).
+      for (const host of hosts.slice(1)) {
+        const before = hostStates.get(host.name) ?? 'connecting';
+        hostStates.set(host.name, host.state);
+        if (host.state === before) continue;
+        if (host.state === 'connected') stderr.write(`corral: ${host.name} is connected\n`);
+        else if (host.state !== 'connecting') stderr.write(`corral: ${hostProblem(host)}; retrying\n`);
+      }
       if (status === lastStatus) return;
       if (status === 'no-server') stderr.write(`corral: ${statusMessage}; waiting for one to start\n`);
       else if (status === 'error' || status === 'no-tmux') stderr.write(`corral: ${statusMessage}\n`);
-      else if (status === 'ok' && lastStatus !== 'starting') stderr.write(`corral: tmux server on ${engine.tmux.serverLabel} is available\n`);
+      else if (status === 'ok' && lastStatus !== 'starting') stderr.write(`corral: tmux server on ${server} is available\n`);
       lastStatus = status;
     });
     lifecycle.onShutdown('the engine', async () => {
