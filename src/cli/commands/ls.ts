@@ -4,20 +4,14 @@
 
 import { formatDuration } from '../../engine/durations.js';
 import { paneStatus, statusBadge } from '../../engine/pane-status.js';
-import type { HostHealth, PaneView } from '../../engine/types.js';
+import { hostProblem } from '../../engine/host-status.js';
+import type { PaneView } from '../../engine/types.js';
 import type { Command } from '../command.js';
 import { fetchHookStates } from '../hook-state.js';
 import { setupEngine } from '../setup.js';
 
 function stateLabel(view: PaneView, now: number): string {
   return statusBadge(paneStatus(view, now), view.reason);
-}
-
-/** One line on a host that could not be read: unreachable, refused, or without a tmux server. */
-export function hostProblem(host: HostHealth): string {
-  if (host.state === 'auth-failed') return `${host.name}: ssh authentication failed: ${host.error ?? ''}`.trimEnd();
-  if (host.state === 'unreachable') return `${host.name} is unreachable: ${host.error ?? ''}`.trimEnd();
-  return `${host.name}: ${host.error ?? host.status}`;
 }
 
 function lastLine(view: PaneView): string {

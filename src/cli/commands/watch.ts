@@ -7,7 +7,7 @@ import type { EngineStatus, HostState } from '../../engine/types.js';
 import type { Command } from '../command.js';
 import { connectDaemon, validateDaemonUrl } from '../daemon-sink.js';
 import { setupEngine } from '../setup.js';
-import { hostProblem } from './ls.js';
+import { hostProblem } from '../../engine/host-status.js';
 import { notificationsWanted, notifyRules } from '../../notify/notifier.js';
 
 export const watchCommand: Command = {
