@@ -126,6 +126,8 @@ export function createEngine(options: EngineOptions): Engine {
   let skew = 0;
   const toLocalClock = (pane: PaneInfo): PaneInfo =>
     !remote || skew === 0 || pane.windowActivity <= 0 ? pane : { ...pane, windowActivity: pane.windowActivity - skew };
+  // A remote host's panes to capture in the next cycle's round trip (chosen from this cycle's list).
+  let pending: string[] = [];
   // The last views of a host that went down, shown greyed until it answers again.
   let offline: readonly PaneView[] = [];
   let snapshot: EngineSnapshot = {
@@ -246,7 +248,14 @@ export function createEngine(options: EngineOptions): Engine {
       return chosen;
     };
     try {
-      const output = await tmux.pollCycle([...entries.keys()], select, { clock: remote });
+      // A remote host answers in one round trip a cycle: the list, with the captures that the
+      // previous list asked for (a screen then shows up to one poll later than on this machine).
+      const pipelined = remote ? pending.filter((id) => entries.has(id)) : null;
+      if (pipelined !== null) {
+        chose = true;
+        for (const id of pipelined) chosenIds.add(id);
+      }
+      const output = await tmux.pollCycle([...entries.keys()], select, { clock: remote, ...(pipelined === null ? {} : { pipelined }) });
       const now = clock.now();
       noteSkew(output.serverTime, requestedAt);
       setHost('connected', null);
@@ -297,6 +306,11 @@ export function createEngine(options: EngineOptions): Engine {
           entry.lines = lines.slice(-settings.previewLines);
         }
         events.push(...step.events);
+      }
+      if (remote) {
+        pending = [...entries.values()]
+          .filter(({ captured, pane }) => captured === null || needsCapture(captured.pane, pane, captured.at, requestedAt))
+          .map(({ pane }) => pane.paneId);
       }
       emit(events);
       publish('ok', null);

@@ -24,6 +24,7 @@ interface RemotePane {
 /** A remote tmux server whose clock runs `skewMs` ahead of this machine's (behind when negative). */
 function remoteTmux(panes: RemotePane[], now: () => number, skewMs: number) {
   const calls: string[][] = [];
+  const buffers = new Map<string, string>();
   let failure: Error | null = null;
   const runner: TmuxRunner = async (args): Promise<TmuxResult> => {
     calls.push([...args]);
@@ -48,7 +49,18 @@ function remoteTmux(panes: RemotePane[], now: () => number, skewMs: number) {
       } else if (cmd[0] === 'capture-pane') {
         const p = panes.find((x) => x.id === cmd[cmd.indexOf('-t') + 1]);
         if (!p) return { stdout, stderr: "can't find pane\n", exitCode: 1 };
-        stdout += `${p.screen}\n`;
+        // -b keeps the capture in a buffer, as a control-mode poll does; show-buffer prints it
+        // the way tmux 3.3 shows a buffer to a control client.
+        if (cmd.includes('-b')) buffers.set(cmd[cmd.indexOf('-b') + 1]!, `${p.screen}\n`);
+        else stdout += `${p.screen}\n`;
+      } else if (cmd[0] === 'set-buffer') {
+        buffers.set(cmd[2]!, cmd[4]!);
+      } else if (cmd[0] === 'show-buffer') {
+        const text = buffers.get(cmd[2]!);
+        if (text === undefined) return { stdout, stderr: `no buffer ${cmd[2]}\n`, exitCode: 1 };
+        stdout += `${text.replaceAll('\\', '\\\\')}\n`;
+      } else if (cmd[0] === 'delete-buffer') {
+        buffers.delete(cmd[2]!);
       }
     }
     return { stdout, stderr: '', exitCode: 0 };
@@ -58,12 +70,14 @@ function remoteTmux(panes: RemotePane[], now: () => number, skewMs: number) {
 
 const buildBox: HostSpec = { name: 'build-box', ssh: 'build-box', socket: { kind: 'default' } };
 
-function remoteEngine(panes: RemotePane[], skewMs: number) {
+function remoteEngine(panes: RemotePane[], skewMs: number, persistent = false) {
   let now = T0;
   const clock = { now: () => now };
   const remote = remoteTmux(panes, clock.now, skewMs);
   const settings = resolveSettings({ flags: { quietThresholdMs: 10_000 }, env: {}, file: null });
-  const tmux = new TmuxClient({ socket: buildBox.socket, runner: remote.runner, nonce: 'fixed' });
+  // A poll runner of its own stands for the control-mode connection over ssh.
+  const pollRunner: TmuxRunner = (args, options) => remote.runner(args, options);
+  const tmux = new TmuxClient({ socket: buildBox.socket, runner: remote.runner, nonce: 'fixed', ...(persistent ? { pollRunner } : {}) });
   const engine = createEngine({ settings, tmux, clock, wallClock: clock, host: buildBox });
   const events: CorralEvent[] = [];
   engine.onEvent((e) => events.push(e));
@@ -71,10 +85,10 @@ function remoteEngine(panes: RemotePane[], skewMs: number) {
 }
 
 /** Runs one scenario on a host with the given skew and returns what a person would see. */
-async function scenario(skewMs: number) {
+async function scenario(skewMs: number, persistent = false) {
   const prompt: RemotePane = { id: '%1', screen: 'Deploy? [y/N]', printedAt: T0 - 5_000 };
   const printing: RemotePane = { id: '%2', screen: 'step 1', printedAt: T0 - 600_000 };
-  const h = remoteEngine([prompt, printing], skewMs);
+  const h = remoteEngine([prompt, printing], skewMs, persistent);
   const seen: string[] = [];
   const look = () => {
     const views = h.engine.getSnapshot().panes;
@@ -90,7 +104,7 @@ async function scenario(skewMs: number) {
     }
     h.advance(1_000);
   }
-  return { seen, events: h.events.map((e) => `${e.type}:${e.key}@${e.timestamp - T0}`) };
+  return { seen, events: h.events.map((e) => `${e.type}:${e.key}@${e.timestamp - T0}`), roundTrips: h.remote.calls.length };
 }
 
 describe('a remote host whose clock is off', () => {
@@ -103,6 +117,18 @@ describe('a remote host whose clock is off', () => {
     expect(inStep.seen[3]).toContain('build-box/%2:monitoring:step 2');
     expect(await scenario(90_000)).toEqual(inStep);
     expect(await scenario(-90_000)).toEqual(inStep);
+  });
+
+  it('the same over a persistent connection, one round trip a cycle', async () => {
+    const inStep = await scenario(0, true);
+    expect(inStep.events).toEqual(['registered:build-box/%1@0', 'registered:build-box/%2@0', 'stuck:build-box/%1@7000']);
+    // The print at the third cycle: listed at the next one, captured with the list after that.
+    expect(inStep.seen[3]).toContain('build-box/%2:monitoring:step 1');
+    expect(inStep.seen[4]).toContain('build-box/%2:monitoring:step 2');
+    // 12 cycles, and once a question on how this server shows a paste buffer.
+    expect(inStep.roundTrips).toBe(13);
+    expect(await scenario(90_000, true)).toEqual(inStep);
+    expect(await scenario(-90_000, true)).toEqual(inStep);
   });
 
   it('asks the remote server for its clock in the same round trip as the listing', async () => {

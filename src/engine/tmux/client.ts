@@ -100,11 +100,15 @@ export class TmuxClient {
    * is cheap, the list comes first and `select` picks the panes to capture from it. Otherwise (no
    * such runner, or its connection was missing last time) one tmux process lists and captures every
    * pane in `candidates`, because a second process would cost more than the captures it saves.
+   *
+   * With `pipelined` (a host far away, where a round trip costs more than a capture), a cycle is
+   * one round trip over the connection: the list, and the captures of the panes that the previous
+   * list showed printing (the caller passes them; `select` is not called).
    */
   async pollCycle(
     candidates: readonly string[],
     select?: (panes: readonly PaneInfo[]) => readonly string[],
-    options: { readonly clock?: boolean } = {},
+    options: { readonly clock?: boolean; readonly pipelined?: readonly string[] } = {},
   ): Promise<PollCycleOutput> {
     const clock = options.clock ?? false;
     const canPersist = this.pollRunner !== this.runner;
@@ -116,7 +120,9 @@ export class TmuxClient {
       return this.runPoll(pollCycleCommand(this.framing, candidates, clock));
     }
     const list = listPanesCommand(this.framing);
-    const { panes, serverTime } = await this.runPoll(clock ? chain([list, clockCommand(this.framing)]) : [...list]);
+    const head = chain(clock ? [list, clockCommand(this.framing)] : [list]);
+    if (options.pipelined !== undefined && persistent) return this.pipelinedPoll(head, options.pipelined);
+    const { panes, serverTime } = await this.runPoll(head);
     const chosen = select(panes);
     if (chosen.length === 0) return { panes, screens: new Map(), serverTime };
     // Over the connection, screens go through a paste buffer (a printed capture leaks there before
@@ -129,6 +135,18 @@ export class TmuxClient {
     const shown = style === null ? null : this.pollRunner.connected?.() === false ? 'raw' : style;
     const screen = (body: string) => (shown === null ? body : shownScreen(body, shown));
     return { panes, screens: parsePollCycle(result.stdout, this.framing, result.exitCode === 0, screen).screens, serverTime };
+  }
+
+  private async pipelinedPoll(head: readonly string[], captureIds: readonly string[]): Promise<PollCycleOutput> {
+    if (captureIds.length === 0) return this.runPoll(head);
+    const style = await this.bufferStyle();
+    const result = await this.pollRunner([...head, ';', ...screensCommand(this.framing, captureIds, captureBufferName(this.framing))]);
+    if (result.exitCode !== 0 && isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
+    const shown = this.pollRunner.connected?.() === false ? 'raw' : style;
+    const output = parsePollCycle(result.stdout, this.framing, result.exitCode === 0, (body) => shownScreen(body, shown));
+    // tmux stops a sequence at a pane that closed: the list, which comes first, is still whole.
+    if (result.exitCode !== 0 && output.panes.length === 0) throw new TmuxCommandError(['list-panes'], result);
+    return output;
   }
 
   /**
