@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PaneGoneError } from '../../../src/engine/tmux/client.js';
+import { PaneGoneError, type PollRunner, type TmuxClient } from '../../../src/engine/tmux/client.js';
 import { openTmux, type OpenedTmux } from '../../../src/engine/tmux/open.js';
 import { createExecRunner, tmuxSpawnCountByHost } from '../../../src/engine/tmux/runner.js';
 import {
@@ -59,6 +59,11 @@ function open(persistent: boolean, dir = controlDir(), alias = sshd.alias): Open
   });
   opened.push(tmux);
   return tmux;
+}
+
+/** Whether the client's last poll went over its control-mode connection. */
+function connected(client: TmuxClient): boolean | undefined {
+  return (client.commandRunner as PollRunner).connected?.();
 }
 
 /** Live ssh processes (masters and clients) using master sockets in `dir`. */
@@ -116,7 +121,7 @@ describe('tmux over ssh', () => {
     expect(first.panes.map((p) => p.paneId)).toContain(pane);
     const cycle = await client.pollCycle([pane], () => [pane]);
     expect(client.commandRunner).not.toBe(client.runner);
-    expect((client.commandRunner as { connected(): boolean }).connected()).toBe(true);
+    expect(connected(client)).toBe(true);
     expect(cycle.screens.get(pane)).toContain('polled');
     // The control client tmux sees is a process of an sshd session.
     const controlClients = (await server.tmux('list-clients', '-F', '#{client_control_mode} #{client_pid}'))
@@ -153,7 +158,7 @@ describe('tmux over ssh', () => {
     const dir = controlDir();
     const { client } = open(true, dir);
     await client.pollCycle([], (panes) => panes.map((p) => p.paneId));
-    expect((client.commandRunner as { connected(): boolean }).connected()).toBe(true);
+    expect(connected(client)).toBe(true);
     await sshd.stop();
     // The master saw its connection drop.
     await waitUntil(() => masters(dir).length === 0, 10_000, 'the master to end');
@@ -170,7 +175,7 @@ describe('tmux over ssh', () => {
     expect((await client.listPanes()).length).toBeGreaterThan(0);
     await client.pollCycle([], (panes) => panes.map((p) => p.paneId));
     await client.pollCycle([], (panes) => panes.map((p) => p.paneId));
-    expect((client.commandRunner as { connected(): boolean }).connected()).toBe(true);
+    expect(connected(client)).toBe(true);
     expect(masters(dir)).toHaveLength(1);
   });
 
