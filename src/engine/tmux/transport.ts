@@ -236,10 +236,11 @@ export function sshTransport(options: SshTransportOptions): TmuxTransport {
     classify: (exitCode, stderr) => classifySshFailure(host.name, exitCode, stderr),
     missingProgram: () => new SshMissingError(ssh),
     close() {
-      // `-O exit` fails when no master is running; either way none is left.
-      closing ??= new Promise((resolve) => {
+      // `-O exit` fails when no master is running; either way none is left. Calls made while one
+      // runs share it; a later call (the transport was used again) asks again.
+      closing ??= new Promise<void>((resolve) => {
         execFile(ssh, [...shared, '-O', 'exit', destination], { timeout: 10_000 }, () => resolve());
-      });
+      }).finally(() => (closing = null));
       return closing;
     },
   };
