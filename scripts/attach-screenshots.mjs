@@ -14,6 +14,7 @@ import { buildRules } from '../dist/engine/prompt/matcher.js';
 import { TmuxClient } from '../dist/engine/tmux/client.js';
 import { createControlRunner } from '../dist/engine/tmux/control-runner.js';
 import { createExecRunner } from '../dist/engine/tmux/runner.js';
+import { localTransport } from '../dist/engine/tmux/transport.js';
 import { launchChromium } from './chromium.mjs';
 import { killServer } from '../bench/lib/tmux-fixture.mjs';
 
@@ -25,7 +26,7 @@ const socket = { kind: 'name', name };
 const env = { ...process.env };
 delete env.TMUX;
 
-const exec = createExecRunner(socket);
+const exec = createExecRunner(localTransport(socket));
 await startDemoServer(exec, env, { width: 100, height: 30 });
 const settings = resolveSettings({
   flags: { socketName: name, quietThresholdMs: 3000, pollIntervalMs: 500, port: 0 },

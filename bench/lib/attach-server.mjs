@@ -9,6 +9,7 @@ import { createPaneAccess } from '../../dist/engine/pane-access.js';
 import { TmuxClient } from '../../dist/engine/tmux/client.js';
 import { createControlRunner } from '../../dist/engine/tmux/control-runner.js';
 import { createExecRunner } from '../../dist/engine/tmux/runner.js';
+import { localTransport } from '../../dist/engine/tmux/transport.js';
 
 const [socketName, token, extra] = process.argv.slice(2);
 const socket = { kind: 'name', name: socketName };
@@ -28,7 +29,7 @@ const engine = {
   pollNow: async () => {},
   onEvent: () => () => {},
 };
-const exec = createExecRunner(socket);
+const exec = createExecRunner(localTransport(socket));
 const tmux = new TmuxClient({ socket, runner: exec, pollRunner: createControlRunner({ socket, exec }) });
 const server = new CorralServer({ host: '127.0.0.1', port: 0 });
 await server.listen();

@@ -9,6 +9,7 @@ import { createEngine } from '../../dist/engine/engine.js';
 import { resolveSettings } from '../../dist/engine/config.js';
 import { TmuxClient } from '../../dist/engine/tmux/client.js';
 import { createExecRunner, tmuxSpawnCount } from '../../dist/engine/tmux/runner.js';
+import { localTransport } from '../../dist/engine/tmux/transport.js';
 import { createControlRunner } from '../../dist/engine/tmux/control-runner.js';
 import { cpuMs } from './tmux-fixture.mjs';
 
@@ -28,7 +29,7 @@ const cpuBefore = cpuMs(process.pid, true);
 if (mode === 'corral' || mode === 'control') {
   const settings = resolveSettings({ flags: { pollIntervalMs: String(interval) }, env: {}, file: null });
   const socket = { kind: 'name', name: socketName };
-  const exec = createExecRunner(socket);
+  const exec = createExecRunner(localTransport(socket));
   const pollRunner = mode === 'control' ? createControlRunner({ socket, exec }) : undefined;
   const engine = createEngine({ settings, tmux: new TmuxClient({ socket, runner: exec, ...(pollRunner ? { pollRunner } : {}) }) });
   engine.subscribe(() => {});

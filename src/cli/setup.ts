@@ -7,8 +7,8 @@ import type { Settings } from '../engine/config.js';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { buildRules, type PromptRules } from '../engine/prompt/matcher.js';
 import { TmuxClient, tmuxVersion } from '../engine/tmux/client.js';
-import { TmuxMissingError, createExecRunner } from '../engine/tmux/runner.js';
-import { createControlRunner } from '../engine/tmux/control-runner.js';
+import { TmuxMissingError } from '../engine/tmux/runner.js';
+import { localHost, openTmux } from '../engine/tmux/open.js';
 import { namedSocketPath, socketPathFromTmuxEnv } from '../engine/tmux/socket.js';
 import type { TmuxSocket } from '../engine/types.js';
 
@@ -81,9 +81,7 @@ export async function setupEngine(
   options: { persistent?: boolean } = {},
 ): Promise<EngineSetup> {
   const socket = socketFromSettings(settings, env);
-  const exec = createExecRunner(socket);
-  const pollRunner = options.persistent ? createControlRunner({ socket, exec }) : undefined;
-  const tmux = new TmuxClient({ socket, runner: exec, ...(pollRunner ? { pollRunner } : {}) });
+  const { client: tmux } = openTmux(localHost(socket), { persistent: options.persistent ?? false });
   await checkTmux(tmux, stderr);
   const self = await selfPaneId(tmux, env);
   const engine = createEngine({ settings, tmux, selfPaneId: self, rules: rulesFromSettings(settings) });

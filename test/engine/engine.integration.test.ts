@@ -9,6 +9,7 @@ import { resolveSettings } from '../../src/engine/config.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { createControlRunner } from '../../src/engine/tmux/control-runner.js';
 import { createExecRunner } from '../../src/engine/tmux/runner.js';
+import { localTransport } from '../../src/engine/tmux/transport.js';
 import type { CorralEvent, PaneView } from '../../src/engine/types.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 
@@ -21,7 +22,7 @@ let polled: string[][] = [];
 
 function startEngine(flags: Record<string, unknown> = {}, persistent = false): Engine {
   const settings = resolveSettings({ flags: { quietThresholdMs: 1500, pollIntervalMs: 200, ...flags }, env: {}, file: null });
-  const exec = createExecRunner(server.socket);
+  const exec = createExecRunner(localTransport(server.socket));
   const control = persistent ? createControlRunner({ socket: server.socket, exec, retryMs: 0 }) : undefined;
   const pollRunner = control
     ? Object.assign((args: readonly string[]) => (polled.push([...args]), control(args)), { close: () => control.close() })

@@ -8,6 +8,7 @@ import { createPaneAccess } from '../../src/engine/pane-access.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { createControlRunner } from '../../src/engine/tmux/control-runner.js';
 import { createExecRunner } from '../../src/engine/tmux/runner.js';
+import { localTransport } from '../../src/engine/tmux/transport.js';
 import { CorralServer } from '../../src/server/http-server.js';
 import {
   createAttachFeature,
@@ -59,7 +60,7 @@ export async function startHarness(
   await server.listen();
   const engine = fakeEngine([], 'test');
   const all = { ...DEFAULT_ATTACH_SETTINGS, ...settings };
-  const exec = createExecRunner(tmux.socket);
+  const exec = createExecRunner(localTransport(tmux.socket));
   const client = new TmuxClient({
     socket: tmux.socket,
     runner: exec,

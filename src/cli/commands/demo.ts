@@ -11,6 +11,7 @@ import { createEngine } from '../../engine/engine.js';
 import { envValue } from '../../engine/env.js';
 import { TmuxClient } from '../../engine/tmux/client.js';
 import { createExecRunner, runChecked, type TmuxRunner } from '../../engine/tmux/runner.js';
+import { localTransport } from '../../engine/tmux/transport.js';
 import { namedSocketPath } from '../../engine/tmux/socket.js';
 import type { Command } from '../command.js';
 import { loadDashboard } from '../load-dashboard.js';
@@ -83,7 +84,7 @@ export async function removeOrphanDemos(env: NodeJS.ProcessEnv, uid: number): Pr
   for (const name of names) {
     const pid = new RegExp(`^${DEMO_SOCKET_PREFIX}(\\d+)$`).exec(name)?.[1];
     if (pid === undefined || alive(Number(pid))) continue;
-    await createExecRunner({ kind: 'name', name })(['kill-server']).catch(() => undefined);
+    await createExecRunner(localTransport({ kind: 'name', name }))(['kill-server']).catch(() => undefined);
     rmSync(join(dir, name), { force: true });
     removed.push(name);
   }
@@ -140,7 +141,7 @@ export async function runDemo({ settings, env, stderr, lifecycle, label }: DemoO
   const fixed = envValue(env, 'CORRAL_DEMO_SOCKET') ?? null;
   const name = fixed ?? `${DEMO_SOCKET_PREFIX}${process.pid}`;
   const socket = { kind: 'name', name } as const;
-  const runner = createExecRunner(socket);
+  const runner = createExecRunner(localTransport(socket));
   const tmux = new TmuxClient({ socket, runner });
   await checkTmux(tmux, stderr);
   const uid = process.getuid?.() ?? 0;

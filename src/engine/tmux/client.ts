@@ -31,6 +31,7 @@ import type { SendItem } from './keys.js';
 import { assertPaneId } from './pane-id.js';
 import { TmuxCommandError, createExecRunner, isNoServerMessage, runChecked, type TmuxRunner } from './runner.js';
 import { describeSocket } from './socket.js';
+import { localTransport, type TmuxTransport } from './transport.js';
 
 export class NoServerError extends Error {
   constructor(readonly server: string) {
@@ -65,6 +66,9 @@ export type PollRunner = TmuxRunner & { close?(): Promise<void>; connected?(): b
 
 export interface TmuxClientOptions {
   readonly socket: TmuxSocket;
+  /** How the host's tmux is reached (its name labels errors); the local tmux on `socket` by default. */
+  readonly transport?: TmuxTransport;
+  /** Runs one tmux process per call; an exec runner over `transport` by default. */
   readonly runner?: TmuxRunner;
   /** Runs the poll cycles (a persistent control-mode runner); `runner` when not given. */
   readonly pollRunner?: PollRunner;
@@ -74,6 +78,9 @@ export interface TmuxClientOptions {
 
 export class TmuxClient {
   readonly socket: TmuxSocket;
+  /** The host's name (`local` for this machine). */
+  readonly host: string;
+  private readonly remote: boolean;
   readonly runner: TmuxRunner;
   private readonly pollRunner: PollRunner;
   private readonly framing: Framing;
@@ -81,7 +88,10 @@ export class TmuxClient {
 
   constructor(options: TmuxClientOptions) {
     this.socket = options.socket;
-    this.runner = options.runner ?? createExecRunner(options.socket);
+    const transport = options.transport ?? localTransport(options.socket);
+    this.host = transport.host;
+    this.remote = transport.remote;
+    this.runner = options.runner ?? createExecRunner(transport);
     this.pollRunner = options.pollRunner ?? this.runner;
     this.framing = makeFraming(options.nonce ?? randomBytes(6).toString('hex'));
   }
@@ -92,7 +102,7 @@ export class TmuxClient {
   }
 
   get serverLabel(): string {
-    return describeSocket(this.socket);
+    return this.remote ? `${describeSocket(this.socket)} on ${this.host}` : describeSocket(this.socket);
   }
 
   /**

@@ -1,6 +1,7 @@
 // One long-lived tmux control-mode client (`tmux -C attach -t SESSION`): a command queue whose
 // replies resolve promises, and a stream of notifications (pane output above all). Besides
-// runner.ts this is the only place that starts tmux. Attaching and detaching go through the
+// runner.ts this is the only place that starts tmux, through the host's transport (over ssh:
+// `ssh -T HOST -- tmux -C attach …`; control mode needs no terminal). Attaching and detaching go through the
 // server's ControlGate, one at a time. No signal handlers here: a control client whose stdin
 // closes detaches, so one never outlives corral, however corral ends (even on SIGKILL).
 
@@ -8,8 +9,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { TmuxSocket } from '../types.js';
 import { controlGate, type ControlGate } from './control-gate.js';
 import { ControlParser, formatControlLine, type ControlEvent, type ControlReply } from './control-protocol.js';
-import { TmuxMissingError, tmuxBinary } from './runner.js';
-import { socketArgs } from './socket.js';
+import { localTransport, type TmuxTransport } from './transport.js';
 
 export interface ControlHandlers {
   onOutput?(paneId: string, data: Buffer): void;
@@ -30,7 +30,10 @@ export interface ControlClientOptions {
   /** More client flags, e.g. `no-output` for a connection that only runs commands. */
   readonly extraFlags?: readonly string[];
   readonly handlers?: ControlHandlers;
+  /** The tmux program, for a local connection without `transport`. */
   readonly binary?: string;
+  /** How the host's tmux is reached; a local tmux on `socket` when not given. */
+  readonly transport?: TmuxTransport;
   /** How long open() waits for the attach to finish. */
   readonly timeoutMs?: number;
 }
@@ -90,20 +93,22 @@ export class ControlClient {
       ...(pauseAfter > 0 ? [`pause-after=${Math.floor(pauseAfter)}`] : []),
       ...(options.extraFlags ?? []),
     ].join(',');
-    const binary = options.binary ?? tmuxBinary();
+    const transport =
+      options.transport ??
+      (options.binary === undefined ? localTransport(options.socket) : localTransport(options.socket, options.binary));
     // -u: tmux would otherwise replace every non-ASCII byte of command replies with `_` under a
     // non-UTF-8 locale (titles, paths, screens shown from buffers).
-    const args = [...socketArgs(options.socket), '-u', '-C', 'attach-session', '-f', flags, '-t', options.session];
-    const gate = controlGate(options.socket);
+    const command = transport.command(['-u', '-C', 'attach-session', '-f', flags, '-t', options.session]);
+    const gate = controlGate(options.socket, transport.remote ? transport.host : null);
     return gate.run(() => {
-      const child = spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(command.file, command.args, { stdio: ['pipe', 'pipe', 'pipe'] });
       const client = new ControlClient(child, gate, options.handlers ?? {});
       live.add(client);
-      return client.start(options.timeoutMs ?? 5000);
+      return client.start(options.timeoutMs ?? 5000, transport);
     });
   }
 
-  private start(timeoutMs: number): Promise<ControlClient> {
+  private start(timeoutMs: number, transport: TmuxTransport): Promise<ControlClient> {
     return new Promise((resolve, reject) => {
       let attached = false;
       const stderr: string[] = [];
@@ -120,16 +125,18 @@ export class ControlClient {
         this.finish('could not start tmux');
         reject(
           error.code === 'ENOENT'
-            ? new TmuxMissingError()
-            : new ControlClientError(`could not start tmux: ${error.message}`),
+            ? transport.missingProgram()
+            : new ControlClientError(`could not start ${transport.remote ? 'ssh' : 'tmux'}: ${error.message}`),
         );
       });
-      this.child.on('close', () => {
+      this.child.on('close', (code: number | null) => {
         clearTimeout(timer);
         this.finish(this.exitReason || 'tmux control client exited');
         if (!attached) {
+          // ssh's own failures (host down, key refused) say more than "could not attach".
+          const failure = code === null || code === 0 ? null : transport.classify(code, stderr.join(''));
           const why = [...early, ...stderr].join(' ').trim() || 'tmux exited';
-          reject(new ControlClientError(`could not attach a tmux control client: ${why}`));
+          reject(failure ?? new ControlClientError(`could not attach a tmux control client: ${why}`));
         }
       });
       this.child.stdout.on('data', (chunk: Buffer) => {

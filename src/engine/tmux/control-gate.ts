@@ -4,7 +4,7 @@
 // process, a control client attaches or detaches only when no other one on that server does.
 
 import type { TmuxSocket } from '../types.js';
-import { namedSocketPath, socketPathFromTmuxEnv } from './socket.js';
+import { describeSocket, namedSocketPath, socketPathFromTmuxEnv } from './socket.js';
 
 export class ControlGate {
   private tail: Promise<unknown> = Promise.resolve();
@@ -53,9 +53,10 @@ function serverKey(socket: TmuxSocket): string {
   }
 }
 
-/** The gate of one tmux server. */
-export function controlGate(socket: TmuxSocket): ControlGate {
-  const key = serverKey(socket);
+/** The gate of one tmux server: on this machine (`host` null) or on the named ssh host. */
+export function controlGate(socket: TmuxSocket, host: string | null = null): ControlGate {
+  // Another host's socket paths cannot be resolved here; the socket choice names its server.
+  const key = host === null ? serverKey(socket) : `${host}\0${describeSocket(socket)}`;
   let gate = gates.get(key);
   if (!gate) {
     gate = new ControlGate();

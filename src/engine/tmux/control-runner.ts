@@ -6,11 +6,16 @@
 import { ControlClient } from './control-client.js';
 import type { RunOptions, TmuxResult, TmuxRunner } from './runner.js';
 import type { TmuxSocket } from '../types.js';
+import type { TmuxTransport } from './transport.js';
 
 export interface ControlRunnerOptions {
   readonly socket: TmuxSocket;
   /** Used while there is no connection, and for anything with stdin. */
   readonly exec: TmuxRunner;
+  /** How the host's tmux is reached (the exec runner's transport); local tmux when not given. */
+  readonly transport?: TmuxTransport;
+  /** How long attaching may take (ms); ssh's first connection to a host takes a while. */
+  readonly attachTimeoutMs?: number;
   /** Wait this long after a failed or lost connection before trying again. */
   readonly retryMs?: number;
   readonly now?: () => number;
@@ -49,7 +54,13 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
     const session = sessions.exitCode === 0 ? sessions.stdout.split('\n').find((s) => s.startsWith('$')) : undefined;
     if (!session) return null;
     try {
-      const opened = await ControlClient.open({ socket: options.socket, session, extraFlags: ['no-output'] });
+      const opened = await ControlClient.open({
+        socket: options.socket,
+        session,
+        extraFlags: ['no-output'],
+        ...(options.transport ? { transport: options.transport } : {}),
+        ...(options.attachTimeoutMs === undefined ? {} : { timeoutMs: options.attachTimeoutMs }),
+      });
       if (closed) {
         await opened.close();
         return null;

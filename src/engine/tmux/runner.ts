@@ -1,10 +1,11 @@
-// The only place that starts tmux processes. Everything else builds argument
-// arrays (never shell strings) and hands them to a TmuxRunner.
+// The only place that starts tmux processes (with control-client.ts for persistent connections).
+// Everything else builds argument arrays (never shell strings) and hands them to a TmuxRunner; the
+// host's transport turns them into the program to run (tmux here, ssh for another host).
 
 import { execa } from 'execa';
-import type { TmuxSocket } from '../types.js';
-import { envValue, type Env } from '../env.js';
-import { socketArgs } from './socket.js';
+import { HostUnreachableError, type TmuxTransport } from './transport.js';
+
+export { TmuxMissingError, tmuxBinary } from './transport.js';
 
 export interface TmuxResult {
   readonly stdout: string;
@@ -19,13 +20,6 @@ export interface RunOptions {
 
 /** Runs one tmux client with the given arguments (socket flags excluded). */
 export type TmuxRunner = (args: readonly string[], options?: RunOptions) => Promise<TmuxResult>;
-
-export class TmuxMissingError extends Error {
-  constructor() {
-    super('tmux is not installed (corral needs tmux >= 3.2): apt install tmux, or brew install tmux');
-    this.name = 'TmuxMissingError';
-  }
-}
 
 export class TmuxCommandError extends Error {
   constructor(
@@ -43,36 +37,61 @@ export function isNoServerMessage(stderr: string): boolean {
 }
 
 let spawnCount = 0;
-/** How many tmux processes this process has started (for benchmarks and tests). */
+const spawnsByHost = new Map<string, number>();
+
+/** How many tmux processes (ssh ones included) this process has started (for benchmarks and tests). */
 export function tmuxSpawnCount(): number {
   return spawnCount;
 }
 
-/** The tmux program to run: $CORRAL_TMUX_BIN (unless empty), else `tmux` from PATH. */
-export function tmuxBinary(env: Env = process.env): string {
-  return envValue(env, 'CORRAL_TMUX_BIN') ?? 'tmux';
+/** The same count per host name (`local` for this machine). */
+export function tmuxSpawnCountByHost(): ReadonlyMap<string, number> {
+  return new Map(spawnsByHost);
 }
 
-export function createExecRunner(socket: TmuxSocket, binary = tmuxBinary()): TmuxRunner {
-  const prefix = socketArgs(socket);
-  return async (args, options) => {
+export interface ExecRunnerOptions {
+  /** Ends a run that takes longer (ms); it then fails as the host being unreachable. Default: none locally, 30 s over ssh. */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * Runs each call as one process through the transport: `tmux ARGS` here, `ssh HOST -- tmux ARGS`
+ * for another host. A run that fails at the ssh level throws the transport's error
+ * (HostUnreachableError, HostAuthError, TmuxMissingError) instead of returning a result.
+ */
+export function createExecRunner(transport: TmuxTransport, options: ExecRunnerOptions = {}): TmuxRunner {
+  const timeoutMs = options.timeoutMs ?? (transport.remote ? 30_000 : undefined);
+  return async (args, runOptions) => {
     spawnCount += 1;
+    spawnsByHost.set(transport.host, (spawnsByHost.get(transport.host) ?? 0) + 1);
+    const command = transport.command(args);
+    let result;
     try {
-      const result = await execa(binary, [...prefix, ...args], {
+      result = await execa(command.file, command.args, {
         reject: false,
         stripFinalNewline: false,
-        ...(options?.input === undefined ? { stdin: 'ignore' as const } : { input: options.input }),
+        ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }),
+        ...(runOptions?.input === undefined ? { stdin: 'ignore' as const } : { input: runOptions.input }),
       });
-      if (result.failed && result.exitCode === undefined) {
-        const code = (result as { code?: string }).code;
-        if (code === 'ENOENT') throw new TmuxMissingError();
-        throw new Error(`could not run tmux: ${result.shortMessage}`);
-      }
-      return { stdout: String(result.stdout), stderr: String(result.stderr), exitCode: result.exitCode ?? 1 };
     } catch (error) {
-      if ((error as { code?: string }).code === 'ENOENT') throw new TmuxMissingError();
+      if ((error as { code?: string }).code === 'ENOENT') throw transport.missingProgram();
       throw error;
     }
+    if (result.timedOut) {
+      throw transport.remote
+        ? new HostUnreachableError(transport.host, `no answer within ${Math.round((timeoutMs ?? 0) / 1000)} s`)
+        : new Error(`tmux ${args[0] ?? ''} did not finish within ${timeoutMs ?? 0} ms`);
+    }
+    if (result.failed && result.exitCode === undefined) {
+      if ((result as { code?: string }).code === 'ENOENT') throw transport.missingProgram();
+      throw new Error(`could not run ${command.file}: ${result.shortMessage}`);
+    }
+    const out = { stdout: String(result.stdout), stderr: String(result.stderr), exitCode: result.exitCode ?? 1 };
+    if (out.exitCode !== 0) {
+      const failure = transport.classify(out.exitCode, out.stderr);
+      if (failure) throw failure;
+    }
+    return out;
   };
 }
 

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createControlRunner, type ControlRunner } from '../../../src/engine/tmux/control-runner.js';
 import { TmuxClient } from '../../../src/engine/tmux/client.js';
 import { createExecRunner } from '../../../src/engine/tmux/runner.js';
+import { localTransport } from '../../../src/engine/tmux/transport.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
 
 let server: TestTmux;
@@ -34,7 +35,7 @@ describe('control-mode poll runner', () => {
     // which could fall between the two polls compared here.
     await server.tmux('rename-window', '-t', a, 'win a;b');
     await server.tmux('rename-window', '-t', b, 'win b');
-    const exec = createExecRunner(server.socket);
+    const exec = createExecRunner(localTransport(server.socket));
     control = createControlRunner({ socket: server.socket, exec, retryMs: 0 });
     const viaExec = new TmuxClient({ socket: server.socket, runner: exec, nonce: 'n1' });
     const viaControl = new TmuxClient({ socket: server.socket, runner: exec, pollRunner: control, nonce: 'n1' });
@@ -53,7 +54,7 @@ describe('control-mode poll runner', () => {
     const b = await server.spawn(`printf 'second\\n\\n\\nthird\\n'; sleep 60`);
     await server.waitForScreen(a, (s) => s.includes('end'));
     await server.waitForScreen(b, (s) => s.includes('third'));
-    const exec = createExecRunner(server.socket);
+    const exec = createExecRunner(localTransport(server.socket));
     control = createControlRunner({ socket: server.socket, exec, retryMs: 0 });
     const viaExec = new TmuxClient({ socket: server.socket, runner: exec, nonce: 'n2' });
     const viaControl = new TmuxClient({ socket: server.socket, runner: exec, pollRunner: control, nonce: 'n2' });
@@ -78,7 +79,7 @@ describe('control-mode poll runner', () => {
     // would grow the server by 3 MB here.
     const pane = await server.spawn('for i in $(seq 1 50); do printf "%0199d" $i; done; read -r _', { width: 200, height: 50 });
     await server.waitForScreen(pane, (s) => s.includes('00050'));
-    control = createControlRunner({ socket: server.socket, exec: createExecRunner(server.socket), retryMs: 0 });
+    control = createControlRunner({ socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
     const client = new TmuxClient({ socket: server.socket, pollRunner: control });
     const pid = Number((await server.tmux('display-message', '-p', '#{pid}')).trim());
     const rssKb = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
@@ -99,7 +100,7 @@ describe('control-mode poll runner', () => {
     const c = await server.spawn('echo three; sleep 60');
     await server.waitForScreen(a, (s) => s.includes('one'));
     await server.tmux('kill-pane', '-t', gone);
-    control = createControlRunner({ socket: server.socket, exec: createExecRunner(server.socket), retryMs: 0 });
+    control = createControlRunner({ socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
     const client = new TmuxClient({ socket: server.socket, pollRunner: control });
     const out = await client.pollCycle([a, gone, c]);
     expect(control.connected()).toBe(true);
@@ -111,7 +112,7 @@ describe('control-mode poll runner', () => {
   it('falls back to exec when its session closes, then reconnects to another one', async () => {
     const first = await server.spawn('sleep 60', { session: 'first' });
     const second = await server.spawn('sleep 60', { session: 'second' });
-    control = createControlRunner({ socket: server.socket, exec: createExecRunner(server.socket), retryMs: 0 });
+    control = createControlRunner({ socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
     const client = new TmuxClient({ socket: server.socket, pollRunner: control });
     await client.pollCycle([]);
     expect(control.connected()).toBe(true);
@@ -125,7 +126,7 @@ describe('control-mode poll runner', () => {
 
   it('leaves no control client after close', async () => {
     await server.spawn('sleep 60');
-    control = createControlRunner({ socket: server.socket, exec: createExecRunner(server.socket), retryMs: 0 });
+    control = createControlRunner({ socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
     const client = new TmuxClient({ socket: server.socket, pollRunner: control });
     await client.pollCycle([]);
     expect(await clients()).toBe('1');

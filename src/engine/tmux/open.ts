@@ -1,0 +1,72 @@
+// Builds everything that talks to one host's tmux: its transport, the exec runner, the control-mode
+// poll runner when the engine polls for long, and the TmuxClient on top. close() ends all of it.
+
+import { LOCAL_HOST, type HostSpec } from '../types.js';
+import { TmuxClient } from './client.js';
+import { createControlRunner } from './control-runner.js';
+import { createExecRunner } from './runner.js';
+import { defaultControlDir, localTransport, sshTransport, type TmuxTransport } from './transport.js';
+
+export interface OpenTmuxOptions {
+  /** The engine polls for a long time (dashboard, watch, serve): poll over one control-mode connection. */
+  readonly persistent: boolean;
+  /** Where ssh master sockets live (another host only); `corral-ssh-<uid>` in the temporary folder by default. */
+  readonly controlDir?: string;
+  /** More ssh arguments (another host only), e.g. `-F CONFIG`. */
+  readonly sshOptions?: readonly string[];
+  /** Seconds ssh may take to connect (another host only; default 5). */
+  readonly connectTimeoutS?: number;
+  /** Wait this long after a lost control connection before trying again (ms). */
+  readonly retryMs?: number;
+}
+
+export interface OpenedTmux {
+  readonly client: TmuxClient;
+  readonly transport: TmuxTransport;
+  /** Closes the poll connection, then the transport (the ssh master). */
+  close(): Promise<void>;
+}
+
+/** The local host on the given socket, as a HostSpec. */
+export function localHost(socket: HostSpec['socket']): HostSpec {
+  return { name: LOCAL_HOST, ssh: null, socket };
+}
+
+export function openTmux(host: HostSpec, options: OpenTmuxOptions): OpenedTmux {
+  const transport =
+    host.ssh === null
+      ? localTransport(host.socket)
+      : sshTransport({
+          host,
+          controlDir: options.controlDir ?? defaultControlDir(),
+          ...(options.sshOptions ? { extraOptions: options.sshOptions } : {}),
+          ...(options.connectTimeoutS === undefined ? {} : { connectTimeoutS: options.connectTimeoutS }),
+        });
+  const exec = createExecRunner(transport);
+  const pollRunner = options.persistent
+    ? createControlRunner({
+        socket: host.socket,
+        exec,
+        transport,
+        ...(options.retryMs === undefined ? {} : { retryMs: options.retryMs }),
+        // ssh's first connection (key exchange, a session) can take seconds on a busy host.
+        ...(transport.remote ? { attachTimeoutMs: 5_000 + 2_000 * (options.connectTimeoutS ?? 5) } : {}),
+      })
+    : undefined;
+  const client = new TmuxClient({ socket: host.socket, runner: exec, transport, ...(pollRunner ? { pollRunner } : {}) });
+  let closing: Promise<void> | null = null;
+  return {
+    client,
+    transport,
+    close() {
+      closing ??= (async () => {
+        try {
+          await client.close();
+        } finally {
+          await transport.close();
+        }
+      })();
+      return closing;
+    },
+  };
+}
