@@ -7,7 +7,7 @@ export class HostUnreachableError extends Error {
     readonly host: string,
     readonly sshMessage: string,
   ) {
-    super(`${host} is unreachable: ${sshMessage}`);
+    super(`${host}: ${sshMessage}`);
     this.name = 'HostUnreachableError';
   }
 }
@@ -18,7 +18,7 @@ export class HostAuthError extends Error {
     readonly host: string,
     readonly sshMessage: string,
   ) {
-    super(`${host}: ssh authentication failed: ${sshMessage}`);
+    super(`${host}: ${sshMessage}`);
     this.name = 'HostAuthError';
   }
 }

@@ -3,7 +3,8 @@
 // host's transport turns them into the program to run (tmux here, ssh for another host).
 
 import { execa } from 'execa';
-import { HostUnreachableError, type TmuxTransport } from './transport.js';
+import { HostUnreachableError } from '../host-errors.js';
+import type { TmuxTransport } from './transport.js';
 
 export { TmuxMissingError, tmuxBinary } from './transport.js';
 

@@ -2,6 +2,9 @@
 // A transport only builds the program and argv of a run and reads ssh's failures; runner.ts and
 // control-client.ts stay the only modules that start processes (plus `ssh -O exit` in close()).
 
+import { HostAuthError, HostUnreachableError } from '../host-errors.js';
+
+export { HostAuthError, HostUnreachableError };
 import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,29 +39,8 @@ export class TmuxMissingError extends Error {
   }
 }
 
-/** ssh could not reach the host: down, no route, name unknown, timed out, connection lost. */
-export class HostUnreachableError extends Error {
-  constructor(
-    readonly host: string,
-    readonly sshMessage: string,
-  ) {
-    super(`${host}: ${sshMessage}`);
-    this.name = 'HostUnreachableError';
-  }
-}
-
-/** ssh reached the host and was refused: key not accepted, host key unknown or changed. */
-export class HostAuthError extends Error {
-  constructor(
-    readonly host: string,
-    readonly sshMessage: string,
-  ) {
-    super(`${host}: ${sshMessage}`);
-    this.name = 'HostAuthError';
-  }
-}
-
 /** A host description corral cannot use (e.g. an ssh destination that ssh would read as an option). */
+
 export class HostSpecError extends Error {
   constructor(message: string) {
     super(message);
