@@ -29,7 +29,7 @@ import {
 import { captureBufferName, parseProbe, probeCommand, shownScreen, type BufferStyle } from './control-capture.js';
 import type { SendItem } from './keys.js';
 import { assertPaneId } from './pane-id.js';
-import { TmuxCommandError, createExecRunner, isNoServerMessage, runChecked, type TmuxRunner } from './runner.js';
+import { TmuxCommandError, createExecRunner, isNoServerMessage, runChecked, type RunOptions, type TmuxResult, type TmuxRunner } from './runner.js';
 import { describeSocket } from './socket.js';
 import { localTransport, type TmuxTransport } from './transport.js';
 
@@ -85,6 +85,7 @@ export class TmuxClient {
   private readonly pollRunner: PollRunner;
   private readonly framing: Framing;
   private shownStyle: BufferStyle | null = null;
+  private roundTrips = 0;
 
   constructor(options: TmuxClientOptions) {
     this.socket = options.socket;
@@ -139,7 +140,7 @@ export class TmuxClient {
     // tmux 3.6); a tmux process of its own frees its captures, so it prints them.
     const style = persistent ? await this.bufferStyle() : null;
     const buffer = style === null ? null : captureBufferName(this.framing);
-    const result = await this.pollRunner(screensCommand(this.framing, chosen, buffer));
+    const result = await this.roundTrip(screensCommand(this.framing, chosen, buffer));
     if (result.exitCode !== 0 && isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
     // A connection lost under the call was answered by a tmux process, which shows buffers as they are.
     const shown = style === null ? null : this.pollRunner.connected?.() === false ? 'raw' : style;
@@ -150,7 +151,7 @@ export class TmuxClient {
   private async pipelinedPoll(head: readonly string[], captureIds: readonly string[]): Promise<PollCycleOutput> {
     if (captureIds.length === 0) return this.runPoll(head);
     const style = await this.bufferStyle();
-    const result = await this.pollRunner([...head, ';', ...screensCommand(this.framing, captureIds, captureBufferName(this.framing))]);
+    const result = await this.roundTrip([...head, ';', ...screensCommand(this.framing, captureIds, captureBufferName(this.framing))]);
     if (result.exitCode !== 0 && isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
     const shown = this.pollRunner.connected?.() === false ? 'raw' : style;
     const output = parsePollCycle(result.stdout, this.framing, result.exitCode === 0, (body) => shownScreen(body, shown));
@@ -164,9 +165,19 @@ export class TmuxClient {
    * buffers there, since a printed capture leaks before tmux 3.6). An answer that came from a tmux
    * process instead (no connection just then) is not kept.
    */
+  /** Calls made through the poll runner (round trips over the control connection, when there is one). */
+  get pollRoundTrips(): number {
+    return this.roundTrips;
+  }
+
+  private roundTrip(args: readonly string[], options?: RunOptions): Promise<TmuxResult> {
+    this.roundTrips += 1;
+    return this.pollRunner(args, options);
+  }
+
   private async bufferStyle(): Promise<BufferStyle> {
     if (this.shownStyle) return this.shownStyle;
-    const result = await this.pollRunner(probeCommand(this.framing));
+    const result = await this.roundTrip(probeCommand(this.framing));
     if (result.exitCode !== 0 && isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
     const style = result.exitCode === 0 ? parseProbe(result.stdout) : null;
     if (style === null) throw new TmuxCommandError(['show-buffer'], result);
@@ -175,7 +186,7 @@ export class TmuxClient {
   }
 
   private async runPoll(command: readonly string[]): Promise<PollCycleOutput> {
-    const result = await this.pollRunner(command);
+    const result = await this.roundTrip(command);
     if (result.exitCode !== 0 && isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
     const output = parsePollCycle(result.stdout, this.framing, result.exitCode === 0);
     if (result.exitCode !== 0 && output.panes.length === 0) {
@@ -230,7 +241,7 @@ export class TmuxClient {
    * when there is one: looking a pane up then starts no tmux process.
    */
   async findPane(paneId: string): Promise<PaneInfo | null> {
-    const result = await this.pollRunner(paneInfoCommand(this.framing, paneId));
+    const result = await this.roundTrip(paneInfoCommand(this.framing, paneId));
     if (result.exitCode !== 0) {
       if (isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
       if (/can't find pane|can't find window|can't find session/i.test(result.stderr)) return null;
