@@ -23,7 +23,7 @@ export async function run(log) {
   const hosts = {
     local: { name: 'local', socketName: local.name },
     'box-a': { name: 'box-a', ssh: sshd.alias, socketName: boxA.name },
-    'box-b': { name: 'box-b', ssh: sshd.alias, socketName: boxB.name },
+    'box-b': { name: 'box-b', ssh: sshd.otherAlias, socketName: boxB.name },
   };
   const serverOf = { local, 'box-a': boxA, 'box-b': boxB };
   const sshdPid = () => sshd.processes()[0];

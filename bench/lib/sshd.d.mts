@@ -11,6 +11,8 @@ export interface TestSshd {
   readonly sshOptions: readonly string[];
   /** Reaches this sshd with the accepted key. */
   readonly alias: string;
+  /** The same server under another host name (a second machine, as far as ssh can tell). */
+  readonly otherAlias: string;
   /** Reaches this sshd with a key it does not accept. */
   readonly wrongKeyAlias: string;
   /** A port that accepts TCP connections and never says a word (a hung host). */

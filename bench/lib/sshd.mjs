@@ -98,11 +98,11 @@ export async function startTestSshd() {
     ].join('\n'),
   );
   const hostKey = readFileSync(path('host_key.pub'), 'utf8').trim().split(' ').slice(0, 2).join(' ');
-  writeFileSync(path('known_hosts'), `[127.0.0.1]:${port} ${hostKey}\n`);
-  const block = (alias, key, hostPort) =>
+  writeFileSync(path('known_hosts'), `[127.0.0.1]:${port} ${hostKey}\n[localhost]:${port} ${hostKey}\n`);
+  const block = (alias, key, hostPort, hostName = '127.0.0.1') =>
     [
       `Host ${alias}`,
-      '  HostName 127.0.0.1',
+      `  HostName ${hostName}`,
       `  Port ${hostPort}`,
       `  User ${user}`,
       `  IdentityFile ${path(key)}`,
@@ -114,10 +114,13 @@ export async function startTestSshd() {
       '',
     ].join('\n');
   const alias = 'corral-test-host';
+  // The same server under another name: ssh keeps a connection (a master) of its own for it, as
+  // for a second machine.
+  const otherAlias = 'corral-test-other-host';
   const wrongKeyAlias = 'corral-test-wrong-key';
   const silentAlias = 'corral-test-silent';
   const configFile = path('ssh_config');
-  writeFileSync(configFile, block(alias, 'user_key', port) + block(wrongKeyAlias, 'wrong_key', port) + block(silentAlias, 'user_key', silentPort));
+  writeFileSync(configFile, block(alias, 'user_key', port) + block(otherAlias, 'user_key', port, 'localhost') + block(wrongKeyAlias, 'wrong_key', port) + block(silentAlias, 'user_key', silentPort));
 
   let child = null;
   const logFile = path('sshd.log');
@@ -171,6 +174,7 @@ export async function startTestSshd() {
     configFile,
     sshOptions: ['-F', configFile],
     alias,
+    otherAlias,
     wrongKeyAlias,
     silentAlias,
     controlDir,
