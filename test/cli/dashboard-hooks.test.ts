@@ -61,10 +61,10 @@ describe('the dashboard and agent hooks', () => {
 });
 
 describe('corral hook, without I/O', () => {
-  it('finds corral from the flag, CORRAL_HOOK_URL, CORRAL_HOST/PORT or the defaults', () => {
+  it('finds corral from the flag, CORRAL_HOOK_URL, CORRAL_LISTEN/PORT or the defaults', () => {
     expect(hookUrl({}, 'http://10.0.0.2:9000/')).toBe('http://10.0.0.2:9000/hooks');
     expect(hookUrl({ CORRAL_HOOK_URL: 'http://127.0.0.1:1234/hooks' }, null)).toBe('http://127.0.0.1:1234/hooks');
-    expect(hookUrl({ CORRAL_HOST: '0.0.0.0', CORRAL_PORT: '8080', XDG_CONFIG_HOME: '/nonexistent' }, null)).toBe('http://127.0.0.1:8080/hooks');
+    expect(hookUrl({ CORRAL_LISTEN: '0.0.0.0', CORRAL_PORT: '8080', XDG_CONFIG_HOME: '/nonexistent' }, null)).toBe('http://127.0.0.1:8080/hooks');
     expect(hookUrl({ XDG_CONFIG_HOME: '/nonexistent' }, null)).toBe('http://127.0.0.1:7878/hooks');
   });
 

@@ -27,7 +27,7 @@ export function requireTerminal(stdout: NodeJS.WritableStream): void {
 }
 
 export function bellMode(settings: Settings): BellMode {
-  return (settings.bell as BellMode | undefined) ?? 'off';
+  return settings.bell;
 }
 
 /** What runDashboard needs from the services: their state and the b / w toggles. */
