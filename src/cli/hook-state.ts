@@ -2,7 +2,7 @@
 // one-shot commands (`ls --json`, `check --pane`), which see only the screen themselves.
 
 import { realpathSync } from 'node:fs';
-import type { Settings } from '../engine/config.js';
+import type { ServerSettings } from '../engine/config.js';
 import type { HookView } from '../engine/types.js';
 import { configDir } from './config-file.js';
 import { findToken } from './token.js';
@@ -26,7 +26,7 @@ function samePath(a: string, b: string): boolean {
  * The hook state of every pane, by pane id, from the corral listening at --listen/--port, when it
  * watches the same tmux server (`socketPath`); null when none answers (then hooks are unknown).
  */
-export async function fetchHookStates(settings: Settings, env: NodeJS.ProcessEnv, socketPath: string | null): Promise<Map<string, PaneHookState> | null> {
+export async function fetchHookStates(settings: Pick<ServerSettings, 'listen' | 'port'>, env: NodeJS.ProcessEnv, socketPath: string | null): Promise<Map<string, PaneHookState> | null> {
   let token;
   try {
     token = findToken({ env, configDir: configDir(env) });

@@ -2,7 +2,7 @@
 // the dashboard start and stop them the same way. The server listens when the first service
 // starts and keeps its port until close().
 
-import type { Settings } from '../engine/config.js';
+import type { AttachSettings, BridgeSettings, PromptSettings, ServerSettings } from '../engine/config.js';
 import type { EngineHandle, HookEvent } from '../engine/types.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import type { CaptureTicker } from '../engine/diff/capture-ticker.js';
@@ -60,7 +60,7 @@ export class ServiceError extends Error {
 export interface ServicesOptions {
   readonly engine: EngineHandle & { observeHook(paneId: string, hook: HookEvent): boolean };
   readonly tmux: TmuxClient;
-  readonly settings: Settings;
+  readonly settings: ServerSettings & BridgeSettings & AttachSettings & PromptSettings;
   readonly token: string;
   /** Where the chat bridge says what it decided (side requests answered, nothing typed); nowhere by default. */
   readonly log?: (line: string) => void;

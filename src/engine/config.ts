@@ -113,6 +113,35 @@ export interface Settings {
   answerTtlMs: number;
 }
 
+// What each part of corral reads. The CLI cuts the resolved settings into these slices
+// (src/cli/settings-slices.ts); a part takes its slice, never the whole bag.
+
+/** The engine: which panes to watch, how often, and when a quiet one counts as stuck. */
+export type EngineSettings = Pick<Settings, 'optIn' | 'prefix' | 'quietThresholdMs' | 'pollIntervalMs' | 'previewLines' | 'hookGraceMs' | 'hookPermissionTtlMs'>;
+/** The prompt rules the CLI builds for the engine and the servers. */
+export type PromptSettings = Pick<Settings, 'promptPack' | 'promptPatterns'>;
+/** Which tmux servers to watch: this machine's (-L/-S) and the others over ssh. */
+export type HostsSettings = Pick<Settings, 'socketName' | 'socketPath' | 'hosts'>;
+/** The HTTP server every service shares. */
+export type ServerSettings = Pick<Settings, 'listen' | 'port' | 'hooks' | 'answerUrl'>;
+/** The chat bridge (OpenAI-compatible API). */
+export type BridgeSettings = Pick<
+  Settings,
+  'bridgePollMs' | 'bridgeQuietMs' | 'bridgeLongQuietMs' | 'bridgeMaxDurationMs' | 'bridgeHistoryLines' | 'bridgeTypeSideRequests' | 'corsOrigins'
+>;
+/** The attach server (browser and terminal viewers). */
+export type AttachSettings = Pick<
+  Settings,
+  'attachRingBytes' | 'attachSlowClientBytes' | 'attachAllowedOrigins' | 'attachAllowResize' | 'attachPauseAfter' | 'attachGraceMs'
+>;
+/** The notifications (--on-stuck, desktop, ntfy). */
+export type NotifySettings = Pick<
+  Settings,
+  'onStuck' | 'notifyDesktop' | 'ntfyUrl' | 'ntfyAuth' | 'notifyReasons' | 'notifyMinQuietMs' | 'quietHours' | 'notifyMaxPerMinute' | 'answerUrl' | 'answerTtlMs'
+>;
+/** The dashboard itself. */
+export type DashboardSettings = Pick<Settings, 'bell' | 'hooks'>;
+
 export interface ConfigSources {
   /** Values from command-line flags, by setting key (already split per flag). */
   readonly flags: Readonly<Record<string, unknown>>;

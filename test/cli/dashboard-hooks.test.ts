@@ -6,14 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDashboardServices, type DashboardServices } from '../../src/cli/dashboard-services.js';
-import { resolveSettings } from '../../src/engine/config.js';
+import { resolveSettings, type Settings } from '../../src/engine/config.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { EngineSnapshot } from '../../src/engine/types.js';
 import { hookUrl, buildReport } from '../../src/hook/hook-client.js';
 import { scriptedTmux } from '../helpers/scripted-panes.js';
 
-function engineWith(flags: Record<string, unknown>): Engine {
+function engineWith(flags: Record<string, unknown>): Engine & { readonly settings: Settings } {
   const settings = resolveSettings({ flags: { port: '0', ...flags }, env: {}, file: null });
   return {
     tmux: new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner: scriptedTmux({}).runner }),

@@ -1,7 +1,7 @@
 // `corral dashboard` (also `corral` alone): the Ink dashboard on a tmux server. Without a running
 // server (and without -L/-S) it falls back to the demo, labelled as such.
 
-import type { Settings } from '../../engine/config.js';
+import type { DashboardSettings } from '../../engine/config.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { loadDashboard } from '../load-dashboard.js';
@@ -26,7 +26,7 @@ export function requireTerminal(stdout: NodeJS.WritableStream): void {
   if (problem) throw new UsageError(problem);
 }
 
-export function bellMode(settings: Settings): BellMode {
+export function bellMode(settings: Pick<DashboardSettings, 'bell'>): BellMode {
   return settings.bell;
 }
 
