@@ -12,7 +12,8 @@ import type { BatchCapture } from '../tmux/commands.js';
 import { captureLines } from './screen-diff.js';
 import { Conversation, type Classifier, type FinishReason, type PaneCapture } from './conversation.js';
 import { classifyScreen } from '../prompt/matcher.js';
-import { CaptureTicker, systemTimers, type TickEvent, type Timers } from './capture-ticker.js';
+import { CaptureTicker, type TickEvent } from './capture-ticker.js';
+import { systemTimers, type Timers } from '../types.js';
 
 export interface ConversationSettings {
   readonly quietMs: number;
