@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ConfigError, SETTINGS, resolveSettings, type SettingSpec } from '../engine/config.js';
 import { TmuxMissingError } from '../engine/tmux/runner.js';
 import { InvalidPaneIdError } from '../engine/tmux/pane-id.js';
-import { UnknownKeyError } from '../engine/tmux/keys.js';
+import { UnknownKeyError } from '../engine/keys.js';
 import { UsageError, formatFlags, parseArgv } from './args.js';
 import { COMMANDS, DEFAULT_COMMAND } from './commands/index.js';
 import { defaultConfigPath, loadConfigFile } from './config-file.js';

@@ -9,7 +9,7 @@
 import { systemTimers, type Timers, type TmuxSocket } from '../types.js';
 import { ControlClient, type ControlClientOptions } from '../tmux/control-client.js';
 import type { ControlReply } from '../tmux/control-protocol.js';
-import type { SendItem } from '../tmux/keys.js';
+import type { SendItem } from '../keys.js';
 import { assertPaneId } from '../tmux/pane-id.js';
 import { PaneGoneError } from '../tmux/client.js';
 import { chain, escapeArg } from '../tmux/commands.js';
