@@ -27,7 +27,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['ws', 'execa', 'node:child_process', '**/server/**', '**/cli/**', '**/engine/tmux/runner*'] },
+        { patterns: ['ws', 'execa', 'node:child_process', '**/server/**', '**/cli/**', '**/engine/tmux/**'] },
       ],
     },
   },
@@ -48,7 +48,8 @@ export default tseslint.config(
   {
     files: ['src/server/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['ink', 'ink/*', 'react', 'react/*', '**/ui/**', '**/cli/**'] }],
+      // Servers reach panes through engine ports (pane access, conversations, streams), never tmux itself.
+      'no-restricted-imports': ['error', { patterns: ['ink', 'ink/*', 'react', 'react/*', '**/ui/**', '**/cli/**', '**/engine/tmux/**'] }],
     },
   },
   {

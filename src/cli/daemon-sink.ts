@@ -5,7 +5,7 @@ import type { Settings } from '../engine/config.js';
 import { EventQueue, httpDeliver } from '../engine/events/event-queue.js';
 import type { EngineHandle } from '../engine/types.js';
 
-export function connectDaemon(engine: EngineHandle, settings: Settings, stderr: NodeJS.WritableStream): EventQueue | null {
+export function connectDaemon(engine: EngineHandle, settings: Pick<Settings, 'daemonUrl'>, stderr: NodeJS.WritableStream): EventQueue | null {
   const url = settings.daemonUrl;
   if (!url) return null;
   const queue = new EventQueue({

@@ -2,7 +2,7 @@
 // one-shot commands (`ls --json`, `check --pane`), which see only the screen themselves.
 
 import { realpathSync } from 'node:fs';
-import type { Settings } from '../engine/config.js';
+import type { ServerSettings } from '../engine/config.js';
 import type { HookView } from '../engine/types.js';
 import { configDir } from './config-file.js';
 import { findToken } from './token.js';
@@ -23,10 +23,10 @@ function samePath(a: string, b: string): boolean {
 }
 
 /**
- * The hook state of every pane, by pane id, from the corral listening at --host/--port, when it
+ * The hook state of every pane, by pane id, from the corral listening at --listen/--port, when it
  * watches the same tmux server (`socketPath`); null when none answers (then hooks are unknown).
  */
-export async function fetchHookStates(settings: Settings, env: NodeJS.ProcessEnv, socketPath: string | null): Promise<Map<string, PaneHookState> | null> {
+export async function fetchHookStates(settings: Pick<ServerSettings, 'listen' | 'port'>, env: NodeJS.ProcessEnv, socketPath: string | null): Promise<Map<string, PaneHookState> | null> {
   let token;
   try {
     token = findToken({ env, configDir: configDir(env) });
@@ -34,7 +34,7 @@ export async function fetchHookStates(settings: Settings, env: NodeJS.ProcessEnv
     return null;
   }
   if (!token || socketPath === null) return null;
-  const host = settings.host === '0.0.0.0' || settings.host === '::' ? '127.0.0.1' : settings.host;
+  const host = settings.listen === '0.0.0.0' || settings.listen === '::' ? '127.0.0.1' : settings.listen;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${settings.port}/hooks/state`;
   try {
     const response = await fetch(url, { headers: { authorization: `Bearer ${token.token}` }, signal: AbortSignal.timeout(ASK_TIMEOUT_MS) });

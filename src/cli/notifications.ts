@@ -1,7 +1,7 @@
 // Wires notifications for the long-running commands: the notifier on the engine, and, when corral's
 // server runs, answer links for ntfy's action buttons (POST /answer/<link> types into the pane).
 
-import type { Settings } from '../engine/config.js';
+import type { NotifySettings } from '../engine/config.js';
 import type { Engine } from '../engine/engine.js';
 import { AnswerLinks, type AnswerClaims } from '../server/answers/answer-links.js';
 import { createAnswerFeature } from '../server/answers/answer-feature.js';
@@ -27,7 +27,7 @@ export async function typeAnswer(engine: Pick<Engine, 'tmux'>, claims: AnswerCla
 
 export interface NotificationsOptions {
   readonly engine: Engine;
-  readonly settings: Settings;
+  readonly settings: NotifySettings;
   /** corral's HTTP services, when this command runs them (answer buttons need them). */
   readonly services: Services | null;
   readonly log: (line: string) => void;

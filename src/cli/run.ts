@@ -1,12 +1,13 @@
 // Parses the command line, resolves settings and runs one command, mapping expected errors to
 // one-line messages and exit codes (2 usage/config, 127 tmux missing, 1 other).
 
+import { hostname } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, SETTINGS, resolveSettings, type SettingSpec } from '../engine/config.js';
 import { TmuxMissingError } from '../engine/tmux/runner.js';
 import { InvalidPaneIdError } from '../engine/tmux/pane-id.js';
-import { UnknownKeyError } from '../engine/tmux/keys.js';
+import { UnknownKeyError } from '../engine/keys.js';
 import { UsageError, formatFlags, parseArgv } from './args.js';
 import { COMMANDS, DEFAULT_COMMAND } from './commands/index.js';
 import { defaultConfigPath, loadConfigFile } from './config-file.js';
@@ -92,7 +93,7 @@ async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv, lifec
   const configFlag = parsed.flags.config;
   const configPath = typeof configFlag === 'string' ? configFlag : defaultConfigPath(env);
   const file = loadConfigFile(configPath, typeof configFlag === 'string');
-  const settings = resolveSettings({ flags: flagsToSettings(parsed.flags), env, file, fileName: configPath });
+  const settings = resolveSettings({ flags: flagsToSettings(parsed.flags), env, file, fileName: configPath, machineName: hostname() });
   const name = parsed.command ?? DEFAULT_COMMAND;
   const command = COMMANDS.find((c) => c.name === name)!;
   const code = await command.run({ settings, flags: parsed.flags, positionals: parsed.positionals, stdout, stderr, env, lifecycle });

@@ -2,7 +2,7 @@
 // the dashboard start and stop them the same way. The server listens when the first service
 // starts and keeps its port until close().
 
-import type { Settings } from '../engine/config.js';
+import type { AttachSettings, BridgeSettings, PromptSettings, ServerSettings } from '../engine/config.js';
 import type { EngineHandle, HookEvent } from '../engine/types.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import type { CaptureTicker } from '../engine/diff/capture-ticker.js';
@@ -60,7 +60,7 @@ export class ServiceError extends Error {
 export interface ServicesOptions {
   readonly engine: EngineHandle & { observeHook(paneId: string, hook: HookEvent): boolean };
   readonly tmux: TmuxClient;
-  readonly settings: Settings;
+  readonly settings: ServerSettings & BridgeSettings & AttachSettings & PromptSettings;
   readonly token: string;
   /** Where the chat bridge says what it decided (side requests answered, nothing typed); nowhere by default. */
   readonly log?: (line: string) => void;
@@ -92,7 +92,7 @@ export function createServices(options: ServicesOptions): Services {
   const { settings } = options;
   // Answer links reach corral through the address the phone uses (a reverse proxy, a tunnel).
   const extraHosts = settings.answerUrl ? [answerHost(settings.answerUrl)].filter((h): h is string => h !== null) : [];
-  const server = new CorralServer({ host: settings.host, port: settings.port, extraHosts });
+  const server = new CorralServer({ host: settings.listen, port: settings.port, extraHosts });
   const listeners = new Set<() => void>();
   let bridge: BridgeFeature | null = null;
   let bridgeTicker: CaptureTicker | null = null;
@@ -111,9 +111,9 @@ export function createServices(options: ServicesOptions): Services {
       await server.listen();
     } catch (cause) {
       const code = (cause as NodeJS.ErrnoException).code;
-      const where = `${settings.host}:${settings.port}`;
-      if (code === 'EADDRINUSE') throw new ServiceError(`port ${settings.port} on ${settings.host} is already in use (another corral serve?); choose another with --port`);
-      if (code === 'EADDRNOTAVAIL') throw new ServiceError(`cannot listen on ${where}: this machine has no such address; check --host`);
+      const where = `${settings.listen}:${settings.port}`;
+      if (code === 'EADDRINUSE') throw new ServiceError(`port ${settings.port} on ${settings.listen} is already in use (another corral serve?); choose another with --port`);
+      if (code === 'EADDRNOTAVAIL') throw new ServiceError(`cannot listen on ${where}: this machine has no such address; check --listen`);
       if (code === 'EACCES') throw new ServiceError(`not allowed to listen on ${where}; use a port above 1023`);
       throw new ServiceError(`cannot listen on ${where}: ${(cause as Error).message}`);
     }
@@ -195,7 +195,7 @@ export function createServices(options: ServicesOptions): Services {
         panes,
         token: options.token,
         settings,
-        baseUrl: () => browserBase(settings.host, server.port),
+        baseUrl: () => browserBase(settings.listen, server.port),
       });
       server.enable(attach);
       publish();

@@ -3,7 +3,8 @@
 
 import { realpathSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import type { Settings } from '../engine/config.js';
+import type { HostsSettings, PromptSettings, Settings } from '../engine/config.js';
+import { settingsSlices } from './settings-slices.js';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { buildRules, type PromptRules } from '../engine/prompt/matcher.js';
 import { TmuxClient, tmuxVersion } from '../engine/tmux/client.js';
@@ -17,7 +18,7 @@ import type { TmuxSocket } from '../engine/types.js';
  * in ($TMUX), else the default one. The server from $TMUX is named as a user would reach it: by
  * `-L NAME` when its socket is where tmux keeps named ones, else by `-S PATH`.
  */
-export function socketFromSettings(settings: Settings, env: NodeJS.ProcessEnv = {}): TmuxSocket {
+export function socketFromSettings(settings: Pick<HostsSettings, 'socketName' | 'socketPath'>, env: NodeJS.ProcessEnv = {}): TmuxSocket {
   if (settings.socketPath) return { kind: 'path', path: settings.socketPath };
   if (settings.socketName) return { kind: 'name', name: settings.socketName };
   const inside = socketPathFromTmuxEnv(env.TMUX);
@@ -32,7 +33,7 @@ export function socketForPath(path: string, env: NodeJS.ProcessEnv, uid: number)
 }
 
 /** The prompt rules for promptPack + promptPatterns; throws a ConfigError naming an invalid pattern. */
-export function rulesFromSettings(settings: Settings): PromptRules {
+export function rulesFromSettings(settings: PromptSettings): PromptRules {
   return buildRules({ pack: settings.promptPack, patterns: settings.promptPatterns });
 }
 
@@ -80,10 +81,11 @@ export async function setupEngine(
   stderr: NodeJS.WritableStream,
   options: { persistent?: boolean } = {},
 ): Promise<EngineSetup> {
-  const socket = socketFromSettings(settings, env);
+  const slices = settingsSlices(settings);
+  const socket = socketFromSettings(slices.hosts, env);
   const { client: tmux } = openTmux(localHost(socket), { persistent: options.persistent ?? false });
   await checkTmux(tmux, stderr);
   const self = await selfPaneId(tmux, env);
-  const engine = createEngine({ settings, tmux, selfPaneId: self, rules: rulesFromSettings(settings) });
+  const engine = createEngine({ settings: slices.engine, tmux, selfPaneId: self, rules: rulesFromSettings(slices.prompt) });
   return { engine, tmux, selfPaneId: self };
 }

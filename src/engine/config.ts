@@ -2,7 +2,12 @@
 // variable, type, default and meaning. Resolution is pure: flags > env > file > defaults.
 // The same table feeds `--help` and the README's configuration table.
 
+import { ConfigError } from './config-error.js';
 import { envValue } from './env.js';
+import { HOST_SYNTAX, checkUniqueHosts, parseHostEntry, parseHostText, splitHostsEnv } from './hosts-config.js';
+import type { HostSpec } from './types.js';
+
+export { ConfigError };
 
 export type SettingType = 'string' | 'int' | 'boolean' | 'string-list';
 
@@ -33,7 +38,8 @@ export const SETTINGS = [
   { key: 'daemonUrl', type: 'string', default: null, flag: 'daemon-url', env: ['CORRAL_DAEMON_URL'], valueName: 'URL', description: 'POST every event as JSON to this URL (queued and retried while it is down)' },
   { key: 'previewLines', type: 'int', default: 40, min: 1, max: 500, env: ['CORRAL_PREVIEW_LINES'], description: 'screen lines kept per pane for previews' },
   { key: 'bell', type: 'string', default: 'off', choices: ['off', 'bell', 'message', 'both'], flag: 'bell', env: ['CORRAL_BELL'], valueName: 'HOW', description: 'dashboard: when a pane becomes stuck, ring the terminal bell, show a tmux message, both, or off' },
-  { key: 'host', type: 'string', default: '127.0.0.1', flag: 'host', env: ['CORRAL_HOST'], valueName: 'ADDR', description: 'address the HTTP server (chat bridge, attach server) listens on' },
+  { key: 'hosts', type: 'string-list', default: [], flag: 'host', env: ['CORRAL_HOSTS'], valueName: HOST_SYNTAX, description: 'another machine to watch over ssh, by its ssh destination; NAME labels its panes (default: the host part), -L/-S pick its tmux server (repeatable; env: entries separated by ; or newlines)' },
+  { key: 'listen', type: 'string', default: '127.0.0.1', flag: 'listen', env: ['CORRAL_LISTEN'], valueName: 'ADDR', description: 'address the HTTP server (chat bridge, attach server) listens on' },
   { key: 'port', type: 'int', default: 7878, min: 0, max: 65535, flag: 'port', env: ['CORRAL_PORT'], valueName: 'PORT', description: 'port of the HTTP server (0 picks a free one)' },
   { key: 'bridgePollMs', type: 'int', default: 100, min: 10, max: 10_000, flag: 'bridge-poll', env: ['CORRAL_BRIDGE_POLL_MS'], valueName: 'MS', description: 'chat bridge: how often a pane that is answering is captured' },
   { key: 'bridgeQuietMs', type: 'int', default: 800, min: 50, max: 600_000, flag: 'bridge-quiet', env: ['CORRAL_BRIDGE_QUIET_MS'], valueName: 'MS', description: 'chat bridge: the answer ends once the program is back at its prompt and the screen held still this long' },
@@ -74,7 +80,10 @@ export interface Settings {
   promptPack: 'default' | 'seed' | 'none';
   daemonUrl: string | null;
   previewLines: number;
-  host: string;
+  bell: 'off' | 'bell' | 'message' | 'both';
+  /** The machines watched over ssh (this machine is not among them). */
+  hosts: HostSpec[];
+  listen: string;
   port: number;
   bridgePollMs: number;
   bridgeQuietMs: number;
@@ -102,15 +111,36 @@ export interface Settings {
   notifyMaxPerMinute: number;
   answerUrl: string | null;
   answerTtlMs: number;
-  [extra: string]: unknown;
 }
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+// What each part of corral reads. The CLI cuts the resolved settings into these slices
+// (src/cli/settings-slices.ts); a part takes its slice, never the whole bag.
+
+/** The engine: which panes to watch, how often, and when a quiet one counts as stuck. */
+export type EngineSettings = Pick<Settings, 'optIn' | 'prefix' | 'quietThresholdMs' | 'pollIntervalMs' | 'previewLines' | 'hookGraceMs' | 'hookPermissionTtlMs'>;
+/** The prompt rules the CLI builds for the engine and the servers. */
+export type PromptSettings = Pick<Settings, 'promptPack' | 'promptPatterns'>;
+/** Which tmux servers to watch: this machine's (-L/-S) and the others over ssh. */
+export type HostsSettings = Pick<Settings, 'socketName' | 'socketPath' | 'hosts'>;
+/** The HTTP server every service shares. */
+export type ServerSettings = Pick<Settings, 'listen' | 'port' | 'hooks' | 'answerUrl'>;
+/** The chat bridge (OpenAI-compatible API). */
+export type BridgeSettings = Pick<
+  Settings,
+  'bridgePollMs' | 'bridgeQuietMs' | 'bridgeLongQuietMs' | 'bridgeMaxDurationMs' | 'bridgeHistoryLines' | 'bridgeTypeSideRequests' | 'corsOrigins'
+>;
+/** The attach server (browser and terminal viewers). */
+export type AttachSettings = Pick<
+  Settings,
+  'attachRingBytes' | 'attachSlowClientBytes' | 'attachAllowedOrigins' | 'attachAllowResize' | 'attachPauseAfter' | 'attachGraceMs'
+>;
+/** The notifications (--on-stuck, desktop, ntfy). */
+export type NotifySettings = Pick<
+  Settings,
+  'onStuck' | 'notifyDesktop' | 'ntfyUrl' | 'ntfyAuth' | 'notifyReasons' | 'notifyMinQuietMs' | 'quietHours' | 'notifyMaxPerMinute' | 'answerUrl' | 'answerTtlMs'
+>;
+/** The dashboard itself. */
+export type DashboardSettings = Pick<Settings, 'bell' | 'hooks'>;
 
 export interface ConfigSources {
   /** Values from command-line flags, by setting key (already split per flag). */
@@ -119,6 +149,11 @@ export interface ConfigSources {
   /** Parsed config file, or null. */
   readonly file: unknown;
   readonly fileName?: string;
+  /**
+   * This machine's host name. `--on-stuck` commands get it as CORRAL_HOST, which is also the old
+   * name of CORRAL_LISTEN: a CORRAL_HOST equal to it is that, and not a forgotten setting.
+   */
+  readonly machineName?: string;
 }
 
 export function resolveSettings(sources: ConfigSources, specs: readonly SettingSpec[] = SETTINGS): Settings {
@@ -133,14 +168,27 @@ export function resolveSettings(sources: ConfigSources, specs: readonly SettingS
     }
     for (const [key, value] of Object.entries(sources.file as Record<string, unknown>)) {
       const spec = byKey.get(key);
+      if (key === 'host' && !spec) throw new ConfigError(`${where}: "host" is now "listen" (the address the HTTP server listens on); "hosts" lists machines to watch`);
+      if (key === 'hosts' && spec) {
+        out.hosts = fileHosts(value, `${where}: "hosts"`);
+        continue;
+      }
       if (!spec) throw new ConfigError(`${where}: unknown key "${key}" (known: ${specs.map((s) => s.key).join(', ')})`);
       out[key] = coerceFileValue(spec, value, `${where}: "${key}"`);
     }
+  }
+  const oldListen = envValue(sources.env, 'CORRAL_HOST');
+  if (oldListen !== undefined && oldListen !== sources.machineName && byKey.has('listen')) {
+    throw new ConfigError(`environment variable CORRAL_HOST is no longer read: set CORRAL_LISTEN=${oldListen} for the address the HTTP server listens on (or CORRAL_HOSTS for machines to watch), and unset CORRAL_HOST`);
   }
   for (const spec of specs) {
     for (const name of spec.env ?? []) {
       const raw = envValue(sources.env, name);
       if (raw === undefined) continue;
+      if (spec.key === 'hosts') {
+        out.hosts = splitHostsEnv(raw).map((text) => parseHostText(text, `environment variable ${name}`));
+        break;
+      }
       out[spec.key] = coerceText(spec, raw, `environment variable ${name}`, true);
       break;
     }
@@ -149,7 +197,10 @@ export function resolveSettings(sources: ConfigSources, specs: readonly SettingS
     const spec = byKey.get(key);
     if (!spec || value === undefined) continue;
     const label = spec.flag ? `--${spec.flag}` : key;
-    if (spec.type === 'string-list') {
+    if (key === 'hosts') {
+      // Hosts on the command line replace the configured ones rather than add to them.
+      out.hosts = (value as string[]).map((text) => parseHostText(text, label));
+    } else if (spec.type === 'string-list') {
       out[key] = [...(out[key] as string[]), ...(value as string[])];
     } else if (typeof value === 'string') {
       out[key] = coerceText(spec, value, label, false);
@@ -160,7 +211,13 @@ export function resolveSettings(sources: ConfigSources, specs: readonly SettingS
   if (out.socketName !== null && out.socketPath !== null) {
     throw new ConfigError('use either -L/--socket-name or -S/--socket-path, not both');
   }
-  return out as Settings;
+  if (byKey.has('hosts')) out.hosts = checkUniqueHosts(out.hosts as HostSpec[], 'hosts');
+  return out as unknown as Settings;
+}
+
+function fileHosts(value: unknown, label: string): HostSpec[] {
+  if (!Array.isArray(value)) throw new ConfigError(`${label}: expected a list of "${HOST_SYNTAX}" or { "ssh": DEST, "name": NAME, "socket": ... }`);
+  return value.map((entry, i) => parseHostEntry(entry, `${label}[${i}]`));
 }
 
 function coerceText(spec: SettingSpec, raw: string, label: string, fromEnv: boolean): unknown {

@@ -3,7 +3,7 @@
 // or, over a control-mode connection, a list and the captures of the panes that printed since.
 
 import { needsCapture } from './capture-gate.js';
-import type { Settings } from './config.js';
+import type { EngineSettings } from './config.js';
 import { acknowledge, end, hookView, observe, register, type PaneTrack } from './pane-machine.js';
 import { DEFAULT_RULES, classifyScreen, type PromptRules } from './prompt/matcher.js';
 import { hashLines, normaliseScreen } from './screen-hash.js';
@@ -32,7 +32,7 @@ import {
 } from './types.js';
 
 export interface EngineOptions {
-  readonly settings: Settings;
+  readonly settings: EngineSettings;
   readonly tmux: TmuxClient;
   readonly clock?: Clock;
   /** corral's own pane, only when corral runs inside the server it watches. */
@@ -59,7 +59,7 @@ export interface HookPort {
 
 export interface Engine extends EngineHandle, HookPort {
   readonly tmux: TmuxClient;
-  readonly settings: Settings;
+  readonly settings: EngineSettings;
   start(): void;
   stop(): Promise<void>;
 }

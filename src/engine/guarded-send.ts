@@ -5,7 +5,7 @@
 
 import { hashScreen } from './screen-hash.js';
 import type { TmuxClient } from './tmux/client.js';
-import type { SendItem } from './tmux/keys.js';
+import type { SendItem } from './keys.js';
 
 export class ScreenChangedError extends Error {
   constructor(readonly target: string) {

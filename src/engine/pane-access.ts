@@ -5,7 +5,7 @@
 import { PaneStreams } from './pane-stream/pane-streams.js';
 import { printedCapturesLeak } from './pane-stream/repaint.js';
 import { tmuxVersion, type TmuxClient } from './tmux/client.js';
-import type { SendItem } from './tmux/keys.js';
+import type { SendItem } from './keys.js';
 import { systemTimers, type PaneInfo, type Timers } from './types.js';
 
 /** Full-screen agents can drop an Enter that arrives with the text; a short pause avoids it. */

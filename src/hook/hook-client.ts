@@ -21,7 +21,7 @@ export const HOOK_HELP = [
   'Usage: corral hook --agent claude-code|codex|gemini-cli [--url URL] [--timeout MS]',
   '',
   'Reads the hook JSON on stdin and POSTs the fields corral needs, with $TMUX_PANE and the tmux',
-  'socket from $TMUX, to http://HOST:PORT/hooks (CORRAL_HOST/CORRAL_PORT or the config file; or',
+  'socket from $TMUX, to http://HOST:PORT/hooks (CORRAL_LISTEN/CORRAL_PORT or the config file; or',
   '--url / CORRAL_HOOK_URL) with the token (CORRAL_TOKEN or the token file). Prints nothing and',
   'exits 0 whatever happens, so the agent is never blocked; CORRAL_HOOK_LOG=FILE logs each call.',
   'corral hooks install --agent NAME registers it.',
@@ -57,13 +57,13 @@ function configDir(env: NodeJS.ProcessEnv): string {
 export function hookUrl(env: NodeJS.ProcessEnv, flag: string | null): string {
   const explicit = flag ?? envValue(env, 'CORRAL_HOOK_URL');
   if (explicit) return explicit.replace(/\/+$/, '').endsWith('/hooks') ? explicit : `${explicit.replace(/\/+$/, '')}/hooks`;
-  let file: { host?: unknown; port?: unknown } = {};
+  let file: { listen?: unknown; port?: unknown } = {};
   try {
     file = JSON.parse(readFileSync(join(configDir(env), 'config.json'), 'utf8')) as typeof file;
   } catch {
     // no config file, or one the server will complain about
   }
-  let host = envValue(env, 'CORRAL_HOST') ?? (typeof file.host === 'string' ? file.host : '127.0.0.1');
+  let host = envValue(env, 'CORRAL_LISTEN') ?? (typeof file.listen === 'string' ? file.listen : '127.0.0.1');
   if (host === '0.0.0.0' || host === '::') host = '127.0.0.1';
   const port = envValue(env, 'CORRAL_PORT') ?? (typeof file.port === 'number' ? String(file.port) : '7878');
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}/hooks`;

@@ -2,7 +2,7 @@
 // the channels (--on-stuck command, desktop, ntfy push) deliver. Runs beside the dashboard,
 // `corral serve` and `corral watch`. A failing channel says so once on the log and keeps trying.
 
-import { ConfigError, type Settings } from '../engine/config.js';
+import { ConfigError, type NotifySettings } from '../engine/config.js';
 import { NotifyPlanner, parseQuietHours, type Notification, type NotifyRules } from '../engine/notify/notify-planner.js';
 import type { CorralEvent, EngineStore, PaneView, StuckReason } from '../engine/types.js';
 import { describeNotification } from './channels.js';
@@ -14,7 +14,7 @@ const TICK_MS = 100;
 
 export interface NotifierOptions {
   readonly engine: EngineStore & { onEvent(listener: (event: CorralEvent) => void): () => void };
-  readonly settings: Settings;
+  readonly settings: NotifySettings;
   /** Answer buttons for a pane, when corral's server can take answers. */
   readonly actionsFor?: (view: PaneView) => NtfyAction[];
   /** One line for the person (stderr, or nowhere under the dashboard). */
@@ -33,12 +33,12 @@ export interface Notifier {
 }
 
 /** Whether any channel is configured. */
-export function notificationsWanted(settings: Settings): boolean {
+export function notificationsWanted(settings: NotifySettings): boolean {
   return settings.onStuck !== null || settings.notifyDesktop || settings.ntfyUrl !== null;
 }
 
 /** The planner's rules from settings; bad values are configuration errors that name the setting. */
-export function notifyRules(settings: Settings): NotifyRules {
+export function notifyRules(settings: NotifySettings): NotifyRules {
   const reasons = new Set<StuckReason>();
   for (const reason of settings.notifyReasons) {
     if (reason !== 'permission' && reason !== 'stopped') throw new ConfigError(`--notify-reason: must be permission or stopped, got ${JSON.stringify(reason)}`);

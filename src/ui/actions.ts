@@ -2,7 +2,7 @@
 // TmuxClient; tests pass a recording fake. Components never spawn anything themselves.
 
 import type { PaneView } from '../engine/types.js';
-import type { SendItem } from '../engine/tmux/keys.js';
+import type { SendItem } from '../engine/keys.js';
 
 export interface JumpResult {
   /** True when the tmux client now shows the pane; false when the user must attach by hand. */

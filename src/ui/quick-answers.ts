@@ -3,7 +3,7 @@
 // read this list, so the dashboard never offers an answer the prompt does not take. Pure.
 
 import type { PaneView, PromptAnswer } from '../engine/types.js';
-import type { SendItem } from '../engine/tmux/keys.js';
+import type { SendItem } from '../engine/keys.js';
 import { KEYMAP, keyLabel, type KeyBinding } from './keymap.js';
 
 export interface QuickAnswer {

@@ -12,7 +12,7 @@
 // right after can be refused instead of landing on a pane the person had no time to see.
 
 import type { PaneView } from '../engine/types.js';
-import type { SendItem } from '../engine/tmux/keys.js';
+import type { SendItem } from '../engine/keys.js';
 import { keepOrder, sameOrder, sortPaneIds, stuckSetKey } from './order.js';
 
 export const RESORT_IDLE_MS = 4_000;

@@ -62,7 +62,9 @@ describe.skipIf(shellMissing('bash'))('bash completion, run by bash', () => {
   it('completes commands, then the flags of the command and the global ones', () => {
     expect(bashComplete('corral ch')).toEqual(['check']);
     expect(bashComplete('corral ')).toEqual(COMMANDS.map((c) => c.name));
-    expect(bashComplete('corral send --l')).toEqual(['--literal']);
+    expect(bashComplete('corral send --lit')).toEqual(['--literal']);
+    expect(bashComplete('corral --lis')).toEqual(['--listen']);
+    expect(bashComplete('corral serve --hos')).toEqual(['--host']);
     expect(bashComplete('corral ls --js')).toEqual(['--json']);
     // Global options count before and after the command, and their values are not taken for it.
     expect(bashComplete('corral -L work ls --js')).toEqual(['--json']);

@@ -6,14 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDashboardServices, type DashboardServices } from '../../src/cli/dashboard-services.js';
-import { resolveSettings } from '../../src/engine/config.js';
+import { resolveSettings, type Settings } from '../../src/engine/config.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { EngineSnapshot } from '../../src/engine/types.js';
 import { hookUrl, buildReport } from '../../src/hook/hook-client.js';
 import { scriptedTmux } from '../helpers/scripted-panes.js';
 
-function engineWith(flags: Record<string, unknown>): Engine {
+function engineWith(flags: Record<string, unknown>): Engine & { readonly settings: Settings } {
   const settings = resolveSettings({ flags: { port: '0', ...flags }, env: {}, file: null });
   return {
     tmux: new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner: scriptedTmux({}).runner }),
@@ -61,10 +61,10 @@ describe('the dashboard and agent hooks', () => {
 });
 
 describe('corral hook, without I/O', () => {
-  it('finds corral from the flag, CORRAL_HOOK_URL, CORRAL_HOST/PORT or the defaults', () => {
+  it('finds corral from the flag, CORRAL_HOOK_URL, CORRAL_LISTEN/PORT or the defaults', () => {
     expect(hookUrl({}, 'http://10.0.0.2:9000/')).toBe('http://10.0.0.2:9000/hooks');
     expect(hookUrl({ CORRAL_HOOK_URL: 'http://127.0.0.1:1234/hooks' }, null)).toBe('http://127.0.0.1:1234/hooks');
-    expect(hookUrl({ CORRAL_HOST: '0.0.0.0', CORRAL_PORT: '8080', XDG_CONFIG_HOME: '/nonexistent' }, null)).toBe('http://127.0.0.1:8080/hooks');
+    expect(hookUrl({ CORRAL_LISTEN: '0.0.0.0', CORRAL_PORT: '8080', XDG_CONFIG_HOME: '/nonexistent' }, null)).toBe('http://127.0.0.1:8080/hooks');
     expect(hookUrl({ XDG_CONFIG_HOME: '/nonexistent' }, null)).toBe('http://127.0.0.1:7878/hooks');
   });
 

@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDashboardServices, type DashboardServices } from '../../src/cli/dashboard-services.js';
-import { resolveSettings } from '../../src/engine/config.js';
+import { resolveSettings, type Settings } from '../../src/engine/config.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { EngineSnapshot } from '../../src/engine/types.js';
@@ -12,7 +12,7 @@ import { scriptedTmux } from '../helpers/scripted-panes.js';
 const TOKEN = 'dashboard-services-token-0123';
 const env = { CORRAL_TOKEN: TOKEN, XDG_CONFIG_HOME: '/nonexistent-config-dir' } as NodeJS.ProcessEnv;
 
-function fakeEngine(port: number): Engine {
+function fakeEngine(port: number): Engine & { readonly settings: Settings } {
   const settings = resolveSettings({ flags: { port: String(port) }, env: {}, file: null });
   return {
     tmux: new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner: scriptedTmux({}).runner }),

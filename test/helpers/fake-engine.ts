@@ -2,7 +2,7 @@
 // engine store whose panes a test sets, and dashboard actions that record what was asked.
 
 import type { CorralEvent, EngineHandle, EngineSnapshot, HostHealth, PaneInfo, PaneView } from '../../src/engine/types.js';
-import type { SendItem } from '../../src/engine/tmux/keys.js';
+import type { SendItem } from '../../src/engine/keys.js';
 import type { DashboardActions, JumpResult } from '../../src/ui/actions.js';
 
 export interface FakeEngine extends EngineHandle {

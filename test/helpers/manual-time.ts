@@ -2,7 +2,7 @@
 // promises settle between them.
 
 import type { Clock } from '../../src/engine/types.js';
-import type { Timers } from '../../src/engine/diff/capture-ticker.js';
+import type { Timers } from '../../src/engine/types.js';
 
 export class ManualTime implements Clock, Timers {
   private current: number;

@@ -29,7 +29,7 @@ export function attachUrl(base: string, pane: string, write: boolean): string {
 /** The corral server a client command talks to: --url, else http://HOST:PORT from the settings. */
 export function serverBase(settings: Settings, flags: Record<string, unknown>): string {
   if (typeof flags.url === 'string') return flags.url;
-  const host = typeof settings.host === 'string' ? settings.host : '127.0.0.1';
+  const host = settings.listen;
   const port = typeof settings.port === 'number' ? settings.port : DEFAULT_PORT;
   // A server listening on every address is reached on this machine through loopback.
   const name = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;

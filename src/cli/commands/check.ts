@@ -90,7 +90,7 @@ export const checkCommand: Command = {
     '(tmux display -p -t %3 "#{alternate_on}" prints 1) with --alternate-screen, as the dashboard knows it.',
     '',
     'With --pane %N the screen is captured from that pane (-L/-S choose the server), and the line adds',
-    '"pane", "hook" (what its agent hooks last claimed, from the corral serving on --host/--port; null',
+    '"pane", "hook" (what its agent hooks last claimed, from the corral serving on --listen/--port; null',
     'when none runs or no hook reached it) and "disagreement" (the hook and the screen disagree).',
     '',
     'Examples:',

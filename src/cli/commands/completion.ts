@@ -5,7 +5,6 @@ import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { SHELLS, completionScript, type Shell } from '../completion.js';
 import { GLOBAL_FLAGS } from '../global-flags.js';
-import { COMMANDS } from './index.js';
 
 export const completionCommand: Command = {
   name: 'completion',
@@ -23,6 +22,8 @@ export const completionCommand: Command = {
     if (shell === undefined || extra.length > 0 || !(SHELLS as readonly string[]).includes(shell)) {
       throw new UsageError(`usage: corral completion ${SHELLS.join('|')}`);
     }
+    // The command table lists this command too: read it when run, not when loaded.
+    const { COMMANDS } = await import('./index.js');
     stdout.write(completionScript(shell as Shell, { commands: COMMANDS, globalFlags: GLOBAL_FLAGS }));
     return 0;
   },

@@ -1,39 +1,13 @@
 // `corral dashboard` (also `corral` alone): the Ink dashboard on a tmux server. Without a running
 // server (and without -L/-S) it falls back to the demo, labelled as such.
 
-import type { Settings } from '../../engine/config.js';
-import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { loadDashboard } from '../load-dashboard.js';
-import type { BellMode } from '../dashboard-session.js';
-import { createDashboardServices, type DashboardServices } from '../dashboard-services.js';
+import { createDashboardServices } from '../dashboard-services.js';
+import { bellMode, dashboardServiceOptions, requireTerminal } from '../dashboard-options.js';
 import { setupEngine } from '../setup.js';
 import { runDemo } from './demo.js';
 import { notificationsWanted, notifyRules, type Notifier } from '../../notify/notifier.js';
-
-/** The dashboard needs a terminal on both ends; anything else gets a sentence and exit code 2. */
-export function terminalProblem(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStream): string | null {
-  if (!(stdout as { isTTY?: boolean }).isTTY)
-    return 'the dashboard needs a terminal, but stdout is not one; for a plain list try: corral ls';
-  if (!(stdin as { isTTY?: boolean }).isTTY)
-    return 'the dashboard needs a terminal to read keys from, but stdin is not one; for a plain list try: corral ls';
-  return null;
-}
-
-/** Stops a dashboard command that has no terminal: a usage error (exit 2) with the sentence above. */
-export function requireTerminal(stdout: NodeJS.WritableStream): void {
-  const problem = terminalProblem(process.stdin, stdout);
-  if (problem) throw new UsageError(problem);
-}
-
-export function bellMode(settings: Settings): BellMode {
-  return (settings.bell as BellMode | undefined) ?? 'off';
-}
-
-/** What runDashboard needs from the services: their state and the b / w toggles. */
-export function dashboardServiceOptions(services: DashboardServices) {
-  return { services: services.store, toggleBridge: services.toggleBridge, toggleAttach: services.toggleAttach };
-}
 
 export const dashboardCommand: Command = {
   name: 'dashboard',

@@ -19,7 +19,7 @@ import { packageRoot } from '../package-root.js';
 import { checkTmux, rulesFromSettings, selfPaneId } from '../setup.js';
 import { createDashboardServices } from '../dashboard-services.js';
 import type { Lifecycle } from '../lifecycle.js';
-import { bellMode, dashboardServiceOptions, requireTerminal } from './dashboard.js';
+import { bellMode, dashboardServiceOptions, requireTerminal } from '../dashboard-options.js';
 
 /** Demo servers are `-L corral-demo-<pid of the corral that owns it>`. */
 export const DEMO_SOCKET_PREFIX = 'corral-demo-';

@@ -14,7 +14,7 @@ export const hookCommand: Command = {
   ].join('\n'),
   flags: [
     { name: 'agent', type: 'string', valueName: 'NAME', choices: AGENTS, description: 'the agent that runs the hook: claude-code, codex or gemini-cli' },
-    { name: 'url', type: 'string', valueName: 'URL', description: 'corral\'s server (default from CORRAL_HOST/CORRAL_PORT or the config file)' },
+    { name: 'url', type: 'string', valueName: 'URL', description: 'corral\'s server (default from CORRAL_LISTEN/CORRAL_PORT or the config file)' },
     { name: 'timeout', type: 'string', valueName: 'MS', description: 'give up after this long (default 1000)' },
   ],
   async run({ flags, env }) {

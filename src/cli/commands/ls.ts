@@ -42,7 +42,7 @@ export const lsCommand: Command = {
     'Takes two quick looks at the server (list, then capture) and prints a table, or JSON with --json.',
     'STATE is STUCK permission / STUCK stopped (waits for you), snoozed, quiet or active (changed in the last 5 s).',
     'With --json, each pane also says what its agent hooks last claimed ("hook") and where the screen',
-    'disagrees ("disagreement"), as told by the corral serving on --host/--port (null when none runs).',
+    'disagrees ("disagreement"), as told by the corral serving on --listen/--port (null when none runs).',
   ].join('\n'),
   flags: [{ name: 'json', type: 'boolean', description: 'print a JSON array instead of a table' }],
   async run({ settings, env, flags, stdout, stderr }) {

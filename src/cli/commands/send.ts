@@ -4,7 +4,7 @@
 
 import { findPane } from '../../engine/pane-lookup.js';
 import { NoServerError } from '../../engine/tmux/client.js';
-import { parseSendItems } from '../../engine/tmux/keys.js';
+import { parseSendItems } from '../../engine/keys.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { checkTmux, socketFromSettings } from '../setup.js';

@@ -10,7 +10,7 @@ import { notificationsWanted, notifyRules } from '../../notify/notifier.js';
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'run the chat bridge and/or the attach server without the dashboard',
-  usage: 'serve [--bridge] [--attach] [--host ADDR] [--port PORT] [--token TOKEN]',
+  usage: 'serve [--bridge] [--attach] [--listen ADDR] [--port PORT] [--token TOKEN]',
   details: [
     '--bridge: an OpenAI-compatible API on http://HOST:PORT/v1 where every watched pane is a model.',
     'Only the person\'s new message is typed; chat UIs\' title and summary requests are answered by',

@@ -4,16 +4,8 @@
 
 import type { BatchCapture } from '../tmux/commands.js';
 import type { CaptureBatchResult } from '../tmux/client.js';
+import { systemTimers, type Timers } from '../types.js';
 
-export interface Timers {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const systemTimers: Timers = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 export type TickEvent =
   | { readonly kind: 'capture'; readonly capture: BatchCapture }

@@ -24,7 +24,3 @@ export function isProgressLine(line: string): boolean {
   if (pct && BAR_CHARS.test(text) && Number(pct[1]) < 100) return true;
   return false;
 }
-
-export function dropProgressLines(lines: readonly string[]): string[] {
-  return lines.filter((line) => !isProgressLine(line));
-}

@@ -6,13 +6,17 @@
 // erases the text. tmux, time and timers are injected.
 
 import { systemClock, type Clock } from '../types.js';
-import type { SendItem } from '../tmux/keys.js';
+import type { SendItem } from '../keys.js';
 import { PaneGoneError, type CaptureBatchResult } from '../tmux/client.js';
 import type { BatchCapture } from '../tmux/commands.js';
 import { captureLines } from './screen-diff.js';
 import { Conversation, type Classifier, type FinishReason, type PaneCapture } from './conversation.js';
 import { classifyScreen } from '../prompt/matcher.js';
-import { CaptureTicker, systemTimers, type TickEvent, type Timers } from './capture-ticker.js';
+import { CaptureTicker, type TickEvent } from './capture-ticker.js';
+import { systemTimers, type Timers } from '../types.js';
+
+// A conversation's errors, for the bridge: the pane is busy, or gone (tmux's own error).
+export { PaneGoneError };
 
 export interface ConversationSettings {
   readonly quietMs: number;

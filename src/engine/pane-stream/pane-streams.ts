@@ -9,14 +9,18 @@
 import { systemTimers, type Timers, type TmuxSocket } from '../types.js';
 import { ControlClient, type ControlClientOptions } from '../tmux/control-client.js';
 import type { ControlReply } from '../tmux/control-protocol.js';
-import type { SendItem } from '../tmux/keys.js';
+import type { SendItem } from '../keys.js';
 import { assertPaneId } from '../tmux/pane-id.js';
+import { PaneGoneError } from '../tmux/client.js';
 import { chain, escapeArg } from '../tmux/commands.js';
 import { runChecked, type TmuxRunner } from '../tmux/runner.js';
 import { RingBuffer } from './ring-buffer.js';
 import { randomBytes } from 'node:crypto';
 import { buildRepaint, parseCursorLine, repaintCommands } from './repaint.js';
 import { Utf8Stream, leadingContinuationBytes } from './utf8-stream.js';
+
+// The pane-gone error is tmux's own; the stream owners re-use it.
+export { PaneGoneError };
 
 export type ReplayMode = 'none' | 'catch_up' | 'recovery';
 
@@ -105,12 +109,6 @@ export interface PaneStreamsOptions {
   readonly screenBuffers?: { take(name: string): Promise<string[] | null> };
 }
 
-export class PaneGoneError extends Error {
-  constructor(readonly paneId: string) {
-    super(`pane ${paneId} does not exist (it may have closed)`);
-    this.name = 'PaneGoneError';
-  }
-}
 
 /** corral is shutting the streams down: no new viewer is taken. */
 export class StreamsClosingError extends Error {

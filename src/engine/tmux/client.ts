@@ -27,7 +27,7 @@ import {
   type PollCycleOutput,
 } from './commands.js';
 import { captureBufferName, parseProbe, probeCommand, shownScreen, type BufferStyle } from './control-capture.js';
-import type { SendItem } from './keys.js';
+import type { SendItem } from '../keys.js';
 import { assertPaneId } from './pane-id.js';
 import { TmuxCommandError, createExecRunner, isNoServerMessage, runChecked, type RunOptions, type TmuxResult, type TmuxRunner } from './runner.js';
 import { describeSocket } from './socket.js';

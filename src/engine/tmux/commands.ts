@@ -2,7 +2,7 @@
 
 import { bufferedCapture } from './control-capture.js';
 import type { PaneInfo } from '../types.js';
-import type { SendItem } from './keys.js';
+import type { SendItem } from '../keys.js';
 import { assertPaneId } from './pane-id.js';
 
 export type TmuxCommand = readonly string[];

@@ -4,8 +4,6 @@ import { join } from 'node:path';
 import type { TmuxSocket } from '../types.js';
 import { envValue } from '../env.js';
 
-export const defaultSocket: TmuxSocket = { kind: 'default' };
-
 export function socketArgs(socket: TmuxSocket): string[] {
   switch (socket.kind) {
     case 'default':

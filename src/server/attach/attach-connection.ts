@@ -13,7 +13,7 @@ import type {
   Subscription,
 } from '../../engine/pane-stream/pane-streams.js';
 import { PaneGoneError, StreamsClosingError } from '../../engine/pane-stream/pane-streams.js';
-import { UnknownKeyError, parseSendItems } from '../../engine/tmux/keys.js';
+import { UnknownKeyError, parseSendItems } from '../../engine/keys.js';
 import { CLOSE_CODES, parseClientMessage, type ClientMessage } from './protocol.js';
 
 export interface ConnectionOptions {

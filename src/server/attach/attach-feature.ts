@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { Settings } from '../../engine/config.js';
+import type { AttachSettings } from '../../engine/config.js';
 import type { PaneAccess } from '../../engine/pane-access.js';
 import type { PaneStreams, LiveChunk } from '../../engine/pane-stream/pane-streams.js';
 import { systemClock, type Clock, type EngineHandle, type PaneView } from '../../engine/types.js';
@@ -27,15 +27,7 @@ import { listPanes, listShape, type PaneList } from './pane-list.js';
 import { paneIdFromPath } from './protocol.js';
 import { FAVICON_SVG, PAGE_SCRIPT, PAGE_STYLE, loginHtml, pageHtml } from './page.js';
 
-export type AttachSettings = Pick<
-  Settings,
-  | 'attachRingBytes'
-  | 'attachSlowClientBytes'
-  | 'attachAllowedOrigins'
-  | 'attachAllowResize'
-  | 'attachPauseAfter'
-  | 'attachGraceMs'
->;
+export type { AttachSettings };
 
 export interface AttachFeatureOptions {
   /** The engine's store: the page's pane list and state badges; pollNow after an answer. */

@@ -6,9 +6,8 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { systemClock, type Clock, type EngineStore, type PaneView } from '../../engine/types.js';
-import { PaneGoneError } from '../../engine/tmux/client.js';
-import { systemTimers, type Timers } from '../../engine/diff/capture-ticker.js';
-import { PaneBusyError, type ConversationOutcome, type ConversationPort } from '../../engine/diff/run-conversation.js';
+import { systemTimers, type Timers } from '../../engine/types.js';
+import { PaneBusyError, PaneGoneError, type ConversationOutcome, type ConversationPort } from '../../engine/diff/run-conversation.js';
 import { bearerToken, errorBody, sendJson, tokenMatches, type HttpFeature, type RequestContext } from '../http-server.js';
 import { HttpError, messageToType, parseChatRequest, readBody, type ChatRequest } from './request.js';
 import { SIDE_MODEL, listModels, modelName, resolveModel } from './models.js';
