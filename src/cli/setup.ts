@@ -9,9 +9,10 @@ import { createEngine, type Engine } from '../engine/engine.js';
 import { buildRules, type PromptRules } from '../engine/prompt/matcher.js';
 import { TmuxClient, tmuxVersion } from '../engine/tmux/client.js';
 import { TmuxMissingError } from '../engine/tmux/runner.js';
-import { localHost, openTmux } from '../engine/tmux/open.js';
+import { localHost, openTmux, type OpenedTmux } from '../engine/tmux/open.js';
+import { combineEngines, type HostsEngine } from '../engine/hosts-engine.js';
 import { namedSocketPath, socketPathFromTmuxEnv } from '../engine/tmux/socket.js';
-import type { TmuxSocket } from '../engine/types.js';
+import { LOCAL_HOST, type HostSpec, type TmuxSocket } from '../engine/types.js';
 
 /**
  * The server corral talks to: -S, else -L, else, like tmux itself, the server of the pane it runs
@@ -65,15 +66,29 @@ export async function selfPaneId(tmux: TmuxClient, env: NodeJS.ProcessEnv): Prom
   return watched !== null && samePath(watched, ownSocket) ? ownPane : null;
 }
 
-export interface EngineSetup {
+/** One watched host: its engine and the tmux client under it. */
+export interface HostHandle {
+  readonly spec: HostSpec;
   readonly engine: Engine;
+  readonly tmux: TmuxClient;
+}
+
+export interface EngineSetup {
+  /** Every host's engine as one: this machine first, then the hosts named with --host. */
+  readonly engine: HostsEngine;
+  readonly hosts: ReadonlyMap<string, HostHandle>;
+  /** This machine's tmux client. */
   readonly tmux: TmuxClient;
   readonly selfPaneId: string | null;
 }
 
 /**
  * `persistent`: the engine will poll for a long time (dashboard, watch, serve), so its polls go
- * over one tmux control-mode connection instead of a new tmux process each cycle.
+ * over one tmux control-mode connection instead of a new tmux process each cycle (over ssh: one
+ * `ssh -T host tmux -C` session beside the host's master connection).
+ *
+ * Nothing waits for another host here: a host that is down or slow shows up in its health once
+ * the engine runs, and never holds up this machine's panes.
  */
 export async function setupEngine(
   settings: Settings,
@@ -82,10 +97,32 @@ export async function setupEngine(
   options: { persistent?: boolean } = {},
 ): Promise<EngineSetup> {
   const slices = settingsSlices(settings);
-  const socket = socketFromSettings(slices.hosts, env);
-  const { client: tmux } = openTmux(localHost(socket), { persistent: options.persistent ?? false });
+  const persistent = options.persistent ?? false;
+  const local = openTmux(localHost(socketFromSettings(slices.hosts, env)), { persistent });
+  const tmux = local.client;
   await checkTmux(tmux, stderr);
   const self = await selfPaneId(tmux, env);
-  const engine = createEngine({ settings: slices.engine, tmux, selfPaneId: self, rules: rulesFromSettings(slices.prompt) });
-  return { engine, tmux, selfPaneId: self };
+  const rules = rulesFromSettings(slices.prompt);
+  const opened: OpenedTmux[] = [local];
+  const hosts = new Map<string, HostHandle>();
+  hosts.set(LOCAL_HOST, {
+    spec: localHost(tmux.socket),
+    tmux,
+    engine: createEngine({ settings: slices.engine, tmux, selfPaneId: self, rules }),
+  });
+  for (const spec of slices.hosts.hosts) {
+    const remote = openTmux(spec, { persistent });
+    opened.push(remote);
+    hosts.set(spec.name, { spec, tmux: remote.client, engine: createEngine({ settings: slices.engine, tmux: remote.client, rules, host: spec }) });
+  }
+  const combined = combineEngines(new Map([...hosts].map(([name, handle]) => [name, handle.engine])));
+  const engine: HostsEngine = {
+    ...combined,
+    async stop() {
+      await combined.stop();
+      // The engines closed their poll connections; what is left are the ssh masters.
+      await Promise.all(opened.map((o) => o.close()));
+    },
+  };
+  return { engine, hosts, tmux, selfPaneId: self };
 }

@@ -6,6 +6,7 @@
 // a viewer back within it catches up exactly, and viewers coming and going never churn tmux
 // control clients (attaching and detaching them concurrently can crash tmux 3.3a).
 
+import type { TmuxTransport } from '../tmux/transport.js';
 import { systemTimers, type Timers, type TmuxSocket } from '../types.js';
 import { ControlClient, type ControlClientOptions } from '../tmux/control-client.js';
 import type { ControlReply } from '../tmux/control-protocol.js';
@@ -78,6 +79,8 @@ export type OpenControl = (options: ControlClientOptions) => Promise<ControlConn
 
 export interface PaneStreamsOptions {
   readonly socket: TmuxSocket;
+  /** How the host's tmux is reached (this machine's by default; over ssh for another host). */
+  readonly transport?: TmuxTransport;
   /** Ring size per watched pane, bytes. */
   readonly ringBytes: number;
   /** tmux `pause-after` in seconds (0: off). */
@@ -427,6 +430,7 @@ export class PaneStreams {
     let link: SessionLink | null = null;
     const client = await this.openControl({
       socket: this.options.socket,
+      ...(this.options.transport ? { transport: this.options.transport } : {}),
       session: sessionId,
       pauseAfterSeconds: this.options.pauseAfterSeconds,
       handlers: {

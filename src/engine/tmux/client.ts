@@ -80,6 +80,8 @@ export class TmuxClient {
   readonly socket: TmuxSocket;
   /** The host's name (`local` for this machine). */
   readonly host: string;
+  /** How this host's tmux is reached (its own control connections go the same way). */
+  readonly transport: TmuxTransport;
   private readonly remote: boolean;
   readonly runner: TmuxRunner;
   private readonly pollRunner: PollRunner;
@@ -90,6 +92,7 @@ export class TmuxClient {
   constructor(options: TmuxClientOptions) {
     this.socket = options.socket;
     const transport = options.transport ?? localTransport(options.socket);
+    this.transport = transport;
     this.host = transport.host;
     this.remote = transport.remote;
     this.runner = options.runner ?? createExecRunner(transport);

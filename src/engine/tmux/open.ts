@@ -5,12 +5,12 @@ import { LOCAL_HOST, type HostSpec } from '../types.js';
 import { TmuxClient } from './client.js';
 import { createControlRunner } from './control-runner.js';
 import { createExecRunner } from './runner.js';
-import { defaultControlDir, localTransport, sshTransport, type TmuxTransport } from './transport.js';
+import { localTransport, processControlDir, sshTransport, type TmuxTransport } from './transport.js';
 
 export interface OpenTmuxOptions {
   /** The engine polls for a long time (dashboard, watch, serve): poll over one control-mode connection. */
   readonly persistent: boolean;
-  /** Where ssh master sockets live (another host only); `corral-ssh-<uid>` in the temporary folder by default. */
+  /** Where ssh master sockets live (another host only); this process's own folder under `corral-ssh-<uid>` in the temporary folder by default. */
   readonly controlDir?: string;
   /** More ssh arguments (another host only), e.g. `-F CONFIG`. */
   readonly sshOptions?: readonly string[];
@@ -38,7 +38,7 @@ export function openTmux(host: HostSpec, options: OpenTmuxOptions): OpenedTmux {
       ? localTransport(host.socket)
       : sshTransport({
           host,
-          controlDir: options.controlDir ?? defaultControlDir(),
+          controlDir: options.controlDir ?? processControlDir(),
           ...(options.sshOptions ? { extraOptions: options.sshOptions } : {}),
           ...(options.connectTimeoutS === undefined ? {} : { connectTimeoutS: options.connectTimeoutS }),
         });

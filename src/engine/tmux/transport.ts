@@ -6,7 +6,7 @@ import { HostAuthError, HostUnreachableError } from '../host-errors.js';
 
 export { HostAuthError, HostUnreachableError };
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { envValue, type Env } from '../env.js';
@@ -140,6 +140,32 @@ const MAX_CONTROL_DIR = 104 - 42;
 /** A private folder for ssh master sockets: `corral-ssh-<uid>` in the temporary folder. */
 export function defaultControlDir(uid: number = process.getuid?.() ?? 0): string {
   return join(tmpdir(), `corral-ssh-${uid}`);
+}
+
+/**
+ * This process's own folder for master sockets, inside the user's (`corral-ssh-UID/PID`): a
+ * corral that ends (`corral ls`, say) closes its own masters, never the connection a running
+ * dashboard polls through. Folders of processes that are gone are removed on the way.
+ */
+export function processControlDir(base: string = defaultControlDir(), pid: number = process.pid): string {
+  ensureControlDir(base);
+  for (const entry of readdirSync(base)) {
+    if (!/^\d+$/.test(entry) || Number(entry) === pid || alive(Number(entry))) continue;
+    rmSync(join(base, entry), { recursive: true, force: true });
+  }
+  const own = join(base, String(pid));
+  ensureControlDir(own);
+  return own;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Creates the folder for master sockets, or checks an existing one: a folder of ours, mode 0700. */

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, chmodSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, chmodSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  processControlDir,
   HostAuthError,
   HostSpecError,
   HostUnreachableError,
@@ -162,5 +163,22 @@ describe('transports build argv', () => {
     ensureControlDir(controlDir);
     expect(statSync(controlDir).mode & 0o777).toBe(0o700);
     expect(() => ensureControlDir(join(dir, 'x'.repeat(80)))).toThrow(/too long/);
+  });
+});
+
+describe('each corral keeps its own master sockets', () => {
+  it('uses a folder of its own under the user folder and removes those of processes that are gone', () => {
+    const base = join(mkdtempSync(join(tmpdir(), 'cs-')), 'u');
+    try {
+      mkdirSync(join(base, '999999999'), { recursive: true }); // no such process
+      mkdirSync(join(base, String(process.ppid)), { recursive: true }); // a live one
+      const own = processControlDir(base, process.pid);
+      expect(own).toBe(join(base, String(process.pid)));
+      expect(statSync(own).mode & 0o777).toBe(0o700);
+      expect(existsSync(join(base, '999999999'))).toBe(false);
+      expect(existsSync(join(base, String(process.ppid)))).toBe(true);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 });
