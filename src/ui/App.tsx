@@ -141,10 +141,10 @@ export function App({
   const answered = ui.answered;
   const rows: RowModel[] = shownIds.map((id) => {
     const view = byId.get(id) as PaneView;
-    const isAnswered = answered !== null && answered.paneId === id && answered.hash === view.screenHash;
+    const isAnswered = answered !== null && answered.key === id && answered.hash === view.screenHash;
     const status = isAnswered ? 'answered' : paneStatus(view, now, activeWindowMs);
     return {
-      paneId: id,
+      key: id,
       status,
       badge: status === 'answered' ? ANSWERED_BADGE : statusBadge(status, view.reason, layout.columns.shortBadge),
       target: view.target,
@@ -186,7 +186,7 @@ export function App({
     if (hash !== null) {
       dispatch({
         type: 'answered',
-        paneId: pane.pane.paneId,
+        key: pane.key,
         hash,
         status: { text: `sending ${what} to ${target}`, tone: 'info' },
       });
@@ -196,7 +196,7 @@ export function App({
     return latest.current.actions.type(pane, request).then(
       () => dispatch({ type: 'status', status: { text: `sent ${what} to ${target}`, tone: 'info' } }),
       (error: unknown) => {
-        dispatch({ type: 'unanswered', paneId: pane.pane.paneId });
+        dispatch({ type: 'unanswered', key: pane.key });
         dispatch({ type: 'status', status: { text: errorText(error), tone: 'error' } });
         throw error;
       },
@@ -224,7 +224,7 @@ export function App({
           return;
         case 'confirm': {
           const pending = ctx.ui.pending;
-          const pane = pending ? ctx.byId.get(pending.paneId) : undefined;
+          const pane = pending ? ctx.byId.get(pending.key) : undefined;
           if (name === 'y' && pending && pane) {
             typeInto(pane, { items: pending.items, enter: false, shownHash: null }, pending.label, null).catch(
               () => {},
@@ -258,7 +258,7 @@ export function App({
           if (choice.confirm) {
             dispatch({
               type: 'confirm',
-              pending: { paneId: pane.pane.paneId, items: choice.items, label: what },
+              pending: { key: pane.key, items: choice.items, label: what },
               now: at,
             });
             return;
@@ -332,7 +332,7 @@ export function App({
       const keep = (reason: string) =>
         dispatch({
           type: 'reply-refused',
-          paneId: state.targetId ?? '',
+          key: state.targetId ?? '',
           draft: text,
           status: { text: `${reason} (Enter sends, Esc cancels)`, tone: 'warn' },
         });
@@ -428,12 +428,12 @@ export function App({
           });
           return;
         }
-        dispatch({ type: 'start-reply', paneId: target.pane.paneId, hash: target.screenHash, now: at });
+        dispatch({ type: 'start-reply', key: target.key, hash: target.screenHash, now: at });
         return;
       }
       case 'answer': {
         const target = needPane();
-        if (target) dispatch({ type: 'start-answer', paneId: target.pane.paneId, hash: target.screenHash, now: at });
+        if (target) dispatch({ type: 'start-answer', key: target.key, hash: target.screenHash, now: at });
         return;
       }
       case 'snooze': {
@@ -443,7 +443,7 @@ export function App({
           dispatch({ type: 'status', status: { text: `${target.target} is not stuck`, tone: 'info' } });
           return;
         }
-        ctx.engine.acknowledge(target.pane.paneId);
+        ctx.engine.acknowledge(target.key);
         dispatch({
           type: 'status',
           status: { text: `snoozed ${target.target} until its screen changes`, tone: 'info' },
@@ -513,10 +513,10 @@ export function App({
           ) : (
             rows.map((row) => (
               <PaneRow
-                key={row.paneId}
+                key={row.key}
                 row={row}
                 columns={layout.columns}
-                selected={row.paneId === selectedId}
+                selected={row.key === selectedId}
                 color={color}
               />
             ))

@@ -7,7 +7,7 @@ import type { RowColumns } from './layout.js';
 import type { PaneStatus } from '../engine/pane-status.js';
 
 export interface RowModel {
-  readonly paneId: string;
+  readonly key: string;
   /** `answered`: the dashboard's mark for a pane answered from it, until its screen changes. */
   readonly status: PaneStatus | 'answered';
   readonly badge: string;

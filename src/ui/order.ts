@@ -6,17 +6,17 @@ import type { PaneView } from '../engine/types.js';
 
 export { compareViews };
 
-/** Pane ids in display order. */
+/** Pane keys (see paneKey) in display order. */
 export function sortPaneIds(panes: readonly PaneView[]): string[] {
-  return [...panes].sort(compareViews).map((v) => v.pane.paneId);
+  return [...panes].sort(compareViews).map((v) => v.key);
 }
 
 /** Keeps an existing order: drops panes that are gone, appends new ones (sorted among themselves). */
 export function keepOrder(order: readonly string[], panes: readonly PaneView[]): string[] {
-  const present = new Set(panes.map((v) => v.pane.paneId));
+  const present = new Set(panes.map((v) => v.key));
   const kept = order.filter((id) => present.has(id));
   const known = new Set(kept);
-  const added = sortPaneIds(panes.filter((v) => !known.has(v.pane.paneId)));
+  const added = sortPaneIds(panes.filter((v) => !known.has(v.key)));
   return [...kept, ...added];
 }
 
@@ -24,7 +24,7 @@ export function keepOrder(order: readonly string[], panes: readonly PaneView[]):
 export function stuckSetKey(panes: readonly PaneView[]): string {
   return panes
     .filter((v) => v.state === 'stuck' && !v.acknowledged)
-    .map((v) => v.pane.paneId)
+    .map((v) => v.key)
     .sort()
     .join(' ');
 }

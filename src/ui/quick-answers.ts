@@ -174,10 +174,10 @@ export function describeChoice(choice: QuickAnswer): string {
 export function answerRefusal(
   pane: PaneView | undefined,
   shownHash: string | null,
-  answered: { readonly paneId: string; readonly hash: string } | null,
+  answered: { readonly key: string; readonly hash: string } | null,
 ): string | null {
   if (!pane) return 'that pane has closed; nothing was sent';
-  if (answered && answered.paneId === pane.pane.paneId && answered.hash === pane.screenHash) {
+  if (answered && answered.key === pane.key && answered.hash === pane.screenHash) {
     return `${pane.target} was just answered and its screen has not changed since; nothing was sent`;
   }
   if (shownHash !== null && shownHash !== pane.screenHash) {
