@@ -4,6 +4,7 @@
 
 import type { PaneView, PromptAnswer } from '../engine/types.js';
 import type { SendItem } from '../engine/tmux/keys.js';
+import { paneWhere } from './hosts.js';
 import { KEYMAP, keyLabel, type KeyBinding } from './keymap.js';
 
 export interface QuickAnswer {
@@ -178,10 +179,10 @@ export function answerRefusal(
 ): string | null {
   if (!pane) return 'that pane has closed; nothing was sent';
   if (answered && answered.key === pane.key && answered.hash === pane.screenHash) {
-    return `${pane.target} was just answered and its screen has not changed since; nothing was sent`;
+    return `${paneWhere(pane)} was just answered and its screen has not changed since; nothing was sent`;
   }
   if (shownHash !== null && shownHash !== pane.screenHash) {
-    return `${pane.target} changed since it was drawn; nothing was sent: look again, then answer`;
+    return `${paneWhere(pane)} changed since it was drawn; nothing was sent: look again, then answer`;
   }
   return null;
 }

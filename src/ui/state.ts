@@ -11,8 +11,9 @@
 // urgent pane arrived before the first key) is noted, so that a key that targets the selection
 // right after can be refused instead of landing on a pane the person had no time to see.
 
-import type { PaneView } from '../engine/types.js';
+import type { HostHealth, PaneView } from '../engine/types.js';
 import type { SendItem } from '../engine/tmux/keys.js';
+import { groupByHost, isMultiHost, type HostGroup } from './hosts.js';
 import { keepOrder, sameOrder, sortPaneIds, stuckSetKey } from './order.js';
 
 export const RESORT_IDLE_MS = 4_000;
@@ -302,9 +303,11 @@ export function createUiStore(initial: UiState = initialUiState): UiStore {
 
 export interface VisibleRows {
   readonly byId: ReadonlyMap<string, PaneView>;
-  /** Ids of the rows that pass the filter, in display order. */
+  /** Keys of the rows that pass the filter, in display order (grouped by host when there are several). */
   readonly visibleIds: readonly string[];
   readonly selectedId: string | null;
+  /** The rows by host, in display order; null when corral watches only this machine (no grouping). */
+  readonly groups: readonly HostGroup[] | null;
 }
 
 /** What is on screen for a UI state and a list of panes (shared by rendering and key handling). */
@@ -312,15 +315,19 @@ export function visibleRows(
   state: UiState,
   panes: readonly PaneView[],
   matches: (view: PaneView, filter: string) => boolean,
+  hosts: readonly HostHealth[] = [],
 ): VisibleRows {
   const byId = new Map(panes.map((v) => [v.key, v]));
   // Panes newer than the order (a snapshot the reducer has not taken in yet) are listed too.
   const order = keepOrder(state.order, panes);
-  const visibleIds = order.filter((id) => {
+  const matching = order.filter((id) => {
     const view = byId.get(id);
     return view !== undefined && matches(view, state.filter);
   });
+  // Several hosts: each host's rows together, in the order above within the host.
+  const groups = isMultiHost(hosts, panes) ? groupByHost(matching, byId, hosts, state.filter.trim() === '') : null;
+  const visibleIds = groups === null ? matching : groups.flatMap((g) => g.keys);
   const selectedId =
     state.selectedId !== null && visibleIds.includes(state.selectedId) ? state.selectedId : (visibleIds[0] ?? null);
-  return { byId, visibleIds, selectedId };
+  return { byId, visibleIds, selectedId, groups };
 }
