@@ -6,9 +6,12 @@ import type { PaneView } from '../engine/types.js';
 
 export { compareViews };
 
-/** Pane keys (see paneKey) in display order. */
+/**
+ * Pane keys (see paneKey) in display order. Panes whose host is down come after the others: their
+ * last state may no longer be true, and nothing can be sent to them.
+ */
 export function sortPaneIds(panes: readonly PaneView[]): string[] {
-  return [...panes].sort(compareViews).map((v) => v.key);
+  return [...panes].sort((a, b) => Number(!a.online) - Number(!b.online) || compareViews(a, b)).map((v) => v.key);
 }
 
 /** Keeps an existing order: drops panes that are gone, appends new ones (sorted among themselves). */
@@ -20,10 +23,10 @@ export function keepOrder(order: readonly string[], panes: readonly PaneView[]):
   return [...kept, ...added];
 }
 
-/** Identifies the set of panes that wait for you (stuck and not snoozed); a change triggers a re-sort. */
+/** Identifies the set of panes that wait for you (stuck, not snoozed, host up); a change triggers a re-sort. */
 export function stuckSetKey(panes: readonly PaneView[]): string {
   return panes
-    .filter((v) => v.state === 'stuck' && !v.acknowledged)
+    .filter((v) => v.state === 'stuck' && !v.acknowledged && v.online)
     .map((v) => v.key)
     .sort()
     .join(' ');
