@@ -555,7 +555,13 @@ export function App({
   const width = size.columns;
   const body =
     ui.mode === 'help' ? (
-      <HelpOverlay width={width} height={size.rows - 4} answers={answers} target={selected?.target ?? null} />
+      <HelpOverlay
+        width={width}
+        height={size.rows - 4}
+        answers={answers}
+        target={selected ? paneWhere(selected) : null}
+        down={selected ? hostDown(selected, snapshot.hosts) : null}
+      />
     ) : (
       <Box flexDirection={layout.preview === 'side' ? 'row' : 'column'}>
         <Box flexDirection="column" width={layout.listWidth} height={layout.listHeight + (layout.columnHeader ? 1 : 0)}>

@@ -167,8 +167,11 @@ describe('dashboard with several hosts', () => {
     await until(() => expect(frameOf(r)).toContain(`vm1: auth failed: cannot jump to ${r.vmStuck.key}`));
     expect(r.calls).toEqual([]);
     expect(r.engine.acknowledged).toEqual([]);
-    // The footer offers no answer key for it.
-    expect(frameOf(r)).not.toContain('a 1-2/Enter');
+    // The footer offers no answer key for it, and the help says why.
+    expect(frameOf(r)).not.toContain('a 1/2/Enter');
+    await press(r.stdin, '?');
+    await until(() => expect(frameOf(r)).toContain('Answer (lab:1.0 on vm1)'));
+    expect(frameOf(r)).toContain('vm1: auth failed: nothing can be sent until it is back');
   });
 
   it('refuses an answer or a reply begun while the host was up once it is unreachable', async () => {
