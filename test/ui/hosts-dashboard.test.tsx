@@ -208,6 +208,22 @@ describe('dashboard with several hosts', () => {
     expect(r.calls).toEqual([]);
   });
 
+  it('sends no confirmed signal once the host has gone down', async () => {
+    const s = hostsScene();
+    const r = mount(s);
+    await until(() => expect(frameOf(r)).toContain('ci:1.0'));
+    await press(r.stdin, 'n');
+    await until(() => expect(lines(r).find((l) => l.startsWith('›'))).toContain('ci:1.0'));
+    await press(r.stdin, 'a', 'c');
+    await until(() => expect(frameOf(r)).toContain('send C-c to ci:1.0 on build-box? y sends'));
+    r.engine.setHosts([s.hosts[0] as HostHealth, remoteHealth('build-box', { state: 'auth-failed', since: at1405 }), s.hosts[2] as HostHealth]);
+    r.engine.setPanes(s.panes.map((v) => (v.host === 'build-box' ? { ...v, online: false } : v)));
+    await until(() => expect(lineWith(r, 'build-box · ')).toContain('auth failed'));
+    await press(r.stdin, 'y');
+    await until(() => expect(frameOf(r)).toContain('build-box: auth failed: not sent'));
+    expect(r.calls).toEqual([]);
+  });
+
   it('answers and snoozes a pane on another host by its key, and points to attach instead of switching', async () => {
     const r = mount();
     await until(() => expect(frameOf(r)).toContain('ci:1.0'));
