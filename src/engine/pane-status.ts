@@ -29,6 +29,13 @@ export const STATUS_MEANINGS: Readonly<Record<PaneStatus, string>> = {
 export const ANSWERED_BADGE = 'answered';
 export const ANSWERED_MEANING = 'you answered it from the dashboard; shown until its screen changes';
 
+/**
+ * The mark for a pane whose host is down: its row shows the last screen seen, greyed, and says
+ * `offline` instead of a status that may no longer be true.
+ */
+export const OFFLINE_BADGE = 'offline';
+export const OFFLINE_MEANING = 'its host is down: the last screen seen, nothing can be sent until it is back';
+
 /** What each stuck reason means. */
 export const REASON_MEANINGS: Readonly<Record<StuckReason, string>> = {
   permission: 'it asks you to approve something, or for a secret',

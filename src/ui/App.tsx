@@ -9,7 +9,7 @@
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { Box, Text, useInput, type Key } from 'ink';
 import type { Clock, EngineHandle, EngineSnapshot, PaneView } from '../engine/types.js';
-import { systemClock } from '../engine/types.js';
+import { LOCAL_HOST, systemClock } from '../engine/types.js';
 import type { DashboardActions, TypeRequest } from './actions.js';
 import { Footer } from './Footer.js';
 import { clip, formatQuiet, previewLines, shortCwd } from './format.js';
@@ -17,7 +17,9 @@ import { Header, headerText } from './Header.js';
 import { HelpOverlay } from './HelpOverlay.js';
 import { findBinding, keyLabel, keyName, type KeyBinding } from './keymap.js';
 import { planLayout } from './layout.js';
-import { ANSWERED_BADGE, countStatuses, paneStatus, quietMs, statusBadge } from '../engine/pane-status.js';
+import { ANSWERED_BADGE, OFFLINE_BADGE, countStatuses, paneStatus, quietMs, statusBadge } from '../engine/pane-status.js';
+import { HostHeader } from './HostHeader.js';
+import { hostDown, hostLine, paneWhere, type HostGroup } from './hosts.js';
 import { matchesFilter, paneLabel } from './pane-status.js';
 import { PaneRow, type RowModel } from './PaneRow.js';
 import { Preview } from './Preview.js';
@@ -89,36 +91,40 @@ export function App({
   const ui = useSyncExternalStore(uiStore.subscribe, uiStore.getState);
   const dispatch = uiStore.dispatch;
 
-  const { byId, visibleIds, selectedId } = useMemo(
-    () => visibleRows(ui, snapshot.panes, matchesFilter),
-    [ui, snapshot.panes],
+  const { byId, visibleIds, selectedId, groups } = useMemo(
+    () => visibleRows(ui, snapshot.panes, matchesFilter, snapshot.hosts),
+    [ui, snapshot.panes, snapshot.hosts],
   );
   const loading = snapshot.status === 'starting';
   const selected = selectedId === null ? null : (byId.get(selectedId) ?? null);
-  const answers = useMemo(() => paneAnswers(selected), [selected]);
+  // A pane whose host is down takes no answer: none is offered for it.
+  const answers = useMemo(() => paneAnswers(selected?.online === false ? null : selected), [selected]);
   const targetWidth = useMemo(() => Math.max(6, ...snapshot.panes.map((v) => v.target.length)), [snapshot.panes]);
+  // Panes on a host that is down are counted apart: their last state may no longer be true.
+  const onlinePanes = useMemo(() => snapshot.panes.filter((v) => v.online), [snapshot.panes]);
+  const offlineCount = snapshot.panes.length - onlinePanes.length;
   // The header's height (one or two lines) barely depends on the counts: those at the snapshot do.
-  const roughCounts = loading ? null : countStatuses(snapshot.panes, snapshot.updatedAt, activeWindowMs);
-  const headerLines = headerText(snapshot.server, label, roughCounts, serviceState, size.columns).lines;
+  const roughCounts = loading ? null : countStatuses(onlinePanes, snapshot.updatedAt, activeWindowMs);
+  const headerLines = headerText(snapshot.server, label, roughCounts, serviceState, size.columns, offlineCount).lines;
+  const lines = useMemo(() => listLines(visibleIds, groups), [visibleIds, groups]);
   const shownLines = useMemo(
     () => (selected ? previewLines(selected.lines, size.columns, Number.POSITIVE_INFINITY).length : 0),
     [selected?.lines, size.columns],
   );
   const layout = planLayout(size.columns, size.rows, targetWidth, headerLines, {
     rows: visibleIds.length,
+    groupLines: groups?.length ?? 0,
     previewLines: shownLines,
   });
 
   // Scroll as little as possible: the top rows (the most urgent) stay in view until the selection
-  // leaves the window, and the window never hangs past the last row, so every row is used.
-  const selectedIndex = selectedId === null ? 0 : visibleIds.indexOf(selectedId);
+  // leaves the window, and the window never hangs past the last line, so every line is used.
   const listRows = Math.max(1, layout.listHeight);
   const scrollRef = useRef(0);
-  let scrollTop = Math.min(scrollRef.current, selectedIndex);
-  if (selectedIndex >= scrollTop + listRows) scrollTop = selectedIndex - listRows + 1;
-  scrollTop = Math.max(0, Math.min(scrollTop, visibleIds.length - listRows));
+  const { top: scrollTop, shown: shownLinesInList } = scrollList(lines, selectedId, scrollRef.current, listRows);
   scrollRef.current = scrollTop;
-  const shownIds = visibleIds.slice(scrollTop, scrollTop + listRows);
+  const shownIds = shownLinesInList.flatMap((line) => (line.kind === 'pane' ? [line.key] : []));
+  const shownGroups = shownLinesInList.flatMap((line) => (line.kind === 'host' ? [line.group] : []));
 
   const displayKey = useCallback(
     (at: number) =>
@@ -127,8 +133,10 @@ export function App({
           const view = byId.get(id) as PaneView;
           return `${paneStatus(view, at, activeWindowMs)}${formatQuiet(quietMs(view, at))}`;
         })
-        .join() + countStatuses(snapshot.panes, at, activeWindowMs).quiet,
-    [shownIds, byId, activeWindowMs, snapshot.panes],
+        .join() +
+      shownGroups.map((group) => hostLine(group, at)).join() +
+      countStatuses(onlinePanes, at, activeWindowMs).quiet,
+    [shownIds, shownGroups, byId, activeWindowMs, onlinePanes],
   );
   const tickNow = useNow(clock, tickMs, displayKey);
   const now = Math.max(tickNow, snapshot.updatedAt);
@@ -139,22 +147,27 @@ export function App({
   }, [snapshot.panes, now]);
 
   const answered = ui.answered;
-  const rows: RowModel[] = shownIds.map((id) => {
+  const rowModel = (id: string): RowModel => {
     const view = byId.get(id) as PaneView;
-    const isAnswered = answered !== null && answered.paneId === id && answered.hash === view.screenHash;
+    const isAnswered = answered !== null && answered.key === id && answered.hash === view.screenHash;
     const status = isAnswered ? 'answered' : paneStatus(view, now, activeWindowMs);
     return {
-      paneId: id,
+      key: id,
       status,
-      badge: status === 'answered' ? ANSWERED_BADGE : statusBadge(status, view.reason, layout.columns.shortBadge),
+      badge: !view.online
+        ? OFFLINE_BADGE
+        : status === 'answered'
+          ? ANSWERED_BADGE
+          : statusBadge(status, view.reason, layout.columns.shortBadge),
       target: view.target,
       label: paneLabel(view, hostName),
       cwd: shortCwd(view.pane.cwd, home, layout.columns.cwd),
       timer: formatQuiet(quietMs(view, now)),
       disagrees: (view.hook?.disagreement ?? null) !== null,
+      offline: !view.online,
     };
-  });
-  const counts = loading ? null : countStatuses(snapshot.panes, now, activeWindowMs);
+  };
+  const counts = loading ? null : countStatuses(onlinePanes, now, activeWindowMs);
 
   // What this render draws is what keys act on (see the file comment).
   const drawn = useRef<EngineSnapshot>(snapshot);
@@ -166,13 +179,14 @@ export function App({
   const current = useCallback(() => {
     const state = uiStore.getState();
     const shown = drawn.current;
-    const rowsNow = visibleRows(state, shown.panes, matchesFilter);
+    const rowsNow = visibleRows(state, shown.panes, matchesFilter, shown.hosts);
     const selectedView = rowsNow.selectedId === null ? null : (rowsNow.byId.get(rowsNow.selectedId) ?? null);
     return {
       ...latest.current,
       ui: state,
       ...rowsNow,
       selected: selectedView,
+      hosts: shown.hosts,
       now: Math.max(clock.now(), shown.updatedAt),
     };
   }, [uiStore, clock]);
@@ -182,11 +196,11 @@ export function App({
    * answer cannot follow before its screen changes. `hash`: the screen the person chose on.
    */
   const typeInto = (pane: PaneView, request: TypeRequest, what: string, hash: string | null) => {
-    const target = pane.target;
+    const target = paneWhere(pane);
     if (hash !== null) {
       dispatch({
         type: 'answered',
-        paneId: pane.pane.paneId,
+        key: pane.key,
         hash,
         status: { text: `sending ${what} to ${target}`, tone: 'info' },
       });
@@ -196,7 +210,7 @@ export function App({
     return latest.current.actions.type(pane, request).then(
       () => dispatch({ type: 'status', status: { text: `sent ${what} to ${target}`, tone: 'info' } }),
       (error: unknown) => {
-        dispatch({ type: 'unanswered', paneId: pane.pane.paneId });
+        dispatch({ type: 'unanswered', key: pane.key });
         dispatch({ type: 'status', status: { text: errorText(error), tone: 'error' } });
         throw error;
       },
@@ -224,8 +238,11 @@ export function App({
           return;
         case 'confirm': {
           const pending = ctx.ui.pending;
-          const pane = pending ? ctx.byId.get(pending.paneId) : undefined;
-          if (name === 'y' && pending && pane) {
+          const pane = pending ? ctx.byId.get(pending.key) : undefined;
+          const down = pane ? hostDown(pane, ctx.hosts) : null;
+          if (name === 'y' && down !== null) {
+            report({ text: `${down}: not sent`, tone: 'warn' });
+          } else if (name === 'y' && pending && pane) {
             typeInto(pane, { items: pending.items, enter: false, shownHash: null }, pending.label, null).catch(
               () => {},
             );
@@ -244,12 +261,17 @@ export function App({
             report({ text: 'that pane has closed; nothing was sent', tone: 'warn' });
             return;
           }
+          const down = hostDown(pane, ctx.hosts);
+          if (down !== null) {
+            report({ text: `${down}: not sent`, tone: 'warn' });
+            return;
+          }
           const answers = paneAnswers(pane);
           const choice = findAnswer(answers, name);
           if (!choice) {
             const valid = answers.choices.map((c) => keyLabel(c.key)).join(' ');
             report({
-              text: `no quick answer ${keyLabel(name) || '?'} for ${pane.target}${valid ? ` (valid: ${valid})` : ''}; nothing was sent`,
+              text: `no quick answer ${keyLabel(name) || '?'} for ${paneWhere(pane)}${valid ? ` (valid: ${valid})` : ''}; nothing was sent`,
               tone: 'info',
             });
             return;
@@ -258,7 +280,7 @@ export function App({
           if (choice.confirm) {
             dispatch({
               type: 'confirm',
-              pending: { paneId: pane.pane.paneId, items: choice.items, label: what },
+              pending: { key: pane.key, items: choice.items, label: what },
               now: at,
             });
             return;
@@ -332,7 +354,7 @@ export function App({
       const keep = (reason: string) =>
         dispatch({
           type: 'reply-refused',
-          paneId: state.targetId ?? '',
+          key: state.targetId ?? '',
           draft: text,
           status: { text: `${reason} (Enter sends, Esc cancels)`, tone: 'warn' },
         });
@@ -340,9 +362,14 @@ export function App({
         dispatch({ type: 'done', status: { text: 'that pane has closed; the reply was not sent', tone: 'warn' } });
         return;
       }
+      const down = hostDown(pane, ctx.hosts);
+      if (down !== null) {
+        keep(`${down}: not sent`);
+        return;
+      }
       const hash = state.targetHash ?? pane.screenHash;
       if (hash !== pane.screenHash) {
-        keep(`${pane.target} changed since you began the reply; look at it again`);
+        keep(`${paneWhere(pane)} changed since you began the reply; look at it again`);
         return;
       }
       typeInto(
@@ -380,7 +407,7 @@ export function App({
       if (at - ctx.ui.movedAt < SETTLE_MS) {
         dispatch({
           type: 'status',
-          status: { text: `the selection just moved to ${pane.target}; look, then press again`, tone: 'warn' },
+          status: { text: `the selection just moved to ${paneWhere(pane)}; look, then press again`, tone: 'warn' },
         });
         dispatch({ type: 'settled', now: at });
         return null;
@@ -400,7 +427,8 @@ export function App({
         const stuck = new Set(
           visible.filter((id) => {
             const view = ctx.byId.get(id);
-            return view !== undefined && paneStatus(view, ctx.now, ctx.activeWindowMs) === 'stuck';
+            // A pane whose host is down cannot be answered: the way to the next stuck pane skips it.
+            return view !== undefined && view.online && paneStatus(view, ctx.now, ctx.activeWindowMs) === 'stuck';
           }),
         );
         return dispatch({ type: 'next-stuck', visible, stuck, now: at });
@@ -408,6 +436,22 @@ export function App({
       case 'jump': {
         const target = needPane();
         if (!target) return;
+        const down = hostDown(target, ctx.hosts);
+        if (down !== null) {
+          dispatch({ type: 'status', status: { text: `${down}: cannot jump to ${target.key}`, tone: 'warn' } });
+          return;
+        }
+        // switch-client moves this machine's tmux client; a pane elsewhere is reached by attaching.
+        if (target.host !== LOCAL_HOST) {
+          dispatch({
+            type: 'status',
+            status: {
+              text: `${target.key} is on ${target.host}: attach with corral attach ${target.key}`,
+              tone: 'warn',
+            },
+          });
+          return;
+        }
         ctx.actions.jumpTo(target).then(
           (result) =>
             dispatch({ type: 'done', status: { text: result.message, tone: result.switched ? 'info' : 'warn' } }),
@@ -417,36 +461,42 @@ export function App({
       }
       case 'reply': {
         const target = needPane();
-        if (!target) return;
+        if (!target || refuseOffline(target, ctx.hosts)) return;
         if (paneAnswers(target).kind === 'secret') {
           dispatch({
             type: 'status',
             status: {
-              text: `${target.target} asks for a password or PIN: type it in the pane itself (Enter jumps there)`,
+              text: `${paneWhere(target)} asks for a password or PIN: type it in the pane itself (Enter jumps there)`,
               tone: 'warn',
             },
           });
           return;
         }
-        dispatch({ type: 'start-reply', paneId: target.pane.paneId, hash: target.screenHash, now: at });
+        dispatch({ type: 'start-reply', key: target.key, hash: target.screenHash, now: at });
         return;
       }
       case 'answer': {
         const target = needPane();
-        if (target) dispatch({ type: 'start-answer', paneId: target.pane.paneId, hash: target.screenHash, now: at });
+        if (target && !refuseOffline(target, ctx.hosts))
+          dispatch({ type: 'start-answer', key: target.key, hash: target.screenHash, now: at });
         return;
       }
       case 'snooze': {
         const target = needPane();
         if (!target) return;
-        if (target.state !== 'stuck') {
-          dispatch({ type: 'status', status: { text: `${target.target} is not stuck`, tone: 'info' } });
+        const down = hostDown(target, ctx.hosts);
+        if (down !== null) {
+          dispatch({ type: 'status', status: { text: `${down}: its last state may be stale; not snoozed`, tone: 'warn' } });
           return;
         }
-        ctx.engine.acknowledge(target.pane.paneId);
+        if (target.state !== 'stuck') {
+          dispatch({ type: 'status', status: { text: `${paneWhere(target)} is not stuck`, tone: 'info' } });
+          return;
+        }
+        ctx.engine.acknowledge(target.key);
         dispatch({
           type: 'status',
-          status: { text: `snoozed ${target.target} until its screen changes`, tone: 'info' },
+          status: { text: `snoozed ${paneWhere(target)} until its screen changes`, tone: 'info' },
         });
         return;
       }
@@ -465,6 +515,14 @@ export function App({
       case 'answer-option':
         return;
     }
+  }
+
+  /** Says so and returns true when the pane's host is down: nothing can be typed into it. */
+  function refuseOffline(pane: PaneView, hosts: EngineSnapshot['hosts']): boolean {
+    const down = hostDown(pane, hosts);
+    if (down === null) return false;
+    dispatch({ type: 'status', status: { text: `${down}: not sent`, tone: 'warn' } });
+    return true;
   }
 
   function toggleService(name: ServiceName) {
@@ -492,15 +550,23 @@ export function App({
 
   useInput(handleInput);
 
+  const modeTarget = ui.targetId === null ? undefined : byId.get(ui.targetId);
+
   const width = size.columns;
   const body =
     ui.mode === 'help' ? (
-      <HelpOverlay width={width} height={size.rows - 4} answers={answers} target={selected?.target ?? null} />
+      <HelpOverlay
+        width={width}
+        height={size.rows - 4}
+        answers={answers}
+        target={selected ? paneWhere(selected) : null}
+        down={selected ? hostDown(selected, snapshot.hosts) : null}
+      />
     ) : (
       <Box flexDirection={layout.preview === 'side' ? 'row' : 'column'}>
         <Box flexDirection="column" width={layout.listWidth} height={layout.listHeight + (layout.columnHeader ? 1 : 0)}>
           {layout.columnHeader ? <ColumnHeader columns={layout.columns} /> : null}
-          {loading || (snapshot.status !== 'ok' && snapshot.panes.length === 0) ? (
+          {loading || (snapshot.status !== 'ok' && snapshot.panes.length === 0 && groups === null) ? (
             <Text {...(color && !loading ? { color: 'yellow' } : {})}>
               {clip(
                 snapshot.statusMessage ??
@@ -508,24 +574,35 @@ export function App({
                 layout.listWidth,
               )}
             </Text>
-          ) : rows.length === 0 ? (
+          ) : shownLinesInList.length === 0 ? (
             <Text dimColor>{ui.filter !== '' ? `no pane matches "${ui.filter}"` : 'no panes'}</Text>
           ) : (
-            rows.map((row) => (
-              <PaneRow
-                key={row.paneId}
-                row={row}
-                columns={layout.columns}
-                selected={row.paneId === selectedId}
-                color={color}
-              />
-            ))
+            shownLinesInList.map((line) =>
+              line.kind === 'host' ? (
+                <HostHeader
+                  key={`host ${line.group.host}`}
+                  host={line.group.host}
+                  health={line.group.health}
+                  text={hostLine(line.group, now)}
+                  width={layout.listWidth}
+                  color={color}
+                />
+              ) : (
+                <PaneRow
+                  key={line.key}
+                  row={rowModel(line.key)}
+                  columns={layout.columns}
+                  selected={line.key === selectedId}
+                  color={color}
+                />
+              ),
+            )
           )}
         </Box>
         {layout.preview !== 'none' && selected ? (
           <Box marginLeft={layout.preview === 'side' ? 3 : 0}>
             <Preview
-              title={`${selected.target} · ${paneLabel(selected, hostName)}`}
+              title={`${paneWhere(selected)} · ${paneLabel(selected, hostName)}${selected.online ? '' : ' · offline, last screen seen'}`}
               lines={selected.lines}
               width={layout.previewWidth}
               height={layout.previewHeight}
@@ -544,13 +621,14 @@ export function App({
         services={serviceState}
         width={width}
         color={color}
+        offline={offlineCount}
       />
       {body}
       <StatusLine
         ui={ui}
-        target={ui.targetId === null ? null : (byId.get(ui.targetId)?.target ?? null)}
+        target={modeTarget ? paneWhere(modeTarget) : null}
         answers={
-          ui.mode === 'answer' ? paneAnswers(ui.targetId === null ? null : (byId.get(ui.targetId) ?? null)) : answers
+          ui.mode === 'answer' ? paneAnswers(modeTarget ?? null) : answers
         }
         width={width}
         color={color}
@@ -558,6 +636,49 @@ export function App({
       <Footer width={width} answerKeys={answerKeysText(answers)} />
     </Box>
   );
+}
+
+/** One line of the pane list: a host's header (several hosts only) or a pane's row. */
+type ListLine = { readonly kind: 'host'; readonly group: HostGroup } | { readonly kind: 'pane'; readonly key: string };
+
+function listLines(keys: readonly string[], groups: readonly HostGroup[] | null): ListLine[] {
+  if (groups === null) return keys.map((key) => ({ kind: 'pane', key }));
+  return groups.flatMap((group): ListLine[] => [
+    { kind: 'host', group },
+    ...group.keys.map((key): ListLine => ({ kind: 'pane', key })),
+  ]);
+}
+
+/**
+ * The lines in view for `rows` lines of room, starting near `lastTop`: the selected row is always in
+ * view, and a window that begins inside a host's rows repeats that host's line on top, so every row
+ * shown is under its host's name.
+ */
+function scrollList(
+  lines: readonly ListLine[],
+  selectedKey: string | null,
+  lastTop: number,
+  rows: number,
+): { top: number; shown: ListLine[] } {
+  const found = selectedKey === null ? -1 : lines.findIndex((l) => l.kind === 'pane' && l.key === selectedKey);
+  const selected = Math.max(0, found);
+  let top = Math.min(lastTop, selected);
+  if (selected >= top + rows) top = selected - rows + 1;
+  top = Math.max(0, Math.min(top, lines.length - rows));
+  const sticky = rows >= 2 && lines.some((l) => l.kind === 'host');
+  // The repeated host line takes the top line: the selected row must not be the one it covers.
+  if (sticky && top > 0 && top === selected && lines[top]?.kind === 'pane') top -= 1;
+  const shown = lines.slice(top, top + rows);
+  if (sticky && top > 0 && shown[0]?.kind === 'pane') {
+    for (let i = top - 1; i >= 0; i--) {
+      const line = lines[i] as ListLine;
+      if (line.kind === 'host') {
+        shown[0] = line;
+        break;
+      }
+    }
+  }
+  return { top, shown };
 }
 
 function errorText(error: unknown): string {

@@ -16,6 +16,8 @@ interface Props {
   readonly services: ServicesSnapshot;
   readonly width: number;
   readonly color: boolean;
+  /** Panes on hosts that are down, counted apart from the others (their state may be stale). */
+  readonly offline?: number;
 }
 
 export interface HeaderText {
@@ -31,6 +33,7 @@ export function headerText(
   counts: StatusCounts | null,
   services: ServicesSnapshot,
   width: number,
+  offline = 0,
 ): HeaderText {
   const where = label ?? server;
   const tally =
@@ -38,14 +41,15 @@ export function headerText(
       ? 'loading…'
       : `${counts.stuck} stuck` +
         (counts.snoozed > 0 ? ` (+${counts.snoozed} snoozed)` : '') +
-        ` · ${counts.quiet} quiet · ${counts.active} active · ${counts.total} total`;
+        ` · ${counts.quiet} quiet · ${counts.active} active · ${counts.total} total` +
+        (offline > 0 ? ` · ${offline} offline` : '');
   const right = `${describeService('bridge', services.bridge)} · ${describeService('attach', services.attach)}`;
   const oneLine = `corral · ${where} · ${tally}   ${right}`.length <= width;
   return { where, tally, services: right, lines: oneLine ? 1 : 2 };
 }
 
-export function Header({ server, label, counts, services, width, color }: Props) {
-  const text = headerText(server, label, counts, services, width);
+export function Header({ server, label, counts, services, width, color, offline = 0 }: Props) {
+  const text = headerText(server, label, counts, services, width, offline);
   const first = `corral · ${text.where} · ${text.tally}`;
   const gap = text.lines === 1 ? width - first.length - text.services.length : 0;
   return (

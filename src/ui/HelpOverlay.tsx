@@ -12,15 +12,18 @@ interface Props {
   readonly answers: PaneAnswers;
   /** The selected pane (`main:1.0`), or null when there is none. */
   readonly target: string | null;
+  /** Why nothing can be sent to the selected pane (`build-box is unreachable`), null when its host is up. */
+  readonly down?: string | null;
 }
 
 type Line = { readonly kind: 'group' | 'key'; readonly text: string };
 
 /** What the selected pane's answers are, for the help: one line per answer, or why there are none. */
-function answerLines(keyWidth: number, answers: PaneAnswers, target: string | null): Line[] {
+function answerLines(keyWidth: number, answers: PaneAnswers, target: string | null, down: string | null): Line[] {
   const where = target ?? 'no pane selected';
   const head: Line = { kind: 'group', text: `Answer (${where})` };
   if (target === null) return [head, { kind: 'key', text: 'select a pane first' }];
+  if (down !== null) return [head, { kind: 'key', text: `${down}: nothing can be sent until it is back` }];
   const lines = answers.choices.map((c) => ({
     kind: 'key' as const,
     text: `${`${ANSWER_PREFIX} ${keyLabel(c.key)}`.padEnd(keyWidth)} ${c.label}`,
@@ -36,10 +39,15 @@ function answerLines(keyWidth: number, answers: PaneAnswers, target: string | nu
   return [head, ...(note === null ? [] : [{ kind: 'key' as const, text: note }]), ...lines];
 }
 
-export function helpLines(keyWidth: number, answers: PaneAnswers, target: string | null): Line[][] {
+export function helpLines(
+  keyWidth: number,
+  answers: PaneAnswers,
+  target: string | null,
+  down: string | null = null,
+): Line[][] {
   return bindingsByGroup().map(([group, list]) =>
     group === 'Answer'
-      ? answerLines(keyWidth, answers, target)
+      ? answerLines(keyWidth, answers, target, down)
       : [
           { kind: 'group', text: group },
           ...list.map((b) => ({ kind: 'key' as const, text: `${bindingKeys(b).padEnd(keyWidth)} ${b.label}` })),
@@ -47,8 +55,8 @@ export function helpLines(keyWidth: number, answers: PaneAnswers, target: string
   );
 }
 
-export function HelpOverlay({ width, height, answers, target }: Props) {
-  const groups = helpLines(12, answers, target);
+export function HelpOverlay({ width, height, answers, target, down = null }: Props) {
+  const groups = helpLines(12, answers, target, down);
   const total = groups.reduce((n, g) => n + g.length, 0);
   const twoColumns = total + 1 > height && width >= 90;
   const columns: Line[][] = [[], []];

@@ -7,7 +7,7 @@ import type { RowColumns } from './layout.js';
 import type { PaneStatus } from '../engine/pane-status.js';
 
 export interface RowModel {
-  readonly paneId: string;
+  readonly key: string;
   /** `answered`: the dashboard's mark for a pane answered from it, until its screen changes. */
   readonly status: PaneStatus | 'answered';
   readonly badge: string;
@@ -17,6 +17,8 @@ export interface RowModel {
   readonly timer: string;
   /** The agent's hooks and the screen disagree (see `corral check --pane`). */
   readonly disagrees?: boolean;
+  /** Its host is down: the row is the last one seen, greyed, with the offline badge. */
+  readonly offline?: boolean;
 }
 
 const STATUS_COLORS: Record<RowModel['status'], string> = {
@@ -35,7 +37,8 @@ interface Props {
 }
 
 function PaneRowView({ row, columns, selected, color }: Props) {
-  const badgeColor = color ? STATUS_COLORS[row.status] : undefined;
+  const offline = row.offline === true;
+  const badgeColor = color && !offline ? STATUS_COLORS[row.status] : undefined;
   // The marker takes the space between badge and target, so the columns do not move.
   const rest =
     `${row.disagrees ? '≠' : ' '}${fit(row.target, columns.target)}` +
@@ -46,19 +49,19 @@ function PaneRowView({ row, columns, selected, color }: Props) {
   // character make that measuring several times slower).
   return (
     <Box>
-      <Text wrap="truncate-end" inverse={selected}>
+      <Text wrap="truncate-end" inverse={selected} dimColor={offline}>
         {selected ? '› ' : '  '}
         <Text
           {...(badgeColor ? { color: badgeColor } : {})}
-          bold={row.status === 'stuck'}
-          dimColor={row.status === 'snoozed'}
+          bold={row.status === 'stuck' && !offline}
+          dimColor={row.status === 'snoozed' || offline}
         >
           {fit(row.badge, columns.badge)}
         </Text>
         {rest}
       </Text>
       <Box flexShrink={0}>
-        <Text inverse={selected}>{` ${row.timer.padStart(columns.timer)}`}</Text>
+        <Text inverse={selected} dimColor={offline}>{` ${row.timer.padStart(columns.timer)}`}</Text>
       </Box>
     </Box>
   );

@@ -6,6 +6,7 @@
 export interface Layout {
   readonly preview: 'side' | 'below' | 'none';
   readonly listWidth: number;
+  /** Lines for the list: its rows and host header lines together (the column names apart). */
   readonly listHeight: number;
   readonly previewWidth: number;
   readonly previewHeight: number;
@@ -31,9 +32,13 @@ const MARKER = 2;
 /** The preview's share of the rows when both it and the list could use more. */
 const PREVIEW_SHARE = 0.4;
 
-/** How much there is to show: rows in the list, lines of the selected pane's screen. */
+/**
+ * How much there is to show: rows in the list, the host header lines between them (one per host
+ * when corral watches several, else none), lines of the selected pane's screen.
+ */
 export interface LayoutContent {
   readonly rows: number;
+  readonly groupLines?: number;
   readonly previewLines: number;
 }
 
@@ -75,9 +80,9 @@ export function planLayout(
       columnHeader,
     };
   }
-  // Below: the list's rows (and its column names) over the preview's rule and lines.
+  // Below: the list's rows, host lines (and its column names) over the preview's rule and lines.
   const columnHeader = usable >= 16;
-  const listNeed = Math.max(1, content.rows) + (columnHeader ? 1 : 0);
+  const listNeed = Math.max(1, content.rows + (content.groupLines ?? 0)) + (columnHeader ? 1 : 0);
   const previewNeed = 1 + Math.max(1, content.previewLines);
   const share = Math.max(3, Math.floor(usable * PREVIEW_SHARE));
   let previewRows: number;

@@ -6,25 +6,28 @@ import type { PaneView } from '../engine/types.js';
 
 export { compareViews };
 
-/** Pane ids in display order. */
+/**
+ * Pane keys (see paneKey) in display order. Panes whose host is down come after the others: their
+ * last state may no longer be true, and nothing can be sent to them.
+ */
 export function sortPaneIds(panes: readonly PaneView[]): string[] {
-  return [...panes].sort(compareViews).map((v) => v.pane.paneId);
+  return [...panes].sort((a, b) => Number(!a.online) - Number(!b.online) || compareViews(a, b)).map((v) => v.key);
 }
 
 /** Keeps an existing order: drops panes that are gone, appends new ones (sorted among themselves). */
 export function keepOrder(order: readonly string[], panes: readonly PaneView[]): string[] {
-  const present = new Set(panes.map((v) => v.pane.paneId));
+  const present = new Set(panes.map((v) => v.key));
   const kept = order.filter((id) => present.has(id));
   const known = new Set(kept);
-  const added = sortPaneIds(panes.filter((v) => !known.has(v.pane.paneId)));
+  const added = sortPaneIds(panes.filter((v) => !known.has(v.key)));
   return [...kept, ...added];
 }
 
-/** Identifies the set of panes that wait for you (stuck and not snoozed); a change triggers a re-sort. */
+/** Identifies the set of panes that wait for you (stuck, not snoozed, host up); a change triggers a re-sort. */
 export function stuckSetKey(panes: readonly PaneView[]): string {
   return panes
-    .filter((v) => v.state === 'stuck' && !v.acknowledged)
-    .map((v) => v.pane.paneId)
+    .filter((v) => v.state === 'stuck' && !v.acknowledged && v.online)
+    .map((v) => v.key)
     .sort()
     .join(' ');
 }

@@ -1,7 +1,7 @@
 // What the dashboard shows of one pane besides its status (see engine/pane-status.ts): its name,
 // and whether it matches the filter. Pure functions.
 
-import type { PaneView } from '../engine/types.js';
+import { LOCAL_HOST, type PaneView } from '../engine/types.js';
 
 /** A title that says nothing a row does not already show: empty, tmux's default (the host name), the command. */
 function meaningfulTitle(view: PaneView, hostName: string | null): string | null {
@@ -26,12 +26,14 @@ export function paneLabel(view: PaneView, hostName: string | null = null): strin
   return view.label !== null && !name.startsWith(view.label) ? `${view.label}: ${name}` : name;
 }
 
-/** Does the pane match the filter text (window name, title, command, cwd, session, target, label)? */
+/** Does the pane match the filter text (window name, title, command, cwd, session, target, label, host)? */
 export function matchesFilter(view: PaneView, filter: string): boolean {
   const needle = filter.trim().toLowerCase();
   if (needle === '') return true;
   const { title, command, cwd, sessionName, windowName } = view.pane;
-  return [windowName, title, command, cwd, sessionName, view.target, view.label ?? ''].some((field) =>
+  // The host counts only where there are several (every pane here is `local`).
+  const host = view.host === LOCAL_HOST ? '' : view.host;
+  return [windowName, title, command, cwd, sessionName, view.target, view.label ?? '', host].some((field) =>
     field.toLowerCase().includes(needle),
   );
 }

@@ -4,6 +4,7 @@
 
 import type { PaneView, PromptAnswer } from '../engine/types.js';
 import type { SendItem } from '../engine/keys.js';
+import { paneWhere } from './hosts.js';
 import { KEYMAP, keyLabel, type KeyBinding } from './keymap.js';
 
 export interface QuickAnswer {
@@ -174,14 +175,14 @@ export function describeChoice(choice: QuickAnswer): string {
 export function answerRefusal(
   pane: PaneView | undefined,
   shownHash: string | null,
-  answered: { readonly paneId: string; readonly hash: string } | null,
+  answered: { readonly key: string; readonly hash: string } | null,
 ): string | null {
   if (!pane) return 'that pane has closed; nothing was sent';
-  if (answered && answered.paneId === pane.pane.paneId && answered.hash === pane.screenHash) {
-    return `${pane.target} was just answered and its screen has not changed since; nothing was sent`;
+  if (answered && answered.key === pane.key && answered.hash === pane.screenHash) {
+    return `${paneWhere(pane)} was just answered and its screen has not changed since; nothing was sent`;
   }
   if (shownHash !== null && shownHash !== pane.screenHash) {
-    return `${pane.target} changed since it was drawn; nothing was sent: look again, then answer`;
+    return `${paneWhere(pane)} changed since it was drawn; nothing was sent: look again, then answer`;
   }
   return null;
 }

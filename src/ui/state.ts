@@ -11,8 +11,9 @@
 // urgent pane arrived before the first key) is noted, so that a key that targets the selection
 // right after can be refused instead of landing on a pane the person had no time to see.
 
-import type { PaneView } from '../engine/types.js';
+import type { HostHealth, PaneView } from '../engine/types.js';
 import type { SendItem } from '../engine/keys.js';
+import { groupByHost, isMultiHost, type HostGroup } from './hosts.js';
 import { keepOrder, sameOrder, sortPaneIds, stuckSetKey } from './order.js';
 
 export const RESORT_IDLE_MS = 4_000;
@@ -22,7 +23,7 @@ export const SETTLE_MS = 800;
 export type Mode = 'normal' | 'answer' | 'reply' | 'confirm' | 'filter' | 'help';
 
 export interface PendingSend {
-  readonly paneId: string;
+  readonly key: string;
   readonly items: readonly SendItem[];
   readonly label: string;
 }
@@ -54,7 +55,7 @@ export interface UiState {
   readonly pending: PendingSend | null;
   readonly status: StatusMessage | null;
   /** The pane answered last and the screen it was answered on; cleared when that screen changes. */
-  readonly answered: { readonly paneId: string; readonly hash: string } | null;
+  readonly answered: { readonly key: string; readonly hash: string } | null;
   /** When the selection last moved without a key (see SETTLE_MS). */
   readonly movedAt: number;
 }
@@ -90,16 +91,16 @@ export type UiAction =
   | { readonly type: 'mode'; readonly mode: Mode; readonly now: number }
   | {
       readonly type: 'start-reply' | 'start-answer';
-      readonly paneId: string;
+      readonly key: string;
       readonly hash: string;
       readonly now: number;
     }
   /** An answer or reply went out to the pane, typed on the screen with this hash. */
-  | { readonly type: 'answered'; readonly paneId: string; readonly hash: string; readonly status: StatusMessage }
+  | { readonly type: 'answered'; readonly key: string; readonly hash: string; readonly status: StatusMessage }
   /** Sending failed: the pane is not marked answered after all. */
-  | { readonly type: 'unanswered'; readonly paneId: string }
+  | { readonly type: 'unanswered'; readonly key: string }
   /** A reply was refused: keep the draft; the next Enter checks against the screen drawn then. */
-  | { readonly type: 'reply-refused'; readonly paneId: string; readonly draft: string; readonly status: StatusMessage }
+  | { readonly type: 'reply-refused'; readonly key: string; readonly draft: string; readonly status: StatusMessage }
   /** The person was told where the selection moved: the next key may act on it. */
   | { readonly type: 'settled'; readonly now: number }
   | { readonly type: 'confirm'; readonly pending: PendingSend; readonly now: number }
@@ -174,7 +175,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
         ...state,
         mode: 'reply',
         draft: '',
-        targetId: action.paneId,
+        targetId: action.key,
         targetHash: action.hash,
         status: null,
         lastInputAt: action.now,
@@ -183,21 +184,21 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return {
         ...state,
         mode: 'answer',
-        targetId: action.paneId,
+        targetId: action.key,
         targetHash: action.hash,
         status: null,
         lastInputAt: action.now,
       };
     case 'answered':
-      return { ...backToList(state, action.status), answered: { paneId: action.paneId, hash: action.hash } };
+      return { ...backToList(state, action.status), answered: { key: action.key, hash: action.hash } };
     case 'unanswered':
-      return state.answered?.paneId === action.paneId ? { ...state, answered: null } : state;
+      return state.answered?.key === action.key ? { ...state, answered: null } : state;
     case 'reply-refused':
       return {
         ...state,
         mode: 'reply',
         draft: action.draft,
-        targetId: action.paneId,
+        targetId: action.key,
         targetHash: null,
         status: action.status,
       };
@@ -208,7 +209,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
         ...state,
         mode: 'confirm',
         pending: action.pending,
-        targetId: action.pending.paneId,
+        targetId: action.pending.key,
         lastInputAt: action.now,
       };
     case 'edit': {
@@ -250,7 +251,7 @@ function sync(state: UiState, panes: readonly PaneView[], now: number): UiState 
   }
   if (selectedId !== state.selectedId && state.selectedId !== null) movedAt = now;
 
-  const byId = state.answered === null ? null : panes.find((v) => v.pane.paneId === state.answered?.paneId);
+  const byId = state.answered === null ? null : panes.find((v) => v.key === state.answered?.key);
   const answered = byId && byId.screenHash === state.answered?.hash ? state.answered : null;
 
   if (
@@ -302,9 +303,11 @@ export function createUiStore(initial: UiState = initialUiState): UiStore {
 
 export interface VisibleRows {
   readonly byId: ReadonlyMap<string, PaneView>;
-  /** Ids of the rows that pass the filter, in display order. */
+  /** Keys of the rows that pass the filter, in display order (grouped by host when there are several). */
   readonly visibleIds: readonly string[];
   readonly selectedId: string | null;
+  /** The rows by host, in display order; null when corral watches only this machine (no grouping). */
+  readonly groups: readonly HostGroup[] | null;
 }
 
 /** What is on screen for a UI state and a list of panes (shared by rendering and key handling). */
@@ -312,15 +315,19 @@ export function visibleRows(
   state: UiState,
   panes: readonly PaneView[],
   matches: (view: PaneView, filter: string) => boolean,
+  hosts: readonly HostHealth[] = [],
 ): VisibleRows {
-  const byId = new Map(panes.map((v) => [v.pane.paneId, v]));
+  const byId = new Map(panes.map((v) => [v.key, v]));
   // Panes newer than the order (a snapshot the reducer has not taken in yet) are listed too.
   const order = keepOrder(state.order, panes);
-  const visibleIds = order.filter((id) => {
+  const matching = order.filter((id) => {
     const view = byId.get(id);
     return view !== undefined && matches(view, state.filter);
   });
+  // Several hosts: each host's rows together, in the order above within the host.
+  const groups = isMultiHost(hosts, panes) ? groupByHost(matching, byId, hosts, state.filter.trim() === '') : null;
+  const visibleIds = groups === null ? matching : groups.flatMap((g) => g.keys);
   const selectedId =
     state.selectedId !== null && visibleIds.includes(state.selectedId) ? state.selectedId : (visibleIds[0] ?? null);
-  return { byId, visibleIds, selectedId };
+  return { byId, visibleIds, selectedId, groups };
 }

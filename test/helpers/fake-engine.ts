@@ -8,11 +8,18 @@ import type { DashboardActions, JumpResult } from '../../src/ui/actions.js';
 export interface FakeEngine extends EngineHandle {
   setPanes(panes: readonly PaneView[], updatedAt?: number): void;
   setStatus(status: EngineSnapshot['status'], message: string | null): void;
+  /** Replaces the hosts' health (local first, as the engine reports them). */
+  setHosts(hosts: readonly HostHealth[]): void;
+  /** Keys of the panes acknowledged, in order. */
   readonly acknowledged: string[];
 }
 
-export function fakeEngine(panes: readonly PaneView[] = [], server = 'default server'): FakeEngine {
-  let snapshot: EngineSnapshot = { server, hosts: [localHealth(server)], status: 'ok', statusMessage: null, panes, updatedAt: 0, cycle: 1 };
+export function fakeEngine(
+  panes: readonly PaneView[] = [],
+  server = 'default server',
+  hosts: readonly HostHealth[] = [localHealth(server)],
+): FakeEngine {
+  let snapshot: EngineSnapshot = { server, hosts, status: 'ok', statusMessage: null, panes, updatedAt: 0, cycle: 1 };
   const listeners = new Set<() => void>();
   const publish = (next: EngineSnapshot) => {
     snapshot = next;
@@ -26,11 +33,11 @@ export function fakeEngine(panes: readonly PaneView[] = [], server = 'default se
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    acknowledge(paneId) {
-      acknowledged.push(paneId);
+    acknowledge(key) {
+      acknowledged.push(key);
       publish({
         ...snapshot,
-        panes: snapshot.panes.map((v) => (v.pane.paneId === paneId ? { ...v, acknowledged: true } : v)),
+        panes: snapshot.panes.map((v) => (v.key === key ? { ...v, acknowledged: true } : v)),
       });
     },
     pollNow: async () => {},
@@ -40,6 +47,9 @@ export function fakeEngine(panes: readonly PaneView[] = [], server = 'default se
     },
     setStatus(status, message) {
       publish({ ...snapshot, status, statusMessage: message });
+    },
+    setHosts(next) {
+      publish({ ...snapshot, hosts: next, cycle: snapshot.cycle + 1 });
     },
   };
 }
@@ -99,6 +109,7 @@ export function paneView(overrides: Partial<Omit<PaneView, 'pane'>> & { pane?: P
 
 export interface RecordedAction {
   readonly kind: string;
+  /** The pane's key (`%3`, `build-box/%3`): what the dashboard identifies the pane by. */
   readonly paneId?: string;
   readonly items?: readonly SendItem[];
   readonly enter?: boolean;
@@ -111,19 +122,19 @@ export interface RecordedAction {
  */
 export function fakeActions(
   jump: JumpResult = { switched: false, message: 'tmux attach -t main:1.0' },
-  screenNow: (paneId: string) => string | null = () => null,
+  screenNow: (key: string) => string | null = () => null,
 ) {
   const calls: RecordedAction[] = [];
   const actions: DashboardActions = {
     type: async (pane, request) => {
-      const now = screenNow(pane.pane.paneId);
+      const now = screenNow(pane.key);
       if (request.shownHash !== null && now !== null && now !== request.shownHash) {
         throw new Error(`${pane.target} changed since it was drawn; nothing was sent: look again, then answer`);
       }
-      calls.push({ kind: 'type', paneId: pane.pane.paneId, ...request });
+      calls.push({ kind: 'type', paneId: pane.key, ...request });
     },
     jumpTo: async (pane) => {
-      calls.push({ kind: 'jump', paneId: pane.pane.paneId });
+      calls.push({ kind: 'jump', paneId: pane.key });
       return jump;
     },
     toggleBridge: async () => void calls.push({ kind: 'bridge' }),
@@ -160,4 +171,9 @@ export function localHealth(server = 'default server', overrides: Partial<HostHe
     retryAt: null,
     ...overrides,
   };
+}
+
+/** The health of a host reached over ssh (connected unless told otherwise). */
+export function remoteHealth(name: string, overrides: Partial<HostHealth> = {}): HostHealth {
+  return localHealth('default server', { name, ssh: name, ...overrides });
 }

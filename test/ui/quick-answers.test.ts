@@ -77,9 +77,9 @@ describe('answerRefusal', () => {
   it('lets an answer through only on the screen that was drawn, and not twice on the same screen', () => {
     expect(answerRefusal(view, 'drawn', null)).toBeNull();
     expect(answerRefusal(view, 'older', null)).toMatch(/ops:1\.0 changed since it was drawn; nothing was sent/);
-    expect(answerRefusal(view, 'drawn', { paneId: view.pane.paneId, hash: 'drawn' })).toMatch(/was just answered/);
+    expect(answerRefusal(view, 'drawn', { key: view.key, hash: 'drawn' })).toMatch(/was just answered/);
     // Answered on an earlier screen, and the screen has changed since: a new answer may go.
-    expect(answerRefusal(view, 'drawn', { paneId: view.pane.paneId, hash: 'before' })).toBeNull();
+    expect(answerRefusal(view, 'drawn', { key: view.key, hash: 'before' })).toBeNull();
     expect(answerRefusal(undefined, 'drawn', null)).toMatch(/closed/);
   });
 });

@@ -60,14 +60,14 @@ describe('uiReducer sync', () => {
     const s1 = { ...a, state: 'stuck' as const, reason: 'permission' as const, stuckSince: 1_000 };
     const s2 = { ...b, state: 'stuck' as const, reason: 'permission' as const, stuckSince: 2_000 };
     let state = uiReducer(initialUiState, { type: 'sync', panes: [s1, s2, c], now: 10_000 });
-    state = uiReducer(state, { type: 'start-answer', paneId: a.pane.paneId, hash: s1.screenHash, now: 10_000 });
+    state = uiReducer(state, { type: 'start-answer', key: a.key, hash: s1.screenHash, now: 10_000 });
     state = uiReducer(state, {
       type: 'answered',
-      paneId: a.pane.paneId,
+      key: a.key,
       hash: s1.screenHash,
       status: { text: 'sending y + Enter', tone: 'info' },
     });
-    expect(state.answered).toEqual({ paneId: a.pane.paneId, hash: s1.screenHash });
+    expect(state.answered).toEqual({ key: a.key, hash: s1.screenHash });
     // Same screen (the poll has not seen the answer yet): still marked.
     state = uiReducer(state, { type: 'sync', panes: [s1, s2, c], now: 10_050 });
     expect(state.answered).not.toBeNull();
@@ -112,7 +112,7 @@ describe('uiReducer navigation and modes', () => {
   });
 
   it('edits the reply draft and resets on done', () => {
-    let state = uiReducer(base, { type: 'start-reply', paneId: '%b', hash: 'h-b', now: 0 });
+    let state = uiReducer(base, { type: 'start-reply', key: '%b', hash: 'h-b', now: 0 });
     expect(state.mode).toBe('reply');
     state = uiReducer(state, { type: 'edit', field: 'draft', edit: { kind: 'insert', text: 'ye' }, now: 0 });
     state = uiReducer(state, { type: 'edit', field: 'draft', edit: { kind: 'insert', text: 's' }, now: 0 });

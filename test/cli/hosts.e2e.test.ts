@@ -1,0 +1,107 @@
+// The built `corral` across hosts: this machine's tmux server and a "remote" one reached through a
+// real sshd on 127.0.0.1 (the same machine's tmux on another socket, behind ssh). The sshd is
+// killed to lose the host and started again to get it back.
+
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv, runCli, startCli, type LiveCli } from '../helpers/cli.js';
+import { startTestSshd, type TestSshd } from '../helpers/sshd.js';
+import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
+
+let sshd: TestSshd;
+let local: TestTmux;
+let remote: TestTmux;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+let live: LiveCli | null = null;
+let remotePane: string;
+let localPane: string;
+
+beforeAll(async () => {
+  sshd = await startTestSshd();
+  local = await startTestTmux();
+  remote = await startTestTmux();
+  dir = mkdtempSync(join(tmpdir(), 'corral-hosts-'));
+  // corral runs `ssh`; this one reads the test server's config (users have ~/.ssh/config).
+  const wrapper = join(dir, 'ssh');
+  writeFileSync(wrapper, `#!/bin/sh\nexec ssh ${sshd.sshOptions.join(' ')} "$@"\n`);
+  chmodSync(wrapper, 0o755);
+  env = cliEnv({ CORRAL_SSH_BIN: wrapper, TMPDIR: dir });
+  localPane = await local.spawn('sleep 600', { title: 'local work' });
+  remotePane = await remote.spawn(`read -p "Deploy to production? [y/N] " a; echo "answered $a"; sleep 600`, { title: 'remote deploy' });
+  await remote.waitForScreen(remotePane, (s) => s.includes('[y/N]'));
+}, 60_000);
+
+afterEach(async () => {
+  await live?.stop('SIGKILL');
+  live = null;
+  if (sshd.processes().length === 0) await sshd.start();
+});
+
+afterAll(async () => {
+  await local?.kill();
+  await remote?.kill();
+  await sshd?.dispose();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const hostFlag = () => `${sshd.alias}=box,-L ${remote.socketName}`;
+const fast = ['--quiet-threshold', '1500', '--poll-interval', '200'];
+
+describe('corral ls across hosts', () => {
+  it('lists this machine and the remote host, each pane under its key', async () => {
+    const result = await runCli(['ls', '--json', '-L', local.socketName, '--host', hostFlag()], { env, timeoutMs: 30_000 });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const panes = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+    expect(panes.map((p) => [p.host, p.key, p.title])).toEqual(
+      expect.arrayContaining([
+        ['local', localPane, 'local work'],
+        ['box', `box/${remotePane}`, 'remote deploy'],
+      ]),
+    );
+    expect(panes.find((p) => p.host === 'box')?.lastLine).toBe('Deploy to production? [y/N]');
+  });
+
+  it('shows a HOST column in the table', async () => {
+    const result = await runCli(['ls', '-L', local.socketName, '--host', hostFlag()], { env, timeoutMs: 30_000 });
+    expect(result.code).toBe(0);
+    const [header, ...rows] = result.stdout.trim().split('\n');
+    expect(header).toMatch(/^HOST\s+STATE\s+PANE\s+TARGET/);
+    expect(rows.some((r) => r.startsWith('box') && r.includes(`box/${remotePane}`))).toBe(true);
+    expect(rows.some((r) => r.startsWith('local') && r.includes(localPane))).toBe(true);
+  });
+
+  it('lists this machine and says why when a host cannot be reached', async () => {
+    const result = await runCli(['ls', '--json', '-L', local.socketName, '--host', `${sshd.wrongKeyAlias}=locked,-L ${remote.socketName}`], { env, timeoutMs: 30_000 });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^corral: locked: ssh authentication failed: .*Permission denied/m);
+    const panes = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+    expect(panes.map((p) => p.host)).toEqual(['local']);
+  });
+});
+
+describe('corral watch across hosts', () => {
+  it('reports a remote pane stuck, ends it when the host goes, and picks it up again when it is back', async () => {
+    live = startCli(['watch', '-L', local.socketName, '--host', hostFlag(), ...fast], env);
+    const stuck = JSON.parse(await live.waitForLine((l) => l.includes('"stuck"') && l.includes('"box"'), 30_000)) as Record<string, unknown>;
+    expect(stuck).toMatchObject({ type: 'stuck', host: 'box', key: `box/${remotePane}`, paneId: remotePane, message: 'Deploy to production? [y/N]' });
+
+    await sshd.stop();
+    const ended = JSON.parse(await live.waitForLine((l) => l.includes('"ended"') && l.includes('"box"'), 30_000)) as Record<string, unknown>;
+    expect(ended).toMatchObject({ type: 'ended', host: 'box', key: `box/${remotePane}`, why: 'host-gone' });
+    await live.waitForStderr(/corral: box is unreachable: .*; retrying/, 30_000);
+    // This machine's pane is still watched: nothing ended for it.
+    expect(live.stdoutLines.some((l) => l.includes('"ended"') && l.includes('"local"'))).toBe(false);
+
+    await sshd.start();
+    await live.waitForStderr(/corral: box is connected/, 90_000);
+    // Registered a second time: the pane is watched again.
+    const registrations = () => live!.stdoutLines.filter((l) => l.includes('"registered"') && l.includes(`"box/${remotePane}"`)).length;
+    const deadline = Date.now() + 10_000;
+    while (registrations() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(registrations()).toBe(2);
+  }, 150_000);
+});
