@@ -3,17 +3,16 @@
 // starts and keeps its port until close().
 
 import type { Settings } from '../engine/config.js';
-import type { EngineHandle, HookEvent } from '../engine/types.js';
+import { LOCAL_HOST, type EngineHandle, type HookEvent } from '../engine/types.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import type { CaptureTicker } from '../engine/diff/capture-ticker.js';
 import { CorralServer, type HttpFeature } from '../server/http-server.js';
 import { BRIDGE_FEATURE, createBridgeFeature, type BridgeFeature } from '../server/bridge/index.js';
 import { createAttachFeature, type AttachFeature, type LoginLink } from '../server/attach/attach-feature.js';
 import { HOOKS_FEATURE, createHookFeature } from '../server/hooks/hook-feature.js';
-import { createPaneAccess } from '../engine/pane-access.js';
+import { createPanePort, type HostPanePort } from '../engine/pane-port.js';
 import { networkInterfaces } from 'node:os';
 import { classifyScreen } from '../engine/prompt/matcher.js';
-import { createConversations } from '../engine/diff/run-conversation.js';
 import { rulesFromSettings } from './setup.js';
 
 export interface ServicesStatus {
@@ -40,6 +39,8 @@ export interface Services {
   /** The bridge's capture loop (for tests and benchmarks: the poll period really kept). */
   readonly bridgeTicker: CaptureTicker | null;
   readonly attach: AttachFeature | null;
+  /** The pane port the services share (null before the first of them starts). */
+  readonly port: HostPanePort | null;
   /**
    * A browser link to the attach page with a new single-use login code (so the long-lived token
    * never appears in a URL, a log or shell history); null while the attach server is off.
@@ -95,7 +96,21 @@ export function createServices(options: ServicesOptions): Services {
   const server = new CorralServer({ host: settings.host, port: settings.port, extraHosts });
   const listeners = new Set<() => void>();
   let bridge: BridgeFeature | null = null;
-  let bridgeTicker: CaptureTicker | null = null;
+  // One pane port for every service: one capture ticker and one set of pane streams.
+  let port: HostPanePort | null = null;
+  const portOf = (): HostPanePort => {
+    if (port) return port;
+    // The same prompt rules as the engine, so busy and prompt mean the same on the dashboard.
+    const rules = rulesFromSettings(settings);
+    port = createPanePort({
+      engine: options.engine,
+      tmux: options.tmux,
+      host: LOCAL_HOST,
+      settings,
+      classify: (lines) => classifyScreen(lines, rules),
+    });
+    return port;
+  };
   let attach: AttachFeature | null = null;
   let error: string | null = null;
   let status: ServicesStatus = { url: null, bridge: false, attach: false, hooks: false, error: null };
@@ -135,30 +150,13 @@ export function createServices(options: ServicesOptions): Services {
       return bridge;
     },
     get bridgeTicker() {
-      return bridgeTicker;
+      return bridge && port ? port.ticker : null;
     },
     async startBridge() {
       if (bridge) return;
       await listenOrReport();
-      // The same prompt rules as the engine, so busy and prompt mean the same on the dashboard.
-      const rules = rulesFromSettings(settings);
-      const conversations = createConversations({
-        tmux: options.tmux,
-        classify: (lines) => classifyScreen(lines, rules),
-        settings: {
-          pollMs: settings.bridgePollMs,
-          quietMs: settings.bridgeQuietMs,
-          longQuietMs: settings.bridgeLongQuietMs,
-          maxDurationMs: settings.bridgeMaxDurationMs,
-          historyLines: settings.bridgeHistoryLines,
-          enterDelayMs: 100,
-          pasteThreshold: 200,
-        },
-      });
-      bridgeTicker = conversations.ticker;
       bridge = createBridgeFeature({
-        engine: options.engine,
-        conversations,
+        port: portOf(),
         token: options.token,
         settings: { corsOrigins: settings.corsOrigins, typeSideRequests: settings.bridgeTypeSideRequests },
         ...(options.log ? { log: options.log } : {}),
@@ -169,30 +167,22 @@ export function createServices(options: ServicesOptions): Services {
     async stopBridge() {
       if (!bridge) return;
       bridge = null;
-      bridgeTicker = null;
       await server.disable(BRIDGE_FEATURE);
       publish();
     },
     get attach() {
       return attach;
     },
+    get port() {
+      return port;
+    },
     async startAttach() {
       if (attach) return;
       await listenOrReport();
-      // A switched-off feature is not reusable: every start builds a fresh one.
-      const panes = await createPaneAccess(options.tmux, {
-        ringBytes: settings.attachRingBytes,
-        pauseAfterSeconds: settings.attachPauseAfter,
-        keepMs: settings.attachGraceMs,
-      });
-      if (attach) {
-        // Started twice at once: the first start won.
-        await panes.close();
-        return;
-      }
+      if (attach) return; // started twice at once: the first start won
+      // A switched-off feature is not reusable: every start builds a fresh one (on the same port).
       attach = createAttachFeature({
-        engine: options.engine,
-        panes,
+        port: portOf(),
         token: options.token,
         settings,
         baseUrl: () => browserBase(settings.host, server.port),
@@ -227,9 +217,12 @@ export function createServices(options: ServicesOptions): Services {
     },
     async close() {
       bridge = null;
-      bridgeTicker = null;
       attach = null;
       await server.close();
+      // Viewers heard that corral stops; now the streams' control clients detach.
+      const closing = port;
+      port = null;
+      await closing?.close();
       publish();
     },
   };
