@@ -80,6 +80,8 @@ export interface PanePort extends EngineHandle {
   /** Why a pane is not free for a new message; null when it is. */
   hold(key: string): PaneHold | null;
   holds(): PaneHold[];
+  /** Stops following a pane's conversation and drops its hold (a server that is switched off). */
+  release(key: string): void;
   /** A live stream of the pane's output, from a replay (see PaneStreams.subscribe). */
   stream(key: string, viewer: StreamViewer, fromOffset?: number): Promise<Subscription>;
   /** Sends the viewer a fresh repaint of the pane. */
@@ -205,6 +207,7 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
       return hold ? keyOfHold(hold) : null;
     },
     holds: () => conversations.holds().map(keyOfHold),
+    release: (key) => conversations.drop(paneIdOf(key)),
     async stream(key, viewer, fromOffset) {
       const paneId = paneIdOf(key);
       return (await openStreams()).subscribe(paneId, viewer, fromOffset);
@@ -289,6 +292,10 @@ export function routePorts(
       return parsed ? (ports.get(parsed.host)?.hold(key) ?? null) : null;
     },
     holds: () => all.flatMap((port) => port.holds()),
+    release(key) {
+      const parsed = parsePaneKey(key);
+      if (parsed) ports.get(parsed.host)?.release(key);
+    },
     stream: (key, viewer, fromOffset) => portOf(key).stream(key, viewer, fromOffset),
     repaint: (key, viewer) => portOf(key).repaint(key, viewer),
     send: (key, items, guard) => portOf(key).send(key, items, guard),

@@ -73,6 +73,8 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
   const disabled = new Set<string>();
   const active = new Map<string, AbortController>();
   const inFlight = new Set<Promise<unknown>>();
+  /** Panes this bridge typed into: their holds are dropped when it is switched off. */
+  const conversed = new Set<string>();
   const memory = new PaneMemory();
   const startedAt = clock.now();
 
@@ -217,6 +219,7 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
     const answering = chat.stream
       ? streamAnswer(res, ident, key, message, controller.signal, remember)
       : wholeAnswer(res, ident, key, message, controller.signal, remember);
+    conversed.add(key);
     inFlight.add(answering);
     try {
       await answering;
@@ -341,9 +344,11 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
     isPaneBridged: (key) => !disabled.has(key),
     busyPanes: () => [...new Set([...active.keys(), ...port.holds().map((hold) => hold.paneId)])],
     async close() {
-      // The port is shared: its conversations go on holding their panes until the prompt is back.
+      // The port is shared: only this bridge's answers end, and the panes it held are let go.
       for (const controller of active.values()) controller.abort();
       await Promise.allSettled([...inFlight]);
+      for (const key of conversed) port.release(key);
+      conversed.clear();
     },
   };
 }
