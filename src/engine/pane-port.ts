@@ -286,7 +286,8 @@ export function routePorts(
       return () => stops.forEach((stop) => stop());
     },
     find: (key) => portOf(key).find(key),
-    converse: (key, text, options) => portOf(key).converse(key, text, options),
+    // Async, so a refusal arrives as a rejected promise like any other failure.
+    converse: async (key, text, options) => portOf(key).converse(key, text, options),
     hold(key) {
       const parsed = parsePaneKey(key);
       return parsed ? (ports.get(parsed.host)?.hold(key) ?? null) : null;
@@ -296,12 +297,12 @@ export function routePorts(
       const parsed = parsePaneKey(key);
       if (parsed) ports.get(parsed.host)?.release(key);
     },
-    stream: (key, viewer, fromOffset) => portOf(key).stream(key, viewer, fromOffset),
-    repaint: (key, viewer) => portOf(key).repaint(key, viewer),
-    send: (key, items, guard) => portOf(key).send(key, items, guard),
-    input: (key, bytes) => portOf(key).input(key, bytes),
-    reply: (key, text) => portOf(key).reply(key, text),
-    resize: (key, cols, rows) => portOf(key).resize(key, cols, rows),
+    stream: async (key, viewer, fromOffset) => portOf(key).stream(key, viewer, fromOffset),
+    repaint: async (key, viewer) => portOf(key).repaint(key, viewer),
+    send: async (key, items, guard) => portOf(key).send(key, items, guard),
+    input: async (key, bytes) => portOf(key).input(key, bytes),
+    reply: async (key, text) => portOf(key).reply(key, text),
+    resize: async (key, cols, rows) => portOf(key).resize(key, cols, rows),
     async close() {
       await Promise.all(all.map((port) => port.close()));
     },

@@ -228,7 +228,8 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
       res.off('close', onClose);
       active.delete(key);
       // Aborted while the client is still there: the bridge was switched off.
-      if (!res.writableEnded && !res.destroyed) {
+      // (An error before the headers is not that: it is answered with its own status.)
+      if (!res.writableEnded && !res.destroyed && (res.headersSent || controller.signal.aborted)) {
         if (res.headersSent) res.end();
         else sendJson(res, 503, errorBody('the chat bridge was switched off', 'server_error', 'bridge_stopped'));
       }
