@@ -46,9 +46,10 @@ export default tseslint.config(
     },
   },
   {
+    // Servers reach panes through the pane port only: no tmux client, no tmux types.
     files: ['src/server/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['ink', 'ink/*', 'react', 'react/*', '**/ui/**', '**/cli/**'] }],
+      'no-restricted-imports': ['error', { patterns: ['ink', 'ink/*', 'react', 'react/*', '**/ui/**', '**/cli/**', '**/engine/tmux/**'] }],
     },
   },
   {

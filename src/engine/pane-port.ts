@@ -6,7 +6,6 @@
 import { createConversations, type ConversationOutcome, type ConverseOptions, type PaneConversations, type PaneHold } from './diff/run-conversation.js';
 import type { CaptureTicker } from './diff/capture-ticker.js';
 import type { Classifier } from './diff/conversation.js';
-import { typeLine } from './pane-access.js';
 import { PaneStreams, type StreamViewer, type Subscription } from './pane-stream/pane-streams.js';
 import { printedCapturesLeak } from './pane-stream/repaint.js';
 import { ScreenChangedError, currentScreenHash } from './guarded-send.js';
@@ -29,6 +28,22 @@ import {
 // What the servers need about keys and errors, without reaching into the tmux layer.
 export { ScreenChangedError, UnknownKeyError, parseSendItems, TmuxPaneGoneError as PaneGoneError };
 export type { SendItem, ConversationOutcome, ConverseOptions, PaneHold, StreamViewer, Subscription };
+
+/** Full-screen agents can drop an Enter that arrives with the text; a short pause avoids it. */
+export const ENTER_DELAY_MS = 100;
+
+/** Text, a short pause, then Enter: how corral answers a prompt that wants a line. */
+export async function typeLine(
+  send: (items: readonly SendItem[]) => Promise<void>,
+  text: string,
+  timers: Timers = systemTimers,
+): Promise<void> {
+  if (text !== '') {
+    await send([{ kind: 'text', text }]);
+    await new Promise<void>((resolve) => timers.setTimeout(resolve, ENTER_DELAY_MS));
+  }
+  await send([{ kind: 'key', key: 'Enter' }]);
+}
 
 /** The key names no pane: it is not `%N` or `host/%N`. */
 export class BadPaneKeyError extends Error {
