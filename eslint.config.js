@@ -46,9 +46,9 @@ export default tseslint.config(
     },
   },
   {
+    // Servers reach panes through the pane port only: no tmux client, no tmux types.
     files: ['src/server/**'],
     rules: {
-      // Servers reach panes through engine ports (pane access, conversations, streams), never tmux itself.
       'no-restricted-imports': ['error', { patterns: ['ink', 'ink/*', 'react', 'react/*', '**/ui/**', '**/cli/**', '**/engine/tmux/**'] }],
     },
   },

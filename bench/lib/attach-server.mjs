@@ -1,11 +1,14 @@
 // A corral HTTP server with only the attach feature, on a given tmux socket, as its own process
-// (so the benchmark can measure its CPU and memory apart from the clients). Pane lookups go over a
-// persistent control-mode connection, as under `corral serve`. Prints one JSON line.
+// (so the benchmark can measure its CPU and memory apart from the clients). Panes are found in a
+// running engine's store, which polls over a persistent control-mode connection, as under
+// `corral serve`. Prints one JSON line.
 // argv: socketName token [settings as JSON]
 
 import { CorralServer } from '../../dist/server/http-server.js';
 import { createAttachFeature } from '../../dist/server/attach/attach-feature.js';
-import { createPaneAccess } from '../../dist/engine/pane-access.js';
+import { resolveSettings } from '../../dist/engine/config.js';
+import { createEngine } from '../../dist/engine/engine.js';
+import { createPanePort } from '../../dist/engine/pane-port.js';
 import { TmuxClient } from '../../dist/engine/tmux/client.js';
 import { createControlRunner } from '../../dist/engine/tmux/control-runner.js';
 import { createExecRunner } from '../../dist/engine/tmux/runner.js';
@@ -22,25 +25,23 @@ const settings = {
   attachGraceMs: 300_000,
   ...(extra ? JSON.parse(extra) : {}),
 };
-const engine = {
-  getSnapshot: () => ({ server: socketName, status: 'ok', statusMessage: null, panes: [], updatedAt: 0, cycle: 0 }),
-  subscribe: () => () => {},
-  acknowledge() {},
-  pollNow: async () => {},
-  onEvent: () => () => {},
-};
 const exec = createExecRunner(localTransport(socket));
 const tmux = new TmuxClient({ socket, runner: exec, pollRunner: createControlRunner({ socket, exec }) });
+const base = resolveSettings({ flags: { socketName }, env: {}, file: null });
+const engine = createEngine({ settings: base, tmux });
+engine.start();
+await engine.pollNow();
+const port = createPanePort({
+  engine,
+  tmux,
+  host: 'local',
+  settings: { ...base, ...settings },
+});
 const server = new CorralServer({ host: '127.0.0.1', port: 0 });
 await server.listen();
 server.enable(
   createAttachFeature({
-    engine,
-    panes: await createPaneAccess(tmux, {
-      ringBytes: settings.attachRingBytes,
-      pauseAfterSeconds: settings.attachPauseAfter,
-      keepMs: settings.attachGraceMs,
-    }),
+    port,
     token,
     settings,
   }),
@@ -49,6 +50,7 @@ process.stdout.write(`${JSON.stringify({ port: server.port, pid: process.pid })}
 process.on('SIGTERM', () => {
   void server
     .close()
-    .then(() => tmux.close())
+    .then(() => port.close())
+    .then(() => engine.stop())
     .then(() => process.exit(0));
 });

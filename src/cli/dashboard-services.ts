@@ -4,7 +4,8 @@
 // never creates a token file.
 
 import type { Settings } from '../engine/config.js';
-import type { Engine } from '../engine/engine.js';
+import type { TmuxClient } from '../engine/tmux/client.js';
+import type { ServicesOptions } from './services.js';
 import { createServicesStore, type MutableServicesStore, type ServiceName } from '../ui/services.js';
 import { configDir } from './config-file.js';
 import type { Services } from './services.js';
@@ -24,7 +25,13 @@ export interface DashboardServices {
   close(): Promise<void>;
 }
 
-export function createDashboardServices(engine: Engine, settings: Settings, env: NodeJS.ProcessEnv): DashboardServices {
+/** The engine as the services need it: every host's store, this machine's tmux client, the other hosts. */
+export type DashboardServicesEngine = ServicesOptions['engine'] & {
+  readonly tmux: TmuxClient;
+  readonly remotes?: ServicesOptions['remotes'];
+};
+
+export function createDashboardServices(engine: DashboardServicesEngine, settings: Settings, env: NodeJS.ProcessEnv): DashboardServices {
   const store = createServicesStore({ bridge: { status: 'off' }, attach: { status: 'off' } });
   let services: Services | null = null;
   let token: ResolvedToken | null = null;
@@ -33,7 +40,7 @@ export function createDashboardServices(engine: Engine, settings: Settings, env:
   const open = async (): Promise<Services> => {
     token ??= resolveToken({ env, configDir: configDir(env) });
     const { createServices } = await import('./services.js');
-    services ??= createServices({ engine, tmux: engine.tmux, settings, token: token.token });
+    services ??= createServices({ engine, tmux: engine.tmux, ...(engine.remotes ? { remotes: engine.remotes } : {}), settings, token: token.token });
     return services;
   };
 

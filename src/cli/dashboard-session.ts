@@ -7,12 +7,12 @@ import { writeFileSync } from 'node:fs';
 import type { ReadStream, WriteStream } from 'node:tty';
 import { createElement } from 'react';
 import { render } from 'ink';
-import type { Engine } from '../engine/engine.js';
+import type { TmuxClient } from '../engine/tmux/client.js';
 import { envValue } from '../engine/env.js';
 import { ScreenChangedError, sendIfUnchanged } from '../engine/guarded-send.js';
 import { NoClientError } from '../engine/tmux/client.js';
 import { socketArgs } from '../engine/tmux/socket.js';
-import type { PaneView } from '../engine/types.js';
+import { LOCAL_HOST, type EngineHandle, type PaneView } from '../engine/types.js';
 import type { DashboardActions, JumpResult, TypeRequest } from '../ui/actions.js';
 import { App } from '../ui/App.js';
 import { createServicesStore, type MutableServicesStore } from '../ui/services.js';
@@ -21,8 +21,18 @@ import type { Lifecycle } from './lifecycle.js';
 
 export type BellMode = 'off' | 'bell' | 'message' | 'both';
 
+/** The engine as the dashboard's actions use it: the store, and the tmux client of each host. */
+export type DashboardEngine = EngineHandle & {
+  /** This machine's tmux client: switch-client and messages go there. */
+  readonly tmux: TmuxClient;
+  /** The tmux client of a host's panes; null for a host corral does not watch (this machine's by default). */
+  readonly tmuxOf?: (host: string) => TmuxClient | null;
+};
+
 export interface DashboardOptions {
-  readonly engine: Engine;
+  readonly engine: DashboardEngine & { start(): void; stop(): Promise<void> };
+  /** The poll interval: how long a pane counts as active after a change. */
+  readonly pollMs: number;
   /** corral's own pane when it runs inside the watched server: Enter can switch the client. */
   readonly selfPaneId: string | null;
   readonly bell: BellMode;
@@ -47,23 +57,37 @@ function shellWord(word: string): string {
 }
 
 /** The command a user runs to reach a pane from outside tmux (or from another server). */
-export function attachCommand(engine: Engine, target: string): string {
+export function attachCommand(engine: Pick<DashboardEngine, 'tmux'>, target: string): string {
   return ['tmux', ...socketArgs(engine.tmux.socket), 'attach', '-t', target].map(shellWord).join(' ');
 }
 
+/** Nothing is typed into a pane whose host is down. */
+function refuseIfDown(engine: EngineHandle, pane: PaneView): void {
+  const host = engine.getSnapshot().hosts.find((h) => h.name === pane.host);
+  if (host && (host.state === 'unreachable' || host.state === 'auth-failed')) {
+    throw new Error(`${pane.host} is ${host.state === 'auth-failed' ? 'refusing ssh (auth failed)' : 'unreachable'}: not sent`);
+  }
+}
+
 export function createDashboardActions(
-  engine: Engine,
+  engine: DashboardEngine,
   selfPaneId: string | null,
   quit: () => void,
   extra: Pick<DashboardOptions, 'toggleBridge' | 'toggleAttach'> = {},
 ): DashboardActions {
   const { tmux } = engine;
   const refresh = () => void engine.pollNow().catch(() => {});
+  const tmuxOf = (host: string): TmuxClient => {
+    const client = host === LOCAL_HOST ? tmux : (engine.tmuxOf?.(host) ?? null);
+    if (client === null) throw new Error(`corral watches no host named ${host}: not sent`);
+    return client;
+  };
   return {
     async type(pane: PaneView, request: TypeRequest) {
+      refuseIfDown(engine, pane);
       try {
         await sendIfUnchanged(
-          tmux,
+          tmuxOf(pane.host),
           { paneId: pane.pane.paneId, target: pane.target, ...request },
           { enterDelayMs: ENTER_DELAY_MS },
         );
@@ -75,6 +99,8 @@ export function createDashboardActions(
       refresh();
     },
     async jumpTo(pane: PaneView): Promise<JumpResult> {
+      // Another host's pane is not in this tmux server: only an attach reaches it.
+      if (pane.host !== LOCAL_HOST) return { switched: false, message: `${pane.key} is on ${pane.host}: attach with corral attach ${pane.key}` };
       const attach = attachCommand(engine, pane.target);
       if (selfPaneId === null) {
         return { switched: false, message: `to go there run: ${attach}   (corral is not inside this tmux server)` };
@@ -94,14 +120,14 @@ export function createDashboardActions(
 }
 
 /** Rings the terminal bell and/or shows a tmux message when a pane becomes stuck. */
-export function watchForStuck(engine: Engine, mode: BellMode, ring: () => void): () => void {
+export function watchForStuck(engine: DashboardEngine, mode: BellMode, ring: () => void): () => void {
   if (mode === 'off') return () => {};
   return engine.onEvent((event) => {
     if (event.type !== 'stuck') return;
     if (mode === 'bell' || mode === 'both') ring();
     if (mode === 'message' || mode === 'both') {
-      const view = engine.getSnapshot().panes.find((v) => v.pane.paneId === event.paneId);
-      const where = view?.target ?? event.paneId;
+      const view = engine.getSnapshot().panes.find((v) => v.key === event.key);
+      const where = `${view?.target ?? event.paneId}${event.host === LOCAL_HOST ? '' : ` on ${event.host}`}`;
       engine.tmux.displayMessage(`corral: ${where} is stuck (${event.reason}): ${event.message}`).catch(() => {});
     }
   });
@@ -130,7 +156,7 @@ export async function runDashboard(options: DashboardOptions): Promise<number> {
 
   const actions = createDashboardActions(engine, options.selfPaneId, () => quit(), options);
   const stopBell = watchForStuck(engine, options.bell, () => stdout.write('\u0007'));
-  const pollMs = engine.settings.pollIntervalMs;
+  const { pollMs } = options;
 
   stdout.write(ENTER_ALT_SCREEN);
   const uiStore = createUiStore();

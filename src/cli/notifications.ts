@@ -2,31 +2,22 @@
 // server runs, answer links for ntfy's action buttons (POST /answer/<link> types into the pane).
 
 import type { NotifySettings } from '../engine/config.js';
-import type { Engine } from '../engine/engine.js';
+import type { PanePort } from '../engine/pane-port.js';
+import type { EngineHandle, EngineStore } from '../engine/types.js';
 import { AnswerLinks, type AnswerClaims } from '../server/answers/answer-links.js';
 import { createAnswerFeature } from '../server/answers/answer-feature.js';
 import { createNotifier, notificationsWanted, type Notifier, type NotifierOptions } from '../notify/notifier.js';
 import type { Services } from './services.js';
 
-/** Full-screen agents can drop an Enter that arrives with the text. */
-const ENTER_DELAY_MS = 100;
-
 /** Types one answer: a key answer is the text (or the Enter key) alone; a line answer is the text, then Enter. */
-export async function typeAnswer(engine: Pick<Engine, 'tmux'>, claims: AnswerClaims): Promise<void> {
-  const { tmux } = engine;
-  if (claims.answer === 'Enter') {
-    await tmux.send(claims.pane, [{ kind: 'key', key: 'Enter' }]);
-    return;
-  }
-  await tmux.send(claims.pane, [{ kind: 'text', text: claims.answer }]);
-  if (claims.kind === 'line') {
-    await new Promise((resolve) => setTimeout(resolve, ENTER_DELAY_MS));
-    await tmux.send(claims.pane, [{ kind: 'key', key: 'Enter' }]);
-  }
+export async function typeAnswer(panes: Pick<PanePort, 'send' | 'reply'>, claims: AnswerClaims): Promise<void> {
+  if (claims.answer === 'Enter') await panes.send(claims.pane, [{ kind: 'key', key: 'Enter' }]);
+  else if (claims.kind === 'line') await panes.reply(claims.pane, claims.answer);
+  else await panes.send(claims.pane, [{ kind: 'text', text: claims.answer }]);
 }
 
 export interface NotificationsOptions {
-  readonly engine: Engine;
+  readonly engine: EngineStore & Pick<EngineHandle, 'onEvent' | 'pollNow'>;
   readonly settings: NotifySettings;
   /** corral's HTTP services, when this command runs them (answer buttons need them). */
   readonly services: Services | null;
@@ -42,7 +33,7 @@ export async function startNotifications(options: NotificationsOptions): Promise
   if (settings.ntfyUrl) {
     if (services) {
       const links = new AnswerLinks(settings.answerTtlMs);
-      await services.enable(createAnswerFeature({ links, engine, answer: (claims) => typeAnswer(engine, claims) }));
+      await services.enable(createAnswerFeature({ links, engine, answer: (claims) => typeAnswer(services.panes(), claims) }));
       const base = settings.answerUrl ?? services.status().url;
       if (base) actionsFor = (view) => links.actionsFor(view, base, Date.now());
       if (!settings.answerUrl && /\/\/(127\.|localhost|\[::1\])/.test(base ?? '')) {

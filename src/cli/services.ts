@@ -3,17 +3,16 @@
 // starts and keeps its port until close().
 
 import type { AttachSettings, BridgeSettings, PromptSettings, ServerSettings } from '../engine/config.js';
-import type { EngineHandle, HookEvent } from '../engine/types.js';
+import { LOCAL_HOST, type EngineHandle, type HookEvent } from '../engine/types.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import type { CaptureTicker } from '../engine/diff/capture-ticker.js';
 import { CorralServer, type HttpFeature } from '../server/http-server.js';
 import { BRIDGE_FEATURE, createBridgeFeature, type BridgeFeature } from '../server/bridge/index.js';
 import { createAttachFeature, type AttachFeature, type LoginLink } from '../server/attach/attach-feature.js';
 import { HOOKS_FEATURE, createHookFeature } from '../server/hooks/hook-feature.js';
-import { createPaneAccess } from '../engine/pane-access.js';
+import { createPanePort, routePorts, type HostPanePort, type PanePort } from '../engine/pane-port.js';
 import { networkInterfaces } from 'node:os';
 import { classifyScreen } from '../engine/prompt/matcher.js';
-import { createConversations } from '../engine/diff/run-conversation.js';
 import { rulesFromSettings } from './setup.js';
 
 export interface ServicesStatus {
@@ -40,6 +39,12 @@ export interface Services {
   /** The bridge's capture loop (for tests and benchmarks: the poll period really kept). */
   readonly bridgeTicker: CaptureTicker | null;
   readonly attach: AttachFeature | null;
+  /** The pane port the services share, over every host (null before the first of them starts). */
+  readonly port: PanePort | null;
+  /** The shared pane port, built now if no service has yet (typing an answer from a notification). */
+  panes(): PanePort;
+  /** This machine's own port (its capture ticker and streams, for tests and benchmarks). */
+  readonly localPort: HostPanePort | null;
   /**
    * A browser link to the attach page with a new single-use login code (so the long-lived token
    * never appears in a URL, a log or shell history); null while the attach server is off.
@@ -58,8 +63,12 @@ export class ServiceError extends Error {
 }
 
 export interface ServicesOptions {
+  /** The engine of every host as one (hooks reach this machine's panes through it). */
   readonly engine: EngineHandle & { observeHook(paneId: string, hook: HookEvent): boolean };
+  /** This machine's tmux client. */
   readonly tmux: TmuxClient;
+  /** The other hosts, by name: each one's engine and tmux client (over ssh). */
+  readonly remotes?: ReadonlyMap<string, { readonly engine: EngineHandle; readonly tmux: TmuxClient }>;
   readonly settings: ServerSettings & BridgeSettings & AttachSettings & PromptSettings;
   readonly token: string;
   /** Where the chat bridge says what it decided (side requests answered, nothing typed); nowhere by default. */
@@ -95,7 +104,23 @@ export function createServices(options: ServicesOptions): Services {
   const server = new CorralServer({ host: settings.listen, port: settings.port, extraHosts });
   const listeners = new Set<() => void>();
   let bridge: BridgeFeature | null = null;
-  let bridgeTicker: CaptureTicker | null = null;
+  // One pane port for every service, one per host behind it: per host one capture ticker and
+  // one set of pane streams.
+  let port: PanePort | null = null;
+  let localPort: HostPanePort | null = null;
+  const portOf = (): PanePort => {
+    if (port) return port;
+    // The same prompt rules as the engine, so busy and prompt mean the same on the dashboard.
+    const rules = rulesFromSettings(settings);
+    const classify = (lines: readonly string[]) => classifyScreen(lines, rules);
+    localPort = createPanePort({ engine: options.engine, tmux: options.tmux, host: LOCAL_HOST, settings, classify });
+    const ports = new Map<string, PanePort>([[LOCAL_HOST, localPort]]);
+    for (const [name, remote] of options.remotes ?? []) {
+      ports.set(name, createPanePort({ engine: remote.engine, tmux: remote.tmux, host: name, settings, classify }));
+    }
+    port = routePorts(ports, options.engine);
+    return port;
+  };
   let attach: AttachFeature | null = null;
   let error: string | null = null;
   let status: ServicesStatus = { url: null, bridge: false, attach: false, hooks: false, error: null };
@@ -135,30 +160,13 @@ export function createServices(options: ServicesOptions): Services {
       return bridge;
     },
     get bridgeTicker() {
-      return bridgeTicker;
+      return bridge && localPort ? localPort.ticker : null;
     },
     async startBridge() {
       if (bridge) return;
       await listenOrReport();
-      // The same prompt rules as the engine, so busy and prompt mean the same on the dashboard.
-      const rules = rulesFromSettings(settings);
-      const conversations = createConversations({
-        tmux: options.tmux,
-        classify: (lines) => classifyScreen(lines, rules),
-        settings: {
-          pollMs: settings.bridgePollMs,
-          quietMs: settings.bridgeQuietMs,
-          longQuietMs: settings.bridgeLongQuietMs,
-          maxDurationMs: settings.bridgeMaxDurationMs,
-          historyLines: settings.bridgeHistoryLines,
-          enterDelayMs: 100,
-          pasteThreshold: 200,
-        },
-      });
-      bridgeTicker = conversations.ticker;
       bridge = createBridgeFeature({
-        engine: options.engine,
-        conversations,
+        port: portOf(),
         token: options.token,
         settings: { corsOrigins: settings.corsOrigins, typeSideRequests: settings.bridgeTypeSideRequests },
         ...(options.log ? { log: options.log } : {}),
@@ -169,30 +177,26 @@ export function createServices(options: ServicesOptions): Services {
     async stopBridge() {
       if (!bridge) return;
       bridge = null;
-      bridgeTicker = null;
       await server.disable(BRIDGE_FEATURE);
       publish();
     },
     get attach() {
       return attach;
     },
+    get port() {
+      return port;
+    },
+    get localPort() {
+      return localPort;
+    },
+    panes: portOf,
     async startAttach() {
       if (attach) return;
       await listenOrReport();
-      // A switched-off feature is not reusable: every start builds a fresh one.
-      const panes = await createPaneAccess(options.tmux, {
-        ringBytes: settings.attachRingBytes,
-        pauseAfterSeconds: settings.attachPauseAfter,
-        keepMs: settings.attachGraceMs,
-      });
-      if (attach) {
-        // Started twice at once: the first start won.
-        await panes.close();
-        return;
-      }
+      if (attach) return; // started twice at once: the first start won
+      // A switched-off feature is not reusable: every start builds a fresh one (on the same port).
       attach = createAttachFeature({
-        engine: options.engine,
-        panes,
+        port: portOf(),
         token: options.token,
         settings,
         baseUrl: () => browserBase(settings.listen, server.port),
@@ -227,9 +231,13 @@ export function createServices(options: ServicesOptions): Services {
     },
     async close() {
       bridge = null;
-      bridgeTicker = null;
       attach = null;
       await server.close();
+      // Viewers heard that corral stops; now the streams' control clients detach.
+      const closing = port;
+      port = null;
+      localPort = null;
+      await closing?.close();
       publish();
     },
   };

@@ -82,6 +82,11 @@ export interface EngineSetup {
   readonly selfPaneId: string | null;
 }
 
+/** The hosts other than this machine, by name. */
+export function remoteHosts(hosts: ReadonlyMap<string, HostHandle>): ReadonlyMap<string, HostHandle> {
+  return new Map([...hosts].filter(([name]) => name !== LOCAL_HOST));
+}
+
 /**
  * `persistent`: the engine will poll for a long time (dashboard, watch, serve), so its polls go
  * over one tmux control-mode connection instead of a new tmux process each cycle (over ssh: one

@@ -58,8 +58,6 @@ export interface HookPort {
 }
 
 export interface Engine extends EngineHandle, HookPort {
-  readonly tmux: TmuxClient;
-  readonly settings: EngineSettings;
   start(): void;
   stop(): Promise<void>;
 }
@@ -359,8 +357,6 @@ export function createEngine(options: EngineOptions): Engine {
   };
 
   return {
-    tmux,
-    settings,
     getSnapshot: () => snapshot,
     subscribe(listener) {
       storeListeners.add(listener);

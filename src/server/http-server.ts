@@ -57,11 +57,20 @@ export function errorBody(message: string, type: string, code: string | null = n
 }
 
 /** Refuses an upgrade with a real HTTP status and a JSON body, before any WebSocket byte. */
-export function rejectUpgrade(socket: Duplex, status: number, message: string, code: string): void {
-  const body = JSON.stringify(errorBody(message, 'invalid_request_error', code));
+export function rejectUpgrade(
+  socket: Duplex,
+  status: number,
+  message: string,
+  code: string,
+  options: { readonly type?: string; readonly headers?: Record<string, string> } = {},
+): void {
+  const body = JSON.stringify(errorBody(message, options.type ?? 'invalid_request_error', code));
   const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }[status] ?? 'Error';
+  const extra = Object.entries(options.headers ?? {})
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`,
   );
 }
 

@@ -13,7 +13,7 @@ import type { EngineSnapshot } from '../../src/engine/types.js';
 import { hookUrl, buildReport } from '../../src/hook/hook-client.js';
 import { scriptedTmux } from '../helpers/scripted-panes.js';
 
-function engineWith(flags: Record<string, unknown>): Engine & { readonly settings: Settings } {
+function engineWith(flags: Record<string, unknown>): Engine & { readonly settings: Settings; readonly tmux: TmuxClient } {
   const settings = resolveSettings({ flags: { port: '0', ...flags }, env: {}, file: null });
   return {
     tmux: new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner: scriptedTmux({}).runner }),

@@ -12,7 +12,7 @@ import { scriptedTmux } from '../helpers/scripted-panes.js';
 const TOKEN = 'dashboard-services-token-0123';
 const env = { CORRAL_TOKEN: TOKEN, XDG_CONFIG_HOME: '/nonexistent-config-dir' } as NodeJS.ProcessEnv;
 
-function fakeEngine(port: number): Engine & { readonly settings: Settings } {
+function fakeEngine(port: number): Engine & { readonly settings: Settings; readonly tmux: TmuxClient } {
   const settings = resolveSettings({ flags: { port: String(port) }, env: {}, file: null });
   return {
     tmux: new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner: scriptedTmux({}).runner }),

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { attachCommand, createDashboardActions, watchForStuck } from '../../src/cli/dashboard-session.js';
-import type { Engine } from '../../src/engine/engine.js';
+import type { DashboardEngine } from '../../src/cli/dashboard-session.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
 import type { CorralEvent } from '../../src/engine/types.js';
@@ -51,7 +51,7 @@ function fakeEngine(options: { terminalClient?: boolean } = {}) {
       listeners.add(l);
       return () => listeners.delete(l);
     },
-  } as unknown as Engine;
+  } as unknown as DashboardEngine;
   const emit = (e: CorralEvent) => listeners.forEach((l) => l(e));
   const setScreen = (text: string) => void (screen = text);
   return { engine, calls, view, emit, polls: () => polls, setScreen };

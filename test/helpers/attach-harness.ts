@@ -4,7 +4,8 @@
 import WebSocket from 'ws';
 import { resolveSettings } from '../../src/engine/config.js';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
-import { createPaneAccess } from '../../src/engine/pane-access.js';
+import { createPanePort, type HostPanePort } from '../../src/engine/pane-port.js';
+import { LOCAL_HOST, type EngineHandle, type EngineSnapshot } from '../../src/engine/types.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { createControlRunner } from '../../src/engine/tmux/control-runner.js';
 import { createExecRunner } from '../../src/engine/tmux/runner.js';
@@ -33,6 +34,8 @@ export interface Harness {
   readonly tmux: TestTmux;
   readonly server: CorralServer;
   readonly feature: AttachFeature;
+  /** The pane port the feature streams through (its streams, once a viewer came). */
+  readonly port: HostPanePort;
   readonly engine: FakeEngine;
   /** The real engine on the private server, when the harness was asked for one. */
   readonly realEngine: Engine | null;
@@ -70,13 +73,24 @@ export async function startHarness(
     ? createEngine({ settings: resolveSettings({ flags: options.realEngine, env: {}, file: null }), tmux: client })
     : null;
   realEngine?.start();
+  // Without the real engine running, the hand-driven views come first and the panes of the
+  // private server are listed by an engine polled only when a pane is looked up.
+  const lister = realEngine ? null : createEngine({ settings: resolveSettings({ flags: {}, env: {}, file: null }), tmux: client });
+  const port = createPanePort({
+    engine: realEngine ?? (lister ? overlay(engine, lister) : engine),
+    tmux: client,
+    host: LOCAL_HOST,
+    settings: {
+      ...all,
+      bridgePollMs: 100,
+      bridgeQuietMs: 800,
+      bridgeLongQuietMs: 60_000,
+      bridgeMaxDurationMs: 600_000,
+      bridgeHistoryLines: 100,
+    },
+  });
   const feature = createAttachFeature({
-    engine: realEngine ?? engine,
-    panes: await createPaneAccess(client, {
-      ringBytes: all.attachRingBytes,
-      pauseAfterSeconds: all.attachPauseAfter,
-      keepMs: all.attachGraceMs,
-    }),
+    port,
     token: TOKEN,
     settings: all,
     ...(options.allowWrite === undefined ? {} : { allowWrite: options.allowWrite }),
@@ -86,6 +100,7 @@ export async function startHarness(
     tmux,
     server,
     feature,
+    port,
     engine,
     realEngine,
     client,
@@ -93,6 +108,7 @@ export async function startHarness(
       `ws://127.0.0.1:${server.port}/attach/${pane.replace('%', '')}${query ? `?${query}` : ''}`,
     async close() {
       await server.close();
+      await port.close();
       await realEngine?.stop();
       await client.close();
       await tmux.kill();
@@ -194,4 +210,28 @@ export function upgradeStatus(url: string, headers: Record<string, string>): Pro
     });
     ws.once('error', (error) => reject(error));
   });
+}
+
+/** The hand-driven store with the panes another engine lists added after its own. */
+function overlay(front: FakeEngine, back: EngineHandle): EngineHandle {
+  let cache: { a: EngineSnapshot; b: EngineSnapshot; merged: EngineSnapshot } | null = null;
+  const merged = (): EngineSnapshot => {
+    const a = front.getSnapshot();
+    const b = back.getSnapshot();
+    if (cache?.a !== a || cache.b !== b) {
+      const keys = new Set(a.panes.map((view) => view.key));
+      cache = { a, b, merged: { ...a, panes: [...a.panes, ...b.panes.filter((view) => !keys.has(view.key))] } };
+    }
+    return cache.merged;
+  };
+  return {
+    getSnapshot: merged,
+    subscribe(listener) {
+      const stops = [front.subscribe(listener), back.subscribe(listener)];
+      return () => stops.forEach((stop) => stop());
+    },
+    acknowledge: (key) => front.acknowledge(key),
+    pollNow: () => back.pollNow(),
+    onEvent: (listener) => front.onEvent(listener),
+  };
 }

@@ -5,7 +5,7 @@ import type { Command } from '../command.js';
 import { loadDashboard } from '../load-dashboard.js';
 import { createDashboardServices } from '../dashboard-services.js';
 import { bellMode, dashboardServiceOptions, requireTerminal } from '../dashboard-options.js';
-import { setupEngine } from '../setup.js';
+import { remoteHosts, setupEngine } from '../setup.js';
 import { runDemo } from './demo.js';
 import { notificationsWanted, notifyRules, type Notifier } from '../../notify/notifier.js';
 
@@ -25,9 +25,12 @@ export const dashboardCommand: Command = {
     if (notificationsWanted(settings)) notifyRules(settings);
     // Ink and React load only for the dashboard, not for ls/send/watch; start now, in parallel.
     const session = loadDashboard();
-    const { engine, selfPaneId } = await setupEngine(settings, env, stderr, { persistent: true });
-    const explicitServer = settings.socketName !== null || settings.socketPath !== null;
-    if (!explicitServer && !(await engine.tmux.hasServer())) {
+    const setup = await setupEngine(settings, env, stderr, { persistent: true });
+    const { selfPaneId, tmux, hosts } = setup;
+    const engine = { ...setup.engine, tmux, tmuxOf: (host: string) => hosts.get(host)?.tmux ?? null, remotes: remoteHosts(hosts) };
+    const explicitServer = settings.socketName !== null || settings.socketPath !== null || hosts.size > 1;
+    if (!explicitServer && !(await tmux.hasServer())) {
+      await engine.stop();
       return runDemo({ settings, env, stderr, lifecycle, label: 'DEMO (no tmux server of yours is running)' });
     }
     // Look at the server while Ink loads: the first frame can then list the panes.
@@ -46,7 +49,7 @@ export const dashboardCommand: Command = {
       notifier = await startNotifications({ engine, settings, services: services.services, log: () => {} });
     });
     try {
-      return await runDashboard({ engine, selfPaneId, bell: bellMode(settings), env, lifecycle, ...dashboardServiceOptions(services) });
+      return await runDashboard({ engine, pollMs: settings.pollIntervalMs, selfPaneId, bell: bellMode(settings), env, lifecycle, ...dashboardServiceOptions(services) });
     } finally {
       await started.catch(() => {});
       (notifier as Notifier | null)?.close();

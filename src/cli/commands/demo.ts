@@ -168,17 +168,16 @@ export async function runDemo({ settings, env, stderr, lifecycle, label }: DemoO
   const session = loadDashboard();
   try {
     const self = await selfPaneId(tmux, env);
-    const engine = createEngine({
-      settings: demoSettings,
+    const engine = {
+      ...createEngine({ settings: demoSettings, tmux, selfPaneId: self, rules: rulesFromSettings(demoSettings) }),
       tmux,
-      selfPaneId: self,
-      rules: rulesFromSettings(demoSettings),
-    });
+    };
     const { runDashboard } = await session;
     const services = createDashboardServices(engine, demoSettings, env);
     try {
       return await runDashboard({
         engine,
+        pollMs: demoSettings.pollIntervalMs,
         selfPaneId: self,
         bell: bellMode(settings),
         env,

@@ -3,7 +3,7 @@
 
 import type { Command } from '../command.js';
 import { configDir } from '../config-file.js';
-import { setupEngine } from '../setup.js';
+import { remoteHosts, setupEngine } from '../setup.js';
 import { resolveToken } from '../token.js';
 import { notificationsWanted, notifyRules } from '../../notify/notifier.js';
 
@@ -38,10 +38,10 @@ export const serveCommand: Command = {
     const token = resolveToken({ flag: typeof flags.token === 'string' ? flags.token : undefined, env, configDir: configDir(env) });
     // The servers (and ws) load only for the commands that serve: `corral` itself starts faster.
     const { createServices, ServiceError } = await import('../services.js');
-    const { engine, tmux } = await setupEngine(settings, env, stderr, { persistent: true });
+    const { engine, tmux, hosts } = await setupEngine(settings, env, stderr, { persistent: true });
     // Stopped in reverse order: the servers (viewers hear 1001) before the engine and its tmux connection.
     lifecycle.onShutdown('the engine', () => engine.stop());
-    const services = createServices({ engine, tmux, settings, token: token.token, log: (line) => stderr.write(`corral: ${line}\n`) });
+    const services = createServices({ engine, tmux, remotes: remoteHosts(hosts), settings, token: token.token, log: (line) => stderr.write(`corral: ${line}\n`) });
     lifecycle.onShutdown('the HTTP services', () => services.close());
     engine.start();
     try {
@@ -59,7 +59,9 @@ export const serveCommand: Command = {
     const notifier = await startNotifications({ engine, settings, services, log: (line) => stderr.write(`${line}\n`) });
     if (notifier) lifecycle.onShutdown('notifications', () => notifier.close());
     const url = services.status().url ?? '';
-    if (wantBridge) stdout.write(`corral: chat bridge on ${url}/v1 (tmux server ${tmux.serverLabel})\n`);
+    const others = [...hosts.keys()].slice(1);
+    const watched = `tmux server ${tmux.serverLabel}${others.length > 0 ? `, and ${others.join(', ')} over ssh` : ''}`;
+    if (wantBridge) stdout.write(`corral: chat bridge on ${url}/v1 (${watched})\n`);
     const link = services.attachLink();
     if (wantAttach && link) {
       stdout.write(`corral: attach server on ${url}/ (terminal: corral attach PANE)\n`);

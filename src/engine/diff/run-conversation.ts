@@ -228,6 +228,12 @@ export class PaneConversations implements ConversationPort {
     });
   }
 
+  /** Stops following one pane (its hold is dropped); typing in progress still finishes. */
+  drop(paneId: string): void {
+    const entry = this.entries.get(paneId);
+    if (entry && entry.hold.phase !== 'typing') this.release(paneId, entry);
+  }
+
   /** Stops watching every pane (holds are dropped) once typing in progress has finished. */
   async close(): Promise<void> {
     this.closed = true;

@@ -34,8 +34,9 @@ export function createAnswerFeature(options: AnswerFeatureOptions): HttpFeature 
       // Single use from here on, whatever happens next: a second tap is always refused.
       if (!links.consume(claims, now())) return refuse(409, 'already_answered', 'this notification has been answered already');
       await engine.pollNow();
-      const view = engine.getSnapshot().panes.find((v) => v.pane.paneId === claims.pane);
+      const view = engine.getSnapshot().panes.find((v) => v.key === claims.pane);
       if (!view) return refuse(404, 'pane_gone', `pane ${claims.pane} is gone`);
+      if (!view.online) return refuse(503, 'host_unreachable', `${view.host} is unreachable: not sent`, { 'retry-after': '5' });
       if (view.screenHash !== claims.screen) return refuse(409, 'stale_screen', `pane ${claims.pane} shows another screen now; nothing was typed`);
       await options.answer(claims);
       void engine.pollNow().catch(() => {});

@@ -8,7 +8,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AnswerKind, PaneView } from '../../engine/types.js';
 
 export interface AnswerClaims {
-  /** Pane id (`%3`). */
+  /** Pane key (`%3`, or `build-box/%3` on another host). */
   readonly pane: string;
   /** Hash of the screen the link was made for. */
   readonly screen: string;
@@ -63,7 +63,7 @@ export class AnswerLinks {
     return answer.options.slice(0, MAX_ACTIONS).map((option) => ({
       label: option === 'Enter' ? 'Enter (default)' : option,
       answer: option,
-      url: `${baseUrl.replace(/\/+$/, '')}/answer/${this.token({ pane: view.pane.paneId, screen: view.screenHash, kind, answer: option, expires: now + this.ttlMs, nonce })}`,
+      url: `${baseUrl.replace(/\/+$/, '')}/answer/${this.token({ pane: view.key, screen: view.screenHash, kind, answer: option, expires: now + this.ttlMs, nonce })}`,
     }));
   }
 

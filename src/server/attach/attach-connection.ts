@@ -4,22 +4,17 @@
 
 import type { WebSocket, RawData } from 'ws';
 import type { PaneInfo } from '../../engine/types.js';
-import type {
-  LiveChunk,
-  PaneEnd,
-  PaneStreams,
-  Replay,
-  StreamViewer,
-  Subscription,
-} from '../../engine/pane-stream/pane-streams.js';
+import type { LiveChunk, PaneEnd, Replay, StreamViewer, Subscription } from '../../engine/pane-stream/pane-streams.js';
 import { PaneGoneError, StreamsClosingError } from '../../engine/pane-stream/pane-streams.js';
-import { UnknownKeyError, parseSendItems } from '../../engine/keys.js';
+import { HostDownError, UnknownKeyError, parseSendItems, type PanePort } from '../../engine/pane-port.js';
 import { CLOSE_CODES, parseClientMessage, type ClientMessage } from './protocol.js';
 
 export interface ConnectionOptions {
   readonly ws: WebSocket;
+  /** The pane's key across hosts, and its listing when the upgrade was taken. */
+  readonly key: string;
   readonly pane: PaneInfo;
-  readonly streams: PaneStreams;
+  readonly port: PanePort;
   readonly mode: 'json' | 'raw';
   readonly write: boolean;
   readonly allowResize: boolean;
@@ -132,7 +127,7 @@ export class AttachConnection implements StreamViewer {
     this.subscription = null;
     this.held = [];
     try {
-      const subscription = await this.options.streams.subscribe(this.options.pane.paneId, this, fromOffset);
+      const subscription = await this.options.port.stream(this.options.key, this, fromOffset);
       if (this.closed) {
         subscription.unsubscribe();
         return;
@@ -145,6 +140,9 @@ export class AttachConnection implements StreamViewer {
     } catch (error) {
       if (error instanceof StreamsClosingError) {
         this.close(CLOSE_CODES.goingAway, 'server stopping');
+      } else if (error instanceof HostDownError) {
+        if (this.options.mode === 'json') this.error('host_unreachable', error.message);
+        this.close(CLOSE_CODES.internalError, `${error.host} is unreachable`);
       } else if (error instanceof PaneGoneError) {
         if (this.options.mode === 'json') this.error('no_such_pane', error.message);
         this.close(CLOSE_CODES.noSuchPane, 'no such pane');
@@ -177,7 +175,7 @@ export class AttachConnection implements StreamViewer {
     const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
     if (this.options.mode === 'raw') {
       // Raw mode carries only terminal bytes; a read-only viewer's keystrokes are dropped here.
-      if (this.options.write) this.serially(() => this.options.streams.sendBytes(this.options.pane.paneId, bytes));
+      if (this.options.write) this.serially(() => this.options.port.input(this.options.key, bytes));
       return;
     }
     if (isBinary) {
@@ -193,7 +191,7 @@ export class AttachConnection implements StreamViewer {
   }
 
   private handle(message: ClientMessage): void {
-    const paneId = this.options.pane.paneId;
+    const { key, port } = this.options;
     switch (message.type) {
       case 'subscribe':
         void this.subscribe(message.fromOffset);
@@ -202,12 +200,12 @@ export class AttachConnection implements StreamViewer {
         this.sendJson({ type: 'pong', id: message.id });
         return;
       case 'refresh':
-        if (this.subscription) void this.options.streams.repaint(paneId, this).catch(() => undefined);
+        if (this.subscription) void port.repaint(key, this).catch(() => undefined);
         else this.error('not_subscribed', 'send subscribe first');
         return;
       case 'input':
         if (!this.mayWrite('input')) return;
-        this.serially(() => this.options.streams.sendBytes(paneId, Buffer.from(message.data, 'utf8')));
+        this.serially(() => port.input(key, Buffer.from(message.data, 'utf8')));
         return;
       case 'keys': {
         if (!this.mayWrite('keys')) return;
@@ -221,14 +219,14 @@ export class AttachConnection implements StreamViewer {
           }
           throw error;
         }
-        this.serially(() => this.options.streams.sendItems(paneId, items));
+        this.serially(() => port.send(key, items));
         return;
       }
       case 'resize':
         if (!this.mayWrite('resize')) return;
         // Resizing changes the user's own layout: only when they allowed it; otherwise ignored.
         if (!this.options.allowResize) return;
-        this.serially(() => this.options.streams.resize(paneId, message.cols, message.rows));
+        this.serially(() => port.resize(key, message.cols, message.rows));
         return;
     }
   }

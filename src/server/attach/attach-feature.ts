@@ -1,16 +1,16 @@
 // The attach server as a feature of corral's HTTP server: the triage page and its assets, the
 // pane list (live from the engine store), the page's answers and replies, login links, and
-// WebSocket mirrors of panes at /attach/N. It holds no tmux client: panes are looked up,
-// streamed and typed into through the PaneAccess the CLI hands it.
+// WebSocket mirrors of panes at /attach/N. It holds no tmux client: panes are looked up in the
+// store, streamed and typed into through the pane port the CLI hands it (shared with the bridge).
 
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AttachSettings } from '../../engine/config.js';
-import type { PaneAccess } from '../../engine/pane-access.js';
-import type { PaneStreams, LiveChunk } from '../../engine/pane-stream/pane-streams.js';
-import { systemClock, type Clock, type EngineHandle, type PaneView } from '../../engine/types.js';
+import type { LiveChunk } from '../../engine/pane-stream/pane-streams.js';
+import { BadPaneKeyError, HostDownError, UnknownHostError, type PanePort } from '../../engine/pane-port.js';
+import { systemClock, type Clock, type PaneView } from '../../engine/types.js';
 import { HttpError, readBody } from '../bridge/request.js';
 import {
   errorBody,
@@ -30,10 +30,11 @@ import { FAVICON_SVG, PAGE_SCRIPT, PAGE_STYLE, loginHtml, pageHtml } from './pag
 export type { AttachSettings };
 
 export interface AttachFeatureOptions {
-  /** The engine's store: the page's pane list and state badges; pollNow after an answer. */
-  readonly engine: EngineHandle;
-  /** Pane lookups, streams and typing (built by the CLI on the engine's tmux client). */
-  readonly panes: PaneAccess;
+  /**
+   * The store (the page's pane list and state badges; pollNow after an answer), pane lookups,
+   * streams and typing. Shared with other servers: closing the feature does not close it.
+   */
+  readonly port: PanePort;
   /** The shared token (the same one the chat bridge uses). */
   readonly token: string;
   readonly settings: AttachSettings;
@@ -55,7 +56,6 @@ export interface LoginLink {
 export interface AttachFeature extends HttpFeature {
   /** Open WebSocket connections (for tests and diagnostics). */
   readonly connectionCount: number;
-  readonly streams: PaneStreams;
   /** A browser link with a new single-use login code (writing when the server allows it). */
   loginLink(options?: { readonly write?: boolean; readonly base?: string }): LoginLink;
 }
@@ -81,13 +81,12 @@ const PAGE_CSP =
 const MAX_ACTION_BODY = 16 * 1024;
 
 export function createAttachFeature(options: AttachFeatureOptions): AttachFeature {
-  const { settings, token, panes } = options;
+  const { settings, token, port } = options;
   const allowWrite = options.allowWrite ?? true;
   const clock = options.clock ?? systemClock;
   const logins = new BrowserLogins(token, { clock });
   const require = createRequire(import.meta.url);
   const assetCache = new Map<string, Buffer>();
-  const { streams } = panes;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const alive = new WeakMap<WebSocket, boolean>();
   let connections = 0;
@@ -118,14 +117,27 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
   const mayWrite = (access: Access) => allowWrite && access.write;
 
   function paneList(access: Access): PaneList {
-    return listPanes(options.engine.getSnapshot(), clock.now(), {
+    return listPanes(port.getSnapshot(), clock.now(), {
       write: mayWrite(access),
       resize: mayWrite(access) && settings.attachAllowResize,
     });
   }
 
-  function viewOf(paneId: string): PaneView | null {
-    return options.engine.getSnapshot().panes.find((v) => v.pane.paneId === paneId) ?? null;
+  function viewOf(key: string): PaneView | null {
+    try {
+      return port.find(key);
+    } catch (error) {
+      if (error instanceof UnknownHostError || error instanceof BadPaneKeyError) return null;
+      throw error;
+    }
+  }
+
+  /** The pane from the store; a pane opened since the engine's last poll after one more poll. */
+  async function lookUp(key: string): Promise<PaneView | null> {
+    const known = port.find(key);
+    if (known) return known;
+    await port.pollNow();
+    return port.find(key);
   }
 
   function baseOf(req: IncomingMessage): string {
@@ -192,7 +204,7 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
       listTimer = setInterval(broadcast, 1000);
       listTimer.unref();
       // Snapshots can come many times a second; the page needs at most a few updates per second.
-      unsubscribeEngine = options.engine.subscribe(() => {
+      unsubscribeEngine = port.subscribe(() => {
         pendingPush ??= setTimeout(broadcast, 150);
       });
     }
@@ -267,7 +279,15 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
       if (error instanceof HttpError) return sendJson(res, error.status, errorBody(error.message, error.type, error.code));
       return sendJson(res, 400, errorBody('the body is not valid JSON', 'invalid_request_error', 'bad_json'));
     }
-    const view = viewOf(target.paneId);
+    let view: PaneView | null;
+    try {
+      view = viewOf(target.paneId);
+    } catch (error) {
+      if (!(error instanceof HostDownError)) throw error;
+      return sendJson(res, 503, errorBody(error.message, 'server_error', 'host_unreachable'), {
+        'retry-after': String(error.retryAfterS),
+      });
+    }
     if (!view)
       return sendJson(
         res,
@@ -283,16 +303,20 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
       throw error;
     }
     try {
-      if (plan.kind === 'line') await panes.reply(target.paneId, plan.text);
-      else await panes.send(target.paneId, plan.items);
+      if (plan.kind === 'line') await port.reply(target.paneId, plan.text);
+      else await port.send(target.paneId, plan.items);
     } catch (error) {
+      if (error instanceof HostDownError)
+        return sendJson(res, 503, errorBody(error.message, 'server_error', 'host_unreachable'), {
+          'retry-after': String(error.retryAfterS),
+        });
       return sendJson(
         res,
         502,
         errorBody(`tmux did not take it: ${(error as Error).message}`, 'server_error', 'tmux_error'),
       );
     }
-    void options.engine.pollNow().catch(() => undefined);
+    void port.pollNow().catch(() => undefined);
     sendJson(res, 200, { ok: true, pane: target.paneId, sent: plan.label });
   }
 
@@ -400,18 +424,21 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
       return rejectUpgrade(socket, 403, 'writing is switched off on this server', 'write_disabled');
     if (wantsWrite && !access.write)
       return rejectUpgrade(socket, 403, 'this browser may only look: open a writing link to type', 'read_only');
-    panes.findPane(paneId).then(
-      (pane) => {
+    lookUp(paneId).then(
+      (view) => {
         if (socket.destroyed) return;
-        if (!pane) return rejectUpgrade(socket, 404, `no pane ${paneId} on this tmux server`, 'no_such_pane');
+        if (!view || view.state === 'ended' || view.pane.dead)
+          return rejectUpgrade(socket, 404, `no pane ${paneId} on this tmux server`, 'no_such_pane');
+        const { pane } = view;
         wss.handleUpgrade(req, socket, head, (ws) => {
           alive.set(ws, true);
           ws.on('pong', () => alive.set(ws, true));
           connections += 1;
           const connection = new AttachConnection({
             ws,
+            key: view.key,
             pane,
-            streams,
+            port,
             mode,
             write: wantsWrite,
             allowResize: settings.attachAllowResize,
@@ -425,14 +452,21 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
         });
       },
       (error: Error) => {
-        if (!socket.destroyed) rejectUpgrade(socket, 503, `tmux is not reachable: ${error.message}`, 'tmux_unavailable');
+        if (socket.destroyed) return;
+        if (error instanceof HostDownError)
+          return rejectUpgrade(socket, 503, error.message, 'host_unreachable', {
+            type: 'server_error',
+            headers: { 'retry-after': String(error.retryAfterS) },
+          });
+        if (error instanceof UnknownHostError || error instanceof BadPaneKeyError)
+          return rejectUpgrade(socket, 404, error.message, 'no_such_pane');
+        rejectUpgrade(socket, 503, `tmux is not reachable: ${error.message}`, 'tmux_unavailable');
       },
     );
   }
 
   return {
     name: ATTACH_FEATURE,
-    streams,
     get connectionCount() {
       return connections;
     },
@@ -458,8 +492,8 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
       if (listTimer) clearInterval(listTimer);
       if (pendingPush) clearTimeout(pendingPush);
       unsubscribeEngine?.();
-      // Viewers first hear that corral stops (1001), then the control clients detach.
-      await panes.close();
+      // Viewers hear that the server stops (1001); the port keeps its streams for the other
+      // servers and for viewers coming back, and is closed by its owner.
       for (const ws of wss.clients) ws.close(1001, 'server stopping');
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       for (const ws of wss.clients) ws.terminate();

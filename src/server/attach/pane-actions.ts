@@ -4,7 +4,7 @@
 // now, nothing is typed. Pure: request bodies and engine views in, a plan or an error out.
 
 import type { PaneView } from '../../engine/types.js';
-import { UnknownKeyError, parseSendItems, type SendItem } from '../../engine/keys.js';
+import { UnknownKeyError, parseSendItems, type SendItem } from '../../engine/pane-port.js';
 
 export const MAX_REPLY = 4096;
 const MAX_KEYS = 16;

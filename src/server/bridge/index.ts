@@ -7,7 +7,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { systemClock, type Clock, type EngineStore, type PaneView } from '../../engine/types.js';
 import { systemTimers, type Timers } from '../../engine/types.js';
-import { PaneBusyError, PaneGoneError, type ConversationOutcome, type ConversationPort } from '../../engine/diff/run-conversation.js';
+import { PaneBusyError } from '../../engine/diff/run-conversation.js';
+import { HostDownError, PaneGoneError, UnknownHostError, type ConversationOutcome, type PanePort } from '../../engine/pane-port.js';
 import { bearerToken, errorBody, sendJson, tokenMatches, type HttpFeature, type RequestContext } from '../http-server.js';
 import { HttpError, messageToType, parseChatRequest, readBody, type ChatRequest } from './request.js';
 import { SIDE_MODEL, listModels, modelName, resolveModel } from './models.js';
@@ -39,10 +40,11 @@ export interface BridgeSettings {
 }
 
 export interface BridgeOptions {
-  /** The watched panes; pollNow (when given) refreshes them before a model is declared unknown. */
-  readonly engine: EngineStore & { pollNow?(): Promise<void> };
-  /** Typing into panes and reading their answers. The bridge owns it: closing the bridge closes it. */
-  readonly conversations: ConversationPort;
+  /**
+   * The watched panes (pollNow refreshes them before a model is declared unknown), typing into
+   * them and reading their answers. Shared with other servers: closing the bridge does not close it.
+   */
+  readonly port: PanePort;
   readonly token: string;
   readonly settings: BridgeSettings;
   readonly clock?: Clock;
@@ -53,8 +55,8 @@ export interface BridgeOptions {
 
 export interface BridgeFeature extends HttpFeature {
   /** Offers (or withdraws) a pane as a model; all watched panes are offered by default. */
-  setPaneBridged(paneId: string, on: boolean): void;
-  isPaneBridged(paneId: string): boolean;
+  setPaneBridged(key: string, on: boolean): void;
+  isPaneBridged(key: string): boolean;
   /** Panes not free for a new message: answering, or their command still runs. */
   busyPanes(): string[];
 }
@@ -65,10 +67,14 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
   const clock = options.clock ?? systemClock;
   const timers = options.timers ?? systemTimers;
   const settings = options.settings;
-  const conversations = options.conversations;
+  const port = options.port;
+  const store: EngineStore = port;
   const log = options.log ?? (() => undefined);
   const disabled = new Set<string>();
   const active = new Map<string, AbortController>();
+  const inFlight = new Set<Promise<unknown>>();
+  /** Panes this bridge typed into: their holds are dropped when it is switched off. */
+  const conversed = new Set<string>();
   const memory = new PaneMemory();
   const startedAt = clock.now();
 
@@ -123,7 +129,7 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
       const path = url.pathname.replace(/\/+$/, '');
       if (path === '/v1/models') {
         onlyMethod(req, 'GET');
-        sendJson(res, 200, { object: 'list', data: listModels(options.engine, disabled, (id) => conversations.hold(id), startedAt) });
+        sendJson(res, 200, { object: 'list', data: listModels(store, disabled, (key) => port.hold(key), startedAt) });
         return;
       }
       if (path === '/v1/chat/completions') {
@@ -156,22 +162,22 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
       answerDirectly(res, chat, ident, sideAnswer(kind, shape, context));
       return;
     }
-    let view = resolveModel(options.engine, disabled, chat.model);
-    if (!view && options.engine.pollNow) {
+    let view = resolveModel(store, disabled, chat.model);
+    if (!view) {
       // A pane opened since the engine's last poll is not known yet: look again once.
-      await options.engine.pollNow().catch(() => undefined);
-      view = resolveModel(options.engine, disabled, chat.model);
+      await port.pollNow().catch(() => undefined);
+      view = resolveModel(store, disabled, chat.model);
     }
     if (!view) {
       throw new HttpError(404, `The model \`${chat.model}\` does not exist: no bridged pane has that id, target or label (GET /v1/models lists them)`, 'invalid_request_error', 'model_not_found', 'model');
     }
-    const paneId = view.pane.paneId;
+    const key = view.key;
     const name = modelName(view);
 
     // Chat UIs' own requests: answered here, never typed.
     const side = settings.typeSideRequests === true ? null : recogniseSideRequest(chat.messages);
     if (side) {
-      log(`chat bridge: ${side.ui} ${side.kind} request for pane ${paneId} (${name}) answered without typing [${side.id}]`);
+      log(`chat bridge: ${side.ui} ${side.kind} request for pane ${key} (${name}) answered without typing [${side.id}]`);
       answerDirectly(res, chat, ident, sideAnswer(side.kind, side.shape, sideContext(view, chat)));
       return;
     }
@@ -179,45 +185,51 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
     const last = chat.messages.at(-1);
     const message = last?.role === 'user' && last.text !== null ? messageToType(last.text) : '';
     if (message === '') {
-      log(`chat bridge: typed nothing into pane ${paneId} (${name}): the last message is ${last?.role === 'user' ? 'empty' : `from the ${last?.role ?? 'nobody'}, not a new message from the person`}`);
+      log(`chat bridge: typed nothing into pane ${key} (${name}): the last message is ${last?.role === 'user' ? 'empty' : `from the ${last?.role ?? 'nobody'}, not a new message from the person`}`);
       answerDirectly(res, chat, ident, '');
       return;
     }
     const userTurns = chat.messages.filter((m) => m.role === 'user').map((m) => m.text ?? '');
-    const retry = memory.retryOf(paneId, userTurns, clock.now());
+    const retry = memory.retryOf(key, userTurns, clock.now());
     if (retry) {
-      log(`chat bridge: the same conversation again for pane ${paneId} (${name}): answered as before, nothing typed`);
+      log(`chat bridge: the same conversation again for pane ${key} (${name}): answered as before, nothing typed`);
       answerDirectly(res, chat, ident, retry.answer, retry.finishReason);
       return;
     }
 
-    const hold = conversations.hold(paneId);
-    if (active.has(paneId) || hold) {
-      const why = hold?.phase === 'running' ? new PaneBusyError(hold).message : `pane ${paneId} is already answering another request`;
+    const hold = port.hold(key);
+    if (active.has(key) || hold) {
+      const why = hold?.phase === 'running' ? new PaneBusyError(hold).message : `pane ${key} is already answering another request`;
       throw new HttpError(409, `${why}; wait for it to finish`, 'invalid_request_error', 'pane_busy', 'model', { 'x-should-retry': 'false' });
     }
     const controller = new AbortController();
-    active.set(paneId, controller);
+    active.set(key, controller);
     const onClose = () => {
       if (!res.writableEnded) controller.abort();
     };
     res.on('close', onClose);
     const remember = (outcome: ConversationOutcome) => {
       if (outcome.status === 'pane-gone') {
-        memory.forget(paneId);
+        memory.forget(key);
         return;
       }
       const finishReason = outcome.status === 'finished' ? outcome.finishReason : 'stop';
-      memory.record(paneId, { userTurns, typed: message, answer: outcome.answer, finishReason, at: clock.now() });
+      memory.record(key, { userTurns, typed: message, answer: outcome.answer, finishReason, at: clock.now() });
     };
+    const answering = chat.stream
+      ? streamAnswer(res, ident, key, message, controller.signal, remember)
+      : wholeAnswer(res, ident, key, message, controller.signal, remember);
+    conversed.add(key);
+    inFlight.add(answering);
     try {
-      if (chat.stream) await streamAnswer(res, ident, paneId, message, controller.signal, remember);
-      else await wholeAnswer(res, ident, paneId, message, controller.signal, remember);
+      await answering;
     } finally {
+      inFlight.delete(answering);
       res.off('close', onClose);
-      active.delete(paneId);
+      active.delete(key);
       // Aborted while the client is still there: the bridge was switched off.
-      if (!res.writableEnded && !res.destroyed) {
+      // (An error before the headers is not that: it is answered with its own status.)
+      if (!res.writableEnded && !res.destroyed && (res.headersSent || controller.signal.aborted)) {
         if (res.headersSent) res.end();
         else sendJson(res, 503, errorBody('the chat bridge was switched off', 'server_error', 'bridge_stopped'));
       }
@@ -229,7 +241,7 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
       paneName: view === null ? null : modelName(view),
       command: view?.pane.command ?? null,
       cwd: view?.pane.cwd || null,
-      recentTyped: view === null ? [] : memory.recent(view.pane.paneId).map((exchange) => exchange.typed),
+      recentTyped: view === null ? [] : memory.recent(view.key).map((exchange) => exchange.typed),
       messages: chat.messages,
     };
   }
@@ -246,22 +258,24 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
   }
 
   async function converse(
-    paneId: string,
+    key: string,
     message: string,
     signal: AbortSignal,
     hooks: { onTyped?: () => void; onText?: (text: string) => void } = {},
   ): Promise<ConversationOutcome> {
     try {
-      return await conversations.converse(paneId, message, { signal, ...hooks });
+      return await port.converse(key, message, { signal, ...hooks });
     } catch (error) {
-      if (error instanceof PaneGoneError) throw new HttpError(404, `pane ${paneId} no longer exists`, 'invalid_request_error', 'model_not_found', 'model');
+      if (error instanceof HostDownError) throw new HttpError(503, error.message, 'server_error', 'host_unreachable', 'model', { 'retry-after': String(error.retryAfterS) });
+      if (error instanceof UnknownHostError) throw new HttpError(404, `The model \`${key}\` does not exist: ${error.message}`, 'invalid_request_error', 'model_not_found', 'model');
+      if (error instanceof PaneGoneError) throw new HttpError(404, `pane ${key} no longer exists`, 'invalid_request_error', 'model_not_found', 'model');
       if (error instanceof PaneBusyError) throw new HttpError(409, `${error.message}; wait for it to finish`, 'invalid_request_error', 'pane_busy', 'model', { 'x-should-retry': 'false' });
       throw new HttpError(502, `could not reach the pane through tmux: ${(error as Error).message}`, 'server_error', 'tmux_failed');
     }
   }
 
-  async function wholeAnswer(res: ServerResponse, ident: CompletionIdentity, paneId: string, message: string, signal: AbortSignal, remember: (o: ConversationOutcome) => void): Promise<void> {
-    const outcome = await converse(paneId, message, signal);
+  async function wholeAnswer(res: ServerResponse, ident: CompletionIdentity, key: string, message: string, signal: AbortSignal, remember: (o: ConversationOutcome) => void): Promise<void> {
+    const outcome = await converse(key, message, signal);
     remember(outcome);
     if (outcome.status === 'aborted') return;
     if (outcome.status !== 'finished') {
@@ -271,7 +285,7 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
     sendJson(res, 200, completion(ident, outcome.answer, outcome.finishReason, usageOf(message, outcome.answer)));
   }
 
-  async function streamAnswer(res: ServerResponse, ident: CompletionIdentity, paneId: string, message: string, signal: AbortSignal, remember: (o: ConversationOutcome) => void): Promise<void> {
+  async function streamAnswer(res: ServerResponse, ident: CompletionIdentity, key: string, message: string, signal: AbortSignal, remember: (o: ConversationOutcome) => void): Promise<void> {
     let started = false;
     let lastWrite = clock.now();
     const write = (text: string) => {
@@ -297,7 +311,7 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
     scheduleKeepalive();
     try {
       // Headers go out once the message is typed: errors before that get a real status code.
-      const outcome = await converse(paneId, message, signal, {
+      const outcome = await converse(key, message, signal, {
         onTyped: start,
         onText: (text) => {
           start();
@@ -324,15 +338,18 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
     name: BRIDGE_FEATURE,
     matches: (url) => url.pathname === '/v1' || url.pathname.startsWith('/v1/'),
     handleRequest,
-    setPaneBridged(paneId, on) {
-      if (on) disabled.delete(paneId);
-      else disabled.add(paneId);
+    setPaneBridged(key, on) {
+      if (on) disabled.delete(key);
+      else disabled.add(key);
     },
-    isPaneBridged: (paneId) => !disabled.has(paneId),
-    busyPanes: () => [...new Set([...active.keys(), ...conversations.holds().map((hold) => hold.paneId)])],
+    isPaneBridged: (key) => !disabled.has(key),
+    busyPanes: () => [...new Set([...active.keys(), ...port.holds().map((hold) => hold.paneId)])],
     async close() {
+      // The port is shared: only this bridge's answers end, and the panes it held are let go.
       for (const controller of active.values()) controller.abort();
-      await conversations.close();
+      await Promise.allSettled([...inFlight]);
+      for (const key of conversed) port.release(key);
+      conversed.clear();
     },
   };
 }

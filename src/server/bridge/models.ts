@@ -3,7 +3,7 @@
 // their title and summary requests there.
 
 import type { EngineStore, PaneView } from '../../engine/types.js';
-import type { PaneHold } from '../../engine/diff/run-conversation.js';
+import type { PaneHold } from '../../engine/pane-port.js';
 
 /** The side model's name. It wins over a pane labelled the same (that pane stays reachable by its target). */
 export const SIDE_MODEL = 'corral';
@@ -33,10 +33,10 @@ export function modelName(view: PaneView): string {
 }
 
 export function bridgedPanes(store: EngineStore, disabled: ReadonlySet<string>): PaneView[] {
-  return store.getSnapshot().panes.filter((view) => view.state !== 'ended' && !view.pane.dead && !disabled.has(view.pane.paneId));
+  return store.getSnapshot().panes.filter((view) => view.state !== 'ended' && !view.pane.dead && !disabled.has(view.key));
 }
 
-export function listModels(store: EngineStore, disabled: ReadonlySet<string>, holdOf: (paneId: string) => PaneHold | null, startedAt: number): ModelEntry[] {
+export function listModels(store: EngineStore, disabled: ReadonlySet<string>, holdOf: (key: string) => PaneHold | null, startedAt: number): ModelEntry[] {
   const side: ModelEntry = {
     id: SIDE_MODEL,
     object: 'model',
@@ -47,14 +47,14 @@ export function listModels(store: EngineStore, disabled: ReadonlySet<string>, ho
   return [
     side,
     ...bridgedPanes(store, disabled).map((view) => {
-      const hold = holdOf(view.pane.paneId);
+      const hold = holdOf(view.key);
       return {
         id: modelName(view),
         object: 'model' as const,
         created: Math.floor(view.registeredAt / 1000),
         owned_by: 'corral',
         corral: {
-          pane: view.pane.paneId,
+          pane: view.key,
           target: view.target,
           busy: hold !== null,
           phase: hold?.phase ?? null,
@@ -66,11 +66,11 @@ export function listModels(store: EngineStore, disabled: ReadonlySet<string>, ho
   ];
 }
 
-/** Finds the pane a `model` value names: pane id (`%3`), `session:window.pane`, or label. */
+/** Finds the pane a `model` value names: pane key (`%3`, `build-box/%3`), `session:window.pane`, or label. */
 export function resolveModel(store: EngineStore, disabled: ReadonlySet<string>, model: string): PaneView | null {
   const panes = bridgedPanes(store, disabled);
   return (
-    panes.find((view) => view.pane.paneId === model) ??
+    panes.find((view) => view.key === model) ??
     panes.find((view) => view.target === model) ??
     panes.find((view) => view.label !== null && view.label === model) ??
     null

@@ -2,14 +2,17 @@
 // repaint corral takes must leave the user's tmux server no bigger. Real tmux, private socket.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPaneAccess, type PaneAccess } from '../../../src/engine/pane-access.js';
+import { resolveSettings } from '../../../src/engine/config.js';
+import { createEngine } from '../../../src/engine/engine.js';
+import { createPanePort, type HostPanePort } from '../../../src/engine/pane-port.js';
+import { LOCAL_HOST } from '../../../src/engine/types.js';
 import { printedCapturesLeak } from '../../../src/engine/pane-stream/repaint.js';
 import { TmuxClient, tmuxVersion } from '../../../src/engine/tmux/client.js';
 import { Recorder } from '../../helpers/stream-recorder.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
 
 let tmux: TestTmux | null = null;
-let access: PaneAccess | null = null;
+let access: HostPanePort | null = null;
 afterEach(async () => {
   await access?.close();
   access = null;
@@ -31,15 +34,17 @@ describe('repaints and the tmux server\'s memory', () => {
     await tmux.waitForScreen(pane, (s) => s.includes('00100'));
     const client = new TmuxClient({ socket: tmux.socket });
     const version = await tmuxVersion(client.runner);
-    access = await createPaneAccess(client, { ringBytes: 1 << 16, pauseAfterSeconds: 5, keepMs: 60_000 });
+    const settings = resolveSettings({ flags: { attachRingBytes: String(1 << 16), attachPauseAfter: '5', attachGraceMs: '60000' }, env: {}, file: null });
+    // The engine is not started: the streams find the pane's session through tmux.
+    access = createPanePort({ engine: createEngine({ settings, tmux: client }), tmux: client, host: LOCAL_HOST, settings });
     const viewer = new Recorder(false);
-    const sub = await access.streams.subscribe(pane, viewer);
+    const sub = await access.stream(pane, viewer);
     expect(sub.replay.bytes.toString()).toContain('0'.repeat(390));
     const pid = Number((await tmux.tmux('display-message', '-p', '#{pid}')).trim());
     // Warm up tmux's allocator, then measure.
-    for (let i = 0; i < 10; i++) await access.streams.repaint(pane, viewer);
+    for (let i = 0; i < 10; i++) await access.repaint(pane, viewer);
     const before = rssKb(pid);
-    for (let i = 0; i < 100; i++) await access.streams.repaint(pane, viewer);
+    for (let i = 0; i < 100; i++) await access.repaint(pane, viewer);
     const grown = rssKb(pid) - before;
     expect(viewer.resets).toHaveLength(110);
     expect(viewer.resets.at(-1)!.bytes.toString()).toContain('0'.repeat(390));

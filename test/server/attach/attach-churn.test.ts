@@ -70,6 +70,8 @@ describe('connect churn on real tmux', () => {
     expect(clients.filter((c) => c === '1 two')).toHaveLength(1);
     expect(clients.length).toBeLessThanOrEqual(3);
     await h.server.close();
+    // The streams belong to the pane port, which its owner closes after the server.
+    await h.port.close();
     await h.client.close();
     expect(await controlClients(h)).toEqual([]);
     expect(await serverAlive(h)).toEqual(['one', 'two']);
@@ -86,12 +88,14 @@ describe('connect churn on real tmux', () => {
     const before = gate.stats().passed;
     await churn(h, panes, 100, 25);
     expect(await serverAlive(h)).toEqual(['one', 'three', 'two']);
-    await waitUntil(() => h!.feature.streams.sessionCount === 0, 5000, 'the session clients to detach');
+    await waitUntil(() => h!.port.streams?.sessionCount === 0, 5000, 'the session clients to detach');
     // Many attaches and detaches went through the gate (at least one pair per round), never two at once.
     expect(gate.stats().passed - before).toBeGreaterThanOrEqual(200);
     expect(gate.stats().mostInside).toBe(1);
     await waitUntil(async () => (await controlClients(h!)).length <= 1, 5000, 'only the poll connection to remain');
     await h.server.close();
+    // The streams belong to the pane port, which its owner closes after the server.
+    await h.port.close();
     await h.client.close();
     expect(await controlClients(h)).toEqual([]);
   }, 180_000);

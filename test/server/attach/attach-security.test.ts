@@ -224,8 +224,12 @@ describe('the page and the pane list', () => {
   it('lists the engine panes with their states', async () => {
     const res = await fetch(`${base()}/api/panes`, { headers: auth });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { panes: unknown[]; write: boolean };
-    expect(body).toMatchObject({ panes: [], write: true, counts: { total: 0 } });
+    const body = (await res.json()) as { panes: { id: string }[]; write: boolean; counts: { total: number } };
+    // The panes the store holds (the ones earlier tests attached to), in the store's words.
+    const stored = h.port.getSnapshot().panes.map((view) => view.key);
+    expect(stored.length).toBeGreaterThan(0);
+    expect(body).toMatchObject({ write: true, counts: { total: stored.length } });
+    expect(body.panes.map((pane) => pane.id).sort()).toEqual([...stored].sort());
   });
 });
 

@@ -180,7 +180,7 @@ describe('attach stream', () => {
     await a.waitFor(() => Buffer.concat(a.binary).includes('first-42'), 5000, 'session one');
     await b.waitFor(() => Buffer.concat(b.binary).includes('second-42'), 5000, 'session two');
     expect(Buffer.concat(a.binary).includes('second-42')).toBe(false);
-    expect(h.feature.streams.sessionCount).toBe(2);
+    expect(h.port.streams?.sessionCount).toBe(2);
     a.close();
     b.close();
   });
@@ -213,6 +213,8 @@ describe('attach stream', () => {
     await h.server.close();
     await client.waitFor(() => client.closeCode !== null, 5000, 'close');
     expect(client.closeCode).toBe(1001);
+    // The streams belong to the pane port, which its owner closes after the server.
+    await h.port.close();
     await waitUntil(async () => (await controlClients()) === 0, 3000, 'control clients to go');
   });
 });

@@ -6,19 +6,20 @@ import { request } from 'node:http';
 import { CorralServer } from '../../../src/server/http-server.js';
 import { createBridgeFeature } from '../../../src/server/bridge/index.js';
 import { TmuxClient } from '../../../src/engine/tmux/client.js';
-import { CaptureTicker } from '../../../src/engine/diff/capture-ticker.js';
-import { PaneConversations } from '../../../src/engine/diff/run-conversation.js';
+import { createPanePort, type PanePort } from '../../../src/engine/pane-port.js';
 import type { Classifier } from '../../../src/engine/diff/conversation.js';
-import type { EngineSnapshot, EngineStore, PaneView, PromptVerdict } from '../../../src/engine/types.js';
+import { LOCAL_HOST, type EngineHandle, type EngineSnapshot, type PaneView, type PromptVerdict } from '../../../src/engine/types.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { scriptedTmux, type FakePane } from '../../helpers/scripted-panes.js';
 
 const TOKEN = 'unit-token-0123456789';
 
-function store(paneIds: string[]): EngineStore {
+function store(paneIds: string[]): EngineHandle {
   const panes = paneIds.map(
     (paneId, i) =>
       ({
+        key: paneId,
+        host: LOCAL_HOST,
         pane: { paneId, dead: false },
         target: `main:${i}.0`,
         label: null,
@@ -27,14 +28,28 @@ function store(paneIds: string[]): EngineStore {
       }) as unknown as PaneView,
   );
   const snapshot = { panes } as unknown as EngineSnapshot;
-  return { getSnapshot: () => snapshot, subscribe: () => () => undefined };
+  return {
+    getSnapshot: () => snapshot,
+    subscribe: () => () => undefined,
+    acknowledge: () => undefined,
+    pollNow: async () => undefined,
+    onEvent: () => () => undefined,
+  };
 }
 
-function conversations(runner: ReturnType<typeof scriptedTmux>['runner'], time: ManualTime, classify?: Classifier): PaneConversations {
+function port(paneIds: string[], runner: ReturnType<typeof scriptedTmux>['runner'], time: ManualTime, classify?: Classifier): PanePort {
   const tmux = new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner, nonce: 'k33p' });
-  const ticker = new CaptureTicker({ tmux, intervalMs: 100, historyLines: 100, timers: time, now: () => time.now() });
-  const settings = { quietMs: 800, longQuietMs: 60_000, maxDurationMs: 600_000, historyLines: 100, enterDelayMs: 100, pasteThreshold: 200 };
-  return new PaneConversations({ tmux, ticker, clock: time, timers: time, settings, ...(classify ? { classify } : {}) });
+  const settings = {
+    bridgePollMs: 100,
+    bridgeQuietMs: 800,
+    bridgeLongQuietMs: 60_000,
+    bridgeMaxDurationMs: 600_000,
+    bridgeHistoryLines: 100,
+    attachRingBytes: 1 << 16,
+    attachPauseAfter: 0,
+    attachGraceMs: 0,
+  };
+  return createPanePort({ engine: store(paneIds), tmux, host: LOCAL_HOST, settings, clock: time, timers: time, ...(classify ? { classify } : {}) });
 }
 
 let server: CorralServer | null = null;
@@ -55,8 +70,7 @@ describe('bridge feature (scripted tmux, manual clock)', () => {
         ? { prompt: false, reason: null, busy, tool: 'agent', rule: 'busy', line: '', answer: null }
         : { prompt: true, reason: 'stopped', busy, tool: 'shell', rule: 'shell', line: lines.filter((l) => l !== '').at(-1) ?? '', answer: { kind: 'line', options: [] } };
     const bridge = createBridgeFeature({
-      engine: store(['%7']),
-      conversations: conversations(fake.runner, time, verdict),
+      port: port(['%7'], fake.runner, time, verdict),
       token: TOKEN,
       settings: { corsOrigins: [], keepaliveMs: 1000 },
       clock: time,
@@ -114,8 +128,7 @@ describe('switching the bridge off', () => {
     const fake = scriptedTmux({ '%3': pane });
     const time = new ManualTime();
     const bridge = createBridgeFeature({
-      engine: store(['%3']),
-      conversations: conversations(fake.runner, time),
+      port: port(['%3'], fake.runner, time),
       token: TOKEN,
       settings: { corsOrigins: [] },
       clock: time,

@@ -1,0 +1,326 @@
+// The narrow port the servers use to reach panes: the store, a conversation (type, then stream
+// the answer), a live stream for viewers and guarded typing, all addressed by pane key. One port
+// per host owns that host's capture ticker and pane streams, shared by every server; a server
+// never holds a tmux client. routePorts puts one port per host behind a single one.
+
+import { createConversations, type ConversationOutcome, type ConverseOptions, type PaneConversations, type PaneHold } from './diff/run-conversation.js';
+import type { CaptureTicker } from './diff/capture-ticker.js';
+import type { Classifier } from './diff/conversation.js';
+import { PaneStreams, type StreamViewer, type Subscription } from './pane-stream/pane-streams.js';
+import { printedCapturesLeak } from './pane-stream/repaint.js';
+import { ScreenChangedError, currentScreenHash } from './guarded-send.js';
+import { PaneGoneError as TmuxPaneGoneError, tmuxVersion, type TmuxClient } from './tmux/client.js';
+import { UnknownKeyError, parseSendItems, type SendItem } from './keys.js';
+import {
+  parsePaneKey,
+  paneKey,
+  systemTimers,
+  type Clock,
+  type CorralEvent,
+  type EngineHandle,
+  type EngineSnapshot,
+  type EngineStore,
+  type HostState,
+  type PaneView,
+  type Timers,
+} from './types.js';
+
+// What the servers need about keys and errors, without reaching into the tmux layer.
+export { ScreenChangedError, UnknownKeyError, parseSendItems, TmuxPaneGoneError as PaneGoneError };
+export type { SendItem, ConversationOutcome, ConverseOptions, PaneHold, StreamViewer, Subscription };
+
+/** Full-screen agents can drop an Enter that arrives with the text; a short pause avoids it. */
+export const ENTER_DELAY_MS = 100;
+
+/** Text, a short pause, then Enter: how corral answers a prompt that wants a line. */
+export async function typeLine(
+  send: (items: readonly SendItem[]) => Promise<void>,
+  text: string,
+  timers: Timers = systemTimers,
+): Promise<void> {
+  if (text !== '') {
+    await send([{ kind: 'text', text }]);
+    await new Promise<void>((resolve) => timers.setTimeout(resolve, ENTER_DELAY_MS));
+  }
+  await send([{ kind: 'key', key: 'Enter' }]);
+}
+
+/** The key names no pane: it is not `%N` or `host/%N`. */
+export class BadPaneKeyError extends Error {
+  constructor(readonly key: string) {
+    super(`${key} is not a pane key (%3, or build-box/%3 for another host)`);
+    this.name = 'BadPaneKeyError';
+  }
+}
+
+/** The key's host is not one corral watches (or not the one this port serves). */
+export class UnknownHostError extends Error {
+  constructor(
+    readonly host: string,
+    readonly key: string,
+  ) {
+    super(`corral watches no host named ${host} (pane ${key})`);
+    this.name = 'UnknownHostError';
+  }
+}
+
+/** The key's host is watched but cannot be reached now: nothing was sent. */
+export class HostDownError extends Error {
+  constructor(
+    readonly host: string,
+    readonly state: HostState,
+    /** When it is worth trying again (s), from the next reconnect attempt. */
+    readonly retryAfterS: number,
+  ) {
+    super(`${host} is ${state === 'auth-failed' ? 'refusing corral (ssh authentication failed)' : 'unreachable'}: not sent`);
+    this.name = 'HostDownError';
+  }
+}
+
+/** A guard for typing: the screen hash the person saw (see guarded-send). */
+export interface SendGuard {
+  readonly shownHash: string;
+  /** For the message when the screen changed (`main:1.0`); the key by default. */
+  readonly target?: string;
+}
+
+export interface PanePort extends EngineHandle {
+  /** The pane for a key from the store (no tmux call); null when the store has none. */
+  find(key: string): PaneView | null;
+  /**
+   * Types text into the pane and resolves with its answer once the program is back at its prompt;
+   * the answer is streamed through `onText` on the way (what the chat bridge needs).
+   */
+  converse(key: string, text: string, options?: ConverseOptions): Promise<ConversationOutcome>;
+  /** Why a pane is not free for a new message; null when it is. */
+  hold(key: string): PaneHold | null;
+  holds(): PaneHold[];
+  /** Stops following a pane's conversation and drops its hold (a server that is switched off). */
+  release(key: string): void;
+  /** A live stream of the pane's output, from a replay (see PaneStreams.subscribe). */
+  stream(key: string, viewer: StreamViewer, fromOffset?: number): Promise<Subscription>;
+  /** Sends the viewer a fresh repaint of the pane. */
+  repaint(key: string, viewer: StreamViewer): Promise<void>;
+  /** Keys or text (validated with parseSendItems); with a guard, only while the screen is the one seen. */
+  send(key: string, items: readonly SendItem[], guard?: SendGuard): Promise<void>;
+  /** Raw terminal bytes (a viewer's keystrokes). */
+  input(key: string, bytes: Buffer): Promise<void>;
+  /** A line of text, then Enter a moment later (an empty text sends Enter alone). */
+  reply(key: string, text: string): Promise<void>;
+  resize(key: string, cols: number, rows: number): Promise<void>;
+  /** Ends streams and conversations; the engine itself is stopped by its owner. */
+  close(): Promise<void>;
+}
+
+export interface PanePortSettings {
+  readonly bridgePollMs: number;
+  readonly bridgeQuietMs: number;
+  readonly bridgeLongQuietMs: number;
+  readonly bridgeMaxDurationMs: number;
+  readonly bridgeHistoryLines: number;
+  readonly attachRingBytes: number;
+  readonly attachPauseAfter: number;
+  readonly attachGraceMs: number;
+}
+
+export interface PanePortOptions {
+  readonly engine: EngineHandle;
+  readonly tmux: TmuxClient;
+  readonly host: string;
+  readonly settings: PanePortSettings;
+  /** How busy and prompt screens are told apart (the engine's rules). */
+  readonly classify?: Classifier;
+  readonly clock?: Clock;
+  readonly timers?: Timers;
+}
+
+/** One host's port; the ticker and streams are visible to tests and benchmarks, not to servers. */
+export interface HostPanePort extends PanePort {
+  readonly host: string;
+  readonly ticker: CaptureTicker;
+  /** The viewers' streams, once the first viewer or keystroke asked for them. */
+  readonly streams: PaneStreams | null;
+}
+
+export function createPanePort(options: PanePortOptions): HostPanePort {
+  const { engine, tmux, host, settings } = options;
+  const timers = options.timers ?? systemTimers;
+  const conversations: PaneConversations & { readonly ticker: CaptureTicker } = createConversations({
+    tmux,
+    ...(options.classify ? { classify: options.classify } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.timers ? { timers: options.timers } : {}),
+    settings: {
+      pollMs: settings.bridgePollMs,
+      quietMs: settings.bridgeQuietMs,
+      longQuietMs: settings.bridgeLongQuietMs,
+      maxDurationMs: settings.bridgeMaxDurationMs,
+      historyLines: settings.bridgeHistoryLines,
+      enterDelayMs: 100,
+      pasteThreshold: 200,
+    },
+  });
+
+  // Streams are built on first use: they need the tmux version (a process) first.
+  let streams: PaneStreams | null = null;
+  let opening: Promise<PaneStreams> | null = null;
+  let closed = false;
+  const openStreams = (): Promise<PaneStreams> => {
+    opening ??= (async () => {
+      // tmux before 3.6 never frees a capture a control client prints: repaints then go through a
+      // paste buffer that a separate tmux process reads and deletes.
+      const leaks = printedCapturesLeak(await tmuxVersion(tmux.runner).catch(() => null));
+      streams = new PaneStreams({
+        ...(leaks ? { screenBuffers: { take: (name: string) => tmux.takeBuffer(name) } } : {}),
+        socket: tmux.socket,
+        transport: tmux.transport,
+        ringBytes: settings.attachRingBytes,
+        pauseAfterSeconds: settings.attachPauseAfter,
+        keepMs: settings.attachGraceMs,
+        ...(options.timers ? { timers: options.timers } : {}),
+        runner: tmux.commandRunner,
+        // The session from the store; tmux is asked only for a pane the engine has not seen yet.
+        sessionOf: async (paneId) =>
+          find(paneKey(host, paneId))?.pane.sessionId ?? (await tmux.findPane(paneId))?.sessionId ?? null,
+      });
+      return streams;
+    })();
+    return opening;
+  };
+
+  const paneIdOf = (key: string): string => {
+    const parsed = parsePaneKey(key);
+    if (!parsed) throw new BadPaneKeyError(key);
+    if (parsed.host !== host) throw new UnknownHostError(parsed.host, key);
+    return parsed.paneId;
+  };
+  const keyOfHold = (hold: PaneHold): PaneHold => ({ ...hold, paneId: paneKey(host, hold.paneId) });
+
+  function find(key: string): PaneView | null {
+    paneIdOf(key);
+    return engine.getSnapshot().panes.find((view) => view.key === key) ?? null;
+  }
+
+  const sendItems = async (paneId: string, items: readonly SendItem[]) => (await openStreams()).sendItems(paneId, items);
+
+  return {
+    host,
+    get ticker() {
+      return conversations.ticker;
+    },
+    get streams() {
+      return streams;
+    },
+    getSnapshot: () => engine.getSnapshot(),
+    subscribe: (listener) => engine.subscribe(listener),
+    acknowledge: (key) => engine.acknowledge(key),
+    pollNow: () => engine.pollNow(),
+    onEvent: (listener) => engine.onEvent(listener),
+    find,
+    converse: (key, text, converseOptions) => conversations.converse(paneIdOf(key), text, converseOptions),
+    hold(key) {
+      const hold = conversations.hold(paneIdOf(key));
+      return hold ? keyOfHold(hold) : null;
+    },
+    holds: () => conversations.holds().map(keyOfHold),
+    release: (key) => conversations.drop(paneIdOf(key)),
+    async stream(key, viewer, fromOffset) {
+      const paneId = paneIdOf(key);
+      return (await openStreams()).subscribe(paneId, viewer, fromOffset);
+    },
+    async repaint(key, viewer) {
+      const paneId = paneIdOf(key);
+      await (await openStreams()).repaint(paneId, viewer);
+    },
+    async send(key, items, guard) {
+      const paneId = paneIdOf(key);
+      if (guard && (await currentScreenHash(tmux, paneId)) !== guard.shownHash) {
+        throw new ScreenChangedError(guard.target ?? key);
+      }
+      await sendItems(paneId, items);
+    },
+    async input(key, bytes) {
+      const paneId = paneIdOf(key);
+      await (await openStreams()).sendBytes(paneId, bytes);
+    },
+    async reply(key, text) {
+      const paneId = paneIdOf(key);
+      await typeLine((items) => sendItems(paneId, items), text, timers);
+    },
+    async resize(key, cols, rows) {
+      const paneId = paneIdOf(key);
+      await (await openStreams()).resize(paneId, cols, rows);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await conversations.close();
+      if (opening) await (await opening.catch(() => null))?.close();
+    },
+  };
+}
+
+/** Hosts whose panes cannot be reached now. */
+const DOWN_STATES: ReadonlySet<HostState> = new Set<HostState>(['unreachable', 'auth-failed']);
+
+/**
+ * One port over several hosts: each call goes to the port of the key's host. A key of a host
+ * that is down is refused with HostDownError (nothing reaches it), of an unknown host with
+ * UnknownHostError. `store` is the combined store of every host (its `hosts` say who is down).
+ */
+export function routePorts(
+  ports: ReadonlyMap<string, PanePort>,
+  store: EngineStore & { readonly pollNow?: () => Promise<void> },
+  clock: Clock = { now: () => Date.now() },
+): PanePort {
+  const portOf = (key: string): PanePort => {
+    const parsed = parsePaneKey(key);
+    if (!parsed) throw new BadPaneKeyError(key);
+    const port = ports.get(parsed.host);
+    if (!port) throw new UnknownHostError(parsed.host, key);
+    const health = store.getSnapshot().hosts.find((h) => h.name === parsed.host);
+    if (health && DOWN_STATES.has(health.state)) {
+      const retryAfterS = health.retryAt === null ? 5 : Math.max(1, Math.ceil((health.retryAt - clock.now()) / 1000));
+      throw new HostDownError(parsed.host, health.state, retryAfterS);
+    }
+    return port;
+  };
+  const all = [...ports.values()];
+  return {
+    getSnapshot: (): EngineSnapshot => store.getSnapshot(),
+    subscribe: (listener) => store.subscribe(listener),
+    acknowledge(key) {
+      const parsed = parsePaneKey(key);
+      if (parsed) ports.get(parsed.host)?.acknowledge(key);
+    },
+    pollNow: async () => {
+      if (store.pollNow) await store.pollNow();
+      else await Promise.all(all.map((port) => port.pollNow()));
+    },
+    onEvent(listener: (event: CorralEvent) => void) {
+      const stops = all.map((port) => port.onEvent(listener));
+      return () => stops.forEach((stop) => stop());
+    },
+    find: (key) => portOf(key).find(key),
+    // Async, so a refusal arrives as a rejected promise like any other failure.
+    converse: async (key, text, options) => portOf(key).converse(key, text, options),
+    hold(key) {
+      const parsed = parsePaneKey(key);
+      return parsed ? (ports.get(parsed.host)?.hold(key) ?? null) : null;
+    },
+    holds: () => all.flatMap((port) => port.holds()),
+    release(key) {
+      const parsed = parsePaneKey(key);
+      if (parsed) ports.get(parsed.host)?.release(key);
+    },
+    stream: async (key, viewer, fromOffset) => portOf(key).stream(key, viewer, fromOffset),
+    repaint: async (key, viewer) => portOf(key).repaint(key, viewer),
+    send: async (key, items, guard) => portOf(key).send(key, items, guard),
+    input: async (key, bytes) => portOf(key).input(key, bytes),
+    reply: async (key, text) => portOf(key).reply(key, text),
+    resize: async (key, cols, rows) => portOf(key).resize(key, cols, rows),
+    async close() {
+      await Promise.all(all.map((port) => port.close()));
+    },
+  };
+}
