@@ -13,6 +13,14 @@ describe('corral attach arguments', () => {
     expect(paneNumber('%')).toBeNull();
   });
 
+  it('takes a pane on another host with the host in front', () => {
+    expect(paneNumber('build-box/%3')).toBe('build-box/3');
+    expect(paneNumber('vm1/12')).toBe('vm1/12');
+    expect(paneNumber('local/%3')).toBeNull();
+    expect(paneNumber('a/b/%3')).toBeNull();
+    expect(attachUrl('http://127.0.0.1:7878', 'build-box/3', false)).toBe('ws://127.0.0.1:7878/attach/build-box/3?mode=raw');
+  });
+
   it('builds the raw-mode WebSocket URL', () => {
     expect(attachUrl('http://127.0.0.1:7878', '3', false)).toBe('ws://127.0.0.1:7878/attach/3?mode=raw');
     expect(attachUrl('https://box.example/corral/', '3', true)).toBe(

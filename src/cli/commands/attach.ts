@@ -12,10 +12,11 @@ import { findToken } from '../token.js';
 const DETACH_BYTE = 0x1d; // C-]
 const DEFAULT_PORT = 7878;
 
-/** `3`, `%3` -> `3` (the URL form of the pane id). */
+/** `3`, `%3` -> `3`; `build-box/%3` -> `build-box/3` (the URL form of the pane key). */
 export function paneNumber(arg: string): string | null {
-  const m = /^%?(\d{1,9})$/.exec(arg.trim());
-  return m ? (m[1] as string) : null;
+  const m = /^(?:([A-Za-z0-9._-]{1,64})\/)?%?(\d{1,9})$/.exec(arg.trim());
+  if (!m || m[1] === 'local') return null;
+  return m[1] === undefined ? (m[2] as string) : `${m[1]}/${m[2]}`;
 }
 
 export function attachUrl(base: string, pane: string, write: boolean): string {
@@ -49,7 +50,7 @@ export const attachCommand: Command = {
   summary: 'mirror a pane in this terminal through the attach server (read-only unless --write)',
   usage: 'attach [--write] PANE',
   details: [
-    'PANE is a pane id: %3 or 3. Needs a running server with the attach server on (corral serve --attach).',
+    'PANE is a pane id: %3 or 3 (build-box/%3 on a host named with --host). Needs a running server with the attach server on (corral serve --attach).',
     'Detach with C-] (Ctrl and the right square bracket). Read-only unless --write: keys then go to the pane.',
     'The token comes from --token, $CORRAL_TOKEN, or the token file in the config folder.',
   ].join('\n'),
@@ -73,7 +74,7 @@ export const attachCommand: Command = {
     if (arg === undefined || extra.length > 0) throw new UsageError('usage: corral attach [--write] PANE');
     const pane = paneNumber(arg);
     if (pane === null)
-      throw new UsageError(`not a pane id: ${JSON.stringify(arg)} (expected %3 or 3; corral ls lists them)`);
+      throw new UsageError(`not a pane id: ${JSON.stringify(arg)} (expected %3 or 3, or build-box/%3 on another host; corral ls lists them)`);
     const base = serverBase(settings, flags);
     const token = findToken({ flag: typeof flags.token === 'string' ? flags.token : undefined, env, configDir: configDir(env) })?.token ?? null;
     if (token === null) {

@@ -5,17 +5,29 @@
 import { findPane } from '../../engine/pane-lookup.js';
 import { NoServerError } from '../../engine/tmux/client.js';
 import { parseSendItems } from '../../engine/keys.js';
+import { localHost, openTmux } from '../../engine/tmux/open.js';
+import type { HostSpec } from '../../engine/types.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { checkTmux, socketFromSettings } from '../setup.js';
-import { TmuxClient } from '../../engine/tmux/client.js';
+
+/** `build-box/%3` -> that host and `%3`; anything without a known host in front is this machine's. */
+export function splitHostPane(name: string, hosts: readonly HostSpec[]): { host: HostSpec | null; pane: string } {
+  const slash = name.indexOf('/');
+  if (slash > 0) {
+    const host = hosts.find((h) => h.name === name.slice(0, slash));
+    if (host) return { host, pane: name.slice(slash + 1) };
+  }
+  return { host: null, pane: name };
+}
 
 export const sendCommand: Command = {
   name: 'send',
   summary: 'type text and keys into a pane',
   usage: 'send [-l] PANE ITEM...',
   details: [
-    'PANE is a pane id (%3), a target (session:window.pane) or an opt-in label.',
+    'PANE is a pane id (%3), a target (session:window.pane) or an opt-in label;',
+    'on a host named with --host, put the host in front: build-box/%3, build-box/work:1.0.',
     'Key names: Enter Esc Tab BTab Space BSpace Up Down Left Right Home End PgUp PgDn Insert Delete F1-F12,',
     'with C- (Ctrl), M- (Alt) and S- (Shift) prefixes: C-c, M-x, S-Up, C-M-Delete. Other items are typed as text.',
     "Example: corral send %3 'git status' Enter",
@@ -25,25 +37,32 @@ export const sendCommand: Command = {
     const [name, ...rest] = positionals;
     if (name === undefined || rest.length === 0) throw new UsageError('usage: corral send [-l] PANE ITEM...');
     const items = parseSendItems(rest, { literal: flags.literal === true });
-    const tmux = new TmuxClient({ socket: socketFromSettings(settings, env) });
-    await checkTmux(tmux, stderr);
-    let panes;
+    const { host, pane: wanted } = splitHostPane(name, settings.hosts);
+    const opened = openTmux(host ?? localHost(socketFromSettings(settings, env)), { persistent: false });
+    const tmux = opened.client;
     try {
-      panes = await tmux.listPanes();
-    } catch (error) {
-      if (error instanceof NoServerError) {
-        stderr.write(`corral: ${error.message}\n`);
+      if (host === null) await checkTmux(tmux, stderr);
+      let panes;
+      try {
+        panes = await tmux.listPanes();
+      } catch (error) {
+        // No tmux server there, or (another host) ssh could not reach it: say so, type nothing.
+        if (error instanceof NoServerError || host !== null) {
+          stderr.write(`corral: ${(error as Error).message}\n`);
+          return 1;
+        }
+        throw error;
+      }
+      const pane = findPane(panes, wanted, settings.prefix);
+      if (!pane) {
+        stderr.write(`corral: no pane ${JSON.stringify(wanted)} on ${tmux.serverLabel} (see corral ls)\n`);
         return 1;
       }
-      throw error;
+      await tmux.send(pane.paneId, items);
+      void stdout;
+      return 0;
+    } finally {
+      await opened.close();
     }
-    const pane = findPane(panes, name, settings.prefix);
-    if (!pane) {
-      stderr.write(`corral: no pane ${JSON.stringify(name)} on ${tmux.serverLabel} (see corral ls)\n`);
-      return 1;
-    }
-    await tmux.send(pane.paneId, items);
-    void stdout;
-    return 0;
   },
 };

@@ -24,7 +24,7 @@ import { AttachConnection } from './attach-connection.js';
 import { BrowserLogins, originAllowed, requestAccess, writeOriginAllowed, type Access } from './auth.js';
 import { ActionError, actionPath, planAction } from './pane-actions.js';
 import { listPanes, listShape, type PaneList } from './pane-list.js';
-import { paneIdFromPath } from './protocol.js';
+import { paneKeyFromPath } from './protocol.js';
 import { FAVICON_SVG, PAGE_SCRIPT, PAGE_STYLE, loginHtml, pageHtml } from './page.js';
 
 export type { AttachSettings };
@@ -415,8 +415,8 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
     if (!access) return rejectUpgrade(socket, 401, 'missing or wrong token', 'unauthorized');
     if (!originAllowed(req, settings.attachAllowedOrigins))
       return rejectUpgrade(socket, 403, 'this Origin may not open attach connections', 'bad_origin');
-    const paneId = paneIdFromPath(url.pathname);
-    if (paneId === null) return rejectUpgrade(socket, 404, 'attach URLs look like /attach/3 for pane %3', 'not_found');
+    const paneId = paneKeyFromPath(url.pathname);
+    if (paneId === null) return rejectUpgrade(socket, 404, 'attach URLs look like /attach/3 for pane %3, or /attach/build-box/3 for pane %3 on build-box', 'not_found');
     const mode = url.searchParams.get('mode') ?? 'json';
     if (mode !== 'json' && mode !== 'raw') return rejectUpgrade(socket, 400, 'mode must be json or raw', 'bad_mode');
     const wantsWrite = url.searchParams.get('write') === '1';

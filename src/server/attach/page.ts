@@ -40,6 +40,7 @@ main { display: block; padding: 10px; max-width: 1400px; margin: 0 auto; }
 .badge[data-status="stuck"] { background: var(--stuck); color: #fff; }
 .badge[data-status="snoozed"] { background: #3d2f12; color: #e3b341; }
 .badge[data-status="active"] { background: #12361d; color: #56d364; }
+.offline { opacity: 0.5; }
 .target { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 14px; }
 .quiet { margin-left: auto; font-variant-numeric: tabular-nums; color: var(--muted); font-size: 13px; white-space: nowrap; }
 .pane-name { color: var(--muted); font-size: 13px; margin-top: 4px; overflow-wrap: anywhere; }
@@ -203,6 +204,9 @@ export const PAGE_SCRIPT = String.raw`// corral triage page: the pane list from 
 
   function paneNumber(id) { return id.replace('%', ''); }
 
+  // A pane on another host is named with its host: "work:1.0 on build-box".
+  function where(pane) { return pane.host && pane.host !== 'local' ? pane.target + ' on ' + pane.host : pane.target; }
+
   function setNotice(text) {
     notice.hidden = !text;
     notice.textContent = text || '';
@@ -363,7 +367,9 @@ export const PAGE_SCRIPT = String.raw`// corral triage page: the pane list from 
     node.dataset.status = pane.status;
     card.badge.dataset.status = pane.status;
     card.badge.textContent = pane.badge;
-    card.target.textContent = pane.target;
+    card.target.textContent = where(pane);
+    node.classList.toggle('offline', pane.online === false);
+    if (pane.online === false) card.badge.textContent = 'offline';
     var title = pane.title && pane.title !== pane.command ? pane.title : '';
     card.name.textContent = [pane.label, pane.command, title, pane.cwd].filter(Boolean).join(' · ');
     var stuck = pane.status === 'stuck';
@@ -545,7 +551,7 @@ export const PAGE_SCRIPT = String.raw`// corral triage page: the pane list from 
   function openTerminal(pane) {
     viewer.hidden = false;
     document.body.classList.add('viewing');
-    viewerTitle.textContent = pane.target;
+    viewerTitle.textContent = where(pane);
     setViewerState('connecting', 'connecting…');
     typeLabel.hidden = !(state.list && state.list.write);
     loadXterm().then(function () { attach(pane, false); }, function (error) { setViewerState('error', error.message); });

@@ -3,7 +3,7 @@
 // when confirmed). An answer names the screen the person saw; if the pane shows another screen
 // now, nothing is typed. Pure: request bodies and engine views in, a plan or an error out.
 
-import type { PaneView } from '../../engine/types.js';
+import { LOCAL_HOST, paneKey, type PaneView } from '../../engine/types.js';
 import { UnknownKeyError, parseSendItems, type SendItem } from '../../engine/pane-port.js';
 
 export const MAX_REPLY = 4096;
@@ -122,8 +122,9 @@ export function planAction(name: PaneActionName, view: PaneView, body: unknown):
   }
 }
 
-/** `/api/panes/3/answer` -> pane `%3` and the action; null for any other path. */
+/** `/api/panes/3/answer` -> pane `%3` and the action (`/api/panes/build-box/3/answer`: `build-box/%3`); null for any other path. */
 export function actionPath(pathname: string): { paneId: string; action: PaneActionName } | null {
-  const m = /^\/api\/panes\/(\d{1,9})\/(answer|reply|keys)$/.exec(pathname);
-  return m ? { paneId: `%${m[1]}`, action: m[2] as PaneActionName } : null;
+  const m = /^\/api\/panes\/(?:([A-Za-z0-9._-]{1,64})\/)?(\d{1,9})\/(answer|reply|keys)$/.exec(pathname);
+  if (!m || m[1] === LOCAL_HOST) return null;
+  return { paneId: paneKey(m[1] ?? LOCAL_HOST, `%${m[2]}`), action: m[3] as PaneActionName };
 }

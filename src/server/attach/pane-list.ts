@@ -22,7 +22,11 @@ export interface ListedPrompt {
 }
 
 export interface ListedPane {
+  /** The pane key: `%3` here, `build-box/%3` on another host. */
   readonly id: string;
+  readonly host: string;
+  /** False while the pane's host is down (the entry is the last one seen). */
+  readonly online: boolean;
   readonly target: string;
   readonly session: string;
   readonly label: string | null;
@@ -105,7 +109,9 @@ export function listPane(view: PaneView, now: number): ListedPane {
         }
       : null;
   return {
-    id: view.pane.paneId,
+    id: view.key,
+    host: view.host,
+    online: view.online,
     target: view.target,
     session: view.pane.sessionName,
     label: view.label,

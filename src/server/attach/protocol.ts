@@ -1,6 +1,8 @@
 // The attach WebSocket protocol: JSON text frames with a `type` field (snake_case), the close
 // codes, and the validation of what clients send. Pure: text in, a message or an error out.
 
+import { LOCAL_HOST, paneKey } from '../../engine/types.js';
+
 /** Close codes the attach server uses (also listed in the README). */
 export const CLOSE_CODES = {
   normal: 1000,
@@ -91,16 +93,22 @@ export function parseClientMessage(text: string): Parsed {
   }
 }
 
-/** Pane number from `/attach/3`, `/attach/%3` or `/attach/%253`; null when it is not one. */
-export function paneIdFromPath(pathname: string): string | null {
-  const m = /^\/attach\/([^/]+)\/?$/.exec(pathname);
+/**
+ * The pane key an attach path names: `/attach/3` (also `/attach/%3`, `/attach/%253`) is pane %3
+ * here, `/attach/build-box/3` is pane %3 on build-box; null when it names no pane.
+ */
+export function paneKeyFromPath(pathname: string): string | null {
+  const m = /^\/attach\/(?:([A-Za-z0-9._-]{1,64})\/)?([^/]+)\/?$/.exec(pathname);
   if (!m) return null;
-  let part = m[1] as string;
+  let part = m[2] as string;
   try {
     part = decodeURIComponent(part);
   } catch {
     // `%3` unencoded is not valid percent-encoding: take it as written.
   }
   const id = /^%?(\d{1,9})$/.exec(part);
-  return id ? `%${id[1]}` : null;
+  if (!id) return null;
+  const host = m[1] ?? LOCAL_HOST;
+  // `local` is this machine's name only in keys; its paths have no host part.
+  return m[1] === LOCAL_HOST ? null : paneKey(host, `%${id[1]}`);
 }

@@ -2,7 +2,7 @@
 // Besides the panes there is one virtual model, `corral`, that never types: chat UIs can send
 // their title and summary requests there.
 
-import type { EngineStore, PaneView } from '../../engine/types.js';
+import { LOCAL_HOST, type EngineStore, type PaneView } from '../../engine/types.js';
 import type { PaneHold } from '../../engine/pane-port.js';
 
 /** The side model's name. It wins over a pane labelled the same (that pane stays reachable by its target). */
@@ -27,9 +27,16 @@ export interface ModelEntry {
   readonly corral: ModelStatus;
 }
 
-/** The name a pane is listed under: its label when it has one, else `session:window.pane`. */
+/**
+ * The name a pane is listed under: its label when it has one, else `session:window.pane`; on
+ * another host with the host in front (`build-box/work:1.0`).
+ */
 export function modelName(view: PaneView): string {
-  return view.label ?? view.target;
+  return `${hostPrefix(view)}${view.label ?? view.target}`;
+}
+
+function hostPrefix(view: PaneView): string {
+  return view.host === LOCAL_HOST ? '' : `${view.host}/`;
 }
 
 export function bridgedPanes(store: EngineStore, disabled: ReadonlySet<string>): PaneView[] {
@@ -71,8 +78,8 @@ export function resolveModel(store: EngineStore, disabled: ReadonlySet<string>, 
   const panes = bridgedPanes(store, disabled);
   return (
     panes.find((view) => view.key === model) ??
-    panes.find((view) => view.target === model) ??
-    panes.find((view) => view.label !== null && view.label === model) ??
+    panes.find((view) => `${hostPrefix(view)}${view.target}` === model) ??
+    panes.find((view) => view.label !== null && modelName(view) === model) ??
     null
   );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { paneIdFromPath, parseClientMessage } from '../../../src/server/attach/protocol.js';
+import { actionPath } from '../../../src/server/attach/pane-actions.js';
+import { paneKeyFromPath, parseClientMessage } from '../../../src/server/attach/protocol.js';
 
 describe('parseClientMessage', () => {
   it('accepts every message type of the protocol', () => {
@@ -50,24 +51,40 @@ describe('parseClientMessage', () => {
   });
 });
 
-describe('paneIdFromPath', () => {
+describe('paneKeyFromPath', () => {
   it('reads the pane number in its three spellings', () => {
-    expect(paneIdFromPath('/attach/3')).toBe('%3');
-    expect(paneIdFromPath('/attach/%253')).toBe('%3');
-    expect(paneIdFromPath('/attach/%3')).toBe('%3');
-    expect(paneIdFromPath('/attach/12/')).toBe('%12');
+    expect(paneKeyFromPath('/attach/3')).toBe('%3');
+    expect(paneKeyFromPath('/attach/%253')).toBe('%3');
+    expect(paneKeyFromPath('/attach/%3')).toBe('%3');
+    expect(paneKeyFromPath('/attach/12/')).toBe('%12');
+  });
+  it('puts another host in front', () => {
+    expect(paneKeyFromPath('/attach/build-box/3')).toBe('build-box/%3');
+    expect(paneKeyFromPath('/attach/vm.1/%253')).toBe('vm.1/%3');
   });
   it('refuses anything else', () => {
     for (const path of [
       '/attach/',
       '/attach/abc',
-      '/attach/3/4',
+      '/attach/a/b/3',
+      '/attach/local/3',
+      '/attach/bad host/3',
       '/attach/-1',
       '/attach/%25%25',
       '/attach/1234567890',
       '/other/3',
     ]) {
-      expect(paneIdFromPath(path), path).toBeNull();
+      expect(paneKeyFromPath(path), path).toBeNull();
+    }
+  });
+});
+
+describe('actionPath', () => {
+  it('names a pane here or on another host', () => {
+    expect(actionPath('/api/panes/3/answer')).toEqual({ paneId: '%3', action: 'answer' });
+    expect(actionPath('/api/panes/build-box/3/reply')).toEqual({ paneId: 'build-box/%3', action: 'reply' });
+    for (const path of ['/api/panes/local/3/keys', '/api/panes/a/b/3/keys', '/api/panes/3/delete', '/api/panes/x/answer']) {
+      expect(actionPath(path), path).toBeNull();
     }
   });
 });
