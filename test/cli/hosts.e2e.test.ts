@@ -5,7 +5,9 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { cliEnv, runCli, startCli, type LiveCli } from '../helpers/cli.js';
 import { startTestSshd, type TestSshd } from '../helpers/sshd.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
@@ -104,4 +106,83 @@ describe('corral watch across hosts', () => {
     while (registrations() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(registrations()).toBe(2);
   }, 150_000);
+});
+
+describe('corral send across hosts', () => {
+  it('types into a remote pane named with its host, and refuses a host it does not know', async () => {
+    const pane = await remote.spawn('read -r line; echo "got <$line>"; sleep 600');
+    const result = await runCli(['send', '-L', local.socketName, '--host', hostFlag(), `box/${pane}`, `it's "quoted"; $(date)`, 'Enter'], { env, timeoutMs: 30_000 });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    await remote.waitForScreen(pane, (screen) => screen.includes(`got <it's "quoted"; $(date)>`));
+
+    const unknown = await runCli(['send', '-L', local.socketName, '--host', hostFlag(), 'nowhere/%1', 'x'], { env, timeoutMs: 30_000 });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/no pane "nowhere\/%1"/);
+  }, 60_000);
+});
+
+describe('corral serve across hosts', () => {
+  it('answers a chat on a remote pane, mirrors it over attach, and refuses with 503 while the host is down', async () => {
+    const token = 'a-token-for-the-hosts-test';
+    const pane = await remote.spawn();
+    const target = (await remote.tmux('display-message', '-p', '-t', pane, '#{session_name}:#{window_index}.#{pane_index}')).trim();
+    live = startCli(['serve', '--bridge', '--attach', '-L', local.socketName, '--host', hostFlag(), '--port', '0', ...fast], { ...env, CORRAL_TOKEN: token, XDG_CONFIG_HOME: dir });
+    const line = await live.waitForLine((l) => l.includes('chat bridge on'), 30_000);
+    expect(line).toContain('and box over ssh');
+    const base = /(http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(line)![1]!;
+    const client = new OpenAI({ baseURL: `${base}/v1`, apiKey: token, maxRetries: 0 });
+
+    // The remote pane is listed under its host, and answers through ssh.
+    let models: string[] = [];
+    for (let i = 0; i < 100 && !models.includes(`box/${target}`); i++) {
+      models = (await client.models.list()).data.map((m) => m.id);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(models).toContain(`box/${target}`);
+    const reply = await client.chat.completions.create({ model: `box/${target}`, messages: [{ role: 'user', content: 'echo remote-$((6*7))' }] });
+    expect(reply.choices[0]?.message.content).toContain('remote-42');
+
+    // Attach to the same pane at /attach/box/N: a repaint of its screen arrives.
+    const number = pane.slice(1);
+    const ws = new WebSocket(`${base.replace('http', 'ws')}/attach/box/${number}?mode=raw`, { headers: { authorization: `Bearer ${token}` } });
+    const seen = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      ws.on('message', (data: Buffer) => {
+        text += data.toString('utf8');
+        if (text.includes('remote-42')) resolve(text);
+      });
+      ws.on('error', reject);
+      setTimeout(() => reject(new Error(`no repaint with the answer: ${JSON.stringify(text)}`)), 15_000);
+    });
+    expect(seen).toContain('remote-42');
+    ws.close();
+
+    // The host goes down: a chat is refused, nothing is typed, and the client is told when to retry.
+    await sshd.stop();
+    let status = 0;
+    let retryAfter: string | null = null;
+    let body: { error?: { code?: string; message?: string } } = {};
+    for (let i = 0; i < 150 && status !== 503; i++) {
+      const res = await fetch(`${base}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: `box/${target}`, messages: [{ role: 'user', content: 'echo never' }] }),
+      });
+      status = res.status;
+      retryAfter = res.headers.get('retry-after');
+      body = (await res.json()) as typeof body;
+      if (status !== 503) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(status).toBe(503);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(body.error).toMatchObject({ code: 'host_unreachable', message: 'box is unreachable: not sent' });
+    const refused = await new Promise<number>((resolve, reject) => {
+      const down = new WebSocket(`${base.replace('http', 'ws')}/attach/box/${number}?mode=raw`, { headers: { authorization: `Bearer ${token}` } });
+      down.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      down.on('open', () => reject(new Error('attached to a host that is down')));
+      down.on('error', () => undefined);
+    });
+    expect(refused).toBe(503);
+  }, 120_000);
 });
