@@ -1,7 +1,10 @@
 // Screen normalisation and hashing. The whole visible screen counts: a change in any line is
 // output; trailing spaces and trailing blank lines are not.
 
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
+
+// One-shot hashing (Node 20.12 and later) skips building a Hash object per screen.
+const oneShot = typeof crypto.hash === 'function' ? crypto.hash : null;
 
 /** Splits captured text into lines without trailing spaces, dropping trailing blank lines. */
 export function normaliseScreen(text: string): string[] {
@@ -12,7 +15,8 @@ export function normaliseScreen(text: string): string[] {
 }
 
 export function hashLines(lines: readonly string[]): string {
-  return createHash('sha1').update(lines.join('\n')).digest('hex');
+  const text = lines.join('\n');
+  return oneShot ? oneShot('sha1', text, 'hex') : crypto.createHash('sha1').update(text).digest('hex');
 }
 
 export function hashScreen(text: string): string {
