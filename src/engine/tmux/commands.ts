@@ -194,6 +194,7 @@ function screenCommands(framing: Framing, captureIds: readonly string[], buffer:
     if (buffer === null) commands.push(['capture-pane', '-p', '-t', id]);
     else commands.push(...bufferedCapture(id, buffer));
   }
+  if (buffer !== null && captureIds.length > 0) commands.push(['delete-buffer', '-b', buffer]);
   return commands;
 }
 

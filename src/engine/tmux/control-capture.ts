@@ -32,12 +32,14 @@ export function parseProbe(stdout: string): BufferStyle | null {
   return null;
 }
 
-/** The commands that put one pane's screen into the reply through a paste buffer. */
+/**
+ * The commands that put one pane's screen into the reply through a paste buffer. Each capture
+ * replaces the buffer's text (tmux frees the old one), so a cycle deletes it once, at its end.
+ */
 export function bufferedCapture(paneId: string, buffer: string): string[][] {
   return [
     ['capture-pane', '-b', buffer, '-t', paneId],
     ['show-buffer', '-b', buffer],
-    ['delete-buffer', '-b', buffer],
   ];
 }
 
