@@ -6,7 +6,9 @@
 //   git worktree add --detach /tmp/corral-base e905847 && (cd /tmp/corral-base && npm ci && npm run build)
 
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from './lib/tmux-fixture.mjs';
 
@@ -37,19 +39,29 @@ export async function run(log) {
     throw new Error(`no baseline build at ${baseDist}: build one (see the top of bench/printing.mjs) or set BENCH_BASE_DIST`);
   }
   log(`${PANES} panes: starting server`);
-  const server = startServer(PANES, PRINTER);
+  // A short history: a pane that prints fills it within seconds, and from then on the server's
+  // cost of the printing stays the same (with 2000 lines it grows for minutes, which would bias
+  // whichever run comes last).
+  const config = join(mkdtempSync(join(tmpdir(), 'corral-bench-')), 'tmux.conf');
+  writeFileSync(config, 'set -g history-limit 50\n');
+  const server = startServer(PANES, PRINTER, config);
   const runs = new Map(INTERVALS.map((interval) => [interval, { idle: [], base: [], current: [] }]));
   try {
     await new Promise((r) => setTimeout(r, 1500));
     for (let round = 1; round <= ROUNDS; round++) {
       for (const [interval, at] of runs) {
-        // Interleaved, so that a change in the machine's load touches all three alike.
-        log(`round ${round}, ${interval} ms: no poller`);
-        at.idle.push(measure('none', server, interval));
-        log(`round ${round}, ${interval} ms: baseline (${baseDist})`);
-        at.base.push(measure(baseDist, server, interval));
-        log(`round ${round}, ${interval} ms: this build`);
-        at.current.push(measure(here, server, interval));
+        // Interleaved, in turn forwards and backwards, so that a change in the machine's load
+        // touches all three alike.
+        const order = [
+          ['no poller', 'none', at.idle],
+          [`baseline (${baseDist})`, baseDist, at.base],
+          ['this build', here, at.current],
+        ];
+        if (round % 2 === 0) order.reverse();
+        for (const [label, dist, into] of order) {
+          log(`round ${round}, ${interval} ms: ${label}`);
+          into.push(measure(dist, server, interval));
+        }
       }
     }
   } finally {
