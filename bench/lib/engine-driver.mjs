@@ -39,6 +39,22 @@ const childrenCpu = (pids) => pids.reduce((sum, pid) => {
   }
 }, 0);
 
+async function startProfile() {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFileSync } = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
 let engine = null;
 let cycles = 0;
 let publications = 0;
@@ -66,6 +82,8 @@ if (dist !== 'none') {
 }
 await sleep(warmup);
 
+// BENCH_PROFILE=FILE: a CPU profile of the measured window only (open it in Chrome's DevTools).
+const profile = process.env.BENCH_PROFILE ? await startProfile() : null;
 const children = tmuxChildren();
 const cyclesBefore = cycles;
 const publicationsBefore = publications;
@@ -78,6 +96,7 @@ const elapsedMs = performance.now() - started;
 const serverMs = cpuMs(serverPid) - serverBefore;
 const childMs = childrenCpu(children) - childBefore;
 const cpu = process.cpuUsage(cpuBefore);
+if (profile) await profile.stop(process.env.BENCH_PROFILE);
 const snapshot = engine?.getSnapshot();
 const result = {
   elapsedMs,
