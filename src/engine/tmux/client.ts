@@ -69,6 +69,23 @@ export interface TmuxClientOptions {
   readonly pollRunner?: PollRunner;
   /** Random by default; tests pass a fixed one. */
   readonly nonce?: string;
+  /** Wall-clock time, for how old the panes' folders and commands are; Date.now by default. */
+  readonly now?: () => number;
+}
+
+/**
+ * Over a persistent connection, a pane's folder and foreground command are listed at most this
+ * long apart (the default poll interval, so at that interval every listing has them); between two
+ * such listings a brief one keeps the values of the last. A pane that is new or respawned is
+ * listed in full at once.
+ */
+export const DETAILS_MS = 2_000;
+
+interface PaneDetails {
+  readonly pid: number;
+  readonly dead: boolean;
+  readonly cwd: string;
+  readonly command: string;
 }
 
 export class TmuxClient {
@@ -77,12 +94,16 @@ export class TmuxClient {
   private readonly pollRunner: PollRunner;
   private readonly framing: Framing;
   private shownStyle: BufferStyle | null = null;
+  private readonly now: () => number;
+  private details = new Map<string, PaneDetails>();
+  private detailsAt: number | null = null;
 
   constructor(options: TmuxClientOptions) {
     this.socket = options.socket;
     this.runner = options.runner ?? createExecRunner(options.socket);
     this.pollRunner = options.pollRunner ?? this.runner;
     this.framing = makeFraming(options.nonce ?? randomBytes(6).toString('hex'));
+    this.now = options.now ?? Date.now;
   }
 
   /** Runs commands over the persistent connection when there is one, else as one tmux process. */
@@ -112,7 +133,7 @@ export class TmuxClient {
     if (select === undefined || !(persistent || first)) {
       return this.runPoll(pollCycleCommand(this.framing, candidates));
     }
-    const { panes } = await this.runPoll(listPanesCommand(this.framing));
+    const panes = await this.listForPoll();
     const chosen = select(panes);
     if (chosen.length === 0) return { panes, screens: new Map() };
     // Over the connection, screens go through a paste buffer (a printed capture leaks there before
@@ -125,6 +146,24 @@ export class TmuxClient {
     const shown = style === null ? null : this.pollRunner.connected?.() === false ? 'raw' : style;
     const screen = (body: string) => (shown === null ? body : shownScreen(body, shown));
     return { panes, screens: parsePollCycle(result.stdout, this.framing, result.exitCode === 0, screen).screens };
+  }
+
+  /**
+   * The poll's listing: brief while the last full one is recent (see DETAILS_MS) and it knows every
+   * pane as it is, in full otherwise.
+   */
+  private async listForPoll(): Promise<PaneInfo[]> {
+    const now = this.now();
+    const fresh = this.detailsAt !== null && now >= this.detailsAt && now - this.detailsAt < DETAILS_MS;
+    if (fresh) {
+      const { panes } = await this.runPoll(listPanesCommand(this.framing, true));
+      const filled = withDetails(panes, this.details);
+      if (filled !== null) return filled;
+    }
+    const { panes } = await this.runPoll(listPanesCommand(this.framing));
+    this.details = new Map(panes.map((p) => [p.paneId, { pid: p.pid, dead: p.dead, cwd: p.cwd, command: p.command }]));
+    this.detailsAt = now;
+    return panes;
   }
 
   /**
@@ -292,6 +331,17 @@ export class TmuxClient {
     if (/can't find pane|can't find window|can't find session/i.test(result.stderr)) throw new PaneGoneError(paneId);
     throw new TmuxCommandError(args, result);
   }
+}
+
+/** A brief listing with the folders and commands of the last full one; null when a pane is new or respawned. */
+function withDetails(panes: readonly PaneInfo[], details: ReadonlyMap<string, PaneDetails>): PaneInfo[] | null {
+  const filled: PaneInfo[] = [];
+  for (const pane of panes) {
+    const known = details.get(pane.paneId);
+    if (known === undefined || known.pid !== pane.pid || known.dead !== pane.dead) return null;
+    filled.push({ ...pane, cwd: known.cwd, command: known.command });
+  }
+  return filled;
 }
 
 /** `tmux -V` as [major, minor], or throws TmuxMissingError when tmux is not installed. */
