@@ -25,7 +25,16 @@ import {
   type Framing,
   type PollCycleOutput,
 } from './commands.js';
-import { captureBufferName, parseProbe, probeCommand, shownScreen, type BufferStyle } from './control-capture.js';
+import {
+  bufferedScreensCommands,
+  captureBufferName,
+  parseProbe,
+  probeCommand,
+  screensFromReplies,
+  shownScreen,
+  type BufferStyle,
+} from './control-capture.js';
+import type { ControlReply } from './control-protocol.js';
 import type { SendItem } from './keys.js';
 import { assertPaneId } from './pane-id.js';
 import { TmuxCommandError, createExecRunner, isNoServerMessage, runChecked, type TmuxRunner } from './runner.js';
@@ -59,8 +68,15 @@ export interface CaptureBatchResult {
   readonly gone: readonly string[];
 }
 
-/** A runner for poll cycles; `connected` says whether its last call went over a persistent connection. */
-export type PollRunner = TmuxRunner & { close?(): Promise<void>; connected?(): boolean };
+/**
+ * A runner for poll cycles; `connected` says whether its last call went over a persistent
+ * connection, `replies` runs commands there and answers each on its own (null: no connection).
+ */
+export type PollRunner = TmuxRunner & {
+  close?(): Promise<void>;
+  connected?(): boolean;
+  replies?(commands: readonly (readonly string[])[]): Promise<readonly ControlReply[] | null>;
+};
 
 export interface TmuxClientOptions {
   readonly socket: TmuxSocket;
@@ -140,6 +156,16 @@ export class TmuxClient {
     // tmux 3.6); a tmux process of its own frees its captures, so it prints them.
     const style = persistent ? await this.bufferStyle() : null;
     const buffer = style === null ? null : captureBufferName(this.framing);
+    if (style !== null && buffer !== null && this.pollRunner.replies) {
+      // Each command answered on its own: the screens need no markers between them.
+      const commands = bufferedScreensCommands(chosen, buffer);
+      const replies = await this.pollRunner.replies(commands);
+      if (replies !== null) {
+        // Stopped early (a pane closed): the buffer's delete at the end did not run.
+        if (replies.length < commands.length) await this.pollRunner.replies([['delete-buffer', '-b', buffer]]);
+        return { panes, screens: screensFromReplies(chosen, replies, style) };
+      }
+    }
     const result = await this.pollRunner(screensCommand(this.framing, chosen, buffer));
     if (result.exitCode !== 0 && isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
     // A connection lost under the call was answered by a tmux process, which shows buffers as they are.
