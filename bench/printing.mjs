@@ -19,7 +19,7 @@ const here = fileURLToPath(new URL('../dist', import.meta.url));
 const baseDist = process.env.BENCH_BASE_DIST ?? '/tmp/corral-base/dist';
 const PANES = Number(process.env.BENCH_PRINTING_PANES ?? 50);
 const DURATION = Number(process.env.BENCH_PRINTING_MS ?? 20_000);
-const ROUNDS = Number(process.env.BENCH_PRINTING_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_PRINTING_ROUNDS ?? 3);
 // 500 ms, and 2000 ms (the default poll interval).
 const INTERVALS = (process.env.BENCH_PRINTING_INTERVALS ?? '500,2000').split(',').map(Number);
 const WARMUP = 3_000;
