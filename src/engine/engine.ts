@@ -29,6 +29,7 @@ import {
   type HookView,
   type PaneInfo,
   type PaneView,
+  type PromptVerdict,
 } from './types.js';
 
 export interface EngineOptions {
@@ -75,6 +76,16 @@ interface Entry {
   view: PaneView | null;
   /** The listing and wall-clock time of the last capture (null before the first). */
   captured: { readonly pane: PaneInfo; readonly at: number } | null;
+  /** The last captured text and what was made of it: the same text again needs no new verdict. */
+  screen: ScreenReading | null;
+}
+
+interface ScreenReading {
+  readonly text: string;
+  readonly alternateOn: boolean;
+  readonly lines: readonly string[];
+  readonly hash: string;
+  readonly verdict: PromptVerdict;
 }
 
 export function createEngine(options: EngineOptions): Engine {
@@ -275,7 +286,7 @@ export function createEngine(options: EngineOptions): Engine {
         if (!entry) {
           const step = register(pane, now, host);
           events.push(...step.events);
-          entry = { pane, track: step.track, lines: [], view: null, captured: null };
+          entry = { pane, track: step.track, lines: [], view: null, captured: null, screen: null };
           entries.set(paneId, entry);
           if (screen === undefined) {
             registeredNew = true;
@@ -294,9 +305,9 @@ export function createEngine(options: EngineOptions): Engine {
           continue;
         }
         entry.captured = { pane, at: requestedAt };
-        const lines = normaliseScreen(screen);
-        const verdict = classifyScreen(lines, rules, { alternateScreen: pane.alternateOn });
-        const step = observe(entry.track, { hash: hashLines(lines), verdict }, now, machine);
+        entry.screen = readScreen(entry.screen, screen, pane.alternateOn, rules);
+        const { lines, hash, verdict } = entry.screen;
+        const step = observe(entry.track, { hash, verdict }, now, machine);
         entry.track = step.track;
         // Keep the same array while the screen is unchanged (a blank screen too), so the view, and
         // with it the snapshot, stays the same object and readers need not re-render.
@@ -420,6 +431,14 @@ export function createEngine(options: EngineOptions): Engine {
 /** The wait before reconnect attempt `failures` (1, 2, 4 ... 60 s). */
 export function reconnectDelay(failures: number): number {
   return Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** Math.max(0, failures - 1));
+}
+
+/** Normalises, hashes and classifies a captured screen, unless it is the text read last time. */
+function readScreen(previous: ScreenReading | null, text: string, alternateOn: boolean, rules: PromptRules): ScreenReading {
+  if (previous !== null && previous.text === text && previous.alternateOn === alternateOn) return previous;
+  const lines = normaliseScreen(text);
+  const verdict = classifyScreen(lines, rules, { alternateScreen: alternateOn });
+  return { text, alternateOn, lines, hash: hashLines(lines), verdict };
 }
 
 function sameView(a: PaneView, b: PaneView): boolean {

@@ -295,30 +295,58 @@ interface Match {
   readonly index: number;
 }
 
+/**
+ * Whether a rule of `rules` has a pattern that matches the line at all (its context aside). A
+ * screen that scrolls shows the same line in many cycles, one row higher each time: the answer is
+ * kept per line text (`inner` follows from `text`), so most lines cost one lookup, not a test per rule.
+ */
+const CANDIDATE_CACHE_SIZE = 4096;
+const candidateCaches = new WeakMap<readonly CompiledRule[], Map<string, boolean>>();
+
+function mayMatch(rules: readonly CompiledRule[], line: RegionLine): boolean {
+  let cache = candidateCaches.get(rules);
+  if (cache === undefined) {
+    cache = new Map();
+    candidateCaches.set(rules, cache);
+  }
+  let may = cache.get(line.text);
+  if (may === undefined) {
+    may = rules.some((rule) => rule.pattern.test(rule.raw ? line.text : line.inner));
+    if (cache.size >= CANDIDATE_CACHE_SIZE) cache.clear();
+    cache.set(line.text, may);
+  }
+  return may;
+}
+
 /** The lowest line a rule of `rules` matches, scanning from the bottom. */
 function lowestMatch(rules: readonly CompiledRule[], region: readonly RegionLine[], skip?: RegExp): Match | null {
   let reach = 0;
   for (const rule of rules) if (rule.within > reach) reach = rule.within;
   for (let index = region.length - 1; index >= Math.max(0, region.length - reach); index--) {
+    if (!mayMatch(rules, region[index]!)) continue;
     if (skip && (skip.test(region[index]!.inner) || insideInputBox(region, index))) continue;
     for (const rule of rules) if (matchesAt(rule, region, index)) return { rule, index };
   }
   return null;
 }
 
-/** The lowest line one rule matches. */
-function lowestLineOf(rule: CompiledRule, region: readonly RegionLine[]): number {
+/** The lowest line one rule (of the list `rules`) matches. */
+function lowestLineOf(rule: CompiledRule, rules: readonly CompiledRule[], region: readonly RegionLine[]): number {
   const top = Math.max(0, region.length - rule.within);
-  for (let index = region.length - 1; index >= top; index--) if (matchesAt(rule, region, index)) return index;
+  for (let index = region.length - 1; index >= top; index--) {
+    if (mayMatch(rules, region[index]!) && matchesAt(rule, region, index)) return index;
+  }
   return -1;
 }
 
 function choosePrompt(rules: RuleLists, region: readonly RegionLine[]): Match | null {
   const last = region.length - 1;
-  for (const rule of rules.lastLine) if (matchesAt(rule, region, last)) return { rule, index: last };
+  if (mayMatch(rules.lastLine, region[last]!)) {
+    for (const rule of rules.lastLine) if (matchesAt(rule, region, last)) return { rule, index: last };
+  }
   // Permission rules go by rule order, so a dialog reports its question rather than its key hints.
   for (const rule of rules.permission) {
-    const index = lowestLineOf(rule, region);
+    const index = lowestLineOf(rule, rules.permission, region);
     if (index >= 0) return { rule, index };
   }
   return lowestMatch(rules.stopped, region);

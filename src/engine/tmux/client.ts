@@ -26,7 +26,16 @@ import {
   type Framing,
   type PollCycleOutput,
 } from './commands.js';
-import { captureBufferName, parseProbe, probeCommand, shownScreen, type BufferStyle } from './control-capture.js';
+import {
+  bufferedScreensCommands,
+  captureBufferName,
+  parseProbe,
+  probeCommand,
+  screensFromReplies,
+  shownScreen,
+  type BufferStyle,
+} from './control-capture.js';
+import type { ControlReply } from './control-protocol.js';
 import type { SendItem } from '../keys.js';
 import { assertPaneId } from './pane-id.js';
 import { TmuxCommandError, createExecRunner, isNoServerMessage, runChecked, type RunOptions, type TmuxResult, type TmuxRunner } from './runner.js';
@@ -61,8 +70,15 @@ export interface CaptureBatchResult {
   readonly gone: readonly string[];
 }
 
-/** A runner for poll cycles; `connected` says whether its last call went over a persistent connection. */
-export type PollRunner = TmuxRunner & { close?(): Promise<void>; connected?(): boolean };
+/**
+ * A runner for poll cycles; `connected` says whether its last call went over a persistent
+ * connection, `replies` runs commands there and answers each on its own (null: no connection).
+ */
+export type PollRunner = TmuxRunner & {
+  close?(): Promise<void>;
+  connected?(): boolean;
+  replies?(commands: readonly (readonly string[])[]): Promise<readonly ControlReply[] | null>;
+};
 
 export interface TmuxClientOptions {
   readonly socket: TmuxSocket;
@@ -74,6 +90,23 @@ export interface TmuxClientOptions {
   readonly pollRunner?: PollRunner;
   /** Random by default; tests pass a fixed one. */
   readonly nonce?: string;
+  /** Wall-clock time, for how old the panes' folders and commands are; Date.now by default. */
+  readonly now?: () => number;
+}
+
+/**
+ * Over a persistent connection, a pane's folder and foreground command are listed at most this
+ * long apart (the default poll interval, so at that interval every listing has them); between two
+ * such listings a brief one keeps the values of the last. A pane that is new or respawned is
+ * listed in full at once.
+ */
+export const DETAILS_MS = 2_000;
+
+interface PaneDetails {
+  readonly pid: number;
+  readonly dead: boolean;
+  readonly cwd: string;
+  readonly command: string;
 }
 
 export class TmuxClient {
@@ -88,6 +121,9 @@ export class TmuxClient {
   private readonly framing: Framing;
   private shownStyle: BufferStyle | null = null;
   private roundTrips = 0;
+  private readonly now: () => number;
+  private details = new Map<string, PaneDetails>();
+  private detailsAt: number | null = null;
 
   constructor(options: TmuxClientOptions) {
     this.socket = options.socket;
@@ -98,6 +134,7 @@ export class TmuxClient {
     this.runner = options.runner ?? createExecRunner(transport);
     this.pollRunner = options.pollRunner ?? this.runner;
     this.framing = makeFraming(options.nonce ?? randomBytes(6).toString('hex'));
+    this.now = options.now ?? Date.now;
   }
 
   /** Runs commands over the persistent connection when there is one, else as one tmux process. */
@@ -133,16 +170,25 @@ export class TmuxClient {
     if (select === undefined || !(persistent || first)) {
       return this.runPoll(pollCycleCommand(this.framing, candidates, clock));
     }
-    const list = listPanesCommand(this.framing);
-    const head = chain(clock ? [list, clockCommand(this.framing)] : [list]);
-    if (options.pipelined !== undefined && persistent) return this.pipelinedPoll(head, options.pipelined);
-    const { panes, serverTime } = await this.runPoll(head);
+    if (options.pipelined !== undefined && persistent) return this.pipelinedPoll(clock, options.pipelined);
+    const { panes, serverTime } = await this.listForPoll(clock);
     const chosen = select(panes);
     if (chosen.length === 0) return { panes, screens: new Map(), serverTime };
     // Over the connection, screens go through a paste buffer (a printed capture leaks there before
     // tmux 3.6); a tmux process of its own frees its captures, so it prints them.
     const style = persistent ? await this.bufferStyle() : null;
     const buffer = style === null ? null : captureBufferName(this.framing);
+    if (style !== null && buffer !== null && this.pollRunner.replies) {
+      // Each command answered on its own: the screens need no markers between them.
+      const commands = bufferedScreensCommands(chosen, buffer);
+      this.roundTrips += 1;
+      const replies = await this.pollRunner.replies(commands);
+      if (replies !== null) {
+        // Stopped early (a pane closed): the buffer's delete at the end did not run.
+        if (replies.length < commands.length) await this.pollRunner.replies([['delete-buffer', '-b', buffer]]);
+        return { panes, screens: screensFromReplies(chosen, replies, style), serverTime };
+      }
+    }
     const result = await this.roundTrip(screensCommand(this.framing, chosen, buffer));
     if (result.exitCode !== 0 && isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
     // A connection lost under the call was answered by a tmux process, which shows buffers as they are.
@@ -151,16 +197,55 @@ export class TmuxClient {
     return { panes, screens: parsePollCycle(result.stdout, this.framing, result.exitCode === 0, screen).screens, serverTime };
   }
 
-  private async pipelinedPoll(head: readonly string[], captureIds: readonly string[]): Promise<PollCycleOutput> {
-    if (captureIds.length === 0) return this.runPoll(head);
+  /** The listing of a poll: brief while the last full one is recent (see DETAILS_MS), in full otherwise. */
+  private listCommand(clock: boolean, brief: boolean): string[] {
+    const list = listPanesCommand(this.framing, brief);
+    return chain(clock ? [list, clockCommand(this.framing)] : [list]);
+  }
+
+  private briefNow(now: number): boolean {
+    return this.detailsAt !== null && now >= this.detailsAt && now - this.detailsAt < DETAILS_MS;
+  }
+
+  /** The panes of a listing with their details; null when a brief one shows a pane not known in full. */
+  private filled(panes: PaneInfo[], brief: boolean, now: number): PaneInfo[] | null {
+    if (brief) return withDetails(panes, this.details);
+    this.details = new Map(panes.map((p) => [p.paneId, { pid: p.pid, dead: p.dead, cwd: p.cwd, command: p.command }]));
+    this.detailsAt = now;
+    return panes;
+  }
+
+  private async listForPoll(clock: boolean): Promise<{ panes: PaneInfo[]; serverTime: number | null }> {
+    const now = this.now();
+    if (this.briefNow(now)) {
+      const { panes, serverTime } = await this.runPoll(this.listCommand(clock, true));
+      const filled = this.filled(panes, true, now);
+      if (filled !== null) return { panes: filled, serverTime };
+    }
+    const { panes, serverTime } = await this.runPoll(this.listCommand(clock, false));
+    return { panes: this.filled(panes, false, now) ?? panes, serverTime };
+  }
+
+  /** One round trip: the listing, and the captures of `captureIds` after it (see pollCycle). */
+  private async pipelinedPoll(clock: boolean, captureIds: readonly string[]): Promise<PollCycleOutput> {
+    if (captureIds.length === 0) {
+      const { panes, serverTime } = await this.listForPoll(clock);
+      return { panes, screens: new Map(), serverTime };
+    }
     const style = await this.bufferStyle();
-    const result = await this.roundTrip([...head, ';', ...screensCommand(this.framing, captureIds, captureBufferName(this.framing))]);
+    const now = this.now();
+    const brief = this.briefNow(now);
+    const result = await this.roundTrip([...this.listCommand(clock, brief), ';', ...screensCommand(this.framing, captureIds, captureBufferName(this.framing))]);
     if (result.exitCode !== 0 && isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
     const shown = this.pollRunner.connected?.() === false ? 'raw' : style;
     const output = parsePollCycle(result.stdout, this.framing, result.exitCode === 0, (body) => shownScreen(body, shown));
     // tmux stops a sequence at a pane that closed: the list, which comes first, is still whole.
     if (result.exitCode !== 0 && output.panes.length === 0) throw new TmuxCommandError(['list-panes'], result);
-    return output;
+    const panes = this.filled(output.panes, brief, now);
+    if (panes !== null) return { ...output, panes };
+    // A pane appeared since the last full listing: list once more, in full.
+    const full = await this.listForPoll(clock);
+    return { panes: full.panes, screens: output.screens, serverTime: full.serverTime };
   }
 
   /**
@@ -338,6 +423,17 @@ export class TmuxClient {
     if (/can't find pane|can't find window|can't find session/i.test(result.stderr)) throw new PaneGoneError(paneId);
     throw new TmuxCommandError(args, result);
   }
+}
+
+/** A brief listing with the folders and commands of the last full one; null when a pane is new or respawned. */
+function withDetails(panes: readonly PaneInfo[], details: ReadonlyMap<string, PaneDetails>): PaneInfo[] | null {
+  const filled: PaneInfo[] = [];
+  for (const pane of panes) {
+    const known = details.get(pane.paneId);
+    if (known === undefined || known.pid !== pane.pid || known.dead !== pane.dead) return null;
+    filled.push({ ...pane, cwd: known.cwd, command: known.command });
+  }
+  return filled;
 }
 
 /** `tmux -V` as [major, minor], or throws TmuxMissingError when tmux is not installed. */

@@ -115,9 +115,16 @@ export function makeFraming(nonce: string): Framing {
   };
 }
 
-export function listPanesCommand(framing: Framing): TmuxCommand {
-  const format = PANE_FIELDS.map((field) => `#{${field}}`).join(framing.fieldSep) + framing.recordEnd;
-  return ['list-panes', '-a', '-F', format];
+/**
+ * Fields whose expansion costs the tmux server a look at the process table for every pane (the
+ * foreground process's folder and name): a brief listing leaves them empty.
+ */
+export const DETAIL_FIELDS: ReadonlySet<(typeof PANE_FIELDS)[number]> = new Set(['pane_current_path', 'pane_current_command']);
+
+/** `brief`: the same records with DETAIL_FIELDS left empty (most of the listing's cost to tmux). */
+export function listPanesCommand(framing: Framing, brief = false): TmuxCommand {
+  const fields = PANE_FIELDS.map((field) => (brief && DETAIL_FIELDS.has(field) ? '' : `#{${field}}`));
+  return ['list-panes', '-a', '-F', fields.join(framing.fieldSep) + framing.recordEnd];
 }
 
 /** What list-panes says about one pane, from `display-message` (no other pane is listed). */
@@ -209,6 +216,7 @@ function screenCommands(framing: Framing, captureIds: readonly string[], buffer:
     if (buffer === null) commands.push(['capture-pane', '-p', '-t', id]);
     else commands.push(...bufferedCapture(id, buffer));
   }
+  if (buffer !== null && captureIds.length > 0) commands.push(['delete-buffer', '-b', buffer]);
   return commands;
 }
 

@@ -9,6 +9,8 @@
 // as it is. Rather than trust a version number, corral asks the server once (probeCommand).
 
 import type { Framing } from './commands.js';
+import type { ControlReply } from './control-protocol.js';
+import { assertPaneId } from './pane-id.js';
 
 export type BufferStyle = 'escaped' | 'raw';
 
@@ -32,12 +34,14 @@ export function parseProbe(stdout: string): BufferStyle | null {
   return null;
 }
 
-/** The commands that put one pane's screen into the reply through a paste buffer. */
+/**
+ * The commands that put one pane's screen into the reply through a paste buffer. Each capture
+ * replaces the buffer's text (tmux frees the old one), so a cycle deletes it once, at its end.
+ */
 export function bufferedCapture(paneId: string, buffer: string): string[][] {
   return [
     ['capture-pane', '-b', buffer, '-t', paneId],
     ['show-buffer', '-b', buffer],
-    ['delete-buffer', '-b', buffer],
   ];
 }
 
@@ -73,4 +77,35 @@ export function decodeEscaped(text: string): string {
 export function shownScreen(body: string, style: BufferStyle): string {
   const text = body.endsWith('\n\n') ? body.slice(0, -1) : body;
   return style === 'escaped' ? decodeEscaped(text) : text;
+}
+
+/**
+ * A cycle's captures as separate commands, for a connection that answers each command on its own:
+ * no marker is needed between the screens, the replies come in the order of the panes.
+ */
+export function bufferedScreensCommands(paneIds: readonly string[], buffer: string): string[][] {
+  const commands: string[][] = [];
+  for (const id of paneIds) {
+    assertPaneId(id);
+    commands.push(...bufferedCapture(id, buffer));
+  }
+  if (paneIds.length > 0) commands.push(['delete-buffer', '-b', buffer]);
+  return commands;
+}
+
+/**
+ * The screens in the replies to bufferedScreensCommands. tmux stops at the first command that fails
+ * (a pane that closed since the listing): the panes from there on are left out.
+ */
+export function screensFromReplies(paneIds: readonly string[], replies: readonly ControlReply[], style: BufferStyle): Map<string, string> {
+  const screens = new Map<string, string>();
+  paneIds.forEach((id, index) => {
+    const captured = replies[2 * index];
+    const shown = replies[2 * index + 1];
+    if (!captured?.ok || !shown?.ok) return;
+    let body = '';
+    for (const line of shown.lines) body += `${line}\n`;
+    screens.set(id, shownScreen(body, style));
+  });
+  return screens;
 }

@@ -4,6 +4,7 @@
 // died) the call goes to the exec runner instead, and a later call connects again.
 
 import { ControlClient } from './control-client.js';
+import type { ControlReply } from './control-protocol.js';
 import type { RunOptions, TmuxResult, TmuxRunner } from './runner.js';
 import type { TmuxSocket } from '../types.js';
 import type { TmuxTransport } from './transport.js';
@@ -24,6 +25,11 @@ export interface ControlRunnerOptions {
 export interface ControlRunner extends TmuxRunner {
   /** Whether the last call went over the connection (for tests and diagnostics). */
   readonly connected: () => boolean;
+  /**
+   * Runs commands over the connection and returns each one's reply (up to the first that failed);
+   * null when there is no connection, and the caller runs them some other way.
+   */
+  replies(commands: readonly (readonly string[])[]): Promise<readonly ControlReply[] | null>;
   close(): Promise<void>;
 }
 
@@ -99,8 +105,25 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
     return { stdout, stderr: '', exitCode: 0 };
   };
 
+  const replies = async (commands: readonly (readonly string[])[]): Promise<readonly ControlReply[] | null> => {
+    connecting ??= connect().finally(() => (connecting = null));
+    const connection = await connecting;
+    if (connection) {
+      try {
+        const answered = await connection.run(commands);
+        lastConnected = true;
+        return answered;
+      } catch {
+        // The connection died under this call.
+      }
+    }
+    lastConnected = false;
+    return null;
+  };
+
   return Object.assign(runner, {
     connected: () => lastConnected,
+    replies,
     async close() {
       closed = true;
       await connecting;

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { decodeEscaped, parseProbe, shownScreen } from '../../../src/engine/tmux/control-capture.js';
+import {
+  bufferedScreensCommands,
+  decodeEscaped,
+  parseProbe,
+  screensFromReplies,
+  shownScreen,
+} from '../../../src/engine/tmux/control-capture.js';
 
 describe('screens shown from paste buffers', () => {
   it('undoes tmux 3.2/3.3 escaping: doubled backslashes, C escapes and octal', () => {
@@ -20,5 +26,35 @@ describe('screens shown from paste buffers', () => {
   it('drops the line end the buffer keeps, as capture-pane -p does', () => {
     expect(shownScreen('one\ntwo\n\n', 'raw')).toBe('one\ntwo\n');
     expect(shownScreen('a\\\\b\n\n', 'escaped')).toBe('a\\b\n');
+  });
+});
+
+describe('screens answered command by command', () => {
+  const reply = (number: number, lines: string[], ok = true) => ({ number, flags: 1, ok, lines });
+
+  it('captures and shows each pane through the buffer, and deletes it once at the end', () => {
+    expect(bufferedScreensCommands(['%1', '%22'], 'buf')).toEqual([
+      ['capture-pane', '-b', 'buf', '-t', '%1'],
+      ['show-buffer', '-b', 'buf'],
+      ['capture-pane', '-b', 'buf', '-t', '%22'],
+      ['show-buffer', '-b', 'buf'],
+      ['delete-buffer', '-b', 'buf'],
+    ]);
+    expect(bufferedScreensCommands([], 'buf')).toEqual([]);
+    expect(() => bufferedScreensCommands(['%1; kill-server'], 'buf')).toThrow(/not a tmux pane id/);
+  });
+
+  it('takes each screen from its show-buffer reply, decoded, in the order of the panes', () => {
+    const replies = [reply(1, []), reply(2, ['$ ls', 'a\\\\b', '']), reply(3, []), reply(4, ['top', '']), reply(5, [])];
+    const screens = screensFromReplies(['%1', '%2'], replies, 'escaped');
+    expect([...screens]).toEqual([
+      ['%1', '$ ls\na\\b\n'],
+      ['%2', 'top\n'],
+    ]);
+  });
+
+  it('leaves out the panes from the first failed command on', () => {
+    const replies = [reply(1, []), reply(2, ['one', '']), reply(3, ["can't find pane: %2"], false)];
+    expect([...screensFromReplies(['%1', '%2', '%3'], replies, 'raw').keys()]).toEqual(['%1']);
   });
 });

@@ -109,6 +109,24 @@ describe('control-mode poll runner', () => {
     expect(out.screens.has(gone)).toBe(false);
   });
 
+  it('keeps the screens before a pane that vanished after the listing, and leaves no buffer', async () => {
+    const a = await server.spawn('echo one; sleep 60');
+    const gone = await server.spawn('sleep 60');
+    const c = await server.spawn('echo three; sleep 60');
+    await server.waitForScreen(a, (s) => s.includes('one'));
+    control = createControlRunner({ socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
+    const client = new TmuxClient({ socket: server.socket, pollRunner: control });
+    await client.pollCycle([]); // connects
+    await server.tmux('kill-pane', '-t', gone);
+    // The pane is chosen as if the listing still had it.
+    const out = await client.pollCycle([a, gone, c], () => [a, gone, c]);
+    expect(control.connected()).toBe(true);
+    expect(out.screens.get(a)).toContain('one');
+    expect(out.screens.has(gone)).toBe(false);
+    expect(out.screens.has(c)).toBe(false);
+    expect((await server.tmux('list-buffers')).trim()).toBe('');
+  });
+
   it('falls back to exec when its session closes, then reconnects to another one', async () => {
     const first = await server.spawn('sleep 60', { session: 'first' });
     const second = await server.spawn('sleep 60', { session: 'second' });

@@ -1,0 +1,115 @@
+// Runs corral's engine (from a given build) against a private tmux server for a fixed time and
+// prints JSON figures: the engine's own CPU (process.cpuUsage, after a warm-up), the CPU of the
+// control-mode tmux client it started, and the tmux server's CPU over the same window.
+//   node engine-driver.mjs DIST_DIR|none SOCKET_NAME SERVER_PID INTERVAL_MS WARMUP_MS DURATION_MS
+// With `none` nothing polls: the server's CPU is then what the panes alone cost it.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { cpuMs } from './tmux-fixture.mjs';
+
+const [dist, socketName, serverPidText, intervalText, warmupText, durationText] = process.argv.slice(2);
+const serverPid = Number(serverPidText);
+const warmup = Number(warmupText);
+const duration = Number(durationText);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The tmux processes this process started (the control client), by /proc. */
+function tmuxChildren() {
+  const pids = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === process.pid && comm.startsWith('tmux')) pids.push(Number(name));
+    } catch {
+      // gone
+    }
+  }
+  return pids;
+}
+const childrenCpu = (pids) => pids.reduce((sum, pid) => {
+  try {
+    return sum + cpuMs(pid);
+  } catch {
+    return sum;
+  }
+}, 0);
+
+async function startProfile() {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFileSync } = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
+let engine = null;
+let cycles = 0;
+let publications = 0;
+if (dist !== 'none') {
+  const load = (path) => import(pathToFileURL(join(dist, path)).href);
+  const { createEngine } = await load('engine/engine.js');
+  const { resolveSettings } = await load('engine/config.js');
+  const { TmuxClient } = await load('engine/tmux/client.js');
+  const { createExecRunner } = await load('engine/tmux/runner.js');
+  const { createControlRunner } = await load('engine/tmux/control-runner.js');
+  // The dashboard's transport: one control-mode connection; every other setting at its default.
+  const settings = resolveSettings({ flags: { pollIntervalMs: intervalText }, env: {}, file: null });
+  const socket = { kind: 'name', name: socketName };
+  const exec = createExecRunner(socket);
+  const pollRunner = createControlRunner({ socket, exec });
+  const tmux = new TmuxClient({ socket, runner: exec, pollRunner });
+  const pollCycle = tmux.pollCycle.bind(tmux);
+  tmux.pollCycle = (...args) => {
+    cycles += 1;
+    return pollCycle(...args);
+  };
+  engine = createEngine({ settings, tmux });
+  engine.subscribe(() => (publications += 1));
+  engine.start();
+}
+await sleep(warmup);
+
+// BENCH_PROFILE=FILE: a CPU profile of the measured window only (open it in Chrome's DevTools).
+const profile = process.env.BENCH_PROFILE ? await startProfile() : null;
+const children = tmuxChildren();
+const cyclesBefore = cycles;
+const publicationsBefore = publications;
+const cpuBefore = process.cpuUsage();
+const childBefore = childrenCpu(children);
+const serverBefore = cpuMs(serverPid);
+const started = performance.now();
+await sleep(duration);
+const elapsedMs = performance.now() - started;
+const serverMs = cpuMs(serverPid) - serverBefore;
+const childMs = childrenCpu(children) - childBefore;
+const cpu = process.cpuUsage(cpuBefore);
+if (profile) await profile.stop(process.env.BENCH_PROFILE);
+const snapshot = engine?.getSnapshot();
+const result = {
+  elapsedMs,
+  engineMs: dist === 'none' ? 0 : (cpu.user + cpu.system) / 1000,
+  clientMs: childMs,
+  serverMs,
+  cycles: cycles - cyclesBefore,
+  publications: publications - publicationsBefore,
+  panes: snapshot?.panes.length ?? 0,
+  tmuxClients: children.length,
+};
+if (engine) {
+  if (result.panes === 0) throw new Error('the engine saw no panes');
+  await engine.stop();
+}
+console.log(JSON.stringify(result));
