@@ -1,6 +1,7 @@
 // `corral dashboard` (also `corral` alone): the Ink dashboard on a tmux server. Without a running
 // server (and without -L/-S) it falls back to the demo, labelled as such.
 
+import { statusBadge } from '../../engine/pane-status.js';
 import type { Command } from '../command.js';
 import { loadDashboard } from '../load-dashboard.js';
 import { createDashboardServices } from '../dashboard-services.js';
@@ -14,7 +15,7 @@ export const dashboardCommand: Command = {
   summary: 'the live dashboard: which panes wait for you; answer them from the keyboard',
   usage: 'dashboard [OPTIONS]',
   details: [
-    'Lists every pane with a state badge (STUCK / quiet / active / snoozed) and a live quiet timer,',
+    `Lists every pane with a state badge (${(['stuck', 'quiet', 'active', 'snoozed'] as const).map((status) => statusBadge(status, null)).join(' / ')}) and a live quiet timer,`,
     'previews the selected pane and answers it. Press ? inside for all keys, q to quit.',
     'Tip: bind C display-popup -E -w 90% -h 80% corral   (in ~/.tmux.conf)',
     'With no tmux server running (and no -L/-S), it starts the demo instead.',

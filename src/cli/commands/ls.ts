@@ -3,7 +3,7 @@
 // snoozed, quiet, active.
 
 import { formatDuration } from '../../engine/durations.js';
-import { paneStatus, statusBadge } from '../../engine/pane-status.js';
+import { OFFLINE_BADGE, paneStatus, statusBadge } from '../../engine/pane-status.js';
 import { hostProblem } from '../../engine/host-status.js';
 import type { PaneView } from '../../engine/types.js';
 import type { Command } from '../command.js';
@@ -40,7 +40,7 @@ export const lsCommand: Command = {
   usage: 'ls [--json]',
   details: [
     'Takes two quick looks at the server (list, then capture) and prints a table, or JSON with --json.',
-    'STATE is STUCK permission / STUCK stopped (waits for you), snoozed, quiet or active (changed in the last 5 s).',
+    `STATE is ${statusBadge('stuck', 'permission')} / ${statusBadge('stuck', 'stopped')} (waits for you), ${statusBadge('snoozed', null)}, ${statusBadge('quiet', null)} or ${statusBadge('active', null)} (changed in the last 5 s); ${OFFLINE_BADGE} while its host is down.`,
     'With --json, each pane also says what its agent hooks last claimed ("hook") and where the screen',
     'disagrees ("disagreement"), as told by the corral serving on --listen/--port (null when none runs).',
   ].join('\n'),
@@ -95,7 +95,7 @@ export const lsCommand: Command = {
       [...(several ? ['HOST'] : []), 'STATE', 'PANE', 'TARGET', 'QUIET', 'COMMAND', 'LAST LINE'],
       ...panes.map((v) => [
         ...(several ? [v.host] : []),
-        v.online ? stateLabel(v, now) : 'offline',
+        v.online ? stateLabel(v, now) : OFFLINE_BADGE,
         v.key,
         v.target,
         formatDuration(now - v.quietSince),
