@@ -31,6 +31,14 @@ function rowsUnder(screen: string, host: string): string[] {
   return rows;
 }
 
+/** The position of the selected row among all rows (host lines left out), or -1. */
+function selectedRow(screen: string): number {
+  return screen
+    .split('\n')
+    .filter((l) => /^(› | {2})(STUCK|quiet|active|snoozed|answered|offline)/.test(l))
+    .findIndex((l) => l.startsWith('›'));
+}
+
 const rowOf = (screen: string, host: string, name: string) =>
   rowsUnder(screen, host).find((l) => l.includes(name)) ?? '';
 
@@ -52,13 +60,20 @@ describe('corral dashboard across hosts, in a tmux pane', () => {
   };
   const dashShows = (test: (s: string) => boolean, timeoutMs = 20_000) => view.waitForScreen(dash, test, timeoutMs);
   /**
-   * Moves the selection to the row named `name` under `host` (g, then j until it is there), then
-   * waits out the dashboard's guard against acting on a selection that has just moved.
+   * Moves the selection to the row named `name` under `host`: g, then j, each time waiting until the
+   * dashboard has drawn the move (a loaded machine can hold a key back), then waits out the
+   * dashboard's guard against acting on a selection that has just moved.
    */
   const select = async (host: string, name: string) => {
     await keys('g');
-    for (let i = 0; i < 6 && !rowOf(await view.capture(dash), host, name).startsWith('›'); i++) await keys('j');
-    await dashShows((s) => rowOf(s, host, name).startsWith('›'), 5000);
+    let at = 0;
+    await dashShows((s) => selectedRow(s) === at, 10_000);
+    while (!rowOf(await view.capture(dash), host, name).startsWith('›')) {
+      if (at > 6) throw new Error(`no row ${name} under ${host}:\n${await view.capture(dash)}`);
+      await keys('j');
+      at += 1;
+      await dashShows((s) => selectedRow(s) === at, 10_000);
+    }
     await sleep(SETTLE_MS + 400);
     return dashShows((s) => rowOf(s, host, name).startsWith('›'), 5000);
   };
@@ -139,7 +154,10 @@ describe('corral dashboard across hosts, in a tmux pane', () => {
 
   it('says box is unreachable when its sshd goes, refuses an answer there, and reconnects when it is back', async () => {
     await sshd.stop();
-    const down = await dashShows((s) => /^box · unreachable since \d\d:\d\d/m.test(s), 45_000);
+    const down = await dashShows(
+      (s) => /^box · unreachable since \d\d:\d\d \((retry in \d+s|retrying…)\): ssh/m.test(s),
+      45_000,
+    );
     // This machine is still watched.
     expect(down).toMatch(hostLineRe('local · connected · 1 pane'));
     const offline = await dashShows(
