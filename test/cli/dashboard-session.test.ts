@@ -40,6 +40,7 @@ function fakeEngine(options: { terminalClient?: boolean } = {}) {
     tmux: new TmuxClient({ socket: { kind: 'name', name: 'work' }, runner }),
     getSnapshot: () => ({
       server: '-L work',
+      hosts: [],
       status: 'ok',
       statusMessage: null,
       panes: [view],
@@ -149,5 +150,46 @@ describe('stuck notifier', () => {
     f.emit(stuck);
     expect(rings).toBe(0);
     expect(f.calls).toEqual([]);
+  });
+});
+
+describe('dashboard actions across hosts', () => {
+  function twoHosts(boxState: 'connected' | 'unreachable') {
+    const local = fakeEngine();
+    const box = fakeEngine();
+    const view = { ...box.view, host: 'box', key: `box/${box.view.pane.paneId}` };
+    const engine = {
+      ...local.engine,
+      getSnapshot: () => ({
+        ...local.engine.getSnapshot(),
+        hosts: [
+          { name: 'local', ssh: null, server: '-L work', state: 'connected', since: 0, status: 'ok', error: null, paneCount: 1, retryAt: null },
+          { name: 'box', ssh: 'box', server: 'default server on box', state: boxState, since: 0, status: boxState === 'connected' ? 'ok' : 'error', error: null, paneCount: 1, retryAt: null },
+        ],
+      }),
+      tmuxOf: (host: string) => (host === 'box' ? box.engine.tmux : null),
+    } as DashboardEngine;
+    return { local, box, view, engine };
+  }
+
+  it("types into a remote pane through that host's client only", async () => {
+    const h = twoHosts('connected');
+    await createDashboardActions(h.engine, null, () => {}).type(h.view, { items: [{ kind: 'text', text: 'y' }], enter: false, shownHash: hashScreen(SCREEN) });
+    expect(h.box.calls.map((c) => c[0])).toEqual(['capture-pane', 'send-keys']);
+    expect(h.local.calls).toEqual([]);
+  });
+
+  it('refuses a pane whose host is down, typing nothing anywhere', async () => {
+    const h = twoHosts('unreachable');
+    const typing = createDashboardActions(h.engine, null, () => {}).type(h.view, { items: [{ kind: 'text', text: 'y' }], enter: true, shownHash: null });
+    await expect(typing).rejects.toThrow('box is unreachable: not sent');
+    expect([...h.box.calls, ...h.local.calls]).toEqual([]);
+  });
+
+  it('names the attach command for a remote pane instead of switching the local client', async () => {
+    const h = twoHosts('connected');
+    const result = await createDashboardActions(h.engine, '%99', () => {}).jumpTo(h.view);
+    expect(result).toEqual({ switched: false, message: `${h.view.key} is on box: attach with corral attach ${h.view.key}` });
+    expect(h.local.calls).toEqual([]);
   });
 });
