@@ -34,3 +34,6 @@ export interface TestSshd {
 export function requireSshd(): void;
 
 export function startTestSshd(): Promise<TestSshd>;
+
+/** Writes a `ssh` into `dir` that reads this server's config (for $CORRAL_SSH_BIN); returns its path. */
+export function sshWrapper(sshd: TestSshd, dir: string): string;

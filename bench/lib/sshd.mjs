@@ -190,3 +190,13 @@ export async function startTestSshd() {
     },
   };
 }
+
+/**
+ * A stand-in for `ssh` that reads this server's config (corral runs `$CORRAL_SSH_BIN`; users
+ * have ~/.ssh/config), written into `dir`; returns its path.
+ */
+export function sshWrapper(sshd, dir) {
+  const wrapper = join(dir, 'ssh');
+  writeFileSync(wrapper, `#!/bin/sh\nexec ssh ${sshd.sshOptions.join(' ')} "$@"\n`, { mode: 0o755 });
+  return wrapper;
+}

@@ -3,12 +3,12 @@
 // another socket, behind ssh). Driven with send-keys, read with capture-pane. The sshd is killed to
 // lose the host and started again to get it back.
 
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN_JS, shellQuote } from '../helpers/corral-shim.js';
-import { startTestSshd, type TestSshd } from '../helpers/sshd.js';
+import { sshWrapper, startTestSshd, type TestSshd } from '../helpers/sshd.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 import { SETTLE_MS } from '../../src/ui/state.js';
 
@@ -94,10 +94,7 @@ describe('corral dashboard across hosts, in a tmux pane', () => {
     local = await startTestTmux();
     remote = await startTestTmux();
     dir = mkdtempSync(join(tmpdir(), 'corral-dash-hosts-'));
-    // corral runs `ssh`; this one reads the test server's config (users have ~/.ssh/config).
-    const wrapper = join(dir, 'ssh');
-    writeFileSync(wrapper, `#!/bin/sh\nexec ssh ${sshd.sshOptions.join(' ')} "$@"\n`);
-    chmodSync(wrapper, 0o755);
+    const wrapper = sshWrapper(sshd, dir);
 
     const work = await local.spawn('sleep 600');
     await local.tmux('rename-window', '-t', work, 'local-work');

@@ -2,14 +2,14 @@
 // real sshd on 127.0.0.1 (the same machine's tmux on another socket, behind ssh). The sshd is
 // killed to lose the host and started again to get it back.
 
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { cliEnv, runCli, startCli, type LiveCli } from '../helpers/cli.js';
-import { startTestSshd, type TestSshd } from '../helpers/sshd.js';
+import { sshWrapper, startTestSshd, type TestSshd } from '../helpers/sshd.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 
 let sshd: TestSshd;
@@ -26,10 +26,7 @@ beforeAll(async () => {
   local = await startTestTmux();
   remote = await startTestTmux();
   dir = mkdtempSync(join(tmpdir(), 'corral-hosts-'));
-  // corral runs `ssh`; this one reads the test server's config (users have ~/.ssh/config).
-  const wrapper = join(dir, 'ssh');
-  writeFileSync(wrapper, `#!/bin/sh\nexec ssh ${sshd.sshOptions.join(' ')} "$@"\n`);
-  chmodSync(wrapper, 0o755);
+  const wrapper = sshWrapper(sshd, dir);
   env = cliEnv({ CORRAL_SSH_BIN: wrapper, TMPDIR: dir });
   localPane = await local.spawn('sleep 600', { title: 'local work' });
   remotePane = await remote.spawn(`read -p "Deploy to production? [y/N] " a; echo "answered $a"; sleep 600`, { title: 'remote deploy' });

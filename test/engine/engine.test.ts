@@ -5,67 +5,16 @@ import { createEngine } from '../../src/engine/engine.js';
 import { resolveSettings } from '../../src/engine/config.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { makeFraming } from '../../src/engine/tmux/commands.js';
-import type { TmuxResult, TmuxRunner } from '../../src/engine/tmux/runner.js';
+import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
+import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
 import type { CorralEvent } from '../../src/engine/types.js';
 
 const NONCE = 'fixed';
 const framing = makeFraming(NONCE);
 
-interface FakePane {
-  id: string;
-  title?: string;
-  screen: string;
-  /** tmux's window_activity stamp, epoch seconds (0: none). */
-  activity?: number;
-  width?: number;
-}
+type FakePane = PolledPane;
 
-/** A tmux stand-in that answers poll cycles from a mutable list of panes, like a real server would. */
-function scriptedTmux(panes: FakePane[]) {
-  const calls: string[][] = [];
-  const buffers = new Map<string, string>();
-  let serverUp = true;
-  const runner: TmuxRunner = async (args): Promise<TmuxResult> => {
-    calls.push([...args]);
-    if (!serverUp) return { stdout: '', stderr: 'no server running on /tmp/tmux-0/x\n', exitCode: 1 };
-    let stdout = '';
-    const commands: string[][] = [[]];
-    for (const a of args) {
-      if (a === ';') commands.push([]);
-      else commands[commands.length - 1]!.push(a);
-    }
-    for (const cmd of commands) {
-      if (cmd[0] === 'list-panes') {
-        for (const p of panes) {
-          const n = p.id.slice(1);
-          stdout += [p.id, '$0', 'main', `@${n}`, n, 'win', '0', p.title ?? 'title', '/work', 'bash', '1', '0', String(p.width ?? 80), '24', '0', '0', String(p.activity ?? 0)].join(framing.fieldSep) + framing.recordEnd + '\n';
-        }
-      } else if (cmd[0] === 'display-message') {
-        // tmux runs display-message text through strftime: `%%` prints `%`.
-        stdout += `${cmd[2]!.replaceAll('%%', '%')}\n`;
-      } else if (cmd[0] === 'capture-pane') {
-        const target = cmd[cmd.indexOf('-t') + 1];
-        const p = panes.find((x) => x.id === target);
-        if (!p) return { stdout, stderr: `can't find pane: ${target}\n`, exitCode: 1 };
-        const text = p.screen.endsWith('\n') ? p.screen : `${p.screen}\n`;
-        // -b keeps the capture in a buffer, as a control-mode poll does; show-buffer prints it as
-        // tmux 3.3 shows a buffer to a control client (backslashes doubled, an extra line end).
-        if (cmd.includes('-b')) buffers.set(cmd[cmd.indexOf('-b') + 1]!, text);
-        else stdout += text;
-      } else if (cmd[0] === 'set-buffer') {
-        buffers.set(cmd[2]!, cmd[4]!);
-      } else if (cmd[0] === 'show-buffer') {
-        const text = buffers.get(cmd[2]!);
-        if (text === undefined) return { stdout, stderr: `no buffer ${cmd[2]}\n`, exitCode: 1 };
-        stdout += `${text.replaceAll('\\', '\\\\')}\n`;
-      } else if (cmd[0] === 'delete-buffer') {
-        buffers.delete(cmd[2]!);
-      }
-    }
-    return { stdout, stderr: '', exitCode: 0 };
-  };
-  return { runner, calls, setServer: (up: boolean) => (serverUp = up) };
-}
+const scriptedTmux = (panes: FakePane[]) => scriptedPoll(panes, framing);
 
 function setup(panes: FakePane[], flags: Record<string, unknown> = {}, persistent = false) {
   const fake = scriptedTmux(panes);

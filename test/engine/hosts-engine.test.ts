@@ -8,7 +8,8 @@ import { HostAuthError, HostUnreachableError } from '../../src/engine/host-error
 import { combineEngines } from '../../src/engine/hosts-engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { makeFraming } from '../../src/engine/tmux/commands.js';
-import type { TmuxResult, TmuxRunner } from '../../src/engine/tmux/runner.js';
+import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
+import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
 import type { CorralEvent, HostSpec } from '../../src/engine/types.js';
 
 const framing = makeFraming('fixed');
@@ -23,49 +24,18 @@ interface RemotePane {
 
 /** A remote tmux server whose clock runs `skewMs` ahead of this machine's (behind when negative). */
 function remoteTmux(panes: RemotePane[], now: () => number, skewMs: number) {
-  const calls: string[][] = [];
-  const buffers = new Map<string, string>();
-  let failure: Error | null = null;
-  const runner: TmuxRunner = async (args): Promise<TmuxResult> => {
-    calls.push([...args]);
-    if (failure) throw failure;
-    const remoteSeconds = (localMs: number) => Math.floor((localMs + skewMs) / 1000);
-    let stdout = '';
-    const commands: string[][] = [[]];
-    for (const a of args) {
-      if (a === ';') commands.push([]);
-      else commands[commands.length - 1]!.push(a);
-    }
-    for (const cmd of commands) {
-      if (cmd[0] === 'list-panes') {
-        for (const p of panes) {
-          const n = p.id.slice(1);
-          const fields = [p.id, '$0', 'main', `@${n}`, n, 'win', '0', 'title', '/work', 'bash', '1', '0', '80', '24', '0', '0', String(remoteSeconds(p.printedAt))];
-          stdout += fields.join(framing.fieldSep) + framing.recordEnd + '\n';
-        }
-      } else if (cmd[0] === 'display-message') {
-        // strftime: `%s` is the remote epoch, `%%` a percent sign.
-        stdout += `${cmd[2]!.replace('%s', String(remoteSeconds(now()))).replaceAll('%%', '%')}\n`;
-      } else if (cmd[0] === 'capture-pane') {
-        const p = panes.find((x) => x.id === cmd[cmd.indexOf('-t') + 1]);
-        if (!p) return { stdout, stderr: "can't find pane\n", exitCode: 1 };
-        // -b keeps the capture in a buffer, as a control-mode poll does; show-buffer prints it
-        // the way tmux 3.3 shows a buffer to a control client.
-        if (cmd.includes('-b')) buffers.set(cmd[cmd.indexOf('-b') + 1]!, `${p.screen}\n`);
-        else stdout += `${p.screen}\n`;
-      } else if (cmd[0] === 'set-buffer') {
-        buffers.set(cmd[2]!, cmd[4]!);
-      } else if (cmd[0] === 'show-buffer') {
-        const text = buffers.get(cmd[2]!);
-        if (text === undefined) return { stdout, stderr: `no buffer ${cmd[2]}\n`, exitCode: 1 };
-        stdout += `${text.replaceAll('\\', '\\\\')}\n`;
-      } else if (cmd[0] === 'delete-buffer') {
-        buffers.delete(cmd[2]!);
-      }
-    }
-    return { stdout, stderr: '', exitCode: 0 };
-  };
-  return { runner, calls, fail: (error: Error | null) => (failure = error) };
+  const remoteSeconds = (localMs: number) => Math.floor((localMs + skewMs) / 1000);
+  // The remote stamps each window in its own clock.
+  const polled: PolledPane[] = panes.map((p) => ({
+    id: p.id,
+    get screen() {
+      return p.screen;
+    },
+    get activity() {
+      return remoteSeconds(p.printedAt);
+    },
+  }));
+  return scriptedPoll(polled, framing, () => remoteSeconds(now()));
 }
 
 const buildBox: HostSpec = { name: 'build-box', ssh: 'build-box', socket: { kind: 'default' } };

@@ -4,6 +4,7 @@
 // (q, Ctrl-C, signals, errors); servers of demos that died without cleaning up are removed at the
 // next start.
 
+import { processAlive } from '../../engine/process-alive.js';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Settings } from '../../engine/config.js';
@@ -62,14 +63,6 @@ export class DemoBusyError extends Error {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Removes the servers of demos whose corral is gone (killed without cleaning up); never a live one. */
 export async function removeOrphanDemos(env: NodeJS.ProcessEnv, uid: number): Promise<string[]> {
@@ -83,7 +76,7 @@ export async function removeOrphanDemos(env: NodeJS.ProcessEnv, uid: number): Pr
   const removed: string[] = [];
   for (const name of names) {
     const pid = new RegExp(`^${DEMO_SOCKET_PREFIX}(\\d+)$`).exec(name)?.[1];
-    if (pid === undefined || alive(Number(pid))) continue;
+    if (pid === undefined || processAlive(Number(pid))) continue;
     await createExecRunner(localTransport({ kind: 'name', name }))(['kill-server']).catch(() => undefined);
     rmSync(join(dir, name), { force: true });
     removed.push(name);

@@ -2,6 +2,7 @@
 // A transport only builds the program and argv of a run and reads ssh's failures; runner.ts and
 // control-client.ts stay the only modules that start processes (plus `ssh -O exit` in close()).
 
+import { processAlive } from '../process-alive.js';
 import { HostAuthError, HostUnreachableError } from '../host-errors.js';
 
 export { HostAuthError, HostUnreachableError };
@@ -150,7 +151,7 @@ export function defaultControlDir(uid: number = process.getuid?.() ?? 0): string
 export function processControlDir(base: string = defaultControlDir(), pid: number = process.pid): string {
   ensureControlDir(base);
   for (const entry of readdirSync(base)) {
-    if (!/^\d+$/.test(entry) || Number(entry) === pid || alive(Number(entry))) continue;
+    if (!/^\d+$/.test(entry) || Number(entry) === pid || processAlive(Number(entry))) continue;
     rmSync(join(base, entry), { recursive: true, force: true });
   }
   const own = join(base, String(pid));
@@ -158,15 +159,6 @@ export function processControlDir(base: string = defaultControlDir(), pid: numbe
   return own;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Creates the folder for master sockets, or checks an existing one: a folder of ours, mode 0700. */
 export function ensureControlDir(path: string): void {

@@ -1,0 +1,73 @@
+// A tmux stand-in for the engine's poll: answers list-panes, display-message (strftime's `%s` is
+// the server's clock, `%%` a percent sign), capture-pane (printed, or into a buffer as a
+// control-mode poll does) and the buffer commands, from a mutable list of panes.
+
+import type { TmuxResult, TmuxRunner } from '../../src/engine/tmux/runner.js';
+import type { Framing } from '../../src/engine/tmux/commands.js';
+
+export interface PolledPane {
+  id: string;
+  title?: string;
+  screen: string;
+  /** tmux's window_activity stamp, epoch seconds (0: none). */
+  activity?: number;
+  width?: number;
+}
+
+export interface ScriptedPoll {
+  readonly runner: TmuxRunner;
+  /** Every call's argv, chains included. */
+  readonly calls: string[][];
+  /** Down: every call fails as tmux does without a server. */
+  setServer(up: boolean): void;
+  /** Up: calls throw this instead (a host that ssh cannot reach). */
+  fail(error: Error | null): void;
+}
+
+export function scriptedPoll(panes: readonly PolledPane[], framing: Framing, serverSeconds: () => number = () => Math.floor(Date.now() / 1000)): ScriptedPoll {
+  const calls: string[][] = [];
+  const buffers = new Map<string, string>();
+  let serverUp = true;
+  let failure: Error | null = null;
+  const runner: TmuxRunner = async (args): Promise<TmuxResult> => {
+    calls.push([...args]);
+    if (failure) throw failure;
+    if (!serverUp) return { stdout: '', stderr: 'no server running on /tmp/tmux-0/x\n', exitCode: 1 };
+    let stdout = '';
+    const commands: string[][] = [[]];
+    for (const a of args) {
+      if (a === ';') commands.push([]);
+      else commands[commands.length - 1]!.push(a);
+    }
+    for (const cmd of commands) {
+      if (cmd[0] === 'list-panes') {
+        for (const p of panes) {
+          const n = p.id.slice(1);
+          const fields = [p.id, '$0', 'main', `@${n}`, n, 'win', '0', p.title ?? 'title', '/work', 'bash', '1', '0', String(p.width ?? 80), '24', '0', '0', String(p.activity ?? 0)];
+          stdout += fields.join(framing.fieldSep) + framing.recordEnd + '\n';
+        }
+      } else if (cmd[0] === 'display-message') {
+        stdout += `${cmd[2]!.replace('%s', String(serverSeconds())).replaceAll('%%', '%')}\n`;
+      } else if (cmd[0] === 'capture-pane') {
+        const target = cmd[cmd.indexOf('-t') + 1];
+        const p = panes.find((x) => x.id === target);
+        if (!p) return { stdout, stderr: `can't find pane: ${target}\n`, exitCode: 1 };
+        const text = p.screen.endsWith('\n') ? p.screen : `${p.screen}\n`;
+        // -b keeps the capture in a buffer; show-buffer prints it as tmux 3.3 shows a buffer to a
+        // control client (backslashes doubled, an extra line end).
+        if (cmd.includes('-b')) buffers.set(cmd[cmd.indexOf('-b') + 1]!, text);
+        else stdout += text;
+      } else if (cmd[0] === 'set-buffer') {
+        buffers.set(cmd[2]!, cmd[4]!);
+      } else if (cmd[0] === 'show-buffer') {
+        const text = buffers.get(cmd[2]!);
+        if (text === undefined) return { stdout, stderr: `no buffer ${cmd[2]}\n`, exitCode: 1 };
+        stdout += `${text.replaceAll('\\', '\\\\')}\n`;
+      } else if (cmd[0] === 'delete-buffer') {
+        buffers.delete(cmd[2]!);
+      }
+    }
+    return { stdout, stderr: '', exitCode: 0 };
+  };
+  return { runner, calls, setServer: (up) => void (serverUp = up), fail: (error) => void (failure = error) };
+}
