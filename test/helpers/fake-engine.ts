@@ -1,7 +1,7 @@
 // Hand-driven stand-ins for the engine side: pane listings and views with sensible defaults, an
 // engine store whose panes a test sets, and dashboard actions that record what was asked.
 
-import type { CorralEvent, EngineHandle, EngineSnapshot, HostHealth, PaneInfo, PaneView } from '../../src/engine/types.js';
+import type { CorralEvent, EngineHandle, EngineSnapshot, HostHealth, PaneInfo, PaneView, PromptVerdict } from '../../src/engine/types.js';
 import type { SendItem } from '../../src/engine/keys.js';
 import type { DashboardActions, JumpResult } from '../../src/ui/actions.js';
 
@@ -177,3 +177,14 @@ export function localHealth(server = 'default server', overrides: Partial<HostHe
 export function remoteHealth(name: string, overrides: Partial<HostHealth> = {}): HostHealth {
   return localHealth('default server', { name, ssh: name, ...overrides });
 }
+
+/** What the matcher says of Claude Code's permission menu (keys 1, 2 or Enter). */
+export const menuVerdict: PromptVerdict = {
+  prompt: true,
+  reason: 'permission',
+  busy: false,
+  tool: 'claude-code',
+  rule: 'claude-code/permission-menu',
+  line: 'Do you want to proceed?',
+  answer: { kind: 'key', options: ['1', '2', 'Enter'] },
+};

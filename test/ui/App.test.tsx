@@ -3,7 +3,7 @@ import { cleanup, render } from 'ink-testing-library';
 import { App } from '../../src/ui/App.js';
 import { createServicesStore } from '../../src/ui/services.js';
 import type { PromptVerdict } from '../../src/engine/types.js';
-import { fakeActions, fakeEngine, manualClock, paneView } from '../helpers/fake-engine.js';
+import { fakeActions, fakeEngine, menuVerdict, manualClock, paneView } from '../helpers/fake-engine.js';
 
 afterEach(() => cleanup());
 
@@ -18,15 +18,6 @@ const press = async (stdin: { write: (s: string) => void }, ...keys: string[]) =
   }
 };
 
-const menuVerdict: PromptVerdict = {
-  prompt: true,
-  reason: 'permission',
-  busy: false,
-  tool: 'claude-code',
-  rule: 'claude-code/permission-menu',
-  line: 'Do you want to proceed?',
-  answer: { kind: 'key', options: ['1', '2', 'Enter'] },
-};
 
 function scene() {
   const stuck = paneView({

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HostHealth, PaneView, PromptVerdict } from '../../src/engine/types.js';
-import { fakeActions, fakeEngine, localHealth, manualClock, paneView, remoteHealth } from '../helpers/fake-engine.js';
+import type { HostHealth, PaneView } from '../../src/engine/types.js';
+import { fakeActions, fakeEngine, menuVerdict, localHealth, manualClock, paneView, remoteHealth } from '../helpers/fake-engine.js';
 
 // Colour escapes on, so that greyed rows can be told from the others: chalk reads this once, when
 // it is loaded, so the modules that draw are loaded after it is set (and the variable is put back).
@@ -30,15 +30,7 @@ const rawLineWith = (r: { lastFrame: () => string | undefined }, text: string) =
     .split('\n')
     .find((l) => plain(l).includes(text)) ?? '';
 
-const menu: PromptVerdict = {
-  prompt: true,
-  reason: 'permission',
-  busy: false,
-  tool: 'claude-code',
-  rule: 'claude-code/permission-menu',
-  line: 'Do you want to proceed?',
-  answer: { kind: 'key', options: ['1', '2', 'Enter'] },
-};
+const menu = menuVerdict;
 
 const NOW = 100_000;
 const at1405 = new Date(2026, 11, 2, 14, 5).getTime();
