@@ -117,14 +117,15 @@ export function createEngine(options: EngineOptions): Engine {
     hostState = state;
     hostError = error;
   };
-  const health = (status: EngineStatus, paneCount: number): HostHealth => ({
+  const health = (status: EngineStatus, statusMessage: string | null, paneCount: number): HostHealth => ({
     name: host,
     ssh: hostSpec.ssh,
     server: tmux.serverLabel,
     state: hostState,
     since: hostSince,
     status,
-    error: hostError,
+    // ssh's words when the host is down; else what went wrong with its tmux server, if anything.
+    error: hostError ?? (status === 'ok' || status === 'starting' ? null : statusMessage),
     paneCount,
     retryAt,
   });
@@ -141,7 +142,7 @@ export function createEngine(options: EngineOptions): Engine {
   let offline: readonly PaneView[] = [];
   let snapshot: EngineSnapshot = {
     server: tmux.serverLabel,
-    hosts: [health('starting', 0)],
+    hosts: [health('starting', null, 0)],
     status: 'starting',
     statusMessage: null,
     panes: [],
@@ -203,7 +204,7 @@ export function createEngine(options: EngineOptions): Engine {
     }
     panes.push(...offline);
     if (!changed && panes.length === snapshot.panes.length && panes.every((p, i) => p === snapshot.panes[i])) return;
-    const hosts = [health(status, entries.size)];
+    const hosts = [health(status, statusMessage, entries.size)];
     snapshot = { server: tmux.serverLabel, hosts, status, statusMessage, panes, updatedAt: clock.now(), cycle };
     for (const listener of storeListeners) listener();
   };

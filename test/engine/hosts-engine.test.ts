@@ -195,3 +195,12 @@ describe('engines combined across hosts', () => {
     expect(snap.panes.map((v) => [v.key, v.online])).toEqual([['%1', true], ['build-box/%1', false]]);
   });
 });
+
+describe('a reachable host without a tmux server', () => {
+  it('is connected, and says why it lists no panes', async () => {
+    const h = remoteEngine([{ id: '%1', screen: '$', printedAt: T0 }], 0);
+    h.remote.setServer(false);
+    await h.engine.pollNow();
+    expect(h.engine.getSnapshot().hosts[0]).toMatchObject({ state: 'connected', status: 'no-server', error: 'no tmux server is running on default server', retryAt: null });
+  });
+});
