@@ -65,8 +65,10 @@ describe('dashboard triage in a real tmux server', () => {
     const text = stripAnsi(readFileSync(stream, 'utf8'));
     const loading = text.indexOf('loading');
     const total = text.search(/\d+ total/);
-    expect(loading).toBeGreaterThanOrEqual(0);
-    expect(total).toBeGreaterThan(loading);
+    expect(total).toBeGreaterThanOrEqual(0);
+    // The first look can answer before Ink draws its first frame (then no frame says loading);
+    // either way no frame before it may claim there are no panes.
+    expect(loading === -1 || loading < total).toBe(true);
     expect(text).not.toMatch(/\b0 total/);
     expect(text).not.toContain('no panes');
   });
