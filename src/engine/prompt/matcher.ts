@@ -330,11 +330,26 @@ function lowestMatch(rules: readonly CompiledRule[], region: readonly RegionLine
   return null;
 }
 
-/** The lowest line one rule (of the list `rules`) matches. */
-function lowestLineOf(rule: CompiledRule, rules: readonly CompiledRule[], region: readonly RegionLine[]): number {
+/**
+ * Which lines of the region's bottom `reach` a rule of `rules` may match, as indexes from the
+ * bottom up: asked once per screen, not once per rule.
+ */
+function candidateLines(rules: readonly CompiledRule[], region: readonly RegionLine[]): number[] {
+  let reach = 0;
+  for (const rule of rules) if (rule.within > reach) reach = rule.within;
+  const found: number[] = [];
+  for (let index = region.length - 1; index >= Math.max(0, region.length - reach); index--) {
+    if (mayMatch(rules, region[index]!)) found.push(index);
+  }
+  return found;
+}
+
+/** The lowest line one rule matches, among the candidate lines of its list. */
+function lowestLineOf(rule: CompiledRule, candidates: readonly number[], region: readonly RegionLine[]): number {
   const top = Math.max(0, region.length - rule.within);
-  for (let index = region.length - 1; index >= top; index--) {
-    if (mayMatch(rules, region[index]!) && matchesAt(rule, region, index)) return index;
+  for (const index of candidates) {
+    if (index < top) break;
+    if (matchesAt(rule, region, index)) return index;
   }
   return -1;
 }
@@ -345,9 +360,12 @@ function choosePrompt(rules: RuleLists, region: readonly RegionLine[]): Match | 
     for (const rule of rules.lastLine) if (matchesAt(rule, region, last)) return { rule, index: last };
   }
   // Permission rules go by rule order, so a dialog reports its question rather than its key hints.
-  for (const rule of rules.permission) {
-    const index = lowestLineOf(rule, rules.permission, region);
-    if (index >= 0) return { rule, index };
+  const candidates = candidateLines(rules.permission, region);
+  if (candidates.length > 0) {
+    for (const rule of rules.permission) {
+      const index = lowestLineOf(rule, candidates, region);
+      if (index >= 0) return { rule, index };
+    }
   }
   return lowestMatch(rules.stopped, region);
 }
