@@ -301,19 +301,32 @@ interface Match {
  * kept per line text (`inner` follows from `text`), so most lines cost one lookup, not a test per rule.
  */
 const CANDIDATE_CACHE_SIZE = 4096;
-const candidateCaches = new WeakMap<readonly CompiledRule[], Map<string, boolean>>();
+
+/**
+ * Two generations: when the current map is full it becomes the previous one, so the lines still on
+ * the screens when that happens are found there, not tested against every rule again.
+ */
+interface CandidateCache {
+  current: Map<string, boolean>;
+  previous: Map<string, boolean>;
+}
+
+const candidateCaches = new WeakMap<readonly CompiledRule[], CandidateCache>();
 
 function mayMatch(rules: readonly CompiledRule[], line: RegionLine): boolean {
   let cache = candidateCaches.get(rules);
   if (cache === undefined) {
-    cache = new Map();
+    cache = { current: new Map(), previous: new Map() };
     candidateCaches.set(rules, cache);
   }
-  let may = cache.get(line.text);
+  let may = cache.current.get(line.text);
   if (may === undefined) {
-    may = rules.some((rule) => rule.pattern.test(rule.raw ? line.text : line.inner));
-    if (cache.size >= CANDIDATE_CACHE_SIZE) cache.clear();
-    cache.set(line.text, may);
+    may = cache.previous.get(line.text) ?? rules.some((rule) => rule.pattern.test(rule.raw ? line.text : line.inner));
+    if (cache.current.size >= CANDIDATE_CACHE_SIZE) {
+      cache.previous = cache.current;
+      cache.current = new Map();
+    }
+    cache.current.set(line.text, may);
   }
   return may;
 }
