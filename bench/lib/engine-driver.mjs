@@ -4,7 +4,7 @@
 //   node engine-driver.mjs DIST_DIR|none SOCKET_NAME SERVER_PID INTERVAL_MS WARMUP_MS DURATION_MS
 // With `none` nothing polls: the server's CPU is then what the panes alone cost it.
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cpuMs } from './tmux-fixture.mjs';
@@ -62,15 +62,22 @@ if (dist !== 'none') {
   const load = (path) => import(pathToFileURL(join(dist, path)).href);
   const { createEngine } = await load('engine/engine.js');
   const { resolveSettings } = await load('engine/config.js');
-  const { TmuxClient } = await load('engine/tmux/client.js');
-  const { createExecRunner } = await load('engine/tmux/runner.js');
-  const { createControlRunner } = await load('engine/tmux/control-runner.js');
   // The dashboard's transport: one control-mode connection; every other setting at its default.
   const settings = resolveSettings({ flags: { pollIntervalMs: intervalText }, env: {}, file: null });
   const socket = { kind: 'name', name: socketName };
-  const exec = createExecRunner(socket);
-  const pollRunner = createControlRunner({ socket, exec });
-  const tmux = new TmuxClient({ socket, runner: exec, pollRunner });
+  let tmux;
+  if (existsSync(join(dist, 'engine/tmux/open.js'))) {
+    // Builds with host transports open a host's tmux in one call.
+    const { openTmux, localHost } = await load('engine/tmux/open.js');
+    tmux = openTmux(localHost(socket), { persistent: true }).client;
+  } else {
+    const { TmuxClient } = await load('engine/tmux/client.js');
+    const { createExecRunner } = await load('engine/tmux/runner.js');
+    const { createControlRunner } = await load('engine/tmux/control-runner.js');
+    const exec = createExecRunner(socket);
+    const pollRunner = createControlRunner({ socket, exec });
+    tmux = new TmuxClient({ socket, runner: exec, pollRunner });
+  }
   const pollCycle = tmux.pollCycle.bind(tmux);
   tmux.pollCycle = (...args) => {
     cycles += 1;

@@ -6,7 +6,7 @@ import { needsCapture } from './capture-gate.js';
 import type { EngineSettings } from './config.js';
 import { acknowledge, end, hookView, observe, register, type PaneTrack } from './pane-machine.js';
 import { DEFAULT_RULES, classifyScreen, type PromptRules } from './prompt/matcher.js';
-import { hashLines, normaliseScreen } from './screen-hash.js';
+import { readLines } from './screen-hash.js';
 import { inScope, optInLabel, type ScopeOptions } from './scope.js';
 import { paneTarget } from './tmux/commands.js';
 import { NoServerError, type TmuxClient } from './tmux/client.js';
@@ -437,9 +437,9 @@ export function reconnectDelay(failures: number): number {
 /** Normalises, hashes and classifies a captured screen, unless it is the text read last time. */
 function readScreen(previous: ScreenReading | null, text: string, alternateOn: boolean, rules: PromptRules): ScreenReading {
   if (previous !== null && previous.text === text && previous.alternateOn === alternateOn) return previous;
-  const lines = normaliseScreen(text);
+  const { lines, hash } = readLines(text);
   const verdict = classifyScreen(lines, rules, { alternateScreen: alternateOn });
-  return { text, alternateOn, lines, hash: hashLines(lines), verdict };
+  return { text, alternateOn, lines, hash, verdict };
 }
 
 function sameView(a: PaneView, b: PaneView): boolean {

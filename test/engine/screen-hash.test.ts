@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashScreen, normaliseScreen } from '../../src/engine/screen-hash.js';
+import { hashScreen, normaliseScreen, readLines } from '../../src/engine/screen-hash.js';
 
 describe('screen hash', () => {
   it('ignores trailing spaces and trailing blank lines', () => {
@@ -21,5 +21,13 @@ describe('screen hash', () => {
   it('treats an empty screen as empty', () => {
     expect(normaliseScreen('\n\n')).toEqual([]);
     expect(hashScreen('')).toBe(hashScreen('   \n  \n'));
+  });
+
+  it('reads lines and hash in one go, the same as normalising and hashing apart', () => {
+    const texts = ['', '\n', 'a', 'a\n', 'a\nb\n\n\n', 'a  \nb', 'x\n\ny\n', '  lead\n\ttab\t\n', 'é ✓\r\nz', 'one\n   \n', 'end\n \n\n'];
+    for (const text of texts) {
+      expect(readLines(text), JSON.stringify(text)).toEqual({ lines: normaliseScreen(text), hash: hashScreen(text) });
+    }
+    expect(readLines('a\nb\n\n').hash).not.toBe(readLines('a\nc\n').hash);
   });
 });

@@ -9,7 +9,7 @@
 import type { TmuxTransport } from '../tmux/transport.js';
 import { systemTimers, type Timers, type TmuxSocket } from '../types.js';
 import { ControlClient, type ControlClientOptions } from '../tmux/control-client.js';
-import type { ControlReply } from '../tmux/control-protocol.js';
+import { replyLines, type ControlReply } from '../tmux/control-protocol.js';
 import type { SendItem } from '../keys.js';
 import { assertPaneId } from '../tmux/pane-id.js';
 import { PaneGoneError } from '../tmux/client.js';
@@ -360,7 +360,7 @@ export class PaneStreams {
     const replies = await link.client.run(commands);
     const failed = replies.find((r) => !r.ok);
     if (failed || replies.length < commands.length) {
-      throw new Error(`tmux refused: ${failed?.lines.join(' ') || 'command not run'}`);
+      throw new Error(`tmux refused: ${(failed ? replyLines(failed).join(' ') : '') || 'command not run'}`);
     }
   }
 
@@ -392,8 +392,8 @@ export class PaneStreams {
       const [capture, cursor] = replies.slice(prefix.length);
       captured = capture?.ok === true;
       ok = captured && cursor?.ok === true;
-      printed = capture?.lines ?? [];
-      cursorLine = cursor?.lines[0];
+      printed = capture ? replyLines(capture) : [];
+      cursorLine = cursor ? replyLines(cursor)[0] : undefined;
       if (keepIn) seam = { byteOffset: keepIn.ring.endOffset, textOffset: keepIn.utf8.boundary };
       atSeam(ok);
     });
@@ -577,7 +577,7 @@ export class PaneStreams {
     )
       .then((results) => {
         for (const { stream, reply } of results) {
-          const fields = reply?.ok ? (reply.lines[0] ?? '').split(' ') : [];
+          const fields = reply?.ok ? (replyLines(reply)[0] ?? '').split(' ') : [];
           if (fields[0] !== stream.paneId) {
             if (!link.client.closed) this.endStream(link, stream, { status: 'exited', exitCode: null });
           } else if (fields[1] === '1') {

@@ -301,19 +301,32 @@ interface Match {
  * kept per line text (`inner` follows from `text`), so most lines cost one lookup, not a test per rule.
  */
 const CANDIDATE_CACHE_SIZE = 4096;
-const candidateCaches = new WeakMap<readonly CompiledRule[], Map<string, boolean>>();
+
+/**
+ * Two generations: when the current map is full it becomes the previous one, so the lines still on
+ * the screens when that happens are found there, not tested against every rule again.
+ */
+interface CandidateCache {
+  current: Map<string, boolean>;
+  previous: Map<string, boolean>;
+}
+
+const candidateCaches = new WeakMap<readonly CompiledRule[], CandidateCache>();
 
 function mayMatch(rules: readonly CompiledRule[], line: RegionLine): boolean {
   let cache = candidateCaches.get(rules);
   if (cache === undefined) {
-    cache = new Map();
+    cache = { current: new Map(), previous: new Map() };
     candidateCaches.set(rules, cache);
   }
-  let may = cache.get(line.text);
+  let may = cache.current.get(line.text);
   if (may === undefined) {
-    may = rules.some((rule) => rule.pattern.test(rule.raw ? line.text : line.inner));
-    if (cache.size >= CANDIDATE_CACHE_SIZE) cache.clear();
-    cache.set(line.text, may);
+    may = cache.previous.get(line.text) ?? rules.some((rule) => rule.pattern.test(rule.raw ? line.text : line.inner));
+    if (cache.current.size >= CANDIDATE_CACHE_SIZE) {
+      cache.previous = cache.current;
+      cache.current = new Map();
+    }
+    cache.current.set(line.text, may);
   }
   return may;
 }
@@ -330,11 +343,26 @@ function lowestMatch(rules: readonly CompiledRule[], region: readonly RegionLine
   return null;
 }
 
-/** The lowest line one rule (of the list `rules`) matches. */
-function lowestLineOf(rule: CompiledRule, rules: readonly CompiledRule[], region: readonly RegionLine[]): number {
+/**
+ * Which lines of the region's bottom `reach` a rule of `rules` may match, as indexes from the
+ * bottom up: asked once per screen, not once per rule.
+ */
+function candidateLines(rules: readonly CompiledRule[], region: readonly RegionLine[]): number[] {
+  let reach = 0;
+  for (const rule of rules) if (rule.within > reach) reach = rule.within;
+  const found: number[] = [];
+  for (let index = region.length - 1; index >= Math.max(0, region.length - reach); index--) {
+    if (mayMatch(rules, region[index]!)) found.push(index);
+  }
+  return found;
+}
+
+/** The lowest line one rule matches, among the candidate lines of its list. */
+function lowestLineOf(rule: CompiledRule, candidates: readonly number[], region: readonly RegionLine[]): number {
   const top = Math.max(0, region.length - rule.within);
-  for (let index = region.length - 1; index >= top; index--) {
-    if (mayMatch(rules, region[index]!) && matchesAt(rule, region, index)) return index;
+  for (const index of candidates) {
+    if (index < top) break;
+    if (matchesAt(rule, region, index)) return index;
   }
   return -1;
 }
@@ -345,9 +373,12 @@ function choosePrompt(rules: RuleLists, region: readonly RegionLine[]): Match | 
     for (const rule of rules.lastLine) if (matchesAt(rule, region, last)) return { rule, index: last };
   }
   // Permission rules go by rule order, so a dialog reports its question rather than its key hints.
-  for (const rule of rules.permission) {
-    const index = lowestLineOf(rule, rules.permission, region);
-    if (index >= 0) return { rule, index };
+  const candidates = candidateLines(rules.permission, region);
+  if (candidates.length > 0) {
+    for (const rule of rules.permission) {
+      const index = lowestLineOf(rule, candidates, region);
+      if (index >= 0) return { rule, index };
+    }
   }
   return lowestMatch(rules.stopped, region);
 }

@@ -103,9 +103,7 @@ export function screensFromReplies(paneIds: readonly string[], replies: readonly
     const captured = replies[2 * index];
     const shown = replies[2 * index + 1];
     if (!captured?.ok || !shown?.ok) return;
-    let body = '';
-    for (const line of shown.lines) body += `${line}\n`;
-    screens.set(id, shownScreen(body, style));
+    screens.set(id, shownScreen(shown.text, style));
   });
   return screens;
 }

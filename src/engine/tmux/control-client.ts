@@ -8,7 +8,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { TmuxSocket } from '../types.js';
 import { controlGate, type ControlGate } from './control-gate.js';
-import { ControlParser, formatControlLine, type ControlEvent, type ControlReply } from './control-protocol.js';
+import { ControlParser, formatControlLine, replyLines, type ControlEvent, type ControlReply } from './control-protocol.js';
 import { localTransport, type TmuxTransport } from './transport.js';
 
 export interface ControlHandlers {
@@ -149,7 +149,7 @@ export class ControlClient {
               this.sessionName = event.name;
               resolve(this);
             } else if (event.kind === 'reply' && !event.reply.ok) {
-              early.push(...event.reply.lines);
+              early.push(...replyLines(event.reply));
             }
             return;
           }
@@ -228,8 +228,8 @@ export class ControlClient {
   async command(args: readonly string[]): Promise<string[]> {
     const [reply] = await this.run([args]);
     if (!reply?.ok)
-      throw new ControlClientError(`tmux ${args[0] ?? ''} failed: ${reply?.lines.join(' ') ?? 'no reply'}`);
-    return [...reply.lines];
+      throw new ControlClientError(`tmux ${args[0] ?? ''} failed: ${reply ? replyLines(reply).join(' ') : 'no reply'}`);
+    return replyLines(reply);
   }
 
   /**

@@ -138,27 +138,61 @@ function startsWith(line: Buffer, prefix: string): boolean {
   return true;
 }
 
-/** A command's answer: the lines between `%begin` and `%end` (or `%error`). */
+/** A command's answer: the text between `%begin` and `%end` (or `%error`). */
 export interface ControlReply {
   readonly number: number;
   readonly flags: number;
   readonly ok: boolean;
-  readonly lines: readonly string[];
+  /** The reply's lines, each with its "\n" (empty when the reply has no line). */
+  readonly text: string;
+}
+
+/** A reply's lines, without their line ends. */
+export function replyLines(reply: ControlReply): string[] {
+  return reply.text === '' ? [] : reply.text.slice(0, -1).split('\n');
 }
 
 export type ControlEvent =
   { readonly kind: 'reply'; readonly reply: ControlReply } | Exclude<ControlLine, { kind: 'begin' | 'end' | 'text' }>;
 
+const EMPTY = Buffer.alloc(0);
+const LF = Buffer.from('\n');
+const NEWLINE_PERCENT = Buffer.from('\n%');
+
 /**
- * Turns lines into events: reply blocks are gathered into one `reply` event (notifications never
+ * Turns bytes into events: reply blocks are gathered into one `reply` event (notifications never
  * appear inside a block); everything else passes through. Text outside a block is ignored.
+ *
+ * Inside a block only a line that starts with `%` can end it, so the parser jumps from one such
+ * line to the next and keeps the text between as bytes: a reply of many lines is decoded once,
+ * in one piece, without a string or an array per line.
  */
 export class ControlParser {
-  private readonly splitter = new LineSplitter();
-  private block: { number: number; flags: number; lines: string[] } | null = null;
+  /** The start of an unfinished line, carried over to the next chunk. */
+  private pending: Buffer = EMPTY;
+  private block: { number: number; flags: number; parts: Buffer[] } | null = null;
 
   push(chunk: Buffer, emit: (event: ControlEvent) => void): void {
-    for (const line of this.splitter.push(chunk)) this.line(line, emit);
+    const data = this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : chunk;
+    let start = 0;
+    while (start < data.length) {
+      const block = this.block;
+      if (block !== null && data[start] !== 0x25) {
+        // Reply text up to the next line that starts with '%', or to the last whole line.
+        const marked = data.indexOf(NEWLINE_PERCENT, start);
+        const end = marked === -1 ? data.lastIndexOf(0x0a) + 1 : marked + 1;
+        if (end <= start) break;
+        block.parts.push(data.subarray(start, end));
+        start = end;
+        continue;
+      }
+      const nl = data.indexOf(0x0a, start);
+      if (nl === -1) break;
+      this.line(data.subarray(start, nl), emit);
+      start = nl + 1;
+    }
+    // A copy: the rest may outlive this chunk by many reads.
+    this.pending = start < data.length ? Buffer.from(data.subarray(start)) : EMPTY;
   }
 
   line(raw: Buffer, emit: (event: ControlEvent) => void): void {
@@ -167,19 +201,20 @@ export class ControlParser {
       if (raw[0] === 0x25) {
         const parsed = parseControlLine(raw);
         if (parsed.kind === 'end' && parsed.number === this.block.number) {
-          const { number, flags, lines } = this.block;
+          const { number, flags, parts } = this.block;
           this.block = null;
-          emit({ kind: 'reply', reply: { number, flags, ok: !parsed.error, lines } });
+          const text = parts.length === 0 ? '' : parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts).toString('utf8');
+          emit({ kind: 'reply', reply: { number, flags, ok: !parsed.error, text } });
           return;
         }
       }
-      this.block.lines.push(raw.toString('utf8'));
+      this.block.parts.push(raw, LF);
       return;
     }
     const parsed = parseControlLine(raw);
     switch (parsed.kind) {
       case 'begin':
-        this.block = { number: parsed.number, flags: parsed.flags, lines: [] };
+        this.block = { number: parsed.number, flags: parsed.flags, parts: [] };
         return;
       case 'end':
       case 'text':

@@ -99,8 +99,8 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
     lastConnected = true;
     let stdout = '';
     for (const reply of replies) {
-      if (!reply.ok) return { stdout, stderr: `${reply.lines.join('\n')}\n`, exitCode: 1 };
-      for (const line of reply.lines) stdout += `${line}\n`;
+      if (!reply.ok) return { stdout, stderr: reply.text === '' ? '\n' : reply.text, exitCode: 1 };
+      stdout += reply.text;
     }
     return { stdout, stderr: '', exitCode: 0 };
   };

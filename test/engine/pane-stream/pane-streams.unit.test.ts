@@ -51,7 +51,7 @@ function scripted() {
     /** Answers the oldest command line: each command ok with the given lines. */
     answer(lines: string[][]) {
       const next = pending.shift()!;
-      const replies = lines.map((l, i) => ({ number: i, flags: 1, ok: true, lines: l }));
+      const replies = lines.map((l, i) => ({ number: i, flags: 1, ok: true, text: l.map((line) => `${line}\n`).join('') }));
       next.onSettled?.(replies);
       next.resolve(replies);
     },

@@ -30,7 +30,7 @@ describe('screens shown from paste buffers', () => {
 });
 
 describe('screens answered command by command', () => {
-  const reply = (number: number, lines: string[], ok = true) => ({ number, flags: 1, ok, lines });
+  const reply = (number: number, lines: string[], ok = true) => ({ number, flags: 1, ok, text: lines.map((line) => `${line}\n`).join('') });
 
   it('captures and shows each pane through the buffer, and deletes it once at the end', () => {
     expect(bufferedScreensCommands(['%1', '%22'], 'buf')).toEqual([

@@ -5,8 +5,10 @@ import {
   formatControlLine,
   parseControlLine,
   quoteControlArg,
+  replyLines,
   unescapeOutput,
   type ControlEvent,
+  type ControlReply,
 } from '../../../src/engine/tmux/control-protocol.js';
 
 const line = (s: string) => Buffer.from(s, 'utf8');
@@ -101,12 +103,30 @@ describe('ControlParser', () => {
     expect(kinds).toEqual(['reply', 'session-changed', 'output', 'reply', 'output', 'reply']);
     expect(events[3]).toEqual({
       kind: 'reply',
-      reply: { number: 11, flags: 1, ok: true, lines: ['%output %1 this is capture text', 'line two'] },
+      reply: { number: 11, flags: 1, ok: true, text: '%output %1 this is capture text\nline two\n' },
     });
     expect(events[5]).toEqual({
       kind: 'reply',
-      reply: { number: 12, flags: 1, ok: false, lines: ["can't find pane: %9"] },
+      reply: { number: 12, flags: 1, ok: false, text: "can't find pane: %9\n" },
     });
+  });
+});
+
+describe('reply text in chunks of any size', () => {
+  it('keeps a reply whole, UTF-8 and lines that start with % included, wherever the chunks end', () => {
+    const body = ['héllo wörld ✓', '%not a guard', '', '%end 7 98 1', 'tail', '%%'].map((l) => `${l}\n`).join('');
+    const stream = Buffer.from(`%begin 7 99 1\n${body}%end 7 99 1\n%output %3 x\n%begin 8 100 1\n%error 8 100 1\n`);
+    for (const size of [1, 2, 3, 5, 7, 13, stream.length]) {
+      const parser = new ControlParser();
+      const events: ControlEvent[] = [];
+      for (let at = 0; at < stream.length; at += size) parser.push(stream.subarray(at, at + size), (e) => events.push(e));
+      expect(events, `chunks of ${size}`).toEqual([
+        { kind: 'reply', reply: { number: 99, flags: 1, ok: true, text: body } },
+        { kind: 'output', paneId: '%3', data: Buffer.from('x'), ageMs: null },
+        { kind: 'reply', reply: { number: 100, flags: 1, ok: false, text: '' } },
+      ]);
+      expect(replyLines((events[0] as { reply: ControlReply }).reply)).toEqual(body.slice(0, -1).split('\n'));
+    }
   });
 });
 
