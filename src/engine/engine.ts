@@ -74,8 +74,11 @@ interface Entry {
   track: PaneTrack;
   lines: readonly string[];
   view: PaneView | null;
-  /** The listing and wall-clock time of the last capture (null before the first). */
-  captured: { readonly pane: PaneInfo; readonly at: number } | null;
+  /**
+   * The listing and wall-clock time of the last capture (null before the first), its cycle, and
+   * whether the screen had changed since the capture before.
+   */
+  captured: { readonly pane: PaneInfo; readonly at: number; readonly cycle: number; readonly changed: boolean } | null;
   /** The last captured text and what was made of it: the same text again needs no new verdict. */
   screen: ScreenReading | null;
 }
@@ -250,7 +253,10 @@ export function createEngine(options: EngineOptions): Engine {
           // from the first frame that lists it.
           if (!entry) return inScope(pane, scope);
           const { captured } = entry;
-          return needsCapture(captured?.pane ?? pane, pane, captured?.at ?? null, requestedAt);
+          if (!needsCapture(captured?.pane ?? pane, pane, captured?.at ?? null, requestedAt)) return false;
+          // Printing when it was captured last cycle, printing still: such a pane cannot be stuck,
+          // so every other poll is enough to follow it (its last screen comes one poll late at most).
+          return !(captured !== null && captured.changed && captured.cycle === cycle - 1);
         })
         .map((pane) => pane.paneId);
       chose = true;
@@ -305,9 +311,10 @@ export function createEngine(options: EngineOptions): Engine {
           }
           continue;
         }
-        entry.captured = { pane, at: requestedAt };
+        const before = entry.screen;
         entry.screen = readScreen(entry.screen, screen, pane.alternateOn, rules);
         const { lines, hash, verdict } = entry.screen;
+        entry.captured = { pane, at: requestedAt, cycle, changed: before !== null && before.hash !== hash };
         const step = observe(entry.track, { hash, verdict }, now, machine);
         entry.track = step.track;
         // Keep the same array while the screen is unchanged (a blank screen too), so the view, and

@@ -159,6 +159,28 @@ describe('engine (scripted tmux, manual clock)', () => {
       expect(engine.getSnapshot().panes.find((p) => p.pane.paneId === '%2')?.lines).toEqual(['line 1', 'line 2']);
     });
 
+    it('follows a pane that prints through every poll on every other poll, and catches its last screen', async () => {
+      const busy: FakePane = { id: '%1', screen: 'line 0', activity: seconds() };
+      const { engine, fake } = setup([busy], {}, true);
+      await engine.pollNow(); // registers and captures it
+      const capturesPerPoll: number[] = [];
+      for (let i = 1; i <= 6; i++) {
+        busy.screen = `line ${i}`;
+        busy.activity = seconds();
+        const before = fake.calls.length;
+        await engine.pollNow();
+        capturesPerPoll.push(fake.calls.slice(before).flatMap((call) => captured([call], 0)).length);
+      }
+      // Printing at every capture: captured, left for one poll, captured again.
+      expect(capturesPerPoll).toEqual([1, 0, 1, 0, 1, 0]);
+      expect(engine.getSnapshot().panes[0]?.lines).toEqual(['line 5']);
+      // It stops: the next poll shows its last screen.
+      busy.screen = 'done\n$';
+      busy.activity = seconds();
+      await engine.pollNow();
+      expect(engine.getSnapshot().panes[0]?.lines).toEqual(['done', '$']);
+    });
+
     it('captures a silent pane again after a resize', async () => {
       const silent: FakePane = { id: '%1', screen: 'idle', activity: seconds() - 600 };
       const { engine, fake } = setup([silent], {}, true);
