@@ -326,7 +326,12 @@ export function createEngine(options: EngineOptions): Engine {
       }
       if (remote) {
         pending = [...entries.values()]
-          .filter(({ captured, pane }) => captured === null || needsCapture(captured.pane, pane, captured.at, requestedAt))
+          .filter(
+            ({ captured, pane }) =>
+              captured === null ||
+              // As on this machine: a pane printing at this capture is left for the next poll.
+              (needsCapture(captured.pane, pane, captured.at, requestedAt) && !(captured.changed && captured.cycle === cycle)),
+          )
           .map(({ pane }) => pane.paneId);
       }
       emit(events);
