@@ -10,6 +10,7 @@ import { render } from 'ink';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import { envValue } from '../engine/env.js';
 import { ScreenChangedError, sendIfUnchanged } from '../engine/guarded-send.js';
+import { refuseIfHostDown } from '../engine/host-status.js';
 import { NoClientError } from '../engine/tmux/client.js';
 import { socketArgs } from '../engine/tmux/socket.js';
 import { LOCAL_HOST, type EngineHandle, type PaneView } from '../engine/types.js';
@@ -61,14 +62,6 @@ export function attachCommand(engine: Pick<DashboardEngine, 'tmux'>, target: str
   return ['tmux', ...socketArgs(engine.tmux.socket), 'attach', '-t', target].map(shellWord).join(' ');
 }
 
-/** Nothing is typed into a pane whose host is down. */
-function refuseIfDown(engine: EngineHandle, pane: PaneView): void {
-  const host = engine.getSnapshot().hosts.find((h) => h.name === pane.host);
-  if (host && (host.state === 'unreachable' || host.state === 'auth-failed')) {
-    throw new Error(`${pane.host} is ${host.state === 'auth-failed' ? 'refusing ssh (auth failed)' : 'unreachable'}: not sent`);
-  }
-}
-
 export function createDashboardActions(
   engine: DashboardEngine,
   selfPaneId: string | null,
@@ -84,7 +77,7 @@ export function createDashboardActions(
   };
   return {
     async type(pane: PaneView, request: TypeRequest) {
-      refuseIfDown(engine, pane);
+      refuseIfHostDown(engine, pane.host, Date.now());
       try {
         await sendIfUnchanged(
           tmuxOf(pane.host),

@@ -3,6 +3,7 @@
 // per host owns that host's capture ticker and pane streams, shared by every server; a server
 // never holds a tmux client. routePorts puts one port per host behind a single one.
 
+import { HostDownError, refuseIfHostDown } from './host-status.js';
 import { createConversations, type ConversationOutcome, type ConverseOptions, type PaneConversations, type PaneHold } from './diff/run-conversation.js';
 import type { CaptureTicker } from './diff/capture-ticker.js';
 import type { Classifier } from './diff/conversation.js';
@@ -20,12 +21,12 @@ import {
   type EngineHandle,
   type EngineSnapshot,
   type EngineStore,
-  type HostState,
   type PaneView,
   type Timers,
 } from './types.js';
 
 // What the servers need about keys and errors, without reaching into the tmux layer.
+export { HostDownError, refuseIfHostDown };
 export { ScreenChangedError, UnknownKeyError, parseSendItems, TmuxPaneGoneError as PaneGoneError };
 export type { SendItem, ConversationOutcome, ConverseOptions, PaneHold, StreamViewer, Subscription };
 
@@ -61,19 +62,6 @@ export class UnknownHostError extends Error {
   ) {
     super(`corral watches no host named ${host} (pane ${key})`);
     this.name = 'UnknownHostError';
-  }
-}
-
-/** The key's host is watched but cannot be reached now: nothing was sent. */
-export class HostDownError extends Error {
-  constructor(
-    readonly host: string,
-    readonly state: HostState,
-    /** When it is worth trying again (s), from the next reconnect attempt. */
-    readonly retryAfterS: number,
-  ) {
-    super(`${host} is ${state === 'auth-failed' ? 'refusing corral (ssh authentication failed)' : 'unreachable'}: not sent`);
-    this.name = 'HostDownError';
   }
 }
 
@@ -260,9 +248,6 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
   };
 }
 
-/** Hosts whose panes cannot be reached now. */
-const DOWN_STATES: ReadonlySet<HostState> = new Set<HostState>(['unreachable', 'auth-failed']);
-
 /**
  * One port over several hosts: each call goes to the port of the key's host. A key of a host
  * that is down is refused with HostDownError (nothing reaches it), of an unknown host with
@@ -278,11 +263,7 @@ export function routePorts(
     if (!parsed) throw new BadPaneKeyError(key);
     const port = ports.get(parsed.host);
     if (!port) throw new UnknownHostError(parsed.host, key);
-    const health = store.getSnapshot().hosts.find((h) => h.name === parsed.host);
-    if (health && DOWN_STATES.has(health.state)) {
-      const retryAfterS = health.retryAt === null ? 5 : Math.max(1, Math.ceil((health.retryAt - clock.now()) / 1000));
-      throw new HostDownError(parsed.host, health.state, retryAfterS);
-    }
+    refuseIfHostDown(store, parsed.host, clock.now());
     return port;
   };
   const all = [...ports.values()];
