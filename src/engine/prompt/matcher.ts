@@ -217,6 +217,10 @@ interface RegionLine {
   readonly text: string;
   /** The same without a leading or trailing box border. */
   readonly inner: string;
+  /** The rule lists (bits of LIST_BITS) already asked whether a pattern of theirs matches the line. */
+  known: number;
+  /** Of those, the ones whose answer is yes. */
+  may: number;
 }
 
 const BOX_LEFT = /^[│┃║▌]\s*/;
@@ -228,27 +232,83 @@ const RIGHT_BORDERS = '│┃║█';
  */
 const ECHO_LINE = /^[>❯›]\s(?!\s*(?:press\s+)?(?:ctrl\+c|esc) to interrupt\W*$)/i;
 
-function regionLine(raw: string): RegionLine | null {
+type ListName = keyof RuleLists;
+const LIST_BITS: Readonly<Record<ListName, number>> = { busy: 1, lastLine: 2, permission: 4, stopped: 8 };
+
+/**
+ * What a line of a screen is to the rules of one pack: its trimmed and inner text, and which rule
+ * lists may match it (see mayMatch). A screen that scrolls shows the same line in many cycles, one row higher each
+ * time, so this is kept per line text: most lines of a capture cost one lookup, not a test per rule.
+ * Two generations: when the current map is full it becomes the previous one, so the lines still on
+ * the screens then are found there, not tested against every rule again.
+ */
+const LINE_CACHE_SIZE = 4096;
+
+interface LineCache {
+  current: Map<string, RegionLine | null>;
+  previous: Map<string, RegionLine | null>;
+}
+
+const lineCaches = new WeakMap<RuleLists, LineCache>();
+
+function readRegionLine(raw: string): RegionLine | null {
   const text = (raw.includes('\u001b') ? stripAnsi(raw) : raw).trim();
   if (text === '') return null;
   const first = text.charCodeAt(0);
   const last = text.charCodeAt(text.length - 1);
   // Box-drawing borders and the left half block live in U+2500..U+259F.
   const boxed = (first >= 0x2500 && first <= 0x259f) || (last >= 0x2500 && last <= 0x259f);
-  if (!boxed) return { text, inner: text };
-  // The right border is cut by hand: a regex anchored only at the end backtracks over long runs of padding.
-  let inner = text.replace(BOX_LEFT, '');
-  if (RIGHT_BORDERS.includes(inner.charAt(inner.length - 1))) inner = inner.slice(0, -1);
-  inner = inner.trim();
-  // An empty row inside a box says nothing; skipping it keeps tall dialogs inside the region.
-  return inner === '' ? null : { text, inner };
+  let inner = text;
+  if (boxed) {
+    // The right border is cut by hand: a regex anchored only at the end backtracks over long runs of padding.
+    inner = text.replace(BOX_LEFT, '');
+    if (RIGHT_BORDERS.includes(inner.charAt(inner.length - 1))) inner = inner.slice(0, -1);
+    inner = inner.trim();
+    // An empty row inside a box says nothing; skipping it keeps tall dialogs inside the region.
+    if (inner === '') return null;
+  }
+  return { text, inner, known: 0, may: 0 };
+}
+
+/**
+ * Whether a rule of the list `name` has a pattern that matches the line at all (its context
+ * aside). Asked once per line and list: a line that scrolls up is never asked about the last-line
+ * rules again, however long it stays on the screen.
+ */
+function mayMatch(rules: RuleLists, name: ListName, line: RegionLine): boolean {
+  const bit = LIST_BITS[name];
+  if ((line.known & bit) === 0) {
+    line.known |= bit;
+    if (rules[name].some((rule) => rule.pattern.test(rule.raw ? line.text : line.inner))) line.may |= bit;
+  }
+  return (line.may & bit) !== 0;
+}
+
+function regionLine(raw: string, rules: RuleLists): RegionLine | null {
+  if (raw === '') return null;
+  let cache = lineCaches.get(rules);
+  if (cache === undefined) {
+    cache = { current: new Map(), previous: new Map() };
+    lineCaches.set(rules, cache);
+  }
+  let line = cache.current.get(raw);
+  if (line === undefined) {
+    line = cache.previous.get(raw);
+    if (line === undefined) line = readRegionLine(raw);
+    if (cache.current.size >= LINE_CACHE_SIZE) {
+      cache.previous = cache.current;
+      cache.current = new Map();
+    }
+    cache.current.set(raw, line);
+  }
+  return line;
 }
 
 /** The last `size` non-empty lines, top to bottom. */
-function bottomRegion(lines: readonly string[], size: number): RegionLine[] {
+function bottomRegion(lines: readonly string[], size: number, rules: RuleLists): RegionLine[] {
   const region: RegionLine[] = [];
   for (let i = lines.length - 1; i >= 0 && region.length < size; i--) {
-    const line = regionLine(lines[i] ?? '');
+    const line = regionLine(lines[i] ?? '', rules);
     if (line) region.push(line);
   }
   return region.reverse();
@@ -295,48 +355,13 @@ interface Match {
   readonly index: number;
 }
 
-/**
- * Whether a rule of `rules` has a pattern that matches the line at all (its context aside). A
- * screen that scrolls shows the same line in many cycles, one row higher each time: the answer is
- * kept per line text (`inner` follows from `text`), so most lines cost one lookup, not a test per rule.
- */
-const CANDIDATE_CACHE_SIZE = 4096;
-
-/**
- * Two generations: when the current map is full it becomes the previous one, so the lines still on
- * the screens when that happens are found there, not tested against every rule again.
- */
-interface CandidateCache {
-  current: Map<string, boolean>;
-  previous: Map<string, boolean>;
-}
-
-const candidateCaches = new WeakMap<readonly CompiledRule[], CandidateCache>();
-
-function mayMatch(rules: readonly CompiledRule[], line: RegionLine): boolean {
-  let cache = candidateCaches.get(rules);
-  if (cache === undefined) {
-    cache = { current: new Map(), previous: new Map() };
-    candidateCaches.set(rules, cache);
-  }
-  let may = cache.current.get(line.text);
-  if (may === undefined) {
-    may = cache.previous.get(line.text) ?? rules.some((rule) => rule.pattern.test(rule.raw ? line.text : line.inner));
-    if (cache.current.size >= CANDIDATE_CACHE_SIZE) {
-      cache.previous = cache.current;
-      cache.current = new Map();
-    }
-    cache.current.set(line.text, may);
-  }
-  return may;
-}
-
 /** The lowest line a rule of `rules` matches, scanning from the bottom. */
-function lowestMatch(rules: readonly CompiledRule[], region: readonly RegionLine[], skip?: RegExp): Match | null {
+function lowestMatch(lists: RuleLists, name: ListName, region: readonly RegionLine[], skip?: RegExp): Match | null {
+  const rules = lists[name];
   let reach = 0;
   for (const rule of rules) if (rule.within > reach) reach = rule.within;
   for (let index = region.length - 1; index >= Math.max(0, region.length - reach); index--) {
-    if (!mayMatch(rules, region[index]!)) continue;
+    if (!mayMatch(lists, name, region[index]!)) continue;
     if (skip && (skip.test(region[index]!.inner) || insideInputBox(region, index))) continue;
     for (const rule of rules) if (matchesAt(rule, region, index)) return { rule, index };
   }
@@ -347,12 +372,12 @@ function lowestMatch(rules: readonly CompiledRule[], region: readonly RegionLine
  * Which lines of the region's bottom `reach` a rule of `rules` may match, as indexes from the
  * bottom up: asked once per screen, not once per rule.
  */
-function candidateLines(rules: readonly CompiledRule[], region: readonly RegionLine[]): number[] {
+function candidateLines(lists: RuleLists, name: ListName, region: readonly RegionLine[]): number[] {
   let reach = 0;
-  for (const rule of rules) if (rule.within > reach) reach = rule.within;
+  for (const rule of lists[name]) if (rule.within > reach) reach = rule.within;
   const found: number[] = [];
   for (let index = region.length - 1; index >= Math.max(0, region.length - reach); index--) {
-    if (mayMatch(rules, region[index]!)) found.push(index);
+    if (mayMatch(lists, name, region[index]!)) found.push(index);
   }
   return found;
 }
@@ -369,18 +394,18 @@ function lowestLineOf(rule: CompiledRule, candidates: readonly number[], region:
 
 function choosePrompt(rules: RuleLists, region: readonly RegionLine[]): Match | null {
   const last = region.length - 1;
-  if (mayMatch(rules.lastLine, region[last]!)) {
+  if (mayMatch(rules, 'lastLine', region[last]!)) {
     for (const rule of rules.lastLine) if (matchesAt(rule, region, last)) return { rule, index: last };
   }
   // Permission rules go by rule order, so a dialog reports its question rather than its key hints.
-  const candidates = candidateLines(rules.permission, region);
+  const candidates = candidateLines(rules, 'permission', region);
   if (candidates.length > 0) {
     for (const rule of rules.permission) {
       const index = lowestLineOf(rule, candidates, region);
       if (index >= 0) return { rule, index };
     }
   }
-  return lowestMatch(rules.stopped, region);
+  return lowestMatch(rules, 'stopped', region);
 }
 
 /**
@@ -404,11 +429,11 @@ export function classifyScreen(
   pack: PromptRules = DEFAULT_RULES,
   context?: ScreenContext,
 ): PromptVerdict {
-  const region = bottomRegion(lines, BUSY_REGION_LINES);
+  const rules: RuleLists = context?.alternateScreen ? pack.onAlternateScreen : pack;
+  const region = bottomRegion(lines, BUSY_REGION_LINES, rules);
   if (region.length === 0)
     return { prompt: false, reason: null, busy: false, tool: null, rule: null, line: '', answer: null };
-  const rules = context?.alternateScreen ? pack.onAlternateScreen : pack;
-  const busy = lowestMatch(rules.busy, region, ECHO_LINE);
+  const busy = lowestMatch(rules, 'busy', region, ECHO_LINE);
   const prompt = choosePrompt(rules, region);
   const promptSurvives = prompt !== null && (busy === null || outranksBusy(prompt, busy));
   if (prompt && promptSurvives) {
