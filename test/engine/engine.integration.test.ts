@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import { resolveSettings } from '../../src/engine/config.js';
-import { TmuxClient } from '../../src/engine/tmux/client.js';
+import { DETAILS_MS, TmuxClient } from '../../src/engine/tmux/client.js';
 import { createControlRunner } from '../../src/engine/tmux/control-runner.js';
 import { createExecRunner } from '../../src/engine/tmux/runner.js';
 import { localTransport } from '../../src/engine/tmux/transport.js';
@@ -180,6 +180,31 @@ describe('engine on a real tmux server', () => {
     await waitFor(() => captures(silent) > beforeResize && paneView(silent)?.pane.width === 50);
     expect(captures(silent)).toBeGreaterThan(beforeResize);
     expect(paneView(silent)?.pane.width).toBe(50);
+  });
+
+  it('over control mode, lists names only every DETAILS_MS, yet reads a new hostile title and a moved pane right', async () => {
+    const pane = await server.spawn('sleep 60', { title: 'first' });
+    startEngine({}, true);
+    await waitFor(() => paneView(pane)?.pane.title === 'first');
+    const listings = () => polled.filter((args) => args[0] === 'list-panes').map((args) => args[3] ?? '');
+    const named = () => listings().filter((format) => format.includes('#{pane_title}')).length;
+    await new Promise((r) => setTimeout(r, 2 * DETAILS_MS));
+    // At a 200 ms poll, most listings are activity listings: about one in ten carries the names.
+    expect(listings().length).toBeGreaterThanOrEqual(12);
+    expect(named()).toBeLessThanOrEqual(Math.ceil(listings().length / 4));
+    const title = 'two  spaces <~n~> ; "q" ü';
+    const changedAt = Date.now();
+    await server.tmux('select-pane', '-t', pane, '-T', title);
+    await waitFor(() => paneView(pane)?.pane.title === title);
+    expect(Date.now() - changedAt).toBeLessThan(DETAILS_MS + 1500);
+    // A pane moved into a window of its own (break-pane) is listed in full at once: its window id changed.
+    await server.tmux('split-window', '-d', '-t', pane, 'sleep 60');
+    const before = paneView(pane)!.pane.windowId;
+    await server.tmux('break-pane', '-d', '-s', pane, '-n', 'moved out');
+    const movedAt = Date.now();
+    await waitFor(() => paneView(pane)?.pane.windowName === 'moved out');
+    expect(paneView(pane)!.pane.windowId).not.toBe(before);
+    expect(Date.now() - movedAt).toBeLessThan(1500);
   });
 
   it('tells less on its first page (a file name as last line) from a log that ends in a file name', async () => {

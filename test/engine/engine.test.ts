@@ -4,17 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
 import { resolveSettings } from '../../src/engine/config.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
-import { makeFraming } from '../../src/engine/tmux/commands.js';
 import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
 import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
 import type { CorralEvent } from '../../src/engine/types.js';
 
 const NONCE = 'fixed';
-const framing = makeFraming(NONCE);
 
 type FakePane = PolledPane;
 
-const scriptedTmux = (panes: FakePane[]) => scriptedPoll(panes, framing);
+const scriptedTmux = (panes: FakePane[]) => scriptedPoll(panes);
 
 function setup(panes: FakePane[], flags: Record<string, unknown> = {}, persistent = false) {
   const fake = scriptedTmux(panes);

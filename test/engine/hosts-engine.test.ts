@@ -7,12 +7,10 @@ import { createEngine, reconnectDelay, type Engine } from '../../src/engine/engi
 import { HostAuthError, HostUnreachableError } from '../../src/engine/host-errors.js';
 import { combineEngines } from '../../src/engine/hosts-engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
-import { makeFraming } from '../../src/engine/tmux/commands.js';
 import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
 import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
 import type { CorralEvent, HostSpec } from '../../src/engine/types.js';
 
-const framing = makeFraming('fixed');
 const T0 = 1_800_000_000_000;
 
 interface RemotePane {
@@ -35,7 +33,7 @@ function remoteTmux(panes: RemotePane[], now: () => number, skewMs: number) {
       return remoteSeconds(p.printedAt);
     },
   }));
-  return scriptedPoll(polled, framing, () => remoteSeconds(now()));
+  return scriptedPoll(polled, () => remoteSeconds(now()));
 }
 
 const buildBox: HostSpec = { name: 'build-box', ssh: 'build-box', socket: { kind: 'default' } };

@@ -3,7 +3,6 @@
 // control-mode poll does) and the buffer commands, from a mutable list of panes.
 
 import type { TmuxResult, TmuxRunner } from '../../src/engine/tmux/runner.js';
-import type { Framing } from '../../src/engine/tmux/commands.js';
 
 export interface PolledPane {
   id: string;
@@ -24,7 +23,40 @@ export interface ScriptedPoll {
   fail(error: Error | null): void;
 }
 
-export function scriptedPoll(panes: readonly PolledPane[], framing: Framing, serverSeconds: () => number = () => Math.floor(Date.now() / 1000)): ScriptedPoll {
+/** A pane's format variables, as tmux would expand them (one window per pane, in session main). */
+function variables(p: PolledPane): Record<string, string> {
+  const n = p.id.slice(1);
+  return {
+    pane_id: p.id,
+    session_id: '$0',
+    session_name: 'main',
+    window_id: `@${n}`,
+    window_index: n,
+    window_name: 'win',
+    pane_index: '0',
+    pane_title: p.title ?? 'title',
+    pane_current_path: '/work',
+    pane_current_command: 'bash',
+    pane_pid: '1',
+    pane_dead: '0',
+    pane_width: String(p.width ?? 80),
+    pane_height: '24',
+    pane_in_mode: '0',
+    alternate_on: '0',
+    window_activity: String(p.activity ?? 0),
+  };
+}
+
+function expand(format: string, p: PolledPane): string {
+  const vars = variables(p);
+  return format.replace(/#\{([a-z_]+)\}/g, (whole, name: string) => {
+    const value = vars[name];
+    if (value === undefined) throw new Error(`the scripted tmux knows no format variable ${whole}`);
+    return value;
+  });
+}
+
+export function scriptedPoll(panes: readonly PolledPane[], serverSeconds: () => number = () => Math.floor(Date.now() / 1000)): ScriptedPoll {
   const calls: string[][] = [];
   const buffers = new Map<string, string>();
   let serverUp = true;
@@ -41,11 +73,8 @@ export function scriptedPoll(panes: readonly PolledPane[], framing: Framing, ser
     }
     for (const cmd of commands) {
       if (cmd[0] === 'list-panes') {
-        for (const p of panes) {
-          const n = p.id.slice(1);
-          const fields = [p.id, '$0', 'main', `@${n}`, n, 'win', '0', p.title ?? 'title', '/work', 'bash', '1', '0', String(p.width ?? 80), '24', '0', '0', String(p.activity ?? 0)];
-          stdout += fields.join(framing.fieldSep) + framing.recordEnd + '\n';
-        }
+        const format = cmd[cmd.indexOf('-F') + 1]!;
+        for (const p of panes) stdout += `${expand(format, p)}\n`;
       } else if (cmd[0] === 'display-message') {
         stdout += `${cmd[2]!.replace('%s', String(serverSeconds())).replaceAll('%%', '%')}\n`;
       } else if (cmd[0] === 'capture-pane') {

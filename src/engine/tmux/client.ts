@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PaneInfo, TmuxSocket } from '../types.js';
 import {
+  activityListCommand,
   captureBatchCommand,
   captureCommand,
   chain,
@@ -12,18 +13,22 @@ import {
   escapeFormat,
   makeFraming,
   listPanesCommand,
+  parseActivityList,
   parseCaptureBatch,
   paneInfoCommand,
+  parseClock,
   parsePaneList,
   parsePollCycle,
   pasteBufferCommands,
   pollCycleCommand,
   screensCommand,
   sendItemsCommands,
+  splitPollCycle,
   type BatchCapture,
   type CaptureBatchOptions,
   type CaptureOptions,
   type Framing,
+  type PaneActivity,
   type PollCycleOutput,
 } from './commands.js';
 import {
@@ -95,16 +100,24 @@ export interface TmuxClientOptions {
 }
 
 /**
- * Over a persistent connection, a pane's folder and foreground command are listed at most this
- * long apart (the default poll interval, so at that interval every listing has them); between two
- * such listings a brief one keeps the values of the last. A pane that is new or respawned is
- * listed in full at once.
+ * Over a persistent connection, the names, titles, folders and foreground commands of the panes are
+ * listed at most this long apart (the default poll interval, so at that interval every listing is
+ * full). In between, a poll lists only what tmux generates itself (an activity listing: ids,
+ * indexes, sizes, flags, activity stamps), about a seventh of the bytes and half the server's work,
+ * and keeps the names of the last full listing. A pane that is new, respawned or moved to another
+ * session or window is listed in full at once.
  */
 export const DETAILS_MS = 2_000;
 
+/** What a full listing says of a pane that an activity listing does not, and what it is checked by. */
 interface PaneDetails {
   readonly pid: number;
   readonly dead: boolean;
+  readonly sessionId: string;
+  readonly windowId: string;
+  readonly sessionName: string;
+  readonly windowName: string;
+  readonly title: string;
   readonly cwd: string;
   readonly command: string;
 }
@@ -124,6 +137,8 @@ export class TmuxClient {
   private readonly now: () => number;
   private details = new Map<string, PaneDetails>();
   private detailsAt: number | null = null;
+  /** Each pane's PaneInfo from the last listing: a pane listed the same again is that same object. */
+  private known = new Map<string, PaneInfo>();
 
   constructor(options: TmuxClientOptions) {
     this.socket = options.socket;
@@ -197,33 +212,47 @@ export class TmuxClient {
     return { panes, screens: parsePollCycle(result.stdout, this.framing, result.exitCode === 0, screen).screens, serverTime };
   }
 
-  /** The listing of a poll: brief while the last full one is recent (see DETAILS_MS), in full otherwise. */
-  private listCommand(clock: boolean, brief: boolean): string[] {
-    const list = listPanesCommand(this.framing, brief);
+  /** The listing of a poll: an activity listing while the last full one is recent (see DETAILS_MS), else a full one. */
+  private listCommand(clock: boolean, activity: boolean): string[] {
+    const list = activity ? activityListCommand() : listPanesCommand(this.framing);
     return chain(clock ? [list, clockCommand(this.framing)] : [list]);
   }
 
-  private briefNow(now: number): boolean {
+  private activityNow(now: number): boolean {
     return this.detailsAt !== null && now >= this.detailsAt && now - this.detailsAt < DETAILS_MS;
   }
 
-  /** The panes of a listing with their details; null when a brief one shows a pane not known in full. */
-  private filled(panes: PaneInfo[], brief: boolean, now: number): PaneInfo[] | null {
-    if (brief) return withDetails(panes, this.details);
-    this.details = new Map(panes.map((p) => [p.paneId, { pid: p.pid, dead: p.dead, cwd: p.cwd, command: p.command }]));
-    this.detailsAt = now;
+  /**
+   * The panes of a listing's text. An activity listing takes the names of the last full one: null
+   * when it shows a pane that listing does not know as it is now (new, respawned or moved).
+   */
+  private readListing(text: string, activity: boolean, now: number): PaneInfo[] | null {
+    let panes: PaneInfo[];
+    if (activity) {
+      const filled = withDetails(parseActivityList(text), this.details, this.known);
+      if (filled === null) return null;
+      panes = filled;
+    } else {
+      panes = parsePaneList(text, this.framing).map((pane) => {
+        const last = this.known.get(pane.paneId);
+        return last !== undefined && samePaneInfo(last, pane) ? last : pane;
+      });
+      this.details = new Map(panes.map((p) => [p.paneId, detailsOf(p)]));
+      this.detailsAt = now;
+    }
+    this.known = new Map(panes.map((p) => [p.paneId, p]));
     return panes;
   }
 
   private async listForPoll(clock: boolean): Promise<{ panes: PaneInfo[]; serverTime: number | null }> {
     const now = this.now();
-    if (this.briefNow(now)) {
-      const { panes, serverTime } = await this.runPoll(this.listCommand(clock, true));
-      const filled = this.filled(panes, true, now);
-      if (filled !== null) return { panes: filled, serverTime };
+    if (this.activityNow(now)) {
+      const { list } = await this.runPollText(this.listCommand(clock, true));
+      const panes = this.readListing(list, true, now);
+      if (panes !== null) return { panes, serverTime: parseClock(list, this.framing) };
     }
-    const { panes, serverTime } = await this.runPoll(this.listCommand(clock, false));
-    return { panes: this.filled(panes, false, now) ?? panes, serverTime };
+    const { list } = await this.runPollText(this.listCommand(clock, false));
+    return { panes: this.readListing(list, false, now) ?? [], serverTime: parseClock(list, this.framing) };
   }
 
   /** One round trip: the listing, and the captures of `captureIds` after it (see pollCycle). */
@@ -234,18 +263,18 @@ export class TmuxClient {
     }
     const style = await this.bufferStyle();
     const now = this.now();
-    const brief = this.briefNow(now);
-    const result = await this.roundTrip([...this.listCommand(clock, brief), ';', ...screensCommand(this.framing, captureIds, captureBufferName(this.framing))]);
+    const activity = this.activityNow(now);
+    const result = await this.roundTrip([...this.listCommand(clock, activity), ';', ...screensCommand(this.framing, captureIds, captureBufferName(this.framing))]);
     if (result.exitCode !== 0 && isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
     const shown = this.pollRunner.connected?.() === false ? 'raw' : style;
-    const output = parsePollCycle(result.stdout, this.framing, result.exitCode === 0, (body) => shownScreen(body, shown));
+    const { list, screens } = splitPollCycle(result.stdout, this.framing, result.exitCode === 0, (body) => shownScreen(body, shown));
+    const panes = this.readListing(list, activity, now);
     // tmux stops a sequence at a pane that closed: the list, which comes first, is still whole.
-    if (result.exitCode !== 0 && output.panes.length === 0) throw new TmuxCommandError(['list-panes'], result);
-    const panes = this.filled(output.panes, brief, now);
-    if (panes !== null) return { ...output, panes };
+    if (result.exitCode !== 0 && list.trim() === '') throw new TmuxCommandError(['list-panes'], result);
+    if (panes !== null) return { panes, screens, serverTime: parseClock(list, this.framing) };
     // A pane appeared since the last full listing: list once more, in full.
     const full = await this.listForPoll(clock);
-    return { panes: full.panes, screens: output.screens, serverTime: full.serverTime };
+    return { panes: full.panes, screens, serverTime: full.serverTime };
   }
 
   /**
@@ -281,6 +310,16 @@ export class TmuxClient {
       throw new TmuxCommandError(['list-panes'], result);
     }
     return output;
+  }
+
+  /** A listing (and whatever follows it) over the poll runner, as text; a failed listing throws. */
+  private async runPollText(command: readonly string[]): Promise<{ list: string }> {
+    const result = await this.roundTrip(command);
+    if (result.exitCode !== 0) {
+      if (isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
+      throw new TmuxCommandError(['list-panes'], result);
+    }
+    return { list: result.stdout };
   }
 
   /**
@@ -425,15 +464,79 @@ export class TmuxClient {
   }
 }
 
-/** A brief listing with the folders and commands of the last full one; null when a pane is new or respawned. */
-function withDetails(panes: readonly PaneInfo[], details: ReadonlyMap<string, PaneDetails>): PaneInfo[] | null {
+function detailsOf(pane: PaneInfo): PaneDetails {
+  const { pid, dead, sessionId, windowId, sessionName, windowName, title, cwd, command } = pane;
+  return { pid, dead, sessionId, windowId, sessionName, windowName, title, cwd, command };
+}
+
+/**
+ * An activity listing with the names of the last full one (a pane listed as before keeps its
+ * PaneInfo object); null when a pane is new, respawned, or now in another session or window.
+ */
+function withDetails(
+  panes: readonly PaneActivity[],
+  details: ReadonlyMap<string, PaneDetails>,
+  known: ReadonlyMap<string, PaneInfo>,
+): PaneInfo[] | null {
   const filled: PaneInfo[] = [];
   for (const pane of panes) {
-    const known = details.get(pane.paneId);
-    if (known === undefined || known.pid !== pane.pid || known.dead !== pane.dead) return null;
-    filled.push({ ...pane, cwd: known.cwd, command: known.command });
+    const d = details.get(pane.paneId);
+    if (d === undefined || d.pid !== pane.pid || d.dead !== pane.dead || d.sessionId !== pane.sessionId || d.windowId !== pane.windowId) return null;
+    const last = known.get(pane.paneId);
+    if (last !== undefined && sameActivity(last, pane)) {
+      filled.push(last);
+      continue;
+    }
+    // Written out in parsePaneList's order: every PaneInfo then has one shape (a spread would not).
+    filled.push({
+      paneId: pane.paneId,
+      sessionId: pane.sessionId,
+      sessionName: d.sessionName,
+      windowId: pane.windowId,
+      windowIndex: pane.windowIndex,
+      windowName: d.windowName,
+      paneIndex: pane.paneIndex,
+      title: d.title,
+      cwd: d.cwd,
+      command: d.command,
+      pid: pane.pid,
+      dead: pane.dead,
+      width: pane.width,
+      height: pane.height,
+      inMode: pane.inMode,
+      alternateOn: pane.alternateOn,
+      windowActivity: pane.windowActivity,
+    });
   }
   return filled;
+}
+
+function sameActivity(a: PaneActivity, b: PaneActivity): boolean {
+  return (
+    a.paneId === b.paneId &&
+    a.sessionId === b.sessionId &&
+    a.windowId === b.windowId &&
+    a.windowIndex === b.windowIndex &&
+    a.paneIndex === b.paneIndex &&
+    a.pid === b.pid &&
+    a.dead === b.dead &&
+    a.width === b.width &&
+    a.height === b.height &&
+    a.inMode === b.inMode &&
+    a.alternateOn === b.alternateOn &&
+    a.windowActivity === b.windowActivity
+  );
+}
+
+function samePaneInfo(a: PaneInfo, b: PaneInfo): boolean {
+  return (
+    sameActivity(a, b) &&
+    a.sessionName === b.sessionName &&
+    a.windowName === b.windowName &&
+    a.title === b.title &&
+    a.cwd === b.cwd &&
+    a.command === b.command
+  );
 }
 
 /** `tmux -V` as [major, minor], or throws TmuxMissingError when tmux is not installed. */

@@ -115,16 +115,65 @@ export function makeFraming(nonce: string): Framing {
   };
 }
 
-/**
- * Fields whose expansion costs the tmux server a look at the process table for every pane (the
- * foreground process's folder and name): a brief listing leaves them empty.
- */
-export const DETAIL_FIELDS: ReadonlySet<(typeof PANE_FIELDS)[number]> = new Set(['pane_current_path', 'pane_current_command']);
+export function listPanesCommand(framing: Framing): TmuxCommand {
+  return ['list-panes', '-a', '-F', PANE_FIELDS.map((field) => `#{${field}}`).join(framing.fieldSep) + framing.recordEnd];
+}
 
-/** `brief`: the same records with DETAIL_FIELDS left empty (most of the listing's cost to tmux). */
-export function listPanesCommand(framing: Framing, brief = false): TmuxCommand {
-  const fields = PANE_FIELDS.map((field) => (brief && DETAIL_FIELDS.has(field) ? '' : `#{${field}}`));
-  return ['list-panes', '-a', '-F', fields.join(framing.fieldSep) + framing.recordEnd];
+/**
+ * The fields of an activity listing: only what tmux itself generates (ids, indexes, numbers and
+ * flags), never a name, title or path a program or a person chose. Space-separated, one pane a
+ * line: nothing in them can contain a space or a line break, so they need no framing. A poll uses
+ * them between two full listings (see TmuxClient); the names come from the last full one.
+ */
+const ACTIVITY_FIELDS = [
+  'pane_id',
+  'session_id',
+  'window_id',
+  'window_index',
+  'pane_index',
+  'pane_pid',
+  'pane_dead',
+  'pane_width',
+  'pane_height',
+  'pane_in_mode',
+  'alternate_on',
+  'window_activity',
+] as const;
+
+/** What an activity listing says of a pane: its PaneInfo without the names, title, folder and command. */
+export type PaneActivity = Omit<PaneInfo, 'sessionName' | 'windowName' | 'title' | 'cwd' | 'command'>;
+
+export function activityListCommand(): TmuxCommand {
+  return ['list-panes', '-a', '-F', ACTIVITY_FIELDS.map((field) => `#{${field}}`).join(' ')];
+}
+
+const PANE_ID = /^%\d+$/;
+
+/** Parses an activity listing; a line that is not one record of it is skipped (a clock line, say). */
+export function parseActivityList(text: string): PaneActivity[] {
+  const panes: PaneActivity[] = [];
+  for (const line of text.split('\n')) {
+    const f = line.split(' ');
+    if (f.length !== ACTIVITY_FIELDS.length || !PANE_ID.test(f[0]!)) continue;
+    const [paneId, sessionId, windowId, windowIndex, paneIndex, pid, dead, width, height, inMode, alternateOn, activity] = f as [
+      string, string, string, string, string, string, string, string, string, string, string, string,
+    ];
+    panes.push({
+      paneId,
+      sessionId,
+      windowId,
+      windowIndex: toInt(windowIndex),
+      paneIndex: toInt(paneIndex),
+      pid: toInt(pid),
+      dead: dead === '1',
+      width: toInt(width),
+      height: toInt(height),
+      inMode: inMode === '1',
+      alternateOn: alternateOn === '1',
+      windowActivity: toInt(activity) * 1000,
+    });
+  }
+  return panes;
 }
 
 /** What list-panes says about one pane, from `display-message` (no other pane is listed). */
@@ -235,10 +284,20 @@ export function parsePollCycle(
   exitedCleanly: boolean,
   screen: (body: string) => string = (body) => body,
 ): PollCycleOutput {
+  const { list, screens } = splitPollCycle(stdout, framing, exitedCleanly, screen);
+  return { panes: parsePaneList(list, framing), screens, serverTime: parseClock(list, framing) };
+}
+
+/** A poll cycle's output cut into the listing's text (with the clock line, if any) and the screens. */
+export function splitPollCycle(
+  stdout: string,
+  framing: Framing,
+  exitedCleanly: boolean,
+  screen: (body: string) => string = (body) => body,
+): { list: string; screens: Map<string, string> } {
   const marker = new RegExp(`^${escapeRegExp(framing.blockStart)}(%\\d+)~>$`, 'm');
   const first = stdout.search(marker);
-  const listText = first === -1 ? stdout : stdout.slice(0, first);
-  const panes = parsePaneList(listText, framing);
+  const list = first === -1 ? stdout : stdout.slice(0, first);
   const screens = new Map<string, string>();
   if (first !== -1) {
     const blocks = stdout.slice(first).split(new RegExp(`^(?=${escapeRegExp(framing.blockStart)}%\\d+~>$)`, 'm'));
@@ -253,7 +312,7 @@ export function parsePollCycle(
       screens.set(id, screen(body));
     });
   }
-  return { panes, screens, serverTime: parseClock(listText, framing) };
+  return { list, screens };
 }
 
 function escapeRegExp(value: string): string {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  activityListCommand,
   chain,
   escapeArg,
   makeFraming,
+  parseActivityList,
   parsePollCycle,
   pollCycleCommand,
   sendItemsCommands,
@@ -46,6 +48,36 @@ describe('poll cycle command', () => {
 
   it('refuses pane ids that are not % and digits', () => {
     expect(() => pollCycleCommand(framing, ['%1; kill-server'])).toThrow(/not a tmux pane id/);
+  });
+});
+
+describe('activity listing', () => {
+  it('asks only for variables tmux generates itself, space-separated', () => {
+    const [, , , format] = activityListCommand();
+    const names = [...format!.matchAll(/#\{([a-z_]+)\}/g)].map((m) => m[1]);
+    expect(names).toContain('window_activity');
+    expect(names).toContain('pane_pid');
+    for (const chosen of ['pane_title', 'window_name', 'session_name', 'pane_current_path', 'pane_current_command']) {
+      expect(names).not.toContain(chosen);
+    }
+    expect(format!.replace(/#\{[a-z_]+\}/g, '')).toMatch(/^ +$/);
+  });
+
+  it('parses records and skips any line that is not one (a clock line, a short or a long line)', () => {
+    const text = [
+      '%3 $1 @4 2 0 4242 0 120 30 0 1 1700000001',
+      `${makeFraming('n').blockStart}clock~>1700000002`,
+      '%4 $1 @5 3 1 4243 1 80 24',
+      '%5 $1 @5 3 1 4243 1 80 24 0 0 1700000000 extra',
+      'x3 $1 @4 2 0 4242 0 120 30 0 1 1700000001',
+      '%6 $2 @9 0 0 99 0 80 24 1 0 ',
+      '',
+    ].join('\n');
+    expect(parseActivityList(text)).toEqual([
+      { paneId: '%3', sessionId: '$1', windowId: '@4', windowIndex: 2, paneIndex: 0, pid: 4242, dead: false, width: 120, height: 30, inMode: false, alternateOn: true, windowActivity: 1_700_000_001_000 },
+      // An empty stamp (a tmux that has none) reads as 0, as in a full listing.
+      { paneId: '%6', sessionId: '$2', windowId: '@9', windowIndex: 0, paneIndex: 0, pid: 99, dead: false, width: 80, height: 24, inMode: true, alternateOn: false, windowActivity: 0 },
+    ]);
   });
 });
 

@@ -7,6 +7,9 @@ interface FakePane {
   pid: number;
   cwd: string;
   command: string;
+  title?: string;
+  windowId?: string;
+  activity?: number;
 }
 
 /** A scripted server that expands list-panes formats field by field, as tmux would. */
@@ -23,6 +26,9 @@ function scripted(panes: FakePane[]) {
           .replace('#{pane_pid}', String(p.pid))
           .replace('#{pane_current_path}', p.cwd)
           .replace('#{pane_current_command}', p.command)
+          .replace('#{pane_title}', p.title ?? 'title')
+          .replace('#{window_id}', p.windowId ?? '@1')
+          .replace('#{window_activity}', String(p.activity ?? 1))
           .replace(/#\{pane_dead\}|#\{pane_in_mode\}|#\{alternate_on\}/g, '0')
           .replace(/#\{[a-z_]+\}/g, '1'),
       )
@@ -43,6 +49,8 @@ function setup(panes: FakePane[]) {
 }
 
 const full = (format: string) => format.includes('#{pane_current_path}') && format.includes('#{pane_current_command}');
+/** Format variables that a program or a person can set (names, titles, paths, commands). */
+const CHOSEN = ['pane_title', 'window_name', 'session_name', 'pane_current_path', 'pane_current_command'];
 
 describe('poll listing over a persistent connection', () => {
   it('lists folders and commands at most DETAILS_MS apart and keeps them in between', async () => {
@@ -80,5 +88,47 @@ describe('poll listing over a persistent connection', () => {
     advance(-1000);
     await poll();
     expect(fake.formats.map(full)).toEqual([true, true]);
+  });
+
+  it('between full listings asks only for what tmux generates, and keeps the names and titles', async () => {
+    const pane: FakePane = { id: '%1', pid: 10, cwd: '/a', command: 'bash', title: 'build' };
+    const { fake, poll, advance } = setup([pane]);
+    await poll();
+    pane.title = 'tests';
+    advance(500);
+    expect((await poll())[0]).toMatchObject({ title: 'build', cwd: '/a' });
+    const between = fake.formats.at(-1)!;
+    for (const name of CHOSEN) expect(between).not.toContain(`#{${name}}`);
+    // Nothing that could hold a space, so the records need no framing.
+    expect(between).not.toContain('<~');
+    advance(DETAILS_MS);
+    expect((await poll())[0]).toMatchObject({ title: 'tests' });
+  });
+
+  it('lists in full at once when a pane moved to another window', async () => {
+    const pane: FakePane = { id: '%1', pid: 10, cwd: '/a', command: 'bash', windowId: '@1' };
+    const { fake, poll, advance } = setup([pane]);
+    await poll();
+    advance(100);
+    pane.windowId = '@7';
+    pane.cwd = '/moved';
+    expect((await poll())[0]).toMatchObject({ windowId: '@7', cwd: '/moved' });
+    expect(fake.formats.map(full)).toEqual([true, false, true]);
+  });
+
+  it('gives back the same PaneInfo object for a pane listed as before, a new one when it changed', async () => {
+    const pane: FakePane = { id: '%1', pid: 10, cwd: '/a', command: 'bash', activity: 100 };
+    const { poll, advance } = setup([pane]);
+    const first = (await poll())[0];
+    advance(100);
+    expect((await poll())[0]).toBe(first);
+    advance(100);
+    pane.activity = 101;
+    const printed = (await poll())[0];
+    expect(printed).not.toBe(first);
+    expect(printed).toMatchObject({ windowActivity: 101_000, cwd: '/a' });
+    advance(DETAILS_MS);
+    // A full listing that says the same keeps the object too.
+    expect((await poll())[0]).toBe(printed);
   });
 });
