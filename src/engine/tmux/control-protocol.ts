@@ -74,7 +74,35 @@ export type ControlLine =
   | { readonly kind: 'notification'; readonly name: string; readonly args: string }
   | { readonly kind: 'text'; readonly text: string };
 
-const GUARD = /^%(begin|end|error) (\d+) (\d+) (\d+)$/;
+type GuardLine = Extract<ControlLine, { kind: 'begin' | 'end' }>;
+
+/**
+ * A `%begin`, `%end` or `%error` line (`%end TIME NUMBER FLAGS`, three decimal numbers), read from
+ * the bytes: every reply has two of them. Null for any other line.
+ */
+function parseGuard(line: Buffer): GuardLine | null {
+  let kind: 'begin' | 'end' | 'error';
+  let at: number;
+  if (startsWith(line, '%begin ')) [kind, at] = ['begin', 7];
+  else if (startsWith(line, '%end ')) [kind, at] = ['end', 5];
+  else if (startsWith(line, '%error ')) [kind, at] = ['error', 7];
+  else return null;
+  const numbers = [0, 0, 0];
+  for (let field = 0; field < 3; field++) {
+    const start = at;
+    let value = 0;
+    while (at < line.length && line[at]! >= 0x30 && line[at]! <= 0x39) value = value * 10 + (line[at++]! - 0x30);
+    if (at === start) return null;
+    numbers[field] = value;
+    if (field < 2) {
+      if (line[at] !== 0x20) return null;
+      at += 1;
+    }
+  }
+  if (at !== line.length) return null;
+  const [time, number, flags] = numbers as [number, number, number];
+  return kind === 'begin' ? { kind, time, number, flags } : { kind: 'end', time, number, flags, error: kind === 'error' };
+}
 
 /** Parses one line as tmux sends it outside or inside a reply block. */
 export function parseControlLine(line: Buffer): ControlLine {
@@ -100,15 +128,9 @@ export function parseControlLine(line: Buffer): ControlLine {
     const age = Number(head[1]);
     return { kind: 'output', paneId: head[0] ?? '', data, ageMs: Number.isFinite(age) ? age : null };
   }
+  const guard = parseGuard(line);
+  if (guard) return guard;
   const text = line.toString('utf8');
-  const guard = GUARD.exec(text);
-  if (guard) {
-    const time = Number(guard[2]);
-    const number = Number(guard[3]);
-    const flags = Number(guard[4]);
-    if (guard[1] === 'begin') return { kind: 'begin', time, number, flags };
-    return { kind: 'end', time, number, flags, error: guard[1] === 'error' };
-  }
   const space = text.indexOf(' ');
   const name = space === -1 ? text.slice(1) : text.slice(1, space);
   const args = space === -1 ? '' : text.slice(space + 1);

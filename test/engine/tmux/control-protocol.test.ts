@@ -76,6 +76,13 @@ describe('parseControlLine', () => {
     });
     expect(parseControlLine(line('%error 1700000000 264 1'))).toMatchObject({ kind: 'end', error: true, number: 264 });
   });
+
+  it('takes only exact guard lines for guards: three numbers, single spaces, nothing after', () => {
+    expect(parseControlLine(line('%end 1700000000 264 1'))).toEqual({ kind: 'end', time: 1700000000, number: 264, flags: 1, error: false });
+    for (const near of ['%end 1 2', '%end 1 2 3 ', '%end 1 2 3x', '%end  1 2 3', '%end 1 -2 3', '%endx 1 2 3', '%begin', '%end']) {
+      expect(parseControlLine(line(near)).kind, near).toBe('notification');
+    }
+  });
 });
 
 describe('ControlParser', () => {
