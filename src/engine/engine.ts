@@ -74,6 +74,8 @@ interface Entry {
   track: PaneTrack;
   lines: readonly string[];
   view: PaneView | null;
+  /** The track the view was made from (with `pane` and `lines`, all a view depends on). */
+  viewTrack: PaneTrack | null;
   /**
    * The listing and wall-clock time of the last capture (null before the first), its cycle, and
    * whether the screen had changed since the capture before.
@@ -165,6 +167,9 @@ export function createEngine(options: EngineOptions): Engine {
   const viewOf = (entry: Entry): PaneView => {
     const { pane, track } = entry;
     const previous = entry.view;
+    // Made from the same objects: the same view, without building one to compare.
+    if (previous !== null && entry.viewTrack === track && previous.pane === pane && previous.lines === entry.lines) return previous;
+    entry.viewTrack = track;
     const view: PaneView = {
       key: track.key,
       host: track.host,
@@ -245,22 +250,28 @@ export function createEngine(options: EngineOptions): Engine {
     const chosenIds = new Set<string>();
     let chose = false;
     const select = (panes: readonly PaneInfo[]): string[] => {
-      const chosen = panes
-        .map(toLocalClock)
-        .filter((pane) => {
-          const entry = entries.get(pane.paneId);
-          // A pane seen for the first time is captured with its first listing: its state is known
-          // from the first frame that lists it.
-          if (!entry) return inScope(pane, scope);
+      const chosen: string[] = [];
+      for (const listed of panes) {
+        const pane = toLocalClock(listed);
+        const entry = entries.get(pane.paneId);
+        let capture: boolean;
+        // A pane seen for the first time is captured with its first listing: its state is known
+        // from the first frame that lists it.
+        if (!entry) capture = inScope(pane, scope);
+        else {
           const { captured } = entry;
-          if (!needsCapture(captured?.pane ?? pane, pane, captured?.at ?? null, requestedAt)) return false;
-          // Printing when it was captured last cycle, printing still: such a pane cannot be stuck,
-          // so every other poll is enough to follow it (its last screen comes one poll late at most).
-          return !(captured !== null && captured.changed && captured.cycle === cycle - 1);
-        })
-        .map((pane) => pane.paneId);
+          capture =
+            needsCapture(captured?.pane ?? pane, pane, captured?.at ?? null, requestedAt) &&
+            // Printing when it was captured last cycle, printing still: such a pane cannot be stuck,
+            // so every other poll is enough to follow it (its last screen comes one poll late at most).
+            !(captured !== null && captured.changed && captured.cycle === cycle - 1);
+        }
+        if (capture) {
+          chosen.push(pane.paneId);
+          chosenIds.add(pane.paneId);
+        }
+      }
       chose = true;
-      for (const id of chosen) chosenIds.add(id);
       return chosen;
     };
     try {
@@ -278,22 +289,27 @@ export function createEngine(options: EngineOptions): Engine {
       failures = 0;
       retryAt = null;
       offline = [];
-      const listed = output.panes.map(toLocalClock);
-      const watched = new Map(listed.filter((p) => inScope(p, scope)).map((p) => [p.paneId, p]));
-      const present = new Set(listed.map((p) => p.paneId));
+      const watched = new Map<string, PaneInfo>();
+      const present = new Set<string>();
+      for (const listed of output.panes) {
+        const pane = toLocalClock(listed);
+        present.add(pane.paneId);
+        if (inScope(pane, scope)) watched.set(pane.paneId, pane);
+      }
       const events: CorralEvent[] = [];
-      for (const [paneId, entry] of entries) {
-        if (watched.has(paneId)) continue;
+      entries.forEach((entry, paneId) => {
+        if (watched.has(paneId)) return;
         events.push(end(entry.track, present.has(paneId) ? 'out-of-scope' : 'closed', now));
         entries.delete(paneId);
-      }
-      for (const [paneId, pane] of watched) {
+      });
+      for (const pane of watched.values()) {
+        const paneId = pane.paneId;
         let entry = entries.get(paneId);
         const screen = output.screens.get(paneId);
         if (!entry) {
           const step = register(pane, now, host);
           events.push(...step.events);
-          entry = { pane, track: step.track, lines: [], view: null, captured: null, screen: null };
+          entry = { pane, track: step.track, lines: [], view: null, viewTrack: null, captured: null, screen: null };
           entries.set(paneId, entry);
           if (screen === undefined) {
             registeredNew = true;

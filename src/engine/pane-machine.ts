@@ -230,7 +230,10 @@ function observeScreen(track: PaneTrack, observation: ScreenObservation, now: nu
   const verdict = observation.verdict;
   const weighed = weighClaim(track.hook, verdict, now, config);
   const claim = weighed.hook?.claim ?? null;
-  let next: PaneTrack = { ...track, hash: observation.hash, verdict, hook: weighed.hook };
+  // The same screen, verdict and hook claim: the same track object (most panes, most cycles), so
+  // nothing downstream is rebuilt.
+  const same = !firstCapture && !changed && verdict === track.verdict && weighed.hook === track.hook;
+  let next: PaneTrack = same ? track : { ...track, hash: observation.hash, verdict, hook: weighed.hook };
   if (firstCapture && next.state === 'registered') next = { ...next, state: 'monitoring' };
 
   if (changed) {
