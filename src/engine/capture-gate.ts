@@ -20,7 +20,11 @@ export function needsCapture(previous: PaneInfo, current: PaneInfo, capturedAt: 
   // The stamp is the start of the second of the last output: any second that ends after the
   // capture may hold output the capture missed.
   if (current.windowActivity + 1000 > capturedAt) return true;
-  // Changes that reach the screen without output: a resize reflows it, a respawn replaces it.
+  return changedWithoutOutput(previous, current);
+}
+
+/** Changes that reach the screen without output: a resize reflows it, a respawn replaces it. */
+export function changedWithoutOutput(previous: PaneInfo, current: PaneInfo): boolean {
   return (
     current.width !== previous.width ||
     current.height !== previous.height ||
@@ -28,4 +32,38 @@ export function needsCapture(previous: PaneInfo, current: PaneInfo, capturedAt: 
     current.dead !== previous.dead ||
     current.alternateOn !== previous.alternateOn
   );
+}
+
+/**
+ * A pane that printed at its last capture and prints still cannot be stuck, and nobody sees its
+ * screen but for the selected pane's preview: it is followed at a steady pace, captured again once
+ * this long has passed (or every other poll, when polls are further apart than half of it). Its
+ * quiet time does not wait for that capture (see outputEndedBy).
+ */
+export const FOLLOW_MS = 2_000;
+
+/** How far apart captures of a pane that keeps printing are, at a poll interval. */
+export function followInterval(pollIntervalMs: number): number {
+  return Math.max(FOLLOW_MS, 2 * pollIntervalMs);
+}
+
+/**
+ * Whether a pane whose window printed since its last capture can wait: that capture showed a
+ * changed screen (it was printing then), and it is less than `followMs` old. A clock that went
+ * back waits for nothing.
+ */
+export function following(captured: { readonly at: number; readonly changed: boolean }, now: number, followMs: number): boolean {
+  const age = now - captured.at;
+  return captured.changed && age >= 0 && age < followMs;
+}
+
+/**
+ * When the screen of a pane that changed between two captures changed last, at the latest, as a
+ * wall-clock time: the end of the second its window last printed in (tmux's stamp), no earlier than
+ * the capture before and no later than `now`. Null when the change may come from something other
+ * than output (a resize, a respawn) or tmux gave no stamp: then only `now` is safe.
+ */
+export function outputEndedBy(previous: { readonly pane: PaneInfo; readonly at: number }, current: PaneInfo, now: number): number | null {
+  if (current.windowActivity <= 0 || changedWithoutOutput(previous.pane, current)) return null;
+  return Math.max(previous.at, Math.min(now, current.windowActivity + 999));
 }

@@ -2,7 +2,7 @@
 // immutable snapshots (getSnapshot/subscribe) and emits events. Each cycle costs one tmux process,
 // or, over a control-mode connection, a list and the captures of the panes that printed since.
 
-import { needsCapture } from './capture-gate.js';
+import { followInterval, following, needsCapture, outputEndedBy } from './capture-gate.js';
 import type { EngineSettings } from './config.js';
 import { acknowledge, end, hookView, observe, register, type PaneTrack } from './pane-machine.js';
 import { DEFAULT_RULES, classifyScreen, type PromptRules } from './prompt/matcher.js';
@@ -106,6 +106,9 @@ export function createEngine(options: EngineOptions): Engine {
   };
 
   const entries = new Map<string, Entry>();
+  const followMs = followInterval(settings.pollIntervalMs);
+  // Panes a person looks at (the dashboard's selection): captured whenever they printed, every poll.
+  let focused: ReadonlySet<string> = new Set();
   const storeListeners = new Set<() => void>();
   const eventListeners = new Set<(event: CorralEvent) => void>();
   const hostSpec: HostSpec = options.host ?? { name: LOCAL_HOST, ssh: null, socket: tmux.socket };
@@ -262,9 +265,9 @@ export function createEngine(options: EngineOptions): Engine {
           const { captured } = entry;
           capture =
             needsCapture(captured?.pane ?? pane, pane, captured?.at ?? null, requestedAt) &&
-            // Printing when it was captured last cycle, printing still: such a pane cannot be stuck,
-            // so every other poll is enough to follow it (its last screen comes one poll late at most).
-            !(captured !== null && captured.changed && captured.cycle === cycle - 1);
+            // Printing at its last capture, printing still: it cannot be stuck, and unless someone
+            // looks at it, it is followed at a steady pace (see FOLLOW_MS).
+            (captured === null || focused.has(pane.paneId) || !following(captured, requestedAt, followMs));
         }
         if (capture) {
           chosen.push(pane.paneId);
@@ -328,10 +331,16 @@ export function createEngine(options: EngineOptions): Engine {
           continue;
         }
         const before = entry.screen;
+        const previous = entry.captured;
         entry.screen = readScreen(entry.screen, screen, pane.alternateOn, rules);
         const { lines, hash, verdict } = entry.screen;
-        entry.captured = { pane, at: requestedAt, cycle, changed: before !== null && before.hash !== hash };
-        const step = observe(entry.track, { hash, verdict }, now, machine);
+        const changed = before !== null && before.hash !== hash;
+        entry.captured = { pane, at: requestedAt, cycle, changed };
+        // Quiet time starts when the output ended, not when this capture found it (a pane followed
+        // at a steady pace is captured late): moved from tmux's wall-clock stamp to the engine's clock.
+        const endedBy = changed && previous !== null ? outputEndedBy(previous, pane, requestedAt) : null;
+        const changedAt = endedBy === null ? now : now - (requestedAt - endedBy);
+        const step = observe(entry.track, { hash, verdict, changedAt }, now, machine);
         entry.track = step.track;
         // Keep the same array while the screen is unchanged (a blank screen too), so the view, and
         // with it the snapshot, stays the same object and readers need not re-render.
@@ -345,8 +354,9 @@ export function createEngine(options: EngineOptions): Engine {
           .filter(
             ({ captured, pane }) =>
               captured === null ||
-              // As on this machine: a pane printing at this capture is left for the next poll.
-              (needsCapture(captured.pane, pane, captured.at, requestedAt) && !(captured.changed && captured.cycle === cycle)),
+              // As on this machine, judged at the time of the next poll.
+              (needsCapture(captured.pane, pane, captured.at, requestedAt) &&
+                (focused.has(pane.paneId) || !following(captured, requestedAt + settings.pollIntervalMs, followMs))),
           )
           .map(({ pane }) => pane.paneId);
       }
@@ -426,6 +436,9 @@ export function createEngine(options: EngineOptions): Engine {
         }
       }
       return true;
+    },
+    focus(keys) {
+      focused = new Set(keys.flatMap((key) => ownPaneId(key) ?? []));
     },
     acknowledge(key) {
       const paneId = ownPaneId(key);

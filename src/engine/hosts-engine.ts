@@ -48,6 +48,10 @@ export function combineEngines(engines: ReadonlyMap<string, Engine>): HostsEngin
     acknowledge(key) {
       route(key)?.acknowledge(key);
     },
+    focus(keys) {
+      // Every host hears the whole list: each keeps the keys of its own panes (none, for the others).
+      for (const engine of list) engine.focus(keys);
+    },
     observeHook(key: string, hook: HookEvent) {
       return route(key)?.observeHook(key, hook) ?? false;
     },

@@ -78,6 +78,8 @@ export interface ScreenObservation {
   readonly kind?: 'screen';
   readonly hash: string;
   readonly verdict: PromptVerdict;
+  /** When a changed screen changed last, at the latest (its output's end); `now` when not given. */
+  readonly changedAt?: number;
 }
 
 export interface HookObservation {
@@ -238,10 +240,11 @@ function observeScreen(track: PaneTrack, observation: ScreenObservation, now: nu
 
   if (changed) {
     // The hook arrives before its dialog is drawn: while the claim holds, the drawing is no news.
-    if (claim === 'permission' && track.state === 'stuck') return { track: { ...next, quietSince: now }, events };
+    const quietSince = Math.min(now, observation.changedAt ?? now);
+    if (claim === 'permission' && track.state === 'stuck') return { track: { ...next, quietSince }, events };
     if (track.state === 'stuck') events.push(unstuckEvent(track, now));
     return {
-      track: { ...next, state: 'monitoring', quietSince: now, stuckSince: null, reason: null, message: null, acknowledged: false },
+      track: { ...next, state: 'monitoring', quietSince, stuckSince: null, reason: null, message: null, acknowledged: false },
       events,
     };
   }

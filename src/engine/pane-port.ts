@@ -202,6 +202,7 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
     getSnapshot: () => engine.getSnapshot(),
     subscribe: (listener) => engine.subscribe(listener),
     acknowledge: (key) => engine.acknowledge(key),
+    focus: (keys) => engine.focus(keys),
     pollNow: () => engine.pollNow(),
     onEvent: (listener) => engine.onEvent(listener),
     find,
@@ -273,6 +274,9 @@ export function routePorts(
     acknowledge(key) {
       const parsed = parsePaneKey(key);
       if (parsed) ports.get(parsed.host)?.acknowledge(key);
+    },
+    focus(keys) {
+      for (const port of all) port.focus(keys);
     },
     pollNow: async () => {
       if (store.pollNow) await store.pollNow();

@@ -270,6 +270,12 @@ export const systemTimers: Timers = {
 export interface EngineHandle extends EngineStore {
   /** Marks a stuck pane as seen (snoozed) until its screen changes again. */
   acknowledge(key: string): void;
+  /**
+   * The panes a person looks at now (the dashboard's selection), in place of the last call's: each
+   * is captured whenever it printed, every poll, where a pane that keeps printing is otherwise
+   * followed at a steady pace.
+   */
+  focus(keys: readonly string[]): void;
   /** Runs one poll cycle now (e.g. right after typing into a pane). */
   pollNow(): Promise<void>;
   onEvent(listener: (event: CorralEvent) => void): () => void;

@@ -13,6 +13,7 @@ import { LOCAL_HOST, systemClock } from '../engine/types.js';
 import type { DashboardActions, TypeRequest } from './actions.js';
 import { Footer } from './Footer.js';
 import { clip, formatQuiet, previewLines, shortCwd } from './format.js';
+import { useFocus } from './use-focus.js';
 import { Header, headerText } from './Header.js';
 import { HelpOverlay } from './HelpOverlay.js';
 import { findBinding, keyLabel, keyName, type KeyBinding } from './keymap.js';
@@ -116,6 +117,8 @@ export function App({
     groupLines: groups?.length ?? 0,
     previewLines: shownLines,
   });
+
+  useFocus(engine, layout.preview !== 'none' && selected !== null && selected.online ? selected.key : null);
 
   // Scroll as little as possible: the top rows (the most urgent) stay in view until the selection
   // leaves the window, and the window never hangs past the last line, so every line is used.

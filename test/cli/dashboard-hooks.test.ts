@@ -21,6 +21,7 @@ function engineWith(flags: Record<string, unknown>): Engine & { readonly setting
     getSnapshot: () => ({ panes: [] }) as unknown as EngineSnapshot,
     subscribe: () => () => undefined,
     acknowledge: () => undefined,
+    focus: () => undefined,
     observeHook: () => false,
     pollNow: async () => undefined,
     onEvent: () => () => undefined,

@@ -20,6 +20,7 @@ function fakeEngine(port: number): Engine & { readonly settings: Settings; reado
     getSnapshot: () => ({ panes: [] }) as unknown as EngineSnapshot,
     subscribe: () => () => undefined,
     acknowledge: () => undefined,
+    focus: () => undefined,
     observeHook: () => false,
     pollNow: async () => undefined,
     onEvent: () => () => undefined,

@@ -13,6 +13,7 @@ const engine: EngineHandle & { observeHook(): boolean } = {
   getSnapshot: () => ({ panes: [] }) as unknown as EngineSnapshot,
   subscribe: () => () => undefined,
   acknowledge: () => undefined,
+  focus: () => undefined,
   pollNow: async () => undefined,
   onEvent: () => () => undefined,
   observeHook: () => false,

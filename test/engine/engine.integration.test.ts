@@ -170,10 +170,18 @@ describe('engine on a real tmux server', () => {
     const [silent0, printing0] = [captures(silent), captures(printing)];
     const lastTick = () => Number(/tick (\d+)\s*$/.exec(paneView(printing)?.lines.join('\n') ?? '')?.[1]);
     const tick0 = lastTick();
-    await new Promise((r) => setTimeout(r, 2000));
+    await new Promise((r) => setTimeout(r, 4000));
     expect(captures(silent)).toBe(silent0);
-    expect(captures(printing) - printing0).toBeGreaterThanOrEqual(5);
+    // A pane that keeps printing is followed every FOLLOW_MS (2 s), not at every 200 ms poll.
+    expect(captures(printing) - printing0).toBeGreaterThanOrEqual(1);
+    expect(captures(printing) - printing0).toBeLessThanOrEqual(3);
     expect(lastTick() - tick0).toBeGreaterThanOrEqual(5);
+    // The pane a person looks at is captured whenever it printed: every poll.
+    engine!.focus([printing]);
+    const focused0 = captures(printing);
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(captures(printing) - focused0).toBeGreaterThanOrEqual(5);
+    engine!.focus([]);
     const beforeResize = captures(silent);
     await server.tmux('resize-window', '-t', silent, '-x', '50', '-y', '12');
     // The capture command goes out before its cycle publishes: wait for both.

@@ -157,26 +157,103 @@ describe('engine (scripted tmux, manual clock)', () => {
       expect(engine.getSnapshot().panes.find((p) => p.pane.paneId === '%2')?.lines).toEqual(['line 1', 'line 2']);
     });
 
-    it('follows a pane that prints through every poll on every other poll, and catches its last screen', async () => {
-      const busy: FakePane = { id: '%1', screen: 'line 0', activity: seconds() };
-      const { engine, fake } = setup([busy], {}, true);
-      await engine.pollNow(); // registers and captures it
-      const capturesPerPoll: number[] = [];
-      for (let i = 1; i <= 6; i++) {
-        busy.screen = `line ${i}`;
-        busy.activity = seconds();
+    /** An engine whose wall clock (tmux's stamps) and engine clock advance together, by hand. */
+    function walled(panes: FakePane[], pollIntervalMs: number) {
+      let wall = 1_700_000_000_000;
+      let now = 5_000;
+      const fake = scriptedTmux(panes);
+      const settings = resolveSettings({ flags: { quietThresholdMs: 10_000, pollIntervalMs }, env: {}, file: null });
+      const pollRunner: TmuxRunner = (args, options) => fake.runner(args, options);
+      const client = new TmuxClient({ socket: { kind: 'name', name: 't' }, runner: fake.runner, pollRunner, nonce: NONCE, now: () => wall });
+      const engine = createEngine({ settings, tmux: client, clock: { now: () => now }, wallClock: { now: () => wall } });
+      const poll = async () => {
         const before = fake.calls.length;
         await engine.pollNow();
-        capturesPerPoll.push(fake.calls.slice(before).flatMap((call) => captured([call], 0)).length);
-      }
-      // Printing at every capture: captured, left for one poll, captured again.
-      expect(capturesPerPoll).toEqual([1, 0, 1, 0, 1, 0]);
+        return fake.calls.slice(before).flatMap((call) => captured([call], 0)).length;
+      };
+      const advance = (ms: number) => {
+        wall += ms;
+        now += ms;
+      };
+      return { engine, poll, advance, wallSeconds: () => Math.floor(wall / 1000), now: () => now, wall: () => wall };
+    }
+
+    it('follows a pane that keeps printing every FOLLOW_MS, every poll while focused, and catches its last screen', async () => {
+      const busy: FakePane = { id: '%1', screen: 'line 0' };
+      const { engine, poll, advance, wallSeconds } = walled([busy], 500);
+      busy.activity = wallSeconds();
+      await poll(); // registers and captures it
+      const print = async (text: string) => {
+        advance(500);
+        busy.screen = text;
+        busy.activity = wallSeconds();
+        return poll();
+      };
+      const counts: number[] = [];
+      for (let i = 1; i <= 7; i++) counts.push(await print(`line ${i}`));
+      // The first print is captured (the capture before had nothing to compare with); from then on
+      // it prints at every capture: captured once in 2 s (FOLLOW_MS), not at every 500 ms poll.
+      expect(counts).toEqual([1, 0, 0, 0, 1, 0, 0]);
       expect(engine.getSnapshot().panes[0]?.lines).toEqual(['line 5']);
-      // It stops: the next poll shows its last screen.
-      busy.screen = 'done\n$';
-      busy.activity = seconds();
-      await engine.pollNow();
-      expect(engine.getSnapshot().panes[0]?.lines).toEqual(['done', '$']);
+      // Looked at, it is captured whenever it printed: every poll (unfocused: 0, 1, 0).
+      engine.focus(['%1']);
+      const focusedCounts: number[] = [];
+      for (let i = 8; i <= 10; i++) focusedCounts.push(await print(`line ${i}`));
+      expect(focusedCounts).toEqual([1, 1, 1]);
+      expect(engine.getSnapshot().panes[0]?.lines).toEqual(['line 10']);
+      // Another host's key focuses nothing here.
+      engine.focus(['build-box/%1']);
+      expect(await print('line 11')).toBe(0);
+      // It stops: its last screen comes at the next capture, within FOLLOW_MS.
+      advance(1500);
+      expect(await poll()).toBe(1);
+      expect(engine.getSnapshot().panes[0]?.lines).toEqual(['line 11']);
+    });
+
+    it('at a 2 s poll, a pane that keeps printing is captured every other poll', async () => {
+      const busy: FakePane = { id: '%1', screen: 'line 0' };
+      const { poll, advance, wallSeconds } = walled([busy], 2000);
+      busy.activity = wallSeconds();
+      await poll();
+      const counts: number[] = [];
+      for (let i = 1; i <= 6; i++) {
+        advance(2000);
+        busy.screen = `line ${i}`;
+        busy.activity = wallSeconds();
+        counts.push(await poll());
+      }
+      expect(counts).toEqual([1, 0, 1, 0, 1, 0]);
+    });
+
+    it('starts the quiet time of a pane captured late at the end of its last output, never before the capture before', async () => {
+      const busy: FakePane = { id: '%1', screen: 'line 0' };
+      const { engine, poll, advance, wallSeconds, now, wall } = walled([busy], 500);
+      busy.activity = wallSeconds();
+      await poll();
+      advance(500);
+      busy.screen = 'line 1';
+      busy.activity = wallSeconds();
+      expect(await poll()).toBe(1); // a change: from now on it is followed every 2 s
+      advance(500);
+      busy.screen = 'line 2';
+      busy.activity = wallSeconds();
+      const lastOutputSecond = wallSeconds();
+      expect(await poll()).toBe(0); // left for later
+      // Silence: the capture that finds its last screen comes 1.5 s after it.
+      advance(1500);
+      expect(await poll()).toBe(1);
+      const view = engine.getSnapshot().panes[0]!;
+      expect(view.lines).toEqual(['line 2']);
+      // The end of the second the window last printed in, in the engine's clock: not the capture's time.
+      const endOfOutput = now() - (wall() - (lastOutputSecond * 1000 + 999));
+      expect(view.quietSince).toBe(Math.min(now(), endOfOutput));
+      expect(view.quietSince).toBeLessThan(now());
+      // A change that needs no output (a resize) starts the quiet time at the capture that sees it.
+      advance(3000);
+      busy.width = 60;
+      busy.screen = 'reflowed';
+      expect(await poll()).toBe(1);
+      expect(engine.getSnapshot().panes[0]?.quietSince).toBe(now());
     });
 
     it('captures a silent pane again after a resize', async () => {

@@ -231,6 +231,7 @@ function overlay(front: FakeEngine, back: EngineHandle): EngineHandle {
       return () => stops.forEach((stop) => stop());
     },
     acknowledge: (key) => front.acknowledge(key),
+    focus: (keys) => front.focus(keys),
     pollNow: () => back.pollNow(),
     onEvent: (listener) => front.onEvent(listener),
   };

@@ -12,6 +12,8 @@ export interface FakeEngine extends EngineHandle {
   setHosts(hosts: readonly HostHealth[]): void;
   /** Keys of the panes acknowledged, in order. */
   readonly acknowledged: string[];
+  /** Each focus() call's keys, in order. */
+  readonly focused: (readonly string[])[];
 }
 
 export function fakeEngine(
@@ -26,8 +28,13 @@ export function fakeEngine(
     for (const l of [...listeners]) l();
   };
   const acknowledged: string[] = [];
+  const focused: (readonly string[])[] = [];
   return {
     acknowledged,
+    focused,
+    focus(keys) {
+      focused.push([...keys]);
+    },
     getSnapshot: () => snapshot,
     subscribe(listener) {
       listeners.add(listener);

@@ -27,6 +27,7 @@ function recordingPort(panes: readonly PaneView[], calls: string[], answer = 'fi
     getSnapshot: () => snapshot,
     subscribe: () => () => undefined,
     acknowledge: (key) => calls.push(`acknowledge ${key}`),
+    focus: () => undefined,
     pollNow: async () => undefined,
     onEvent: () => () => undefined,
     find: (key) => panes.find((view) => view.key === key) ?? null,

@@ -403,6 +403,28 @@ function mountPanes(panes: ReturnType<typeof paneView>[], options: { columns?: n
   return { ...r, engine, clock, calls, screens };
 }
 
+describe('App: the pane looked at', () => {
+  it('focuses the selected pane while its preview is drawn, follows the selection, and lets go on exit', async () => {
+    const r = mount();
+    await until(() => expect(frameOf(r)).toContain('Do you want to proceed?'));
+    const selectedFirst = r.engine.focused.at(-1);
+    expect(selectedFirst).toHaveLength(1);
+    expect(r.panes.map((p) => p.key)).toContain(selectedFirst![0]);
+    await press(r.stdin, 'j');
+    await until(() => expect(r.engine.focused.at(-1)).not.toEqual(selectedFirst));
+    expect(r.engine.focused.at(-1)).toHaveLength(1);
+    r.unmount();
+    expect(r.engine.focused.at(-1)).toEqual([]);
+  });
+
+  it('focuses nothing when the terminal is too small for a preview', async () => {
+    const r = mount({ columns: 40, rows: 5 });
+    await until(() => expect(frameOf(r)).not.toBe(''));
+    expect(r.engine.focused.length).toBeGreaterThan(0);
+    expect(r.engine.focused.every((keys) => keys.length === 0)).toBe(true);
+  });
+});
+
 describe('App: answers reach only the pane that was seen', () => {
   it('answers a [y/N] line prompt with y then Enter, keeps the answered pane selected, and sends nothing more', async () => {
     const t = twoPrompts();

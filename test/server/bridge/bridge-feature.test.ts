@@ -32,6 +32,7 @@ function store(paneIds: string[]): EngineHandle {
     getSnapshot: () => snapshot,
     subscribe: () => () => undefined,
     acknowledge: () => undefined,
+    focus: () => undefined,
     pollNow: async () => undefined,
     onEvent: () => () => undefined,
   };
