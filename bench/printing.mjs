@@ -1,100 +1,122 @@
-// Poll cost at 50 printing panes: this build's engine next to a baseline build, in the same run,
-// on the same panes. CPU = the engine's process + its control-mode tmux client + what the tmux
-// server spends beyond what the same panes cost it with nobody polling.
+// Poll cost at 50 printing panes: this build's engine next to a baseline build, at the same time.
+// Three identical tmux servers print the same lines at the same pace; in each round the baseline
+// polls one, this build polls another and nobody polls the third, so every figure of a round comes
+// from the same seconds of the same machine. The roles rotate from round to round, so no server's
+// own quirks favour a build. CPU = the engine's process + its control-mode tmux client + what its
+// tmux server spends beyond the unpolled server over the same window.
+//
+// Each engine first runs for a warm-up (60 s by default): V8 keeps compiling corral's hot code for
+// most of the first minute (at a 500 ms poll, code that runs once a cycle becomes hot slowly), and
+// a dashboard runs for hours. The warm-up's own cost is reported too ("first minute").
 //
 // The baseline is another checkout's build (BENCH_BASE_DIST, /tmp/corral-base/dist by default):
 //   git worktree add --detach /tmp/corral-base e905847 && (cd /tmp/corral-base && npm ci && npm run build)
 
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer } from './lib/tmux-fixture.mjs';
+import { promisify } from 'node:util';
+import { cpuMs, startServer } from './lib/tmux-fixture.mjs';
 
 export const title = 'Poll cost at 50 printing panes (control mode)';
 
+const execFileAsync = promisify(execFile);
 const driver = fileURLToPath(new URL('./lib/engine-driver.mjs', import.meta.url));
-const here = fileURLToPath(new URL('../dist', import.meta.url));
+// BENCH_DIST measures another build as "this build" (a folder like dist/, beside a node_modules).
+const here = process.env.BENCH_DIST ?? fileURLToPath(new URL('../dist', import.meta.url));
 const baseDist = process.env.BENCH_BASE_DIST ?? '/tmp/corral-base/dist';
 const PANES = Number(process.env.BENCH_PRINTING_PANES ?? 50);
-const DURATION = Number(process.env.BENCH_PRINTING_MS ?? 20_000);
+const DURATION = Number(process.env.BENCH_PRINTING_MS ?? 30_000);
 const ROUNDS = Number(process.env.BENCH_PRINTING_ROUNDS ?? 3);
+const WARMUP = Number(process.env.BENCH_PRINTING_WARMUP_MS ?? 60_000);
 // 500 ms, and 2000 ms (the default poll interval).
 const INTERVALS = (process.env.BENCH_PRINTING_INTERVALS ?? '500,2000').split(',').map(Number);
-const WARMUP = 3_000;
-// Each pane prints a line every 200 to 500 ms, with bash builtins only (no process per line).
-const PRINTER = 'while :; do read -r -t 0.$((RANDOM % 4 + 2)) _; echo "tick $RANDOM $SECONDS"; done';
+// Pane i prints a numbered line every 200, 300, 400 or 500 ms (by i), with bash builtins only (no
+// process per line): the same lines at the same pace on every server.
+const printer = (i) => `n=0; while :; do read -r -t 0.${2 + (i % 4)} _; n=$((n + 1)); echo "tick $n of pane ${i} at $SECONDS s"; done`;
 
-function measure(dist, server, interval) {
-  const out = execFileSync(process.execPath, [driver, dist, server.name, String(server.pid), String(interval), String(WARMUP), String(DURATION)], { encoding: 'utf8' });
-  return JSON.parse(out.trim().split('\n').at(-1));
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+async function measure(dist, server, interval) {
+  const { stdout } = await execFileAsync(process.execPath, [driver, dist, server.name, String(server.pid), String(interval), String(WARMUP), String(DURATION)], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  return JSON.parse(stdout.trim().split('\n').at(-1));
 }
 
-const perSec = (ms, r) => ms / (r.elapsedMs / 1000);
-const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+/** One round: both builds at once, each on its server, the third server unpolled; CPU in ms/s. */
+async function round(servers, index, interval, log) {
+  const [baseServer, hereServer, idleServer] = [0, 1, 2].map((k) => servers[(index + k) % 3]);
+  log(`round ${index + 1}, ${interval} ms: baseline on ${baseServer.name}, this build on ${hereServer.name}, ${idleServer.name} unpolled`);
+  const runs = Promise.all([measure(baseDist, baseServer, interval), measure(here, hereServer, interval)]);
+  // The drivers measure from the end of their warm-up for DURATION: so do the servers' readings.
+  await sleep(WARMUP + 200);
+  const before = servers.map((s) => cpuMs(s.pid));
+  const started = performance.now();
+  await sleep(DURATION - 400);
+  const elapsed = (performance.now() - started) / 1000;
+  const spent = servers.map((s, k) => (cpuMs(s.pid) - before[k]) / elapsed);
+  const [base, current] = await runs;
+  const idle = spent[servers.indexOf(idleServer)];
+  const figures = (r, server) => {
+    const seconds = r.elapsedMs / 1000;
+    const engine = r.engineMs / seconds;
+    const client = r.clientMs / seconds;
+    const extra = spent[servers.indexOf(server)] - idle;
+    return { firstMinute: r.warmupEngineMs / (r.warmupElapsedMs / 1000), engine, client, server: extra, total: engine + client + extra, cycles: r.cycles / seconds };
+  };
+  return { idle, base: figures(base, baseServer), current: figures(current, hereServer) };
+}
 
 export async function run(log) {
   if (!existsSync(`${baseDist}/engine/engine.js`)) {
     throw new Error(`no baseline build at ${baseDist}: build one (see the top of bench/printing.mjs) or set BENCH_BASE_DIST`);
   }
-  log(`${PANES} panes: starting server`);
+  log(`3 servers of ${PANES} panes: starting`);
   // A short history: a pane that prints fills it within seconds, and from then on the server's
-  // cost of the printing stays the same (with 2000 lines it grows for minutes, which would bias
-  // whichever run comes last).
+  // cost of the printing stays the same (with 2000 lines it grows for minutes).
   const config = join(mkdtempSync(join(tmpdir(), 'corral-bench-')), 'tmux.conf');
   writeFileSync(config, 'set -g history-limit 50\n');
-  const server = startServer(PANES, PRINTER, config);
-  const runs = new Map(INTERVALS.map((interval) => [interval, { idle: [], base: [], current: [] }]));
+  const servers = [0, 1, 2].map(() => startServer(PANES, printer, config));
+  const results = new Map(INTERVALS.map((interval) => [interval, []]));
   try {
-    await new Promise((r) => setTimeout(r, 1500));
-    for (let round = 1; round <= ROUNDS; round++) {
-      for (const [interval, at] of runs) {
-        // Interleaved, in turn forwards and backwards, so that a change in the machine's load
-        // touches all three alike.
-        const order = [
-          ['no poller', 'none', at.idle],
-          [`baseline (${baseDist})`, baseDist, at.base],
-          ['this build', here, at.current],
-        ];
-        if (round % 2 === 0) order.reverse();
-        for (const [label, dist, into] of order) {
-          log(`round ${round}, ${interval} ms: ${label}`);
-          into.push(measure(dist, server, interval));
-        }
+    await sleep(1500);
+    for (let index = 0; index < ROUNDS; index++) {
+      for (const interval of INTERVALS) {
+        const result = await round(servers, index, interval, log);
+        log(JSON.stringify({ interval, ...result }));
+        results.get(interval).push(result);
       }
     }
   } finally {
-    server.kill();
+    for (const server of servers) server.kill();
   }
-  const figures = (rs, idleServer) => {
-    const engine = mean(rs.map((r) => perSec(r.engineMs, r)));
-    const client = mean(rs.map((r) => perSec(r.clientMs, r)));
-    const server = mean(rs.map((r) => perSec(r.serverMs, r))) - idleServer;
-    const cycles = mean(rs.map((r) => r.cycles / (r.elapsedMs / 1000)));
-    return { engine, client, server, total: engine + client + server, cycles };
-  };
+  const average = (rs) => Object.fromEntries(Object.keys(rs[0]).map((key) => [key, mean(rs.map((r) => r[key]))]));
   const row = (interval, name, f) =>
-    `| ${interval} ms | ${name} | ${f.engine.toFixed(1)} | ${f.client.toFixed(1)} | ${f.server.toFixed(1)} | **${f.total.toFixed(1)}** | ${f.cycles.toFixed(2)} |`;
+    `| ${interval} ms | ${name} | ${f.firstMinute.toFixed(1)} | ${f.engine.toFixed(1)} | ${f.client.toFixed(1)} | ${f.server.toFixed(1)} | **${f.total.toFixed(1)}** | ${f.cycles.toFixed(2)} |`;
   const rows = [];
   const ratios = [];
   const idles = [];
-  for (const [interval, at] of runs) {
-    const idleServer = mean(at.idle.map((r) => perSec(r.serverMs, r)));
-    const base = figures(at.base, idleServer);
-    const current = figures(at.current, idleServer);
-    log(JSON.stringify({ interval, idleServer, base, current, runs: at }));
+  const spread = [];
+  for (const [interval, rs] of results) {
+    const base = average(rs.map((r) => r.base));
+    const current = average(rs.map((r) => r.current));
     rows.push(row(interval, 'baseline', base), row(interval, 'this build', current));
     ratios.push(`${interval} ms: **${(current.total / base.total).toFixed(2)}x** (${current.total.toFixed(1)} against ${base.total.toFixed(1)} ms/s)`);
-    idles.push(`${idleServer.toFixed(1)}`);
+    idles.push(mean(rs.map((r) => r.idle)).toFixed(1));
+    spread.push(`${interval} ms: ${rs.map((r) => r.current.total.toFixed(1)).join(', ')}`);
   }
   return [
-    `${PANES} panes, each printing a line every 200 to 500 ms, polled over a control-mode connection; ${ROUNDS} rounds of ${DURATION / 1000} s per build and interval, interleaved, after a ${WARMUP / 1000} s warm-up; in ms of CPU per second of wall time. "tmux server (extra)" is the server's CPU minus its CPU with the same panes and no poller (${idles.join(' / ')} ms/s).`,
+    `${PANES} panes on each of three identical tmux servers, each pane printing a numbered line every 200 to 500 ms, polled over a control-mode connection. ${ROUNDS} rounds per interval; in each, the baseline (${baseDist}) and this build poll one server each at the same time and the third is not polled, the roles rotating; ${WARMUP / 1000} s of warm-up, then ${DURATION / 1000} s measured. In ms of CPU per second of wall time. "first minute" is the engine during its warm-up; "tmux server (extra)" is the polled server's CPU minus the unpolled one's over the same window (that one spent ${idles.join(' / ')} ms/s).`,
     '',
-    '| poll | build | engine | tmux client | tmux server (extra) | total | cycles/s |',
-    '|---:|---|---:|---:|---:|---:|---:|',
+    '| poll | build | engine, first minute | engine | tmux client | tmux server (extra) | total | cycles/s |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
-    `This build / baseline: ${ratios.join('; ')}.`,
+    `This build / baseline: ${ratios.join('; ')}. This build's total in each round: ${spread.join('; ')}.`,
   ].join('\n');
 }

@@ -16,12 +16,14 @@ export function killServer(name) {
 }
 
 // `read -t` is a bash builtin: the panes print every 1-4 s without starting any process.
+// `command`: the program of every pane, or a function of the pane's number that gives it.
 // `config`: a tmux configuration file for the server (none by default).
 export function startServer(panes, command = 'while :; do read -r -t $((RANDOM % 4 + 1)) _; echo "tick $RANDOM"; done', config = '/dev/null') {
   const name = `corral-bench-${randomBytes(4).toString('hex')}`;
   const tmux = (...args) => execFileSync('tmux', ['-L', name, ...args], { encoding: 'utf8' });
-  tmux('-f', config, 'new-session', '-d', '-s', 'bench', '-x', '120', '-y', '30', 'bash', '--norc', '-c', command);
-  for (let i = 1; i < panes; i++) tmux('new-window', '-d', '-t', 'bench:', 'bash', '--norc', '-c', command);
+  const programOf = typeof command === 'function' ? command : () => command;
+  tmux('-f', config, 'new-session', '-d', '-s', 'bench', '-x', '120', '-y', '30', 'bash', '--norc', '-c', programOf(0));
+  for (let i = 1; i < panes; i++) tmux('new-window', '-d', '-t', 'bench:', 'bash', '--norc', '-c', programOf(i));
   const pid = Number(tmux('display-message', '-p', '#{pid}').trim());
   return { name, pid, tmux, kill: () => killServer(name) };
 }
