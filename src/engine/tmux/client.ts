@@ -24,6 +24,7 @@ import {
   screensCommand,
   sendItemsCommands,
   splitPollCycle,
+  withNames,
   type BatchCapture,
   type CaptureBatchOptions,
   type CaptureOptions,
@@ -487,26 +488,7 @@ function withDetails(
       filled.push(last);
       continue;
     }
-    // Written out in parsePaneList's order: every PaneInfo then has one shape (a spread would not).
-    filled.push({
-      paneId: pane.paneId,
-      sessionId: pane.sessionId,
-      sessionName: d.sessionName,
-      windowId: pane.windowId,
-      windowIndex: pane.windowIndex,
-      windowName: d.windowName,
-      paneIndex: pane.paneIndex,
-      title: d.title,
-      cwd: d.cwd,
-      command: d.command,
-      pid: pane.pid,
-      dead: pane.dead,
-      width: pane.width,
-      height: pane.height,
-      inMode: pane.inMode,
-      alternateOn: pane.alternateOn,
-      windowActivity: pane.windowActivity,
-    });
+    filled.push(withNames(pane, d));
   }
   return filled;
 }

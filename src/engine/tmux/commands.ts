@@ -149,29 +149,60 @@ export function activityListCommand(): TmuxCommand {
 
 const PANE_ID = /^%\d+$/;
 
+/** What a full listing adds to an activity listing. */
+export type PaneNames = Pick<PaneInfo, 'sessionName' | 'windowName' | 'title' | 'cwd' | 'command'>;
+
+/** A pane's activity from its fields' text, in ACTIVITY_FIELDS order (the caller checked there are as many). */
+function activityOf(f: readonly string[]): PaneActivity {
+  const [paneId, sessionId, windowId, windowIndex, paneIndex, pid, dead, width, height, inMode, alternateOn, activity] = f as [
+    string, string, string, string, string, string, string, string, string, string, string, string,
+  ];
+  return {
+    paneId,
+    sessionId,
+    windowId,
+    windowIndex: toInt(windowIndex),
+    paneIndex: toInt(paneIndex),
+    pid: toInt(pid),
+    dead: dead === '1',
+    width: toInt(width),
+    height: toInt(height),
+    inMode: inMode === '1',
+    alternateOn: alternateOn === '1',
+    windowActivity: toInt(activity) * 1000,
+  };
+}
+
+/** A whole PaneInfo, written out in one order so that every PaneInfo has one shape (a spread would not). */
+export function withNames(a: PaneActivity, names: PaneNames): PaneInfo {
+  return {
+    paneId: a.paneId,
+    sessionId: a.sessionId,
+    sessionName: names.sessionName,
+    windowId: a.windowId,
+    windowIndex: a.windowIndex,
+    windowName: names.windowName,
+    paneIndex: a.paneIndex,
+    title: names.title,
+    cwd: names.cwd,
+    command: names.command,
+    pid: a.pid,
+    dead: a.dead,
+    width: a.width,
+    height: a.height,
+    inMode: a.inMode,
+    alternateOn: a.alternateOn,
+    windowActivity: a.windowActivity,
+  };
+}
+
 /** Parses an activity listing; a line that is not one record of it is skipped (a clock line, say). */
 export function parseActivityList(text: string): PaneActivity[] {
   const panes: PaneActivity[] = [];
   for (const line of text.split('\n')) {
     const f = line.split(' ');
     if (f.length !== ACTIVITY_FIELDS.length || !PANE_ID.test(f[0]!)) continue;
-    const [paneId, sessionId, windowId, windowIndex, paneIndex, pid, dead, width, height, inMode, alternateOn, activity] = f as [
-      string, string, string, string, string, string, string, string, string, string, string, string,
-    ];
-    panes.push({
-      paneId,
-      sessionId,
-      windowId,
-      windowIndex: toInt(windowIndex),
-      paneIndex: toInt(paneIndex),
-      pid: toInt(pid),
-      dead: dead === '1',
-      width: toInt(width),
-      height: toInt(height),
-      inMode: inMode === '1',
-      alternateOn: alternateOn === '1',
-      windowActivity: toInt(activity) * 1000,
-    });
+    panes.push(activityOf(f));
   }
   return panes;
 }
@@ -193,25 +224,8 @@ export function parsePaneList(text: string, framing: Framing): PaneInfo[] {
     const [paneId, sessionId, sessionName, windowId, windowIndex, windowName, paneIndex, title, cwd, command, pid, dead, width, height, inMode, alternateOn, activity] = f as [
       string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string,
     ];
-    panes.push({
-      paneId,
-      sessionId,
-      sessionName,
-      windowId,
-      windowIndex: toInt(windowIndex),
-      windowName,
-      paneIndex: toInt(paneIndex),
-      title,
-      cwd,
-      command,
-      pid: toInt(pid),
-      dead: dead === '1',
-      width: toInt(width),
-      height: toInt(height),
-      inMode: inMode === '1',
-      alternateOn: alternateOn === '1',
-      windowActivity: toInt(activity) * 1000,
-    });
+    const numbers = activityOf([paneId, sessionId, windowId, windowIndex, paneIndex, pid, dead, width, height, inMode, alternateOn, activity]);
+    panes.push(withNames(numbers, { sessionName, windowName, title, cwd, command }));
   }
   return panes;
 }
