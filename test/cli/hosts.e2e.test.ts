@@ -5,9 +5,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { streamText } from 'ai';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { launchChromium } from '../../scripts/chromium.mjs';
+import { browserForTests } from '../helpers/browser.js';
 import { cliEnv, runCli, startCli, type LiveCli } from '../helpers/cli.js';
 import { sshWrapper, startTestSshd, type TestSshd } from '../helpers/sshd.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
@@ -139,6 +143,12 @@ describe('corral serve across hosts', () => {
     expect(models).toContain(`box/${target}`);
     const reply = await client.chat.completions.create({ model: `box/${target}`, messages: [{ role: 'user', content: 'echo remote-$((6*7))' }] });
     expect(reply.choices[0]?.message.content).toContain('remote-42');
+    // A second SDK (Vercel's AI SDK), streaming, on the same remote pane.
+    const provider = createOpenAICompatible({ name: 'corral', baseURL: `${base}/v1`, apiKey: token });
+    const streamed = streamText({ model: provider.chatModel(`box/${target}`), prompt: 'echo sdk-$((7*6))', maxRetries: 0 });
+    let streamedText = '';
+    for await (const part of streamed.textStream) streamedText += part;
+    expect(streamedText).toContain('sdk-42');
 
     // Attach to the same pane at /attach/box/N: a repaint of its screen arrives.
     const number = pane.slice(1);
@@ -182,4 +192,67 @@ describe('corral serve across hosts', () => {
     });
     expect(refused).toBe(503);
   }, 120_000);
+});
+
+const browserCheck = browserForTests('hosts page');
+
+describe.skipIf(browserCheck.skip)('the triage page across hosts, in Chromium on a phone (390x844)', () => {
+  it("names a remote pane's host, answers it through ssh, opens its terminal, and greys it while the host is down", async () => {
+    const token = 'a-token-for-the-hosts-page-test';
+    const pane = await remote.spawn(`read -p "Ship the remote build? [y/N] " a; echo "remote answered:$a"; sleep 600`);
+    await remote.waitForScreen(pane, (s) => s.includes('[y/N]'));
+    live = startCli(['serve', '--attach', '-L', local.socketName, '--host', hostFlag(), '--port', '0', ...fast], { ...env, CORRAL_TOKEN: token, XDG_CONFIG_HOME: dir });
+    const line = await live.waitForLine((l) => l.includes('attach server on'), 30_000);
+    const base = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(line)![1]!;
+    const code = await fetch(`${base}/api/login-codes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ write: true }),
+    });
+    expect(code.status).toBe(200);
+    const { url } = (await code.json()) as { url: string };
+
+    const browser = await launchChromium(browserCheck.found);
+    try {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      await page.goto(url);
+      const key = `box/${pane}`;
+      const card = page.locator(`article.pane[data-pane="${key}"]`);
+      await card.locator('.answers button').first().waitFor({ timeout: 30_000 });
+      expect(await card.locator('.target').textContent()).toMatch(/ on box$/);
+      expect(await card.locator('.badge').textContent()).toBe('STUCK permission');
+      const cardIs = async (js: string) => page.evaluate(`(() => { const node = document.querySelector('article.pane[data-pane="${key}"]'); return ${js}; })()`);
+      const sideways = async () =>
+        (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
+      expect(await sideways()).toBeLessThanOrEqual(0);
+
+      // Its live terminal comes over /attach/box/N, through ssh.
+      await card.locator('button.open-terminal').tap();
+      await expect.poll(() => page.locator('#terminal').innerText(), { timeout: 15_000 }).toContain('Ship the remote build?');
+      await page.locator('#viewer-close').tap();
+
+      // A quick answer reaches the remote pane, and only it.
+      await card.locator('.answers button', { hasText: /^y$/ }).tap();
+      await remote.waitForScreen(pane, (s) => s.includes('remote answered:y'));
+
+      // The host goes: the card stays, greyed, says offline, and offers nothing to press.
+      await sshd.stop();
+      await expect.poll(() => card.locator('.badge').textContent(), { timeout: 30_000 }).toBe('offline');
+      expect(await cardIs("node.classList.contains('offline')")).toBe(true);
+      expect(await cardIs('getComputedStyle(node).opacity')).toBe('0.5');
+      expect(await card.locator('.answers button').count()).toBe(0);
+      expect(await sideways()).toBeLessThanOrEqual(0);
+
+      // It comes back: the card is live again.
+      await sshd.start();
+      await expect.poll(() => card.locator('.badge').textContent(), { timeout: 90_000 }).not.toBe('offline');
+      expect(await cardIs("node.classList.contains('offline')")).toBe(false);
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 180_000);
 });
