@@ -3,8 +3,9 @@
 // ssh processes, sshd and the tmux server's extra work), round trips per cycle, ssh masters, and
 // the processes started per minute.
 
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { cpuMs, startServer } from './lib/tmux-fixture.mjs';
 import { processTree, treeCpuMs } from './lib/proc.mjs';
 import { startTestSshd } from './lib/sshd.mjs';
@@ -13,13 +14,20 @@ export const title = 'Hosts: one local, two over ssh (50 printing panes each, 50
 
 const driver = fileURLToPath(new URL('./lib/hosts-driver.mjs', import.meta.url));
 const DURATION = Number(process.env.BENCH_HOSTS_MS ?? 20_000);
+const WARMUP = Number(process.env.BENCH_HOSTS_WARMUP_MS ?? 60_000);
 const PANES = Number(process.env.BENCH_HOSTS_PANES ?? 50);
 const INTERVAL = 500;
+const execFileAsync = promisify(execFile);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// Pane i prints a numbered line every 1 to 4 s (by i): the same lines at the same pace on every server.
+const printer = (i) => `n=0; while :; do read -r -t ${1 + (i % 4)} _; n=$((n + 1)); echo "tick $n of pane ${i} at $SECONDS s"; done`;
 
 export async function run(log) {
   const sshd = await startTestSshd();
-  const servers = [startServer(PANES), startServer(PANES), startServer(PANES)];
-  const [local, boxA, boxB] = servers;
+  // A fourth, identical server that nobody polls: read over the same seconds as the others, it
+  // tells what their panes cost them by themselves.
+  const servers = [0, 1, 2, 3].map(() => startServer(PANES, printer));
+  const [local, boxA, boxB, unpolled] = servers;
   const hosts = {
     local: { name: 'local', socketName: local.name },
     'box-a': { name: 'box-a', ssh: sshd.alias, socketName: boxA.name },
@@ -28,36 +36,35 @@ export async function run(log) {
   const serverOf = { local, 'box-a': boxA, 'box-b': boxB };
   const sshdPid = () => sshd.processes()[0];
   try {
-    await new Promise((r) => setTimeout(r, 1_500));
-    // What the servers spend with nobody polling: their panes print all the same.
-    log('servers alone');
-    const before = servers.map((s) => cpuMs(s.pid));
-    const t0 = Date.now();
-    await new Promise((r) => setTimeout(r, DURATION));
-    const baseRate = servers.map((s, i) => (cpuMs(s.pid) - before[i]) / (Date.now() - t0));
+    await sleep(1_500);
 
     const measure = async (names) => {
-      const serverBefore = servers.map((s) => cpuMs(s.pid));
-      const sshdBefore = treeCpuMs(sshdPid());
-      // Processes sshd starts for corral (sessions, shells, tmux clients), seen by sampling its tree.
+      const config = { hosts: names.map((n) => hosts[n]), sshOptions: sshd.sshOptions, controlDir: sshd.controlDir, intervalMs: INTERVAL, warmupMs: WARMUP, durationMs: DURATION };
+      const running = execFileAsync(process.execPath, [driver, JSON.stringify(config)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+      // The driver measures from the end of its warm-up for DURATION: so do these readings.
+      await sleep(WARMUP + 200);
+      // Processes sshd starts for corral in the measured window (sessions, shells, tmux clients),
+      // seen by sampling its tree; the connections made while warming up are not counted.
       const sshdPids = new Set(processTree(sshdPid()));
       const initial = new Set(sshdPids);
       const sampler = setInterval(() => processTree(sshdPid()).forEach((p) => sshdPids.add(p)), 100);
-      const config = { hosts: names.map((n) => hosts[n]), sshOptions: sshd.sshOptions, controlDir: sshd.controlDir, intervalMs: INTERVAL, durationMs: DURATION };
-      const out = execFileSync(process.execPath, [driver, JSON.stringify(config)], { encoding: 'utf8' });
+      const serverBefore = servers.map((s) => cpuMs(s.pid));
+      const sshdBefore = treeCpuMs(sshdPid());
+      const started = Date.now();
+      await sleep(DURATION - 400);
+      const window = Date.now() - started;
+      const spent = servers.map((s, i) => cpuMs(s.pid) - serverBefore[i]);
+      const sshdSpent = treeCpuMs(sshdPid()) - sshdBefore;
       clearInterval(sampler);
-      const result = JSON.parse(out.trim().split('\n').at(-1));
-      const elapsed = result.elapsedMs;
-      result.serverExtraMs = Object.fromEntries(
-        names.map((n) => {
-          const i = servers.indexOf(serverOf[n]);
-          // The driver warms up for 3 s before its measured window: that part is left out too.
-          const spent = cpuMs(servers[i].pid) - serverBefore[i];
-          return [n, spent - baseRate[i] * (elapsed + 3_000)];
-        }),
-      );
-      result.sshdMs = treeCpuMs(sshdPid()) - sshdBefore;
+      const { stdout } = await running;
+      const result = JSON.parse(stdout.trim().split('\n').at(-1));
+      // Per ms of the readings' window, scaled to the driver's.
+      const scale = result.elapsedMs / window;
+      const idle = spent[servers.indexOf(unpolled)];
+      result.serverExtraMs = Object.fromEntries(names.map((n) => [n, (spent[servers.indexOf(serverOf[n])] - idle) * scale]));
+      result.sshdMs = sshdSpent * scale;
       result.sshdProcesses = [...sshdPids].filter((p) => !initial.has(p)).length;
+      result.idleServerMs = idle * scale;
       return result;
     };
 
@@ -79,7 +86,7 @@ export async function run(log) {
       return `| ${name} | ${name === 'local' ? 'here' : 'ssh, loopback'} | ${h.panes} | ${h.cycles} | ${(h.roundTrips / h.cycles).toFixed(2)} | ${(h.spawns / minutes).toFixed(1)} |`;
     };
     return [
-      `${DURATION / 1000} s per run, after 3 s of warm-up. The ssh hosts are tmux servers on this machine reached through a real sshd on 127.0.0.1, so "there" (sshd and the tmux server) runs here too. The tmux servers' own cost with nobody polling is taken out.`,
+      `${DURATION / 1000} s per run, after ${WARMUP / 1000} s of warm-up. The ssh hosts are tmux servers on this machine reached through a real sshd on 127.0.0.1, so "there" (sshd and the tmux server) runs here too. A tmux server's extra work is its CPU minus that of an identical server nobody polls, read over the same seconds (that one spent ${perSec(all.idleServerMs, all.elapsedMs).toFixed(1)} ms/s).`,
       '',
       '"Here" is this machine: corral, and for an ssh host its ssh client (the master and the poll session); for the local host the extra work of its tmux server, which runs here. "There" is what the remote machine spends for corral: sshd and its tmux server\'s extra work.',
       '',

@@ -1,6 +1,6 @@
 // Runs the engines of several hosts at once for a fixed time, each host on its own timer as in
 // corral, and prints JSON figures. Run as its own process so that its CPU can be read from /proc.
-//   node hosts-driver.mjs '<json: {hosts:[{name,ssh,socketName}], sshOptions, controlDir, intervalMs, durationMs}>'
+//   node hosts-driver.mjs '<json: {hosts:[{name,ssh,socketName}], sshOptions, controlDir, intervalMs, warmupMs, durationMs}>'
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { createEngine } from '../../dist/engine/engine.js';
@@ -39,9 +39,9 @@ for (const host of config.hosts) {
 const combined = combineEngines(engines);
 combined.subscribe(() => {});
 
-// Warm up (connections, first captures), then measure.
+// Warm up (connections, first captures, V8 compiling the hot code), then measure.
 combined.start();
-await new Promise((r) => setTimeout(r, 3_000));
+await new Promise((r) => setTimeout(r, config.warmupMs ?? 3_000));
 const spawnsBefore = tmuxSpawnCountByHost();
 const cyclesBefore = new Map([...engines].map(([name, e]) => [name, e.getSnapshot().cycle]));
 const tripsBefore = new Map([...opened].map(([name, t]) => [name, t.client.pollRoundTrips]));
