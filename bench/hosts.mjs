@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { cpuMs, startServer } from './lib/tmux-fixture.mjs';
+import { cpuMs, numberedPrinter, readOverWindow, startServer } from './lib/tmux-fixture.mjs';
 import { processTree, treeCpuMs } from './lib/proc.mjs';
 import { startTestSshd } from './lib/sshd.mjs';
 
@@ -19,8 +19,8 @@ const PANES = Number(process.env.BENCH_HOSTS_PANES ?? 50);
 const INTERVAL = 500;
 const execFileAsync = promisify(execFile);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-// Pane i prints a numbered line every 1 to 4 s (by i): the same lines at the same pace on every server.
-const printer = (i) => `n=0; while :; do read -r -t ${1 + (i % 4)} _; n=$((n + 1)); echo "tick $n of pane ${i} at $SECONDS s"; done`;
+// Pane i prints a numbered line every 1 to 4 s (by i).
+const printer = numberedPrinter((i) => 1 + (i % 4));
 
 export async function run(log) {
   const sshd = await startTestSshd();
@@ -41,21 +41,24 @@ export async function run(log) {
     const measure = async (names) => {
       const config = { hosts: names.map((n) => hosts[n]), sshOptions: sshd.sshOptions, controlDir: sshd.controlDir, intervalMs: INTERVAL, warmupMs: WARMUP, durationMs: DURATION };
       const running = execFileAsync(process.execPath, [driver, JSON.stringify(config)], { encoding: 'utf8', maxBuffer: 1 << 20 });
-      // The driver measures from the end of its warm-up for DURATION: so do these readings.
-      await sleep(WARMUP + 200);
       // Processes sshd starts for corral in the measured window (sessions, shells, tmux clients),
       // seen by sampling its tree; the connections made while warming up are not counted.
-      const sshdPids = new Set(processTree(sshdPid()));
-      const initial = new Set(sshdPids);
-      const sampler = setInterval(() => processTree(sshdPid()).forEach((p) => sshdPids.add(p)), 100);
-      const serverBefore = servers.map((s) => cpuMs(s.pid));
-      const sshdBefore = treeCpuMs(sshdPid());
-      const started = Date.now();
-      await sleep(DURATION - 400);
-      const window = Date.now() - started;
-      const spent = servers.map((s, i) => cpuMs(s.pid) - serverBefore[i]);
-      const sshdSpent = treeCpuMs(sshdPid()) - sshdBefore;
+      const sshdPids = new Set();
+      let initial = new Set();
+      let sampler = null;
+      // The driver measures from the end of its warm-up for DURATION: so do these readings.
+      const { before, after, windowMs: window } = await readOverWindow(
+        WARMUP,
+        DURATION,
+        () => [...servers.map((s) => cpuMs(s.pid)), treeCpuMs(sshdPid())],
+        () => {
+          initial = new Set(processTree(sshdPid()));
+          sampler = setInterval(() => processTree(sshdPid()).forEach((p) => sshdPids.add(p)), 100);
+        },
+      );
       clearInterval(sampler);
+      const spent = servers.map((_, i) => after[i] - before[i]);
+      const sshdSpent = after[servers.length] - before[servers.length];
       const { stdout } = await running;
       const result = JSON.parse(stdout.trim().split('\n').at(-1));
       // Per ms of the readings' window, scaled to the driver's.

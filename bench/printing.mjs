@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { cpuMs, startServer } from './lib/tmux-fixture.mjs';
+import { cpuMs, numberedPrinter, readOverWindow, startServer } from './lib/tmux-fixture.mjs';
 
 export const title = 'Poll cost at 50 printing panes (control mode)';
 
@@ -33,9 +33,8 @@ const ROUNDS = Number(process.env.BENCH_PRINTING_ROUNDS ?? 3);
 const WARMUP = Number(process.env.BENCH_PRINTING_WARMUP_MS ?? 60_000);
 // 500 ms, and 2000 ms (the default poll interval).
 const INTERVALS = (process.env.BENCH_PRINTING_INTERVALS ?? '500,2000').split(',').map(Number);
-// Pane i prints a numbered line every 200, 300, 400 or 500 ms (by i), with bash builtins only (no
-// process per line): the same lines at the same pace on every server.
-const printer = (i) => `n=0; while :; do read -r -t 0.${2 + (i % 4)} _; n=$((n + 1)); echo "tick $n of pane ${i} at $SECONDS s"; done`;
+// Pane i prints a numbered line every 200, 300, 400 or 500 ms (by i).
+const printer = numberedPrinter((i) => `0.${2 + (i % 4)}`);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -54,12 +53,8 @@ async function round(servers, index, interval, log) {
   log(`round ${index + 1}, ${interval} ms: baseline on ${baseServer.name}, this build on ${hereServer.name}, ${idleServer.name} unpolled`);
   const runs = Promise.all([measure(baseDist, baseServer, interval), measure(here, hereServer, interval)]);
   // The drivers measure from the end of their warm-up for DURATION: so do the servers' readings.
-  await sleep(WARMUP + 200);
-  const before = servers.map((s) => cpuMs(s.pid));
-  const started = performance.now();
-  await sleep(DURATION - 400);
-  const elapsed = (performance.now() - started) / 1000;
-  const spent = servers.map((s, k) => (cpuMs(s.pid) - before[k]) / elapsed);
+  const { before, after, windowMs } = await readOverWindow(WARMUP, DURATION, () => servers.map((s) => cpuMs(s.pid)));
+  const spent = servers.map((_, k) => (after[k] - before[k]) / (windowMs / 1000));
   const [base, current] = await runs;
   const idle = spent[servers.indexOf(idleServer)];
   const figures = (r, server) => {

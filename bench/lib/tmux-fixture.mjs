@@ -36,3 +36,27 @@ export function cpuMs(pid, withChildren = false) {
   const own = (Number(fields[11]) + Number(fields[12])) * tick;
   return withChildren ? own + (Number(fields[13]) + Number(fields[14])) * tick : own;
 }
+
+/**
+ * A pane program (for startServer) that prints a numbered line every `seconds(i)` seconds for pane
+ * i, with bash builtins only: the same lines at the same pace on every server started with it.
+ */
+export function numberedPrinter(seconds) {
+  return (i) => `n=0; while :; do read -r -t ${seconds(i)} _; n=$((n + 1)); echo "tick $n of pane ${i} at $SECONDS s"; done`;
+}
+
+/**
+ * Readings taken inside a window that starts `afterMs` from now and lasts `durationMs` (a driver
+ * process's warm-up, then its measured window), 200 ms in from each end: `read()` at its start and
+ * at its end, and how long lay between them. `started` runs right after the first reading.
+ */
+export async function readOverWindow(afterMs, durationMs, read, started = () => {}) {
+  await new Promise((r) => setTimeout(r, afterMs + 200));
+  const before = read();
+  const t0 = performance.now();
+  started();
+  await new Promise((r) => setTimeout(r, durationMs - 400));
+  const after = read();
+  return { before, after, windowMs: performance.now() - t0 };
+}
+

@@ -248,11 +248,11 @@ export class TmuxClient {
   private async listForPoll(clock: boolean): Promise<{ panes: PaneInfo[]; serverTime: number | null }> {
     const now = this.now();
     if (this.activityNow(now)) {
-      const { list } = await this.runPollText(this.listCommand(clock, true));
+      const list = await this.listingText(this.listCommand(clock, true));
       const panes = this.readListing(list, true, now);
       if (panes !== null) return { panes, serverTime: parseClock(list, this.framing) };
     }
-    const { list } = await this.runPollText(this.listCommand(clock, false));
+    const list = await this.listingText(this.listCommand(clock, false));
     return { panes: this.readListing(list, false, now) ?? [], serverTime: parseClock(list, this.framing) };
   }
 
@@ -314,13 +314,13 @@ export class TmuxClient {
   }
 
   /** A listing (and whatever follows it) over the poll runner, as text; a failed listing throws. */
-  private async runPollText(command: readonly string[]): Promise<{ list: string }> {
+  private async listingText(command: readonly string[]): Promise<string> {
     const result = await this.roundTrip(command);
     if (result.exitCode !== 0) {
       if (isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
       throw new TmuxCommandError(['list-panes'], result);
     }
-    return { list: result.stdout };
+    return result.stdout;
   }
 
   /**
