@@ -5,6 +5,7 @@
 import { followInterval, following, needsCapture, outputEndedBy } from './capture-gate.js';
 import type { EngineSettings } from './config.js';
 import { acknowledge, end, hookView, observe, register, type PaneTrack } from './pane-machine.js';
+import { agentExited, decodeHookRecord, encodeHookRecord } from './hooks/hook-record.js';
 import { DEFAULT_RULES, classifyScreen, type PromptRules } from './prompt/matcher.js';
 import { readLines } from './screen-hash.js';
 import { inScope, optInLabel, type ScopeOptions } from './scope.js';
@@ -83,6 +84,11 @@ interface Entry {
   captured: { readonly pane: PaneInfo; readonly at: number; readonly cycle: number; readonly changed: boolean } | null;
   /** The last captured text and what was made of it: the same text again needs no new verdict. */
   screen: ScreenReading | null;
+  /** The pane's hook record as last read or written (see hooks/hook-record.ts), and the last one cleared. */
+  hookRecord: string;
+  clearedRecord: string;
+  /** The pane's foreground command when its last hook came (its agent's). */
+  agentCommand: string;
 }
 
 interface ScreenReading {
@@ -243,6 +249,42 @@ export function createEngine(options: EngineOptions): Engine {
     skew = Math.max(...skewSamples);
   };
 
+  /**
+   * What the pane's hook record says, once: the agent hook it tells of (received by whichever corral
+   * process runs the hook receiver, or recorded by the hook itself), observed at the time it fired.
+   * A pane whose agent has exited (a shell where the agent was) keeps no claim, and its record is
+   * cleared for every corral process.
+   */
+  const followHookRecord = (entry: Entry, pane: PaneInfo, now: number, wallNow: number): CorralEvent[] => {
+    const events: CorralEvent[] = [];
+    if (pane.hookRecord !== entry.hookRecord) {
+      entry.hookRecord = pane.hookRecord;
+      const record = decodeHookRecord(pane.hookRecord);
+      // The record of an agent that has exited since is not news: it is only cleared (below).
+      if (record !== null && agentExited(record.command, pane.command)) entry.agentCommand = record.command;
+      else if (record !== null) {
+        entry.agentCommand = record.command;
+        // The record's time is the recording machine's wall clock: moved to the engine's clock.
+        const at = now - (wallNow - (remote ? record.at - skew : record.at));
+        const step = observe(entry.track, { kind: 'hook', hook: record.hook, at }, now, machine);
+        entry.track = step.track;
+        events.push(...step.events);
+      }
+    }
+    if (!agentExited(entry.agentCommand, pane.command)) return events;
+    if (pane.hookRecord !== '' && entry.clearedRecord !== pane.hookRecord) {
+      entry.clearedRecord = pane.hookRecord;
+      void tmux.clearHookRecord(pane.paneId, pane.hookRecord).catch(() => undefined);
+    }
+    const { hook } = entry.track;
+    if (hook === null || hook.claim === null) return events;
+    const exited = { agent: hook.agent, signal: 'end', event: 'agent-exited', sessionId: hook.sessionId, transcriptPath: hook.transcriptPath, cwd: entry.track.cwd, message: null } as const;
+    const step = observe(entry.track, { kind: 'hook', hook: exited }, now, machine);
+    entry.track = step.track;
+    events.push(...step.events);
+    return events;
+  };
+
   const runCycle = async (): Promise<boolean> => {
     cycle += 1;
     let registeredNew = false;
@@ -312,13 +354,15 @@ export function createEngine(options: EngineOptions): Engine {
         if (!entry) {
           const step = register(pane, now, host);
           events.push(...step.events);
-          entry = { pane, track: step.track, lines: [], view: null, viewTrack: null, captured: null, screen: null };
+          entry = { pane, track: step.track, lines: [], view: null, viewTrack: null, captured: null, screen: null, hookRecord: '', clearedRecord: '', agentCommand: '' };
           entries.set(paneId, entry);
+          events.push(...followHookRecord(entry, pane, now, requestedAt));
           if (screen === undefined) {
             registeredNew = true;
             continue;
           }
         }
+        if (entry.pane !== pane) events.push(...followHookRecord(entry, pane, now, requestedAt));
         entry.pane = pane;
         if (screen === undefined) {
           // Left out on purpose: the screen is the one seen last time, and quiet time still counts.
@@ -422,6 +466,10 @@ export function createEngine(options: EngineOptions): Engine {
       if (!entry) return false;
       const step = observe(entry.track, { kind: 'hook', hook }, clock.now(), machine);
       entry.track = step.track;
+      // Recorded on the pane, so that every other corral process on this server hears it too.
+      entry.agentCommand = entry.pane.command;
+      entry.hookRecord = encodeHookRecord({ hook, at: wallClock.now(), command: entry.pane.command });
+      void tmux.writeHookRecord(entry.track.paneId, entry.hookRecord).catch(() => undefined);
       emit(step.events);
       publish(snapshot.status, snapshot.statusMessage);
       if (running) {

@@ -130,6 +130,7 @@ describe('stuck notifier', () => {
     transcriptPath: '',
     reason: 'permission',
     message: 'Deploy? [y/N]',
+    source: 'screen',
   };
 
   it('rings and shows a tmux message for new stuck panes', async () => {

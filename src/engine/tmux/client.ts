@@ -42,6 +42,7 @@ import {
   type BufferStyle,
 } from './control-capture.js';
 import type { ControlReply } from './control-protocol.js';
+import { HOOK_OPTION } from '../hooks/hook-record.js';
 import type { SendItem } from '../keys.js';
 import { assertPaneId } from './pane-id.js';
 import { TmuxCommandError, createExecRunner, isNoServerMessage, runChecked, type RunOptions, type TmuxResult, type TmuxRunner } from './runner.js';
@@ -423,6 +424,22 @@ export class TmuxClient {
     );
   }
 
+  /** Sets the pane's hook record (see hooks/hook-record.ts), over the control connection when there is one. */
+  async writeHookRecord(paneId: string, value: string): Promise<void> {
+    assertPaneId(paneId);
+    await runChecked(this.commandRunner, ['set-option', '-p', '-t', paneId, HOOK_OPTION, value]);
+  }
+
+  /**
+   * Removes the pane's hook record if it still holds `value` (tmux compares and removes in one
+   * step, so a record written meanwhile by another corral process stays).
+   */
+  async clearHookRecord(paneId: string, value: string): Promise<void> {
+    assertPaneId(paneId);
+    if (!/^[A-Za-z0-9._-]+$/.test(value)) return;
+    await runChecked(this.commandRunner, ['if-shell', '-F', '-t', paneId, `#{==:#{${HOOK_OPTION}},${value}}`, `set-option -p -u -t ${paneId} ${HOOK_OPTION}`]);
+  }
+
   async displayMessage(text: string): Promise<void> {
     await runChecked(this.runner, ['display-message', escapeArg(escapeFormat(text))]);
   }
@@ -506,7 +523,8 @@ function sameActivity(a: PaneActivity, b: PaneActivity): boolean {
     a.height === b.height &&
     a.inMode === b.inMode &&
     a.alternateOn === b.alternateOn &&
-    a.windowActivity === b.windowActivity
+    a.windowActivity === b.windowActivity &&
+    a.hookRecord === b.hookRecord
   );
 }
 

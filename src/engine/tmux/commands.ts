@@ -1,6 +1,7 @@
 // Pure builders and parsers for tmux command lines. Nothing here runs tmux.
 
 import { bufferedCapture } from './control-capture.js';
+import { HOOK_RECORD_FORMAT } from '../hooks/hook-record.js';
 import type { PaneInfo } from '../types.js';
 import type { SendItem } from '../keys.js';
 import { assertPaneId } from './pane-id.js';
@@ -115,15 +116,21 @@ export function makeFraming(nonce: string): Framing {
   };
 }
 
+/** A full listing's format: every field, then the pane's hook record (see hook-record.ts). */
+function paneFormat(framing: Framing): string {
+  return [...PANE_FIELDS.map((field) => `#{${field}}`), HOOK_RECORD_FORMAT].join(framing.fieldSep) + framing.recordEnd;
+}
+
 export function listPanesCommand(framing: Framing): TmuxCommand {
-  return ['list-panes', '-a', '-F', PANE_FIELDS.map((field) => `#{${field}}`).join(framing.fieldSep) + framing.recordEnd];
+  return ['list-panes', '-a', '-F', paneFormat(framing)];
 }
 
 /**
  * The fields of an activity listing: only what tmux itself generates (ids, indexes, numbers and
- * flags), never a name, title or path a program or a person chose. Space-separated, one pane a
- * line: nothing in them can contain a space or a line break, so they need no framing. A poll uses
- * them between two full listings (see TmuxClient); the names come from the last full one.
+ * flags), never a name, title or path a program or a person chose, and last the pane's hook record
+ * with every character a record never holds removed by tmux. Space-separated, one pane a line:
+ * nothing in them can contain a space or a line break, so they need no framing. A poll uses them
+ * between two full listings (see TmuxClient); the names come from the last full one.
  */
 const ACTIVITY_FIELDS = [
   'pane_id',
@@ -144,7 +151,7 @@ const ACTIVITY_FIELDS = [
 export type PaneActivity = Omit<PaneInfo, 'sessionName' | 'windowName' | 'title' | 'cwd' | 'command'>;
 
 export function activityListCommand(): TmuxCommand {
-  return ['list-panes', '-a', '-F', ACTIVITY_FIELDS.map((field) => `#{${field}}`).join(' ')];
+  return ['list-panes', '-a', '-F', [...ACTIVITY_FIELDS.map((field) => `#{${field}}`), HOOK_RECORD_FORMAT].join(' ')];
 }
 
 const PANE_ID = /^%\d+$/;
@@ -154,8 +161,8 @@ export type PaneNames = Pick<PaneInfo, 'sessionName' | 'windowName' | 'title' | 
 
 /** A pane's activity from its fields' text, in ACTIVITY_FIELDS order (the caller checked there are as many). */
 function activityOf(f: readonly string[]): PaneActivity {
-  const [paneId, sessionId, windowId, windowIndex, paneIndex, pid, dead, width, height, inMode, alternateOn, activity] = f as [
-    string, string, string, string, string, string, string, string, string, string, string, string,
+  const [paneId, sessionId, windowId, windowIndex, paneIndex, pid, dead, width, height, inMode, alternateOn, activity, hookRecord] = f as [
+    string, string, string, string, string, string, string, string, string, string, string, string, string,
   ];
   return {
     paneId,
@@ -170,6 +177,7 @@ function activityOf(f: readonly string[]): PaneActivity {
     inMode: inMode === '1',
     alternateOn: alternateOn === '1',
     windowActivity: toInt(activity) * 1000,
+    hookRecord,
   };
 }
 
@@ -193,6 +201,7 @@ export function withNames(a: PaneActivity, names: PaneNames): PaneInfo {
     inMode: a.inMode,
     alternateOn: a.alternateOn,
     windowActivity: a.windowActivity,
+    hookRecord: a.hookRecord,
   };
 }
 
@@ -201,7 +210,7 @@ export function parseActivityList(text: string): PaneActivity[] {
   const panes: PaneActivity[] = [];
   for (const line of text.split('\n')) {
     const f = line.split(' ');
-    if (f.length !== ACTIVITY_FIELDS.length || !PANE_ID.test(f[0]!)) continue;
+    if (f.length !== ACTIVITY_FIELDS.length + 1 || !PANE_ID.test(f[0]!)) continue;
     panes.push(activityOf(f));
   }
   return panes;
@@ -210,8 +219,7 @@ export function parseActivityList(text: string): PaneActivity[] {
 /** What list-panes says about one pane, from `display-message` (no other pane is listed). */
 export function paneInfoCommand(framing: Framing, paneId: string): TmuxCommand {
   assertPaneId(paneId);
-  const format = PANE_FIELDS.map((field) => `#{${field}}`).join(framing.fieldSep) + framing.recordEnd;
-  return ['display-message', '-p', '-t', paneId, format];
+  return ['display-message', '-p', '-t', paneId, paneFormat(framing)];
 }
 
 export function parsePaneList(text: string, framing: Framing): PaneInfo[] {
@@ -220,11 +228,11 @@ export function parsePaneList(text: string, framing: Framing): PaneInfo[] {
     const record = raw.replace(/^\r?\n/, '');
     if (record.trim() === '') continue;
     const f = record.split(framing.fieldSep);
-    if (f.length !== PANE_FIELDS.length) continue;
-    const [paneId, sessionId, sessionName, windowId, windowIndex, windowName, paneIndex, title, cwd, command, pid, dead, width, height, inMode, alternateOn, activity] = f as [
-      string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string,
+    if (f.length !== PANE_FIELDS.length + 1) continue;
+    const [paneId, sessionId, sessionName, windowId, windowIndex, windowName, paneIndex, title, cwd, command, pid, dead, width, height, inMode, alternateOn, activity, hookRecord] = f as [
+      string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string,
     ];
-    const numbers = activityOf([paneId, sessionId, windowId, windowIndex, paneIndex, pid, dead, width, height, inMode, alternateOn, activity]);
+    const numbers = activityOf([paneId, sessionId, windowId, windowIndex, paneIndex, pid, dead, width, height, inMode, alternateOn, activity, hookRecord]);
     panes.push(withNames(numbers, { sessionName, windowName, title, cwd, command }));
   }
   return panes;
