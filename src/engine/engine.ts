@@ -5,7 +5,7 @@
 import { followInterval, following, needsCapture, outputEndedBy } from './capture-gate.js';
 import type { EngineSettings } from './config.js';
 import { acknowledge, end, hookView, observe, register, type PaneTrack } from './pane-machine.js';
-import { agentExited, decodeHookRecord, encodeHookRecord } from './hooks/hook-record.js';
+import { agentExited, decodeHookRecord, hookRecordEvent, hookRecordValue } from './hooks/hook-record.js';
 import { DEFAULT_RULES, classifyScreen, type PromptRules } from './prompt/matcher.js';
 import { readLines } from './screen-hash.js';
 import { inScope, optInLabel, type ScopeOptions } from './scope.js';
@@ -257,8 +257,10 @@ export function createEngine(options: EngineOptions): Engine {
    */
   const followHookRecord = (entry: Entry, pane: PaneInfo, now: number, wallNow: number): CorralEvent[] => {
     const events: CorralEvent[] = [];
-    if (pane.hookRecord !== entry.hookRecord) {
-      entry.hookRecord = pane.hookRecord;
+    // The event part only: a record this engine wrote itself comes back with the command filled in.
+    const event = hookRecordEvent(pane.hookRecord);
+    if (event !== entry.hookRecord) {
+      entry.hookRecord = event;
       const record = decodeHookRecord(pane.hookRecord);
       // The record of an agent that has exited since is not news: it is only cleared (below).
       if (record !== null && agentExited(record.command, pane.command)) entry.agentCommand = record.command;
@@ -468,8 +470,9 @@ export function createEngine(options: EngineOptions): Engine {
       entry.track = step.track;
       // Recorded on the pane, so that every other corral process on this server hears it too.
       entry.agentCommand = entry.pane.command;
-      entry.hookRecord = encodeHookRecord({ hook, at: wallClock.now(), command: entry.pane.command });
-      void tmux.writeHookRecord(entry.track.paneId, entry.hookRecord).catch(() => undefined);
+      const value = hookRecordValue({ hook, at: wallClock.now() });
+      entry.hookRecord = hookRecordEvent(value);
+      void tmux.writeHookRecord(entry.track.paneId, value).catch(() => undefined);
       emit(step.events);
       publish(snapshot.status, snapshot.statusMessage);
       if (running) {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
 import { resolveSettings } from '../../src/engine/config.js';
-import { agentExited, decodeHookRecord, encodeHookRecord, type HookRecord } from '../../src/engine/hooks/hook-record.js';
+import { agentExited, decodeHookRecord, encodeHookRecord, hookRecordEvent, type HookRecord } from '../../src/engine/hooks/hook-record.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { CorralEvent, HookEvent } from '../../src/engine/types.js';
 import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
@@ -37,7 +37,8 @@ describe('hook records', () => {
     const next = random(24);
     for (let i = 0; i < 500; i++) {
       const text = () => String.fromCodePoint(...Array.from({ length: Math.floor(next() * 40) }, () => Math.floor(next() * 0x2000)));
-      const record: HookRecord = { hook: { ...permission, sessionId: text(), cwd: text(), message: next() < 0.3 ? null : text() }, at: 1_700_000_000_000 + i, command: text() };
+      const command = Array.from({ length: Math.floor(next() * 12) }, () => 'abz09._-'.charAt(Math.floor(next() * 8))).join('');
+      const record: HookRecord = { hook: { ...permission, sessionId: text(), cwd: text(), message: next() < 0.3 ? null : text() }, at: 1_700_000_000_000 + i, command };
       const value = encodeHookRecord(record);
       expect(value).toMatch(/^[A-Za-z0-9._-]+$/);
       expect(decodeHookRecord(value)).toEqual(record);
@@ -47,7 +48,7 @@ describe('hook records', () => {
   it('refuse values somebody else wrote: foreign, truncated, mangled or with wrong fields', () => {
     const good = encodeHookRecord({ hook: permission, at: 1_700_000_000_000, command: 'claude' });
     const wrong = (body: object) => `h1.${Buffer.from(JSON.stringify(body)).toString('base64url')}`;
-    for (const value of ['', 'x', 'h1.', 'h1.!!!', good.slice(0, -5), `h2.${good.slice(3)}`, wrong({ a: 'vim', s: 'permission', e: 'x', i: '', t: '', c: '', m: null, at: 1 }), wrong({ a: 'codex', s: 'launch', e: 'x', i: '', t: '', c: '', m: null, at: 1 }), wrong({ a: 'codex', s: 'stop', e: 'x', i: '', t: '', c: '', m: null, at: -1 }), wrong([1, 2])]) {
+    for (const value of ['', 'x', 'h1.', 'h1.!!!', hookRecordEvent(good).slice(0, -5), `h2.${good.slice(3)}`, wrong({ a: 'vim', s: 'permission', e: 'x', i: '', t: '', c: '', m: null, at: 1 }), wrong({ a: 'codex', s: 'launch', e: 'x', i: '', t: '', c: '', m: null, at: 1 }), wrong({ a: 'codex', s: 'stop', e: 'x', i: '', t: '', c: '', m: null, at: -1 }), wrong([1, 2])]) {
       expect(decodeHookRecord(value)).toBeNull();
     }
     const next = random(7);

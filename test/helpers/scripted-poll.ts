@@ -103,7 +103,8 @@ export function scriptedPoll(panes: readonly PolledPane[], serverSeconds: () => 
         // Pane options: only the hook record is kept.
         const p = panes.find((x) => x.id === cmd[cmd.indexOf('-t') + 1]);
         if (!p) return { stdout, stderr: `can't find pane: ${cmd[cmd.indexOf('-t') + 1]}\n`, exitCode: 1 };
-        if (cmd.at(cmd.includes('-u') ? -1 : -2) === '@corral_hook') p.hookRecord = cmd.includes('-u') ? '' : cmd.at(-1)!;
+        const value = cmd.includes('-F') ? cmd.at(-1)!.replaceAll('#{pane_current_command}', p.command ?? 'bash') : cmd.at(-1)!;
+        if (cmd.at(cmd.includes('-u') ? -1 : -2) === '@corral_hook') p.hookRecord = cmd.includes('-u') ? '' : value;
       } else if (cmd[0] === 'if-shell' && cmd.includes('-F')) {
         // `#{==:#{@corral_hook},VALUE}` then `set-option -p -u -t %N @corral_hook`: compare and clear.
         const p = panes.find((x) => x.id === cmd[cmd.indexOf('-t') + 1]);

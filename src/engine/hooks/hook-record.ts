@@ -1,7 +1,8 @@
 // An agent hook event as corral records it on its pane, in the tmux user option `@corral_hook`, so
 // that every corral process watching that server (the dashboard, `serve`, `watch`, `ls`) reads the
 // same hook claims from its pane listing, whichever of them received the hook. Pure encoding and
-// decoding: the value is `h1.` and the event as base64url JSON, so it needs no quoting anywhere.
+// decoding: the value is `h1.`, the event as base64url JSON, `.` and the pane's foreground command,
+// which tmux fills in itself as it stores the value (`set-option -F`), so it needs no quoting.
 
 import { AGENTS, type HookEvent, type HookSignal } from '../types.js';
 
@@ -25,14 +26,30 @@ export interface HookRecord {
   readonly hook: HookEvent;
   readonly at: number;
   /**
-   * The pane's foreground command when the hook came (the agent: `claude`, `node` ...); '' when the
-   * recorder did not know it. A pane that shows a shell instead has no agent any more.
+   * The pane's foreground command when the hook was recorded (the agent: `claude`, `node` ...); ''
+   * when not known. A pane that shows a shell instead has no agent any more.
    */
   readonly command: string;
 }
 
+/** The value to store with `set-option -F`: tmux replaces the format at its end with the pane's command. */
+export function hookRecordValue(record: Omit<HookRecord, 'command'>): string {
+  return `${encodeHookRecord({ ...record, command: '' })}.#{pane_current_command}`;
+}
+
+/** The event part of a record's value (without the command): the same event has the same one. */
+export function hookRecordEvent(value: string): string {
+  const dot = value.indexOf('.', PREFIX.length);
+  return dot === -1 ? value : value.slice(0, dot);
+}
+
 export function encodeHookRecord(record: HookRecord): string {
-  const { hook, at } = record;
+  const { hook, at, command } = record;
+  const encoded = encodeEvent(hook, at);
+  return command === '' ? encoded : `${encoded}.${command}`;
+}
+
+function encodeEvent(hook: HookEvent, at: number): string {
   const body = {
     a: hook.agent,
     s: hook.signal,
@@ -42,7 +59,6 @@ export function encodeHookRecord(record: HookRecord): string {
     c: hook.cwd,
     m: hook.message,
     at: Math.round(at),
-    k: record.command,
   };
   return PREFIX + Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
 }
@@ -55,9 +71,11 @@ function field(body: Record<string, unknown>, name: string): string | null {
 /** The record in an option's value; null for an empty, foreign or malformed value. */
 export function decodeHookRecord(value: string): HookRecord | null {
   if (!value.startsWith(PREFIX) || value.length > MAX_RECORD_LENGTH) return null;
+  const event = hookRecordEvent(value);
+  const command = value.slice(event.length + 1);
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.from(value.slice(PREFIX.length), 'base64url').toString('utf8'));
+    body = JSON.parse(Buffer.from(event.slice(PREFIX.length), 'base64url').toString('utf8'));
   } catch {
     return null;
   }
@@ -67,18 +85,18 @@ export function decodeHookRecord(value: string): HookRecord | null {
   const signal = b.s;
   if (typeof agent !== 'string' || !(AGENTS as readonly string[]).includes(agent)) return null;
   if (typeof signal !== 'string' || !(SIGNALS as readonly string[]).includes(signal)) return null;
-  const event = field(b, 'e');
+  const name = field(b, 'e');
   const sessionId = field(b, 'i');
   const transcriptPath = field(b, 't');
   const cwd = field(b, 'c');
   const message = b.m === null ? null : field(b, 'm');
-  if (event === null || sessionId === null || transcriptPath === null || cwd === null) return null;
+  if (name === null || sessionId === null || transcriptPath === null || cwd === null) return null;
   if (b.m !== null && message === null) return null;
   if (typeof b.at !== 'number' || !Number.isFinite(b.at) || b.at <= 0) return null;
   return {
-    hook: { agent: agent as HookEvent['agent'], signal: signal as HookSignal, event, sessionId, transcriptPath, cwd, message },
+    hook: { agent: agent as HookEvent['agent'], signal: signal as HookSignal, event: name, sessionId, transcriptPath, cwd, message },
     at: b.at,
-    command: field(b, 'k') ?? '',
+    command,
   };
 }
 

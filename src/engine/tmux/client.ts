@@ -424,10 +424,13 @@ export class TmuxClient {
     );
   }
 
-  /** Sets the pane's hook record (see hooks/hook-record.ts), over the control connection when there is one. */
+  /**
+   * Sets the pane's hook record (see hooks/hook-record.ts: `value` from hookRecordValue, whose
+   * format tmux expands), over the control connection when there is one.
+   */
   async writeHookRecord(paneId: string, value: string): Promise<void> {
     assertPaneId(paneId);
-    await runChecked(this.commandRunner, ['set-option', '-p', '-t', paneId, HOOK_OPTION, value]);
+    await runChecked(this.commandRunner, ['set-option', '-p', '-F', '-t', paneId, HOOK_OPTION, value]);
   }
 
   /**
