@@ -11,7 +11,8 @@ import { UnknownKeyError } from '../engine/keys.js';
 import { UsageError, formatFlags, parseArgv } from './args.js';
 import { COMMANDS, DEFAULT_COMMAND } from './commands/index.js';
 import { defaultConfigPath, loadConfigFile } from './config-file.js';
-import { GLOBAL_FLAGS } from './global-flags.js';
+import { GLOBAL_FLAGS, OWN_FLAGS, settingFlags } from './global-flags.js';
+import { refuseUnusedSettings } from './setting-flags.js';
 import { createLifecycle, isTerminalGone, type Lifecycle } from './lifecycle.js';
 import { packageRoot } from './package-root.js';
 
@@ -30,10 +31,11 @@ function mainHelp(): string {
     'Commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}${c.name === DEFAULT_COMMAND ? ' (default)' : ''}`),
     '',
-    'Global options (before or after the command):',
-    formatFlags(GLOBAL_FLAGS),
+    'Options of every command (before or after the command):',
+    formatFlags(OWN_FLAGS),
     '',
-    'Run corral COMMAND --help for the options of one command.',
+    'Run corral COMMAND --help for the options and settings of one command (corral dashboard --help',
+    'for every setting: the dashboard uses them all).',
   ].join('\n');
 }
 
@@ -45,9 +47,10 @@ function commandHelp(name: string): string {
     `Usage: corral ${command.usage}`,
     ...(command.details ? ['', command.details] : []),
     ...(command.flags.length ? ['', 'Options:', formatFlags(command.flags)] : []),
+    ...(command.settings.length ? ['', 'Settings (also from the environment or the config file; see the README):', formatFlags(settingFlags(command.settings))] : []),
     '',
-    'Global options:',
-    formatFlags(GLOBAL_FLAGS),
+    'Options of every command:',
+    formatFlags(OWN_FLAGS),
   ].join('\n');
 }
 
@@ -96,6 +99,7 @@ async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv, lifec
   const settings = resolveSettings({ flags: flagsToSettings(parsed.flags), env, file, fileName: configPath, machineName: hostname() });
   const name = parsed.command ?? DEFAULT_COMMAND;
   const command = COMMANDS.find((c) => c.name === name)!;
+  refuseUnusedSettings(command, parsed.flags, COMMANDS);
   const code = await command.run({ settings, flags: parsed.flags, positionals: parsed.positionals, stdout, stderr, env, lifecycle });
   await lifecycle.shutdown();
   const reason = lifecycle.reason;

@@ -3,7 +3,9 @@
 
 import { statusBadge } from '../../engine/pane-status.js';
 import type { Command } from '../command.js';
+import { ALL_SETTINGS } from '../command-settings.js';
 import { loadDashboard } from '../load-dashboard.js';
+import { checkDaemonUrl, connectDaemon } from '../daemon-sink.js';
 import { createDashboardServices } from '../dashboard-services.js';
 import { bellMode, dashboardServiceOptions, requireTerminal } from '../dashboard-options.js';
 import { remoteHosts, setupEngine } from '../setup.js';
@@ -20,10 +22,12 @@ export const dashboardCommand: Command = {
     'Tip: bind C display-popup -E -w 90% -h 80% corral   (in ~/.tmux.conf)',
     'With no tmux server running (and no -L/-S), it starts the demo instead.',
   ].join('\n'),
+  settings: ALL_SETTINGS,
   flags: [],
   async run({ settings, env, stdout, stderr, lifecycle }) {
     requireTerminal(stdout);
     if (notificationsWanted(settings)) notifyRules(settings);
+    checkDaemonUrl(settings.daemonUrl);
     // Ink and React load only for the dashboard, not for ls/send/watch; start now, in parallel.
     const session = loadDashboard();
     const setup = await setupEngine(settings, env, stderr, { persistent: true });
@@ -34,6 +38,8 @@ export const dashboardCommand: Command = {
       await engine.stop();
       return runDemo({ settings, env, stderr, lifecycle, label: 'DEMO (no tmux server of yours is running)' });
     }
+    // A daemon that goes down is told in tmux's message line: stderr would scribble over the dashboard.
+    connectDaemon(engine, settings, (line) => void tmux.displayMessage(line).catch(() => {}), lifecycle);
     // Look at the server while Ink loads: the first frame can then list the panes.
     engine.start();
     const { runDashboard } = await session.catch(async (error: unknown) => {

@@ -4,6 +4,7 @@
 
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
+import { settingsOf } from '../command-settings.js';
 import { configDir } from '../config-file.js';
 import { findToken } from '../token.js';
 import { serverBase } from './attach.js';
@@ -17,6 +18,7 @@ export const linkCommand: Command = {
     'The link signs one browser in for 30 days; --read-only makes a link that can look but not answer.',
     'The token comes from --token, $CORRAL_TOKEN, or the token file in the config folder.',
   ].join('\n'),
+  settings: settingsOf('address'),
   flags: [
     { name: 'read-only', type: 'boolean', description: 'the browser may look but not answer or type' },
     { name: 'url', type: 'string', valueName: 'URL', description: 'corral server address (default http://HOST:PORT from the settings)' },

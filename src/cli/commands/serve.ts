@@ -2,7 +2,9 @@
 // service named, the chat bridge runs.
 
 import type { Command } from '../command.js';
+import { ALL_SETTINGS } from '../command-settings.js';
 import { configDir } from '../config-file.js';
+import { checkDaemonUrl, connectDaemon } from '../daemon-sink.js';
 import { remoteHosts, setupEngine } from '../setup.js';
 import { resolveToken } from '../token.js';
 import { notificationsWanted, notifyRules } from '../../notify/notifier.js';
@@ -25,6 +27,7 @@ export const serveCommand: Command = {
     'Agent hooks (corral hooks install) are received on /hooks unless --no-hooks. Notifications:',
     '--on-stuck CMD, --notify-desktop, --ntfy TOPIC_URL (answer buttons reach /answer; see --answer-url).',
   ].join('\n'),
+  settings: ALL_SETTINGS.filter((key) => key !== 'bell'),
   flags: [
     { name: 'bridge', type: 'boolean', description: 'run the chat bridge (the default)' },
     { name: 'attach', type: 'boolean', description: 'run the WebSocket attach server' },
@@ -33,13 +36,16 @@ export const serveCommand: Command = {
   ],
   async run({ settings, flags, env, stdout, stderr, lifecycle }) {
     if (notificationsWanted(settings)) notifyRules(settings); // bad notification settings stop us before anything starts
+    checkDaemonUrl(settings.daemonUrl);
     const wantAttach = flags.attach === true;
     const wantBridge = flags.bridge === true || !wantAttach;
     const token = resolveToken({ flag: typeof flags.token === 'string' ? flags.token : undefined, env, configDir: configDir(env) });
     // The servers (and ws) load only for the commands that serve: `corral` itself starts faster.
     const { createServices, ServiceError } = await import('../services.js');
     const { engine, tmux, hosts } = await setupEngine(settings, env, stderr, { persistent: true });
-    // Stopped in reverse order: the servers (viewers hear 1001) before the engine and its tmux connection.
+    // Stopped in reverse order: the servers (viewers hear 1001) before the engine and its tmux
+    // connection, and the daemon queue's last delivery after both.
+    connectDaemon(engine, settings, (line) => stderr.write(`${line}\n`), lifecycle);
     lifecycle.onShutdown('the engine', () => engine.stop());
     const services = createServices({ engine, tmux, remotes: remoteHosts(hosts), settings, token: token.token, log: (line) => stderr.write(`corral: ${line}\n`) });
     lifecycle.onShutdown('the HTTP services', () => services.close());
