@@ -252,8 +252,8 @@ export function createEngine(options: EngineOptions): Engine {
   /**
    * What the pane's hook record says, once: the agent hook it tells of (received by whichever corral
    * process runs the hook receiver, or recorded by the hook itself), observed at the time it fired.
-   * A pane whose agent has exited (a shell where the agent was) keeps no claim, and its record is
-   * cleared for every corral process.
+   * A pane whose agent has exited (a shell where the agent was, or a dead pane) keeps no claim, and
+   * its record is cleared for every corral process.
    */
   const followHookRecord = (entry: Entry, pane: PaneInfo, now: number, wallNow: number): CorralEvent[] => {
     const events: CorralEvent[] = [];
@@ -273,7 +273,7 @@ export function createEngine(options: EngineOptions): Engine {
         events.push(...step.events);
       }
     }
-    if (!agentExited(entry.agentCommand, pane.command)) return events;
+    if (!pane.dead && !agentExited(entry.agentCommand, pane.command)) return events;
     if (pane.hookRecord !== '' && entry.clearedRecord !== pane.hookRecord) {
       entry.clearedRecord = pane.hookRecord;
       void tmux.clearHookRecord(pane.paneId, pane.hookRecord).catch(() => undefined);
@@ -342,6 +342,8 @@ export function createEngine(options: EngineOptions): Engine {
         const pane = toLocalClock(listed);
         present.add(pane.paneId);
         if (inScope(pane, scope)) watched.set(pane.paneId, pane);
+        // A dead pane (kept by remain-on-exit) is not watched, and its agent is gone with its record.
+        else if (pane.dead && pane.hookRecord !== '') void tmux.clearHookRecord(pane.paneId, pane.hookRecord).catch(() => undefined);
       }
       const events: CorralEvent[] = [];
       entries.forEach((entry, paneId) => {
