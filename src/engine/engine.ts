@@ -255,7 +255,7 @@ export function createEngine(options: EngineOptions): Engine {
    * A pane whose agent has exited (a shell where the agent was, or a dead pane) keeps no claim, and
    * its record is cleared for every corral process.
    */
-  const followHookRecord = (entry: Entry, pane: PaneInfo, now: number, wallNow: number): CorralEvent[] => {
+  const followHookRecord = (entry: Entry, pane: PaneInfo, now: number): CorralEvent[] => {
     const events: CorralEvent[] = [];
     // The event part only: a record this engine wrote itself comes back with the command filled in.
     const event = hookRecordEvent(pane.hookRecord);
@@ -267,7 +267,7 @@ export function createEngine(options: EngineOptions): Engine {
       else if (record !== null) {
         entry.agentCommand = record.command;
         // The record's time is the recording machine's wall clock: moved to the engine's clock.
-        const at = now - (wallNow - (remote ? record.at - skew : record.at));
+        const at = now - (wallClock.now() - (remote ? record.at - skew : record.at));
         const step = observe(entry.track, { kind: 'hook', hook: record.hook, at }, now, machine);
         entry.track = step.track;
         events.push(...step.events);
@@ -360,13 +360,13 @@ export function createEngine(options: EngineOptions): Engine {
           events.push(...step.events);
           entry = { pane, track: step.track, lines: [], view: null, viewTrack: null, captured: null, screen: null, hookRecord: '', clearedRecord: '', agentCommand: '' };
           entries.set(paneId, entry);
-          events.push(...followHookRecord(entry, pane, now, requestedAt));
+          events.push(...followHookRecord(entry, pane, now));
           if (screen === undefined) {
             registeredNew = true;
             continue;
           }
         }
-        if (entry.pane !== pane) events.push(...followHookRecord(entry, pane, now, requestedAt));
+        if (entry.pane !== pane) events.push(...followHookRecord(entry, pane, now));
         entry.pane = pane;
         if (screen === undefined) {
           // Left out on purpose: the screen is the one seen last time, and quiet time still counts.

@@ -72,7 +72,8 @@ export async function startHookHarness(flags: Record<string, unknown> = {}): Pro
         writeFileSync(file, JSON.stringify(payload));
         const env = `CORRAL_HOOK_URL=${url} CORRAL_TOKEN=${HOOK_TOKEN}`;
         const marker = `hook-done-${calls}`;
-        await tmux.tmux('send-keys', '-t', paneId, '-l', `${env} ${shellQuote(process.execPath)} ${shellQuote(CLI)} hook --agent ${agent} < ${shellQuote(file)}; echo ${marker}-$?`);
+        // In the background, as an agent runs its hooks: the pane's foreground stays the "agent" (the shell).
+        await tmux.tmux('send-keys', '-t', paneId, '-l', `${env} ${shellQuote(process.execPath)} ${shellQuote(CLI)} hook --agent ${agent} < ${shellQuote(file)} & wait $!; echo ${marker}-$?`);
         await tmux.tmux('send-keys', '-t', paneId, 'Enter');
         await tmux.waitForScreen(paneId, (screen) => screen.includes(`${marker}-0`), 10_000);
       },
