@@ -24,6 +24,8 @@ export const SETTING_GROUPS = {
   bell: ['bell'],
   /** --daemon-url: every event POSTed as it happens. */
   events: ['daemonUrl'],
+  /** tmux user options for the status line, kept while a command watches. */
+  status: ['statusOptions'],
 } as const satisfies Record<string, readonly SettingKey[]>;
 
 export type SettingGroup = keyof typeof SETTING_GROUPS;

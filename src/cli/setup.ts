@@ -2,6 +2,7 @@
 // runs inside the server it watches (then its own pane is left out).
 
 import { realpathSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { basename, dirname } from 'node:path';
 import type { HostsSettings, PromptSettings, Settings } from '../engine/config.js';
 import { settingsSlices } from './settings-slices.js';
@@ -11,6 +12,8 @@ import { TmuxClient, tmuxVersion } from '../engine/tmux/client.js';
 import { TmuxMissingError } from '../engine/tmux/runner.js';
 import { localHost, openTmux, type OpenedTmux } from '../engine/tmux/open.js';
 import { combineEngines, type HostsEngine } from '../engine/hosts-engine.js';
+import { processAlive } from '../engine/process-alive.js';
+import { startStatusWriter } from '../engine/status-writer.js';
 import { namedSocketPath, socketPathFromTmuxEnv } from '../engine/tmux/socket.js';
 import { LOCAL_HOST, type HostSpec, type TmuxSocket } from '../engine/types.js';
 
@@ -121,9 +124,13 @@ export async function setupEngine(
     hosts.set(spec.name, { spec, tmux: remote.client, engine: createEngine({ settings: slices.engine, tmux: remote.client, rules, host: spec }) });
   }
   const combined = combineEngines(new Map([...hosts].map(([name, handle]) => [name, handle.engine])));
+  // A long-running corral keeps each server's status-line options (status-options.ts).
+  const writers = persistent && settings.statusOptions ? [...hosts.values()].map((handle) => startStatusWriter({ engine: handle.engine, tmux: handle.tmux, machine: hostname(), pid: process.pid, alive: processAlive })) : [];
   const engine: HostsEngine = {
     ...combined,
     async stop() {
+      // The options go while the connections are still open.
+      await Promise.all(writers.map((writer) => writer.stop()));
       await combined.stop();
       // The engines closed their poll connections; what is left are the ssh masters.
       await Promise.all(opened.map((o) => o.close()));

@@ -54,6 +54,7 @@ export const SETTINGS = [
   { key: 'attachAllowResize', type: 'boolean', default: false, flag: 'attach-allow-resize', env: ['CORRAL_ATTACH_ALLOW_RESIZE'], description: 'attach server: let writing viewers resize panes (this changes your tmux layout)' },
   { key: 'attachPauseAfter', type: 'int', default: 10, min: 0, max: 3600, flag: 'attach-pause-after', env: ['CORRAL_ATTACH_PAUSE_AFTER'], valueName: 'SECONDS', description: 'attach server: tmux pauses a pane whose output is this many seconds behind, corral then repaints it (0: no flow control)' },
   { key: 'attachGraceMs', type: 'int', default: 300_000, min: 0, max: 86_400_000, flag: 'attach-grace', env: ['CORRAL_ATTACH_GRACE_MS'], valueName: 'MS', description: 'attach server: after the last viewer of a pane leaves, keep its recent output (and the tmux control client of its session) this long, so a viewer back within it gets exactly what it missed' },
+  { key: 'statusOptions', type: 'boolean', default: true, flag: 'status-options', env: ['CORRAL_STATUS_OPTIONS'], description: 'keep tmux user options (@corral_state, @corral_waiting ...) up to date on each watched server for its status line, while corral watches it' },
   { key: 'hooks', type: 'boolean', default: true, flag: 'hooks', env: ['CORRAL_HOOKS'], description: 'receive agent hook calls (corral hooks install) on the HTTP server; the dashboard then listens from its start' },
   { key: 'hookGraceMs', type: 'int', default: 10_000, min: 0, max: 3_600_000, flag: 'hook-grace', env: ['CORRAL_HOOK_GRACE_MS'], valueName: 'MS', description: 'agent hooks: how long the screen may contradict a hook (permission, a running turn) before the screen wins' },
   { key: 'hookPermissionTtlMs', type: 'int', default: 600_000, min: 1_000, flag: 'hook-permission-ttl', env: ['CORRAL_HOOK_PERMISSION_TTL_MS'], valueName: 'MS', description: 'agent hooks: a permission request the screen never confirms lapses after this long (a rejection fires no hook)' },
@@ -98,6 +99,7 @@ export interface Settings {
   attachAllowResize: boolean;
   attachPauseAfter: number;
   attachGraceMs: number;
+  statusOptions: boolean;
   hooks: boolean;
   hookGraceMs: number;
   hookPermissionTtlMs: number;

@@ -24,7 +24,7 @@ export const watchCommand: Command = {
     'Notifications: --on-stuck CMD, --notify-desktop, --ntfy TOPIC_URL (without answer buttons here).',
     'Example: corral watch --quiet-threshold 10000 | jq -c \'select(.type == "stuck")\'',
   ].join('\n'),
-  settings: settingsOf('servers', 'engine', 'prompt', 'notify', 'events'),
+  settings: settingsOf('servers', 'engine', 'prompt', 'notify', 'events', 'status'),
   flags: [],
   async run({ settings, env, stdout, stderr, lifecycle }) {
     checkDaemonUrl(settings.daemonUrl);

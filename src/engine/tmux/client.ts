@@ -43,6 +43,7 @@ import {
 } from './control-capture.js';
 import type { ControlReply } from './control-protocol.js';
 import { HOOK_OPTION } from '../hooks/hook-record.js';
+import { OPTION_PANES_FORMAT, parseOptionPanes, type OptionPane } from '../status-options.js';
 import type { SendItem } from '../keys.js';
 import { assertPaneId } from './pane-id.js';
 import { TmuxCommandError, createExecRunner, isNoServerMessage, runChecked, type RunOptions, type TmuxResult, type TmuxRunner } from './runner.js';
@@ -422,6 +423,81 @@ export class TmuxClient {
         ['select-pane', '-t', target.paneId],
       ]),
     );
+  }
+
+  /**
+   * Runs independent commands (setting options, say) in as few round trips as it can: tmux stops a
+   * command line at the first command that fails (an option of a pane that closed meanwhile), so
+   * the ones after it go again. Resolves to how many failed.
+   */
+  async runEach(commands: readonly (readonly string[])[]): Promise<number> {
+    let failed = 0;
+    let rest = commands;
+    while (rest.length > 0) {
+      const replies = this.pollRunner.replies ? await this.pollRunner.replies(rest) : null;
+      let done: number;
+      if (replies !== null) {
+        done = replies.length;
+        if (replies.at(-1)?.ok === false) failed += 1;
+      } else {
+        const result = await this.pollRunner(chain(rest));
+        if (result.exitCode === 0) return failed;
+        if (isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
+        // Which one failed is not told: run them one by one.
+        for (const command of rest) if ((await this.pollRunner(command)).exitCode !== 0) failed += 1;
+        return failed;
+      }
+      rest = rest.slice(Math.max(1, done));
+    }
+    return failed;
+  }
+
+  /** Every pane's status options (status-options.ts), and the global options (the writers among them). */
+  async statusOptions(): Promise<{ readonly panes: OptionPane[]; readonly globals: string }> {
+    const out = await runChecked(this.commandRunner, ['list-panes', '-a', '-F', OPTION_PANES_FORMAT]).catch((error: unknown) => {
+      if (error instanceof TmuxCommandError && isNoServerMessage(error.result.stderr)) throw new NoServerError(this.serverLabel);
+      throw error;
+    });
+    return { panes: parseOptionPanes(out), globals: await this.globalOptions() };
+  }
+
+  /**
+   * The terminal clients attached to this server (never a control-mode one, such as corral's own
+   * connection), most recently active first: name, tty, session id and current pane.
+   */
+  async terminalClients(): Promise<Array<{ readonly name: string; readonly tty: string; readonly sessionId: string; readonly paneId: string }>> {
+    const sep = this.framing.fieldSep;
+    const format = ['#{client_activity}', '#{client_control_mode}', '#{client_name}', '#{client_tty}', '#{session_id}', '#{pane_id}'].join(sep) + this.framing.recordEnd;
+    const out = await runChecked(this.runner, ['list-clients', '-F', format]);
+    return out
+      .split(this.framing.recordEnd)
+      .map((record) => record.replace(/^\n/, '').split(sep))
+      .filter((f) => f.length === 6 && f[1] === '0')
+      .sort((a, b) => Number(b[0]) - Number(a[0]))
+      .map((f) => ({ name: f[2]!, tty: f[3]!, sessionId: f[4]!, paneId: f[5]! }));
+  }
+
+  /** Shows the pane on a client: its session, its window, the pane itself, in one step. */
+  async jumpClient(client: string, paneId: string): Promise<void> {
+    assertPaneId(paneId);
+    await this.checked(
+      paneId,
+      chain([
+        ['switch-client', '-c', client, '-t', paneId],
+        ['select-window', '-t', paneId],
+        ['select-pane', '-t', paneId],
+      ]),
+    );
+  }
+
+  /** A message in a client's status line (a key binding has no other place to say something). */
+  async tellClient(client: string, text: string): Promise<void> {
+    await runChecked(this.runner, ['display-message', '-c', client, escapeArg(escapeFormat(text))]);
+  }
+
+  /** `show-options -g`: the global session options, user options among them, one a line. */
+  async globalOptions(): Promise<string> {
+    return runChecked(this.commandRunner, ['show-options', '-g']);
   }
 
   /**
