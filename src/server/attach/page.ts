@@ -380,7 +380,9 @@ export const PAGE_SCRIPT = String.raw`// corral triage page: the pane list from 
     card.prompt.textContent = prompt ? prompt.lines.join('\n') : '';
     card.lastLine.hidden = stuck && !!prompt;
     card.lastLine.textContent = pane.last_line || '';
-    var options = stuck && prompt && write ? prompt.options : [];
+    // A pane whose host is down shows its last screen: nothing can be sent to it until it is back.
+    var online = pane.online !== false;
+    var options = stuck && prompt && write && online ? prompt.options : [];
     var key = options.join(' ') + '|' + pane.screen;
     if (key !== card.answersKey) {
       card.answersKey = key;
@@ -403,9 +405,9 @@ export const PAGE_SCRIPT = String.raw`// corral triage page: the pane list from 
     card.input.type = secret ? 'password' : 'text';
     card.input.placeholder = secret ? 'secret for ' + pane.target + ' (typed, never shown)' : 'reply to ' + pane.target + ', then Enter';
     card.input.setAttribute('aria-label', card.input.placeholder);
-    card.reply.style.display = write ? '' : 'none';
-    card.replyToggle.hidden = !write || stuck;
-    card.signals.forEach(function (button) { button.hidden = !write; });
+    card.reply.style.display = write && online ? '' : 'none';
+    card.replyToggle.hidden = !write || stuck || !online;
+    card.signals.forEach(function (button) { button.hidden = !write || !online; });
     card.readonlyNote.hidden = write || !stuck;
   }
 
