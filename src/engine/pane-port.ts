@@ -3,6 +3,7 @@
 // per host owns that host's capture ticker and pane streams, shared by every server; a server
 // never holds a tmux client. routePorts puts one port per host behind a single one.
 
+import { AnswerRefusedError, planAnswer, type AnswerPlan } from './answer-plan.js';
 import { HostDownError, refuseIfHostDown } from './host-status.js';
 import { createConversations, type ConversationOutcome, type ConverseOptions, type PaneConversations, type PaneHold } from './diff/run-conversation.js';
 import type { CaptureTicker } from './diff/capture-ticker.js';
@@ -27,8 +28,8 @@ import {
 
 // What the servers need about keys and errors, without reaching into the tmux layer.
 export { HostDownError, refuseIfHostDown };
-export { ScreenChangedError, UnknownKeyError, parseSendItems, TmuxPaneGoneError as PaneGoneError };
-export type { SendItem, ConversationOutcome, ConverseOptions, PaneHold, StreamViewer, Subscription };
+export { AnswerRefusedError, ScreenChangedError, UnknownKeyError, parseSendItems, TmuxPaneGoneError as PaneGoneError };
+export type { AnswerPlan, SendItem, ConversationOutcome, ConverseOptions, PaneHold, StreamViewer, Subscription };
 
 /** Full-screen agents can drop an Enter that arrives with the text; a short pause avoids it. */
 export const ENTER_DELAY_MS = 100;
@@ -93,8 +94,14 @@ export interface PanePort extends EngineHandle {
   send(key: string, items: readonly SendItem[], guard?: SendGuard): Promise<void>;
   /** Raw terminal bytes (a viewer's keystrokes). */
   input(key: string, bytes: Buffer): Promise<void>;
-  /** A line of text, then Enter a moment later (an empty text sends Enter alone). */
-  reply(key: string, text: string): Promise<void>;
+  /** A line of text, then Enter a moment later (an empty text sends Enter alone); with a guard, only while the screen is the one seen. */
+  reply(key: string, text: string, guard?: SendGuard): Promise<void>;
+  /**
+   * Gives one of the answers the pane's prompt offers (answer-plan.ts), only while the pane shows
+   * the screen the answer was chosen on: `guard`'s, else the one in the store. Resolves to what was
+   * typed; AnswerRefusedError when the prompt does not take it, ScreenChangedError when the screen changed.
+   */
+  answer(key: string, option: string, guard?: SendGuard): Promise<AnswerPlan>;
   resize(key: string, cols: number, rows: number): Promise<void>;
   /** Ends streams and conversations; the engine itself is stopped by its owner. */
   close(): Promise<void>;
@@ -190,6 +197,10 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
   }
 
   const sendItems = async (paneId: string, items: readonly SendItem[]) => (await openStreams()).sendItems(paneId, items);
+  /** Typing goes ahead only while the pane shows the screen the person (or program) saw. */
+  const checkGuard = async (paneId: string, key: string, guard: SendGuard | undefined) => {
+    if (guard && (await currentScreenHash(tmux, paneId)) !== guard.shownHash) throw new ScreenChangedError(guard.target ?? key);
+  };
 
   return {
     host,
@@ -223,18 +234,27 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
     },
     async send(key, items, guard) {
       const paneId = paneIdOf(key);
-      if (guard && (await currentScreenHash(tmux, paneId)) !== guard.shownHash) {
-        throw new ScreenChangedError(guard.target ?? key);
-      }
+      await checkGuard(paneId, key, guard);
       await sendItems(paneId, items);
     },
     async input(key, bytes) {
       const paneId = paneIdOf(key);
       await (await openStreams()).sendBytes(paneId, bytes);
     },
-    async reply(key, text) {
+    async reply(key, text, guard) {
       const paneId = paneIdOf(key);
+      await checkGuard(paneId, key, guard);
       await typeLine((items) => sendItems(paneId, items), text, timers);
+    },
+    async answer(key, option, guard) {
+      const paneId = paneIdOf(key);
+      const view = find(key);
+      if (view === null) throw new TmuxPaneGoneError(paneId);
+      const plan = planAnswer(view.verdict, option, guard?.target ?? view.target);
+      await checkGuard(paneId, key, guard ?? { shownHash: view.screenHash, target: view.target });
+      if (plan.kind === 'line') await typeLine((items) => sendItems(paneId, items), plan.text, timers);
+      else await sendItems(paneId, plan.items);
+      return plan;
     },
     async resize(key, cols, rows) {
       const paneId = paneIdOf(key);
@@ -302,7 +322,8 @@ export function routePorts(
     repaint: async (key, viewer) => portOf(key).repaint(key, viewer),
     send: async (key, items, guard) => portOf(key).send(key, items, guard),
     input: async (key, bytes) => portOf(key).input(key, bytes),
-    reply: async (key, text) => portOf(key).reply(key, text),
+    reply: async (key, text, guard) => portOf(key).reply(key, text, guard),
+    answer: async (key, option, guard) => portOf(key).answer(key, option, guard),
     resize: async (key, cols, rows) => portOf(key).resize(key, cols, rows),
     async close() {
       await Promise.all(all.map((port) => port.close()));
