@@ -26,6 +26,8 @@ export const SETTING_GROUPS = {
   events: ['daemonUrl'],
   /** tmux user options for the status line, kept while a command watches. */
   status: ['statusOptions'],
+  /** What MCP clients may type into. */
+  mcp: ['allowTyping'],
 } as const satisfies Record<string, readonly SettingKey[]>;
 
 export type SettingGroup = keyof typeof SETTING_GROUPS;

@@ -2,8 +2,6 @@
 // one-line messages and exit codes (2 usage/config, 127 tmux missing, 1 other).
 
 import { hostname } from 'node:os';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { ConfigError, SETTINGS, resolveSettings, type SettingSpec } from '../engine/config.js';
 import { TmuxMissingError } from '../engine/tmux/runner.js';
 import { InvalidPaneIdError } from '../engine/tmux/pane-id.js';
@@ -14,12 +12,8 @@ import { defaultConfigPath, loadConfigFile } from './config-file.js';
 import { GLOBAL_FLAGS, OWN_FLAGS, settingFlags } from './global-flags.js';
 import { refuseUnusedSettings } from './setting-flags.js';
 import { createLifecycle, isTerminalGone, type Lifecycle } from './lifecycle.js';
-import { packageRoot } from './package-root.js';
+import { corralVersion } from './package-root.js';
 
-function version(): string {
-  const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
-  return pkg.version;
-}
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -86,7 +80,7 @@ async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv, lifec
   const { stdout, stderr } = process;
   const parsed = parseArgv(argv, GLOBAL_FLAGS, (name) => COMMANDS.find((c) => c.name === name)?.flags ?? null);
   if (parsed.flags.version) {
-    stdout.write(`${version()}\n`);
+    stdout.write(`${corralVersion()}\n`);
     return 0;
   }
   if (parsed.flags.help) {

@@ -97,6 +97,23 @@ export function browserBase(host: string, port: number): string {
   return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
 }
 
+/**
+ * One pane port per host (its capture ticker and pane streams), routed by pane key: what every
+ * server, and the MCP server, reaches panes through.
+ */
+export function buildPanePorts(options: Pick<ServicesOptions, 'engine' | 'tmux' | 'remotes' | 'settings'>): { port: PanePort; local: HostPanePort } {
+  const { settings } = options;
+  // The same prompt rules as the engine, so busy and prompt mean the same on the dashboard.
+  const rules = rulesFromSettings(settings);
+  const classify = (lines: readonly string[]) => classifyScreen(lines, rules);
+  const local = createPanePort({ engine: options.engine, tmux: options.tmux, host: LOCAL_HOST, settings, classify });
+  const ports = new Map<string, PanePort>([[LOCAL_HOST, local]]);
+  for (const [name, remote] of options.remotes ?? []) {
+    ports.set(name, createPanePort({ engine: remote.engine, tmux: remote.tmux, host: name, settings, classify }));
+  }
+  return { port: routePorts(ports, options.engine), local };
+}
+
 export function createServices(options: ServicesOptions): Services {
   const { settings } = options;
   // Answer links reach corral through the address the phone uses (a reverse proxy, a tunnel).
@@ -110,15 +127,9 @@ export function createServices(options: ServicesOptions): Services {
   let localPort: HostPanePort | null = null;
   const portOf = (): PanePort => {
     if (port) return port;
-    // The same prompt rules as the engine, so busy and prompt mean the same on the dashboard.
-    const rules = rulesFromSettings(settings);
-    const classify = (lines: readonly string[]) => classifyScreen(lines, rules);
-    localPort = createPanePort({ engine: options.engine, tmux: options.tmux, host: LOCAL_HOST, settings, classify });
-    const ports = new Map<string, PanePort>([[LOCAL_HOST, localPort]]);
-    for (const [name, remote] of options.remotes ?? []) {
-      ports.set(name, createPanePort({ engine: remote.engine, tmux: remote.tmux, host: name, settings, classify }));
-    }
-    port = routePorts(ports, options.engine);
+    const built = buildPanePorts(options);
+    localPort = built.local;
+    port = built.port;
     return port;
   };
   let attach: AttachFeature | null = null;

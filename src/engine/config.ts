@@ -58,6 +58,7 @@ export const SETTINGS = [
   { key: 'hooks', type: 'boolean', default: true, flag: 'hooks', env: ['CORRAL_HOOKS'], description: 'receive agent hook calls (corral hooks install) on the HTTP server; the dashboard then listens from its start' },
   { key: 'hookGraceMs', type: 'int', default: 10_000, min: 0, max: 3_600_000, flag: 'hook-grace', env: ['CORRAL_HOOK_GRACE_MS'], valueName: 'MS', description: 'agent hooks: how long the screen may contradict a hook (permission, a running turn) before the screen wins' },
   { key: 'hookPermissionTtlMs', type: 'int', default: 600_000, min: 1_000, flag: 'hook-permission-ttl', env: ['CORRAL_HOOK_PERMISSION_TTL_MS'], valueName: 'MS', description: 'agent hooks: a permission request the screen never confirms lapses after this long (a rejection fires no hook)' },
+  { key: 'allowTyping', type: 'string-list', default: [], flag: 'allow-typing', env: ['CORRAL_ALLOW_TYPING'], valueName: 'PATTERN', description: 'MCP server: panes its clients may answer and type into, by key, target or HOST/* (* matches anything; repeatable; none by default: reading only)' },
   { key: 'onStuck', type: 'string', default: null, flag: 'on-stuck', env: ['CORRAL_ON_STUCK'], valueName: 'CMD', description: 'notify: run this shell command when a pane becomes stuck, with CORRAL_PANE, CORRAL_TARGET, CORRAL_REASON, CORRAL_MESSAGE, CORRAL_HOST set' },
   { key: 'notifyDesktop', type: 'boolean', default: false, flag: 'notify-desktop', env: ['CORRAL_NOTIFY_DESKTOP'], description: 'notify: a desktop notification (notify-send on Linux, Notification Center on macOS)' },
   { key: 'ntfyUrl', type: 'string', default: null, flag: 'ntfy', env: ['CORRAL_NTFY_URL'], valueName: 'TOPIC_URL', description: 'notify: push to this ntfy topic URL (https://ntfy.sh/my-secret-topic or a server of your own), with answer buttons' },
@@ -103,6 +104,7 @@ export interface Settings {
   hooks: boolean;
   hookGraceMs: number;
   hookPermissionTtlMs: number;
+  allowTyping: string[];
   onStuck: string | null;
   notifyDesktop: boolean;
   ntfyUrl: string | null;

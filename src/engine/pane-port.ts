@@ -92,6 +92,8 @@ export interface PanePort extends EngineHandle {
   repaint(key: string, viewer: StreamViewer): Promise<void>;
   /** Keys or text (validated with parseSendItems); with a guard, only while the screen is the one seen. */
   send(key: string, items: readonly SendItem[], guard?: SendGuard): Promise<void>;
+  /** The pane's screen now, with `history` lines above it (wrapped lines joined), as tmux holds it. */
+  read(key: string, history: number): Promise<string>;
   /** Raw terminal bytes (a viewer's keystrokes). */
   input(key: string, bytes: Buffer): Promise<void>;
   /** A line of text, then Enter a moment later (an empty text sends Enter alone); with a guard, only while the screen is the one seen. */
@@ -237,6 +239,9 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
       await checkGuard(paneId, key, guard);
       await sendItems(paneId, items);
     },
+    async read(key, history) {
+      return tmux.capture(paneIdOf(key), { history, join: true });
+    },
     async input(key, bytes) {
       const paneId = paneIdOf(key);
       await (await openStreams()).sendBytes(paneId, bytes);
@@ -321,6 +326,7 @@ export function routePorts(
     stream: async (key, viewer, fromOffset) => portOf(key).stream(key, viewer, fromOffset),
     repaint: async (key, viewer) => portOf(key).repaint(key, viewer),
     send: async (key, items, guard) => portOf(key).send(key, items, guard),
+    read: async (key, history) => portOf(key).read(key, history),
     input: async (key, bytes) => portOf(key).input(key, bytes),
     reply: async (key, text, guard) => portOf(key).reply(key, text, guard),
     answer: async (key, option, guard) => portOf(key).answer(key, option, guard),

@@ -46,6 +46,7 @@ function recordingPort(panes: readonly PaneView[], calls: string[], answer = 'fi
       calls.push(`send ${key}`);
     },
     input: refuse,
+    read: refuse,
     async answer(key, option) {
       calls.push(`answer ${key} ${option}`);
       return { kind: 'keys', items: [{ kind: 'text', text: option }], label: option };

@@ -22,7 +22,8 @@ export const dashboardCommand: Command = {
     'Tip: bind C display-popup -E -w 90% -h 80% corral   (in ~/.tmux.conf)',
     'With no tmux server running (and no -L/-S), it starts the demo instead.',
   ].join('\n'),
-  settings: ALL_SETTINGS,
+  // Every setting but what only an MCP server reads.
+  settings: ALL_SETTINGS.filter((key) => key !== 'allowTyping'),
   flags: [],
   async run({ settings, env, stdout, stderr, lifecycle }) {
     requireTerminal(stdout);

@@ -10,6 +10,7 @@ import { hooksCommand } from './hooks.js';
 import { demoCommand } from './demo.js';
 import { linkCommand } from './link.js';
 import { lsCommand } from './ls.js';
+import { mcpCommand } from './mcp.js';
 import { nextCommand } from './next.js';
 import { sendCommand } from './send.js';
 import { serveCommand } from './serve.js';
@@ -26,6 +27,7 @@ export const COMMANDS: readonly Command[] = [
   sendCommand,
   checkCommand,
   serveCommand,
+  mcpCommand,
   attachCommand,
   linkCommand,
   hooksCommand,
