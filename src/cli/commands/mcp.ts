@@ -35,10 +35,10 @@ export const mcpCommand: Command = {
     const { port } = buildPanePorts({ engine, tmux, remotes: remoteHosts(hosts), settings });
     lifecycle.onShutdown('the pane ports', () => port.close());
     engine.start();
-    // The first answer lists every pane: the first look is done before the client can ask.
-    await engine.pollNow();
-    await engine.pollNow();
-    const server = createMcpServer({ port, policy: typingPolicy(settings.allowTyping), log, via: 'stdio', version: corralVersion() });
+    // The client may connect at once (agents start their MCP servers with themselves); the tools
+    // answer once the first look at every pane is done.
+    const ready = engine.pollNow().then(() => engine.pollNow());
+    const server = createMcpServer({ port, policy: typingPolicy(settings.allowTyping), log, via: 'stdio', version: corralVersion(), ready });
     const transport = new StdioServerTransport();
     // The client closing its end of the pipe ends corral.
     process.stdin.once('end', () => lifecycle.stop());

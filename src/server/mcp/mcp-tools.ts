@@ -25,6 +25,8 @@ export interface McpToolsOptions {
   readonly version: string;
   readonly clock?: Clock;
   readonly timers?: Timers;
+  /** Settles once the engine has looked at every pane (the tools wait for it). */
+  readonly ready?: Promise<unknown>;
 }
 
 /** The states `wait_for` knows: a status word, or `waiting` (permission or stopped) and `not_waiting`. */
@@ -86,6 +88,7 @@ export function createMcpServer(options: McpToolsOptions): McpServer {
   };
   /** Runs a tool, logs the call and its outcome, and turns expected failures into tool errors. */
   const logged = async (name: string, args: unknown, run: () => Promise<{ result: unknown; note: string }>) => {
+    await options.ready?.catch(() => undefined);
     try {
       const { result, note } = await run();
       log(`mcp: ${who()} ${name} ${JSON.stringify(args)}: ${note}`);
