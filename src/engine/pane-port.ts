@@ -93,8 +93,8 @@ export interface PanePort extends EngineHandle {
   send(key: string, items: readonly SendItem[], guard?: SendGuard): Promise<void>;
   /** Raw terminal bytes (a viewer's keystrokes). */
   input(key: string, bytes: Buffer): Promise<void>;
-  /** A line of text, then Enter a moment later (an empty text sends Enter alone). */
-  reply(key: string, text: string): Promise<void>;
+  /** A line of text, then Enter a moment later (an empty text sends Enter alone); with a guard, only while the screen is the one seen. */
+  reply(key: string, text: string, guard?: SendGuard): Promise<void>;
   resize(key: string, cols: number, rows: number): Promise<void>;
   /** Ends streams and conversations; the engine itself is stopped by its owner. */
   close(): Promise<void>;
@@ -190,6 +190,10 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
   }
 
   const sendItems = async (paneId: string, items: readonly SendItem[]) => (await openStreams()).sendItems(paneId, items);
+  // The pane is read again right before the keys go out, the way the poll read the screen the person saw.
+  const refuseIfChanged = async (paneId: string, key: string, guard: SendGuard | undefined) => {
+    if (guard && (await currentScreenHash(tmux, paneId)) !== guard.shownHash) throw new ScreenChangedError(guard.target ?? key);
+  };
 
   return {
     host,
@@ -223,17 +227,16 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
     },
     async send(key, items, guard) {
       const paneId = paneIdOf(key);
-      if (guard && (await currentScreenHash(tmux, paneId)) !== guard.shownHash) {
-        throw new ScreenChangedError(guard.target ?? key);
-      }
+      await refuseIfChanged(paneId, key, guard);
       await sendItems(paneId, items);
     },
     async input(key, bytes) {
       const paneId = paneIdOf(key);
       await (await openStreams()).sendBytes(paneId, bytes);
     },
-    async reply(key, text) {
+    async reply(key, text, guard) {
       const paneId = paneIdOf(key);
+      await refuseIfChanged(paneId, key, guard);
       await typeLine((items) => sendItems(paneId, items), text, timers);
     },
     async resize(key, cols, rows) {
@@ -302,7 +305,7 @@ export function routePorts(
     repaint: async (key, viewer) => portOf(key).repaint(key, viewer),
     send: async (key, items, guard) => portOf(key).send(key, items, guard),
     input: async (key, bytes) => portOf(key).input(key, bytes),
-    reply: async (key, text) => portOf(key).reply(key, text),
+    reply: async (key, text, guard) => portOf(key).reply(key, text, guard),
     resize: async (key, cols, rows) => portOf(key).resize(key, cols, rows),
     async close() {
       await Promise.all(all.map((port) => port.close()));

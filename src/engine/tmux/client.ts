@@ -396,6 +396,27 @@ export class TmuxClient {
     return this.checked(paneId, captureCommand(paneId, options));
   }
 
+  /**
+   * The pane's visible screen read the way a poll reads it: over the persistent connection through
+   * a paste buffer and the same decoder, else as a capture of its own. A screen a person saw (its
+   * hash came from a poll) and this one are then the same text whenever the pane did not change.
+   */
+  async screen(paneId: string): Promise<string> {
+    assertPaneId(paneId);
+    if (this.pollRunner.replies && this.pollRunner.connected?.() !== false && this.pollRunner !== this.runner) {
+      const style = await this.bufferStyle();
+      const commands = bufferedScreensCommands([paneId], `${captureBufferName(this.framing)}-look`);
+      const replies = await this.pollRunner.replies(commands);
+      if (replies !== null) {
+        const screen = screensFromReplies([paneId], replies, style).get(paneId);
+        if (screen !== undefined) return screen;
+        const failed = replies.find((reply) => !reply.ok);
+        if (failed && /can't find pane|can't find window|can't find session/i.test(failed.text)) throw new PaneGoneError(paneId);
+      }
+    }
+    return this.capture(paneId);
+  }
+
   /** Types keys and literal text in order, in one tmux process (all validated beforehand). */
   async send(paneId: string, items: readonly SendItem[]): Promise<void> {
     if (items.length === 0) return;
