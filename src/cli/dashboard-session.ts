@@ -9,6 +9,7 @@ import { createElement } from 'react';
 import { render } from 'ink';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import { envValue } from '../engine/env.js';
+import { terminalSafe } from '../engine/terminal-text.js';
 import { ScreenChangedError, sendIfUnchanged } from '../engine/guarded-send.js';
 import { refuseIfHostDown } from '../engine/host-status.js';
 import { NoClientError } from '../engine/tmux/client.js';
@@ -124,7 +125,8 @@ export function watchForStuck(engine: DashboardEngine, mode: BellMode, ring: () 
     if (mode === 'message' || mode === 'both') {
       const view = engine.getSnapshot().panes.find((v) => v.key === event.key);
       const where = `${view?.target ?? event.paneId}${event.host === LOCAL_HOST ? '' : ` on ${event.host}`}`;
-      engine.tmux.displayMessage(`corral: ${where} is stuck (${event.reason}): ${event.message}`).catch(() => {});
+      // tmux draws the message in every client's status line: nothing in it may act on those terminals.
+      engine.tmux.displayMessage(terminalSafe(`corral: ${where} is stuck (${event.reason}): ${event.message}`)).catch(() => {});
     }
   });
 }

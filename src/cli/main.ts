@@ -16,8 +16,9 @@ if (argv[0] === 'hook') {
       (code) => {
         process.exitCode = code;
       },
-      (error: unknown) => {
-        process.stderr.write(`corral: ${String(error)}\n`);
+      async (error: unknown) => {
+        const { terminalSafeLines } = await import('../engine/terminal-text.js');
+        process.stderr.write(terminalSafeLines(`corral: ${String(error)}\n`));
         process.exitCode = 1;
       },
     )

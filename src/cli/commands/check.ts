@@ -9,6 +9,7 @@ import { TmuxClient } from '../../engine/tmux/client.js';
 import { assertPaneId } from '../../engine/tmux/pane-id.js';
 import { fetchHookStates } from '../hook-state.js';
 import { rulesFromSettings, socketFromSettings } from '../setup.js';
+import { terminalSafeJson } from '../../engine/terminal-text.js';
 
 /** A captured screen is a few KB; more than this is not one, and is not read further. */
 export const MAX_SCREEN_BYTES = 1024 * 1024;
@@ -118,10 +119,10 @@ export const checkCommand: Command = {
     if (tmux && pane) {
       const hooks = await fetchHookStates(settings, env, await tmux.socketPath());
       const state = hooks?.get(pane);
-      stdout.write(`${JSON.stringify({ prompt, reason, busy, tool, rule, line, answer, pane, hook: state?.hook ?? null, disagreement: state?.disagreement ?? null })}\n`);
+      stdout.write(`${terminalSafeJson({ prompt, reason, busy, tool, rule, line, answer, pane, hook: state?.hook ?? null, disagreement: state?.disagreement ?? null })}\n`);
       return 0;
     }
-    stdout.write(`${JSON.stringify({ prompt, reason, busy, tool, rule, line, answer })}\n`);
+    stdout.write(`${terminalSafeJson({ prompt, reason, busy, tool, rule, line, answer })}\n`);
     return 0;
   },
 };

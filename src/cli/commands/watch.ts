@@ -9,6 +9,7 @@ import { connectDaemon, validateDaemonUrl } from '../daemon-sink.js';
 import { setupEngine } from '../setup.js';
 import { hostProblem } from '../../engine/host-status.js';
 import { notificationsWanted, notifyRules } from '../../notify/notifier.js';
+import { terminalSafeJson } from '../../engine/terminal-text.js';
 
 export const watchCommand: Command = {
   name: 'watch',
@@ -36,7 +37,7 @@ export const watchCommand: Command = {
     const notifier = notificationsWanted(settings)
       ? await (await import('../notifications.js')).startNotifications({ engine, settings, services: null, log: (line) => stderr.write(`${line}\n`) })
       : null;
-    engine.onEvent((event) => stdout.write(`${JSON.stringify(event)}\n`));
+    engine.onEvent((event) => stdout.write(`${terminalSafeJson(event)}\n`));
     const queue = connectDaemon(engine, settings, stderr);
     let lastStatus: EngineStatus = 'starting';
     const hostStates = new Map<string, HostState>();
