@@ -3,6 +3,8 @@
 // dashboard and the servers are wired together. `corral hook` (run by agents on every hook event)
 // takes a short way that loads none of them.
 
+import { terminalSafeLines } from '../engine/terminal-text.js';
+
 const argv = process.argv.slice(2);
 
 if (argv[0] === 'hook') {
@@ -17,7 +19,7 @@ if (argv[0] === 'hook') {
         process.exitCode = code;
       },
       (error: unknown) => {
-        process.stderr.write(`corral: ${String(error)}\n`);
+        process.stderr.write(terminalSafeLines(`corral: ${String(error)}\n`));
         process.exitCode = 1;
       },
     )

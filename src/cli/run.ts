@@ -13,6 +13,7 @@ import { GLOBAL_FLAGS, OWN_FLAGS, settingFlags } from './global-flags.js';
 import { refuseUnusedSettings } from './setting-flags.js';
 import { createLifecycle, isTerminalGone, type Lifecycle } from './lifecycle.js';
 import { corralVersion } from './package-root.js';
+import { terminalSafeStream } from './terminal-output.js';
 
 
 function mainHelp(): string {
@@ -60,9 +61,9 @@ function flagsToSettings(flags: Record<string, unknown>): Record<string, unknown
 export async function main(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
-  lifecycle: Lifecycle = createLifecycle({ stderr: process.stderr, stdio: [process.stdout, process.stderr] }),
+  lifecycle: Lifecycle = createLifecycle({ stderr: terminalSafeStream(process.stderr), stdio: [process.stdout, process.stderr] }),
 ): Promise<number> {
-  const { stderr } = process;
+  const stderr = terminalSafeStream(process.stderr);
   try {
     return await runCommand(argv, env, lifecycle);
   } catch (error) {
@@ -77,7 +78,9 @@ export async function main(
 }
 
 async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv, lifecycle: Lifecycle): Promise<number> {
-  const { stdout, stderr } = process;
+  // Every command writes through these: nothing a pane or a host controls reaches the terminal raw.
+  const stdout = terminalSafeStream(process.stdout);
+  const stderr = terminalSafeStream(process.stderr);
   const parsed = parseArgv(argv, GLOBAL_FLAGS, (name) => COMMANDS.find((c) => c.name === name)?.flags ?? null);
   if (parsed.flags.version) {
     stdout.write(`${corralVersion()}\n`);

@@ -60,13 +60,22 @@ function samePath(a: string, b: string): boolean {
   }
 }
 
-/** corral's own pane id, when it runs inside the very server it watches (pane ids repeat across servers). */
-export async function selfPaneId(tmux: TmuxClient, env: NodeJS.ProcessEnv): Promise<string | null> {
+/**
+ * Whether corral runs inside the very server it watches, and in which pane: a popup
+ * (`display-popup`) is inside the server without a pane of its own (tmux sets $TMUX there, not
+ * $TMUX_PANE). Pane ids repeat across servers, so the socket must match.
+ */
+export async function corralPlace(tmux: TmuxClient, env: NodeJS.ProcessEnv): Promise<{ readonly inside: boolean; readonly paneId: string | null }> {
   const ownSocket = socketPathFromTmuxEnv(env.TMUX);
-  const ownPane = env.TMUX_PANE;
-  if (!ownSocket || !ownPane) return null;
+  if (!ownSocket) return { inside: false, paneId: null };
   const watched = await tmux.socketPath();
-  return watched !== null && samePath(watched, ownSocket) ? ownPane : null;
+  const inside = watched !== null && samePath(watched, ownSocket);
+  return { inside, paneId: inside ? (env.TMUX_PANE ?? null) || null : null };
+}
+
+/** corral's own pane id, when it runs in a pane of the server it watches. */
+export async function selfPaneId(tmux: TmuxClient, env: NodeJS.ProcessEnv): Promise<string | null> {
+  return (await corralPlace(tmux, env)).paneId;
 }
 
 /** One watched host: its engine and the tmux client under it. */
@@ -83,6 +92,8 @@ export interface EngineSetup {
   /** This machine's tmux client. */
   readonly tmux: TmuxClient;
   readonly selfPaneId: string | null;
+  /** corral runs inside the local server it watches (in a pane, or in a popup without one). */
+  readonly insideServer: boolean;
 }
 
 /** The hosts other than this machine, by name. */
@@ -109,7 +120,8 @@ export async function setupEngine(
   const local = openTmux(localHost(socketFromSettings(slices.hosts, env)), { persistent });
   const tmux = local.client;
   await checkTmux(tmux, stderr);
-  const self = await selfPaneId(tmux, env);
+  const place = await corralPlace(tmux, env);
+  const self = place.paneId;
   const rules = rulesFromSettings(slices.prompt);
   const opened: OpenedTmux[] = [local];
   const hosts = new Map<string, HostHandle>();
@@ -136,5 +148,5 @@ export async function setupEngine(
       await Promise.all(opened.map((o) => o.close()));
     },
   };
-  return { engine, hosts, tmux, selfPaneId: self };
+  return { engine, hosts, tmux, selfPaneId: self, insideServer: place.inside };
 }

@@ -32,9 +32,9 @@ export interface GuardOptions {
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The pane's screen hash now, as the poller computes it. */
-export async function currentScreenHash(tmux: TmuxClient, paneId: string): Promise<string> {
-  return hashScreen(await tmux.capture(paneId));
+/** The pane's screen hash now, read and hashed as the poller reads and hashes it. */
+export async function currentScreenHash(tmux: Pick<TmuxClient, 'screen'>, paneId: string): Promise<string> {
+  return hashScreen(await tmux.screen(paneId));
 }
 
 export async function sendIfUnchanged(

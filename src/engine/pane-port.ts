@@ -199,8 +199,8 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
   }
 
   const sendItems = async (paneId: string, items: readonly SendItem[]) => (await openStreams()).sendItems(paneId, items);
-  /** Typing goes ahead only while the pane shows the screen the person (or program) saw. */
-  const checkGuard = async (paneId: string, key: string, guard: SendGuard | undefined) => {
+  // The pane is read again right before the keys go out, the way the poll read the screen the person saw.
+  const refuseIfChanged = async (paneId: string, key: string, guard: SendGuard | undefined) => {
     if (guard && (await currentScreenHash(tmux, paneId)) !== guard.shownHash) throw new ScreenChangedError(guard.target ?? key);
   };
 
@@ -236,7 +236,7 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
     },
     async send(key, items, guard) {
       const paneId = paneIdOf(key);
-      await checkGuard(paneId, key, guard);
+      await refuseIfChanged(paneId, key, guard);
       await sendItems(paneId, items);
     },
     async read(key, history) {
@@ -248,7 +248,7 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
     },
     async reply(key, text, guard) {
       const paneId = paneIdOf(key);
-      await checkGuard(paneId, key, guard);
+      await refuseIfChanged(paneId, key, guard);
       await typeLine((items) => sendItems(paneId, items), text, timers);
     },
     async answer(key, option, guard) {
@@ -256,7 +256,7 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
       const view = find(key);
       if (view === null) throw new TmuxPaneGoneError(paneId);
       const plan = planAnswer(view.verdict, option, guard?.target ?? view.target);
-      await checkGuard(paneId, key, guard ?? { shownHash: view.screenHash, target: view.target });
+      await refuseIfChanged(paneId, key, guard ?? { shownHash: view.screenHash, target: view.target });
       if (plan.kind === 'line') await typeLine((items) => sendItems(paneId, items), plan.text, timers);
       else await sendItems(paneId, plan.items);
       return plan;

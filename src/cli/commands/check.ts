@@ -10,6 +10,7 @@ import { TmuxClient } from '../../engine/tmux/client.js';
 import { assertPaneId } from '../../engine/tmux/pane-id.js';
 import { describeDisagreement } from '../../engine/pane-machine.js';
 import { rulesFromSettings, setupEngine, socketFromSettings } from '../setup.js';
+import { terminalSafeJson } from '../../engine/terminal-text.js';
 
 /** A captured screen is a few KB; more than this is not one, and is not read further. */
 export const MAX_SCREEN_BYTES = 1024 * 1024;
@@ -125,10 +126,10 @@ export const checkCommand: Command = {
       const view = engine.getSnapshot().panes.find((v) => v.key === pane) ?? null;
       await engine.stop();
       const hook = view?.hook ?? null;
-      stdout.write(`${JSON.stringify({ prompt, reason, busy, tool, rule, line, answer, pane, hook, disagreement: describeDisagreement(hook?.disagreement ?? null) })}\n`);
+      stdout.write(`${terminalSafeJson({ prompt, reason, busy, tool, rule, line, answer, pane, hook, disagreement: describeDisagreement(hook?.disagreement ?? null) })}\n`);
       return 0;
     }
-    stdout.write(`${JSON.stringify({ prompt, reason, busy, tool, rule, line, answer })}\n`);
+    stdout.write(`${terminalSafeJson({ prompt, reason, busy, tool, rule, line, answer })}\n`);
     return 0;
   },
 };

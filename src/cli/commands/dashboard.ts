@@ -32,7 +32,7 @@ export const dashboardCommand: Command = {
     // Ink and React load only for the dashboard, not for ls/send/watch; start now, in parallel.
     const session = loadDashboard();
     const setup = await setupEngine(settings, env, stderr, { persistent: true });
-    const { selfPaneId, tmux, hosts } = setup;
+    const { selfPaneId, insideServer, tmux, hosts } = setup;
     const engine = { ...setup.engine, tmux, tmuxOf: (host: string) => hosts.get(host)?.tmux ?? null, remotes: remoteHosts(hosts) };
     const explicitServer = settings.socketName !== null || settings.socketPath !== null || hosts.size > 1;
     if (!explicitServer && !(await tmux.hasServer())) {
@@ -57,7 +57,7 @@ export const dashboardCommand: Command = {
       notifier = await startNotifications({ engine, settings, services: services.services, log: () => {} });
     });
     try {
-      return await runDashboard({ engine, pollMs: settings.pollIntervalMs, selfPaneId, bell: bellMode(settings), env, lifecycle, ...dashboardServiceOptions(services) });
+      return await runDashboard({ engine, pollMs: settings.pollIntervalMs, selfPaneId, insideServer, bell: bellMode(settings), env, lifecycle, ...dashboardServiceOptions(services) });
     } finally {
       await started.catch(() => {});
       (notifier as Notifier | null)?.close();

@@ -5,6 +5,7 @@
 import { formatDuration } from '../../engine/durations.js';
 import { OFFLINE_BADGE, paneStatus, statusBadge } from '../../engine/pane-status.js';
 import { hostProblem } from '../../engine/host-status.js';
+import { terminalSafe, terminalSafeJson } from '../../engine/terminal-text.js';
 import type { PaneView } from '../../engine/types.js';
 import type { Command } from '../command.js';
 import { settingsOf } from '../command-settings.js';
@@ -24,7 +25,9 @@ function lastLine(view: PaneView): string {
   return '';
 }
 
-function table(rows: string[][], maxLast: number): string {
+/** The rows as columns; each cell made terminal-safe before it is measured, so the columns line up. */
+function table(raw: string[][], maxLast: number): string {
+  const rows = raw.map((row) => row.map(terminalSafe));
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length)));
   return rows
     .map((row) =>
@@ -93,7 +96,7 @@ export const lsCommand: Command = {
         hook: v.hook,
         disagreement: describeDisagreement(v.hook?.disagreement ?? null),
       }));
-      stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+      stdout.write(`${terminalSafeJson(out, 2)}\n`);
       return 0;
     }
     if (panes.length === 0) {
@@ -113,7 +116,7 @@ export const lsCommand: Command = {
         lastLine(v),
       ]),
     ];
-    const fixed = rows[0]!.slice(0, -1).map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length)) + 2);
+    const fixed = rows[0]!.slice(0, -1).map((_, col) => Math.max(...rows.map((r) => terminalSafe(r[col] ?? '').length)) + 2);
     stdout.write(`${table(rows, Math.max(20, width - fixed.reduce((a, b) => a + b, 0)))}\n`);
     return 0;
   },

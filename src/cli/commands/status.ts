@@ -2,6 +2,7 @@
 // summary the tmux status options hold while corral runs. The exit code says whether any waits.
 
 import { formatDuration } from '../../engine/durations.js';
+import { terminalSafeJson } from '../../engine/terminal-text.js';
 import type { Command } from '../command.js';
 import { settingsOf } from '../command-settings.js';
 import { waitingPanes } from '../waiting.js';
@@ -35,7 +36,7 @@ export const statusCommand: Command = {
     const now = Date.now();
     if (flags.json) {
       const out = { waiting: panes.length, reason, total, source: waiting.source, panes: panes.map((p) => ({ key: p.key, host: p.host, paneId: p.paneId, target: p.target, reason: p.reason, since: p.since })) };
-      stdout.write(`${JSON.stringify(out)}\n`);
+      stdout.write(`${terminalSafeJson(out)}\n`);
     } else if (flags.short) {
       stdout.write(panes.length > 0 ? `!${panes.length} ${reason}\n` : '\n');
     } else if (panes.length === 0) {

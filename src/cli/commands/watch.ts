@@ -9,6 +9,7 @@ import { checkDaemonUrl, connectDaemon } from '../daemon-sink.js';
 import { setupEngine } from '../setup.js';
 import { hostProblem } from '../../engine/host-status.js';
 import { notificationsWanted, notifyRules } from '../../notify/notifier.js';
+import { terminalSafeJson } from '../../engine/terminal-text.js';
 
 export const watchCommand: Command = {
   name: 'watch',
@@ -33,7 +34,7 @@ export const watchCommand: Command = {
     const notifier = notificationsWanted(settings)
       ? await (await import('../notifications.js')).startNotifications({ engine, settings, services: null, log: (line) => stderr.write(`${line}\n`) })
       : null;
-    engine.onEvent((event) => stdout.write(`${JSON.stringify(event)}\n`));
+    engine.onEvent((event) => stdout.write(`${terminalSafeJson(event)}\n`));
     // Before the engine's own step: the shutdown stack runs last in, first out, so the queue
     // delivers what it holds once the engine has stopped.
     connectDaemon(engine, settings, (line) => stderr.write(`${line}\n`), lifecycle);

@@ -43,6 +43,7 @@ import {
 } from './control-capture.js';
 import type { ControlReply } from './control-protocol.js';
 import { HOOK_OPTION } from '../hooks/hook-record.js';
+import { terminalSafe } from '../terminal-text.js';
 import { OPTION_PANES_FORMAT, parseOptionPanes, type OptionPane } from '../status-options.js';
 import type { SendItem } from '../keys.js';
 import { assertPaneId } from './pane-id.js';
@@ -64,10 +65,10 @@ export class PaneGoneError extends Error {
   }
 }
 
-/** No terminal client is attached where corral could switch it (Enter in the dashboard). */
+/** No terminal client is attached to the server, so there is none to switch (Enter in the dashboard). */
 export class NoClientError extends Error {
   constructor() {
-    super('no tmux client is attached to the session corral runs in');
+    super('no tmux client is attached to this tmux server');
     this.name = 'NoClientError';
   }
 }
@@ -398,6 +399,27 @@ export class TmuxClient {
     return this.checked(paneId, captureCommand(paneId, options));
   }
 
+  /**
+   * The pane's visible screen read the way a poll reads it: over the persistent connection through
+   * a paste buffer and the same decoder, else as a capture of its own. A screen a person saw (its
+   * hash came from a poll) and this one are then the same text whenever the pane did not change.
+   */
+  async screen(paneId: string): Promise<string> {
+    assertPaneId(paneId);
+    if (this.pollRunner.replies && this.pollRunner.connected?.() !== false && this.pollRunner !== this.runner) {
+      const style = await this.bufferStyle();
+      const commands = bufferedScreensCommands([paneId], `${captureBufferName(this.framing)}-look`);
+      const replies = await this.pollRunner.replies(commands);
+      if (replies !== null) {
+        const screen = screensFromReplies([paneId], replies, style).get(paneId);
+        if (screen !== undefined) return screen;
+        const failed = replies.find((reply) => !reply.ok);
+        if (failed && /can't find pane|can't find window|can't find session/i.test(failed.text)) throw new PaneGoneError(paneId);
+      }
+    }
+    return this.capture(paneId);
+  }
+
   /** Types keys and literal text in order, in one tmux process (all validated beforehand). */
   async send(paneId: string, items: readonly SendItem[]): Promise<void> {
     if (items.length === 0) return;
@@ -411,10 +433,14 @@ export class TmuxClient {
     await this.checked(paneId, chain([['load-buffer', '-b', buffer, '-'], ...pasteBufferCommands(paneId, buffer)]), text);
   }
 
-  /** Moves the client that runs `fromPaneId` (corral's own pane) to the target pane. */
+  /**
+   * Moves a person's tmux client to the target pane, across sessions: the client that shows
+   * `fromPaneId` (corral's own pane), else the one used most recently (corral in a popup, or in a
+   * pane no client shows). Throws NoClientError when no terminal client is attached at all.
+   */
   async switchClientTo(target: PaneInfo, fromPaneId: string | null): Promise<void> {
     assertPaneId(target.paneId);
-    const client = fromPaneId === null ? [] : ['-c', await this.clientOf(fromPaneId)];
+    const client = ['-c', await this.clientOf(fromPaneId)];
     await this.checked(
       target.paneId,
       chain([
@@ -492,7 +518,7 @@ export class TmuxClient {
 
   /** A message in a client's status line (a key binding has no other place to say something). */
   async tellClient(client: string, text: string): Promise<void> {
-    await runChecked(this.runner, ['display-message', '-c', client, escapeArg(escapeFormat(text))]);
+    await runChecked(this.runner, ['display-message', '-c', client, escapeArg(escapeFormat(terminalSafe(text)))]);
   }
 
   /** `show-options -g`: the global session options, user options among them, one a line. */
@@ -519,26 +545,21 @@ export class TmuxClient {
     await runChecked(this.commandRunner, ['if-shell', '-F', '-t', paneId, `#{==:#{${HOOK_OPTION}},${value}}`, `set-option -p -u -t ${paneId} ${HOOK_OPTION}`]);
   }
 
+  /** A message in tmux's message line; control characters in it are shown, never sent (terminal-text.ts). */
   async displayMessage(text: string): Promise<void> {
-    await runChecked(this.runner, ['display-message', escapeArg(escapeFormat(text))]);
+    await runChecked(this.runner, ['display-message', escapeArg(escapeFormat(terminalSafe(text)))]);
   }
 
   /**
-   * The client showing the given pane: a terminal client (never a control-mode one, such as
-   * corral's own poll connection) whose current pane it is, else one on the pane's session.
+   * The terminal client (never a control-mode one, such as corral's own poll connection) that
+   * shows `paneId`, else the most recently active one, wherever it is attached.
    */
-  private async clientOf(paneId: string): Promise<string> {
-    assertPaneId(paneId);
-    const session = (await this.checked(paneId, ['display-message', '-p', '-t', paneId, '#{session_id}'])).trim();
+  private async clientOf(paneId: string | null): Promise<string> {
+    if (paneId !== null) assertPaneId(paneId);
     const sep = this.framing.fieldSep;
-    const out = await runChecked(this.runner, ['list-clients', '-F', ['#{client_name}', '#{client_control_mode}', '#{session_id}', '#{pane_id}'].join(sep)]);
-    const clients = out
-      .split('\n')
-      .map((line) => line.split(sep))
-      .filter((f) => f.length === 4 && f[1] === '0' && f[2] === session);
-    const client = clients.find((f) => f[3] === paneId) ?? clients[0];
-    if (!client) throw new NoClientError();
-    return client[0] as string;
+    const fields = ['#{client_name}', '#{client_control_mode}', '#{pane_id}', '#{client_activity}'];
+    const out = await runChecked(this.runner, ['list-clients', '-F', fields.join(sep)]);
+    return pickClient(out, sep, paneId);
   }
 
   /** The socket path of the server this client talks to (to tell whether corral runs inside it). */
@@ -559,6 +580,23 @@ export class TmuxClient {
     if (/can't find pane|can't find window|can't find session/i.test(result.stderr)) throw new PaneGoneError(paneId);
     throw new TmuxCommandError(args, result);
   }
+}
+
+/**
+ * From a `list-clients` listing (name, control mode, current pane, last activity): the terminal
+ * client showing `paneId`, else the one with the latest activity.
+ */
+export function pickClient(listing: string, sep: string, paneId: string | null): string {
+  const clients = listing
+    .split('\n')
+    .map((line) => line.split(sep))
+    .filter((f) => f.length === 4 && f[1] === '0')
+    .map(([name, , pane, activity]) => ({ name: name as string, pane: pane as string, activity: Number(activity) || 0 }));
+  const showing = paneId === null ? undefined : clients.find((c) => c.pane === paneId);
+  const recent = clients.reduce<(typeof clients)[number] | undefined>((best, c) => (best === undefined || c.activity > best.activity ? c : best), undefined);
+  const client = showing ?? recent;
+  if (!client) throw new NoClientError();
+  return client.name;
 }
 
 function detailsOf(pane: PaneInfo): PaneDetails {

@@ -8,7 +8,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { TmuxSocket } from '../types.js';
 import { controlGate, type ControlGate } from './control-gate.js';
-import { ControlParser, formatControlLine, replyLines, type ControlEvent, type ControlReply } from './control-protocol.js';
+import { ControlLimitError, ControlParser, formatControlLine, replyLines, type ControlEvent, type ControlReply } from './control-protocol.js';
 import { localTransport, type TmuxTransport } from './transport.js';
 
 export interface ControlHandlers {
@@ -75,6 +75,8 @@ export class ControlClient {
   private readonly exitedPromise: Promise<void>;
   sessionId = '';
   sessionName = '';
+  /** Why the connection was dropped for sending more than a reader keeps (see MAX_CONTROL_LINE); null otherwise. */
+  overflow: string | null = null;
 
   private constructor(
     private readonly child: ChildProcessWithoutNullStreams,
@@ -135,12 +137,12 @@ export class ControlClient {
         if (!attached) {
           // ssh's own failures (host down, key refused) say more than "could not attach".
           const failure = code === null || code === 0 ? null : transport.classify(code, stderr.join(''));
-          const why = [...early, ...stderr].join(' ').trim() || 'tmux exited';
+          const why = this.overflow ?? ([...early, ...stderr].join(' ').trim() || 'tmux exited');
           reject(failure ?? new ControlClientError(`could not attach a tmux control client: ${why}`));
         }
       });
       this.child.stdout.on('data', (chunk: Buffer) => {
-        this.parser.push(chunk, (event) => {
+        this.feed(chunk, transport, (event) => {
           if (!attached) {
             if (event.kind === 'session-changed') {
               attached = true;
@@ -157,6 +159,19 @@ export class ControlClient {
         });
       });
     });
+  }
+
+  /** Parses what tmux sent; a peer that writes without end (a broken or hostile host) is dropped, alone. */
+  private feed(chunk: Buffer, transport: TmuxTransport, emit: (event: ControlEvent) => void): void {
+    if (this.overflow !== null) return;
+    try {
+      this.parser.push(chunk, emit);
+    } catch (error) {
+      if (!(error instanceof ControlLimitError)) throw error;
+      this.overflow = transport.remote ? `the host ${error.message}` : `tmux ${error.message}`;
+      this.exitReason = this.overflow;
+      this.kill();
+    }
   }
 
   get closed(): boolean {

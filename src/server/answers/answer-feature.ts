@@ -3,6 +3,7 @@
 // looked at afresh; a screen that changed since the notification (answered at the keyboard, moved
 // on) refuses the link, so an answer never lands on a prompt the person did not see.
 
+import { ScreenChangedError } from '../../engine/pane-port.js';
 import type { EngineStore } from '../../engine/types.js';
 import { errorBody, sendJson, type HttpFeature } from '../http-server.js';
 import type { AnswerClaims, AnswerLinks } from './answer-links.js';
@@ -38,7 +39,13 @@ export function createAnswerFeature(options: AnswerFeatureOptions): HttpFeature 
       if (!view) return refuse(404, 'pane_gone', `pane ${claims.pane} is gone`);
       if (!view.online) return refuse(503, 'host_unreachable', `${view.host} is unreachable: not sent`, { 'retry-after': '5' });
       if (view.screenHash !== claims.screen) return refuse(409, 'stale_screen', `pane ${claims.pane} shows another screen now; nothing was typed`);
-      await options.answer(claims);
+      try {
+        await options.answer(claims);
+      } catch (error) {
+        // Read again right before typing, the pane showed another screen after all.
+        if (error instanceof ScreenChangedError) return refuse(409, 'stale_screen', `pane ${claims.pane} shows another screen now; nothing was typed`);
+        throw error;
+      }
       void engine.pollNow().catch(() => {});
       sendJson(res, 200, { answered: claims.pane, target: view.target, sent: claims.answer, kind: claims.kind });
     },

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AttachSettings } from '../../engine/config.js';
 import type { LiveChunk } from '../../engine/pane-stream/pane-streams.js';
-import { BadPaneKeyError, HostDownError, UnknownHostError, type PanePort } from '../../engine/pane-port.js';
+import { BadPaneKeyError, HostDownError, ScreenChangedError, UnknownHostError, type PanePort } from '../../engine/pane-port.js';
 import { systemClock, type Clock, type PaneView } from '../../engine/types.js';
 import { HttpError, readBody } from '../bridge/request.js';
 import {
@@ -303,9 +303,12 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
       throw error;
     }
     try {
-      if (plan.kind === 'line') await port.reply(target.paneId, plan.text);
-      else await port.send(target.paneId, plan.items);
+      const guard = plan.shownHash === null ? undefined : { shownHash: plan.shownHash, target: view.target };
+      if (plan.kind === 'line') await port.reply(target.paneId, plan.text, guard);
+      else await port.send(target.paneId, plan.items, guard);
     } catch (error) {
+      if (error instanceof ScreenChangedError)
+        return sendJson(res, 409, errorBody(error.message, 'invalid_request_error', 'screen_changed'));
       if (error instanceof HostDownError)
         return sendJson(res, 503, errorBody(error.message, 'server_error', 'host_unreachable'), {
           'retry-after': String(error.retryAfterS),

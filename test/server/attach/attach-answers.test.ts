@@ -2,6 +2,7 @@
 // requests type; only answers the prompt offers; only into the screen the person saw; signalling
 // keys only when confirmed. Anything refused types nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashScreen } from '../../../src/engine/screen-hash.js';
 import type { PaneInfo, PaneView, PromptAnswer } from '../../../src/engine/types.js';
 import { TOKEN, startHarness, type Harness } from '../../helpers/attach-harness.js';
 import { paneView } from '../../helpers/fake-engine.js';
@@ -28,6 +29,20 @@ function stuck(pane: PaneInfo, answer: PromptAnswer | null, screenHash = `screen
   });
 }
 
+const offered = new Map<string, PromptAnswer | null>();
+
+/**
+ * Shows the panes as the engine would now: each with its prompt and the hash of the screen it
+ * really shows (the pane is read again before anything is typed). Returns that hash for `pane`.
+ */
+async function seen(pane: PaneInfo): Promise<string> {
+  const views = await Promise.all(
+    [keysPane, shellPane].map(async (p) => stuck(p, offered.get(p.paneId) ?? null, hashScreen(await h.client.screen(p.paneId)))),
+  );
+  h.engine.setPanes(views);
+  return views.find((v) => v.pane.paneId === pane.paneId)!.screenHash;
+}
+
 async function signIn(write: boolean): Promise<string> {
   const res = await fetch(h.feature.loginLink({ write, base }).url, { redirect: 'manual' });
   return (res.headers.get('set-cookie') ?? '').split(';')[0]!;
@@ -49,7 +64,9 @@ beforeAll(async () => {
   const panes = await h.client.listPanes();
   keysPane = panes.find((p) => p.paneId === keysId)!;
   shellPane = panes.find((p) => p.paneId === shellId)!;
-  h.engine.setPanes([stuck(keysPane, { kind: 'key', options: ['1', '2', 'Enter'] }), stuck(shellPane, { kind: 'line', options: ['y', 'n'] })]);
+  offered.set(keysPane.paneId, { kind: 'key', options: ['1', '2', 'Enter'] });
+  offered.set(shellPane.paneId, { kind: 'line', options: ['y', 'n'] });
+  await seen(keysPane);
   writing = await signIn(true);
   looking = await signIn(false);
 });
@@ -92,20 +109,27 @@ describe('who may type', () => {
 
 describe('what may be typed', () => {
   it('types a quick answer the prompt offers, for the screen the person saw', async () => {
-    const res = await post(keysPane, 'answer', { answer: '1', screen: `screen-${keysPane.paneId}` }, { ...own(), cookie: writing });
+    const first = await seen(keysPane);
+    const res = await post(keysPane, 'answer', { answer: '1', screen: first }, { ...own(), cookie: writing });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ ok: true, pane: keysPane.paneId, sent: '1' });
     await h.tmux.waitForScreen(keysPane.paneId, (s) => s.includes('[1]'));
-    const enter = await post(keysPane, 'answer', { answer: 'Enter', screen: `screen-${keysPane.paneId}` }, { ...own(), cookie: writing });
+    // The pane shows [1] now: an answer for the screen before it is refused, even while the views
+    // still show that screen; one for the screen as it is now goes in.
+    const stale = await post(keysPane, 'answer', { answer: 'Enter', screen: first }, { ...own(), cookie: writing });
+    expect(stale.status).toBe(409);
+    expect(((await stale.json()) as { error: { code: string } }).error.code).toBe('screen_changed');
+    const enter = await post(keysPane, 'answer', { answer: 'Enter', screen: await seen(keysPane) }, { ...own(), cookie: writing });
     expect(enter.status).toBe(200);
     await h.tmux.waitForScreen(keysPane.paneId, (s) => s.includes('[1][]'));
   });
 
   it('types nothing for an answer the prompt does not offer, a changed screen, or no prompt', async () => {
     const before = await typed(keysPane);
+    const now = await seen(keysPane);
     const cases: [unknown, number, string][] = [
-      [{ answer: '3', screen: `screen-${keysPane.paneId}` }, 400, 'not_an_option'],
-      [{ answer: 'y; rm -rf /', screen: `screen-${keysPane.paneId}` }, 400, 'not_an_option'],
+      [{ answer: '3', screen: now }, 400, 'not_an_option'],
+      [{ answer: 'y; rm -rf /', screen: now }, 400, 'not_an_option'],
       [{ answer: '1', screen: 'an-older-screen' }, 409, 'screen_changed'],
       [{ answer: '1' }, 400, 'bad_request'],
     ];
@@ -114,18 +138,18 @@ describe('what may be typed', () => {
       expect(res.status, JSON.stringify(body)).toBe(status);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe(code);
     }
-    h.engine.setPanes([stuck(keysPane, null), stuck(shellPane, { kind: 'line', options: ['y', 'n'] })]);
-    const none = await post(keysPane, 'answer', { answer: '1', screen: `screen-${keysPane.paneId}` }, { ...own(), cookie: writing });
+    offered.set(keysPane.paneId, null);
+    const none = await post(keysPane, 'answer', { answer: '1', screen: await seen(keysPane) }, { ...own(), cookie: writing });
     expect(none.status).toBe(409);
     const unwatched = await post({ ...keysPane, paneId: '%999' }, 'answer', { answer: '1', screen: 'x' }, { ...own(), cookie: writing });
     expect(unwatched.status).toBe(404);
     await new Promise((r) => setTimeout(r, 200));
     expect(await typed(keysPane)).toBe(before);
-    h.engine.setPanes([stuck(keysPane, { kind: 'key', options: ['1', '2', 'Enter'] }), stuck(shellPane, { kind: 'line', options: ['y', 'n'] })]);
+    offered.set(keysPane.paneId, { kind: 'key', options: ['1', '2', 'Enter'] });
   });
 
   it('a line answer is the text, then Enter', async () => {
-    const res = await post(shellPane, 'answer', { answer: 'y', screen: `screen-${shellPane.paneId}` }, { ...own(), cookie: writing });
+    const res = await post(shellPane, 'answer', { answer: 'y', screen: await seen(shellPane) }, { ...own(), cookie: writing });
     expect(res.status).toBe(200);
     await h.tmux.waitForScreen(shellPane.paneId, (s) => /y: command not found/.test(s));
   });
