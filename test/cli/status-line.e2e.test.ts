@@ -4,6 +4,7 @@
 // running corral. The options go when the last corral stops.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { quickNext } from '../../src/cli/next-fast.js';
 import { runCli, startCli, type LiveCli } from '../helpers/cli.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 
@@ -67,7 +68,13 @@ describe('status line, corral status and corral next', () => {
   });
 
   it('corral next switches the client to the waiting pane, across sessions, and says so in its message line', async () => {
-    const next = await runCli(['next', ...common(), '--client', client]);
+    // Read from the running corral's options, by the short way (no engine): it answers, not null.
+    const lines: string[] = [];
+    expect(await quickNext(['-L', server.socketName, '--client', client], { ...process.env, TMUX: '' }, (line) => lines.push(line))).toBe(0);
+    expect(lines).toEqual([]);
+    expect((await server.tmux('display-message', '-p', '-c', client, '#{pane_id}')).trim()).toBe(asking);
+    await server.tmux('switch-client', '-c', client, '-t', 'api');
+    const next = await runCli(['next', '-L', server.socketName, '--client', client]);
     expect(next).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect((await server.tmux('display-message', '-p', '-c', client, '#{session_name} #{pane_id}')).trim()).toBe(`work ${asking}`);
     // Now on the work session: its window list shows the waiting window's mark.
@@ -81,6 +88,8 @@ describe('status line, corral status and corral next', () => {
     expect(await option('@corral_waiting')).toBe('');
     expect((await server.tmux('show-options', '-pqv', '-t', asking, '@corral_state')).trim()).toBe('');
     await expect.poll(async () => (await clientScreen()).trimEnd().split('\n').at(-1), { timeout: 5_000 }).not.toMatch(/!1/);
+    // No corral keeps the options: the short way steps aside, and the full one looks itself.
+    expect(await quickNext(['-L', server.socketName], { ...process.env, TMUX: '' }, () => undefined)).toBeNull();
     const next = await runCli(['next', ...common()], { env: { ...process.env, TMUX: '', TMUX_PANE: '' } });
     expect(next.code).toBe(0);
     expect(next.stdout).toBe('corral: work:0.0: permission\n');
