@@ -5,7 +5,7 @@
 import type { AttachSettings, BridgeSettings, PromptSettings, ServerSettings } from '../engine/config.js';
 import { LOCAL_HOST, type EngineHandle, type HookEvent } from '../engine/types.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
-import type { CaptureTicker } from '../engine/diff/capture-ticker.js';
+import type { CaptureTicker } from '../engine/conversation/capture-ticker.js';
 import { CorralServer, type HttpFeature } from '../server/http-server.js';
 import { BRIDGE_FEATURE, createBridgeFeature, type BridgeFeature } from '../server/bridge/index.js';
 import { createAttachFeature, type AttachFeature, type LoginLink } from '../server/attach/attach-feature.js';

@@ -4,9 +4,9 @@
 // never holds a tmux client. routePorts puts one port per host behind a single one.
 
 import { HostDownError, refuseIfHostDown } from './host-status.js';
-import { createConversations, type ConversationOutcome, type ConverseOptions, type PaneConversations, type PaneHold } from './diff/run-conversation.js';
-import type { CaptureTicker } from './diff/capture-ticker.js';
-import type { Classifier } from './diff/conversation.js';
+import { createConversations, type ConversationOutcome, type ConverseOptions, type PaneConversations, type PaneHold } from './conversation/run-conversation.js';
+import type { CaptureTicker } from './conversation/capture-ticker.js';
+import type { Classifier } from './conversation/conversation.js';
 import { PaneStreams, type StreamViewer, type Subscription } from './pane-stream/pane-streams.js';
 import { printedCapturesLeak } from './pane-stream/repaint.js';
 import { ScreenChangedError, currentScreenHash } from './guarded-send.js';

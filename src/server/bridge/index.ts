@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { systemClock, type Clock, type EngineStore, type PaneView } from '../../engine/types.js';
 import { systemTimers, type Timers } from '../../engine/types.js';
-import { PaneBusyError } from '../../engine/diff/run-conversation.js';
+import { PaneBusyError } from '../../engine/conversation/run-conversation.js';
 import { HostDownError, PaneGoneError, UnknownHostError, type ConversationOutcome, type PanePort } from '../../engine/pane-port.js';
 import { bearerToken, errorBody, sendJson, tokenMatches, type HttpFeature, type RequestContext } from '../http-server.js';
 import { HttpError, messageToType, parseChatRequest, readBody, type ChatRequest } from './request.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TmuxClient } from '../../../src/engine/tmux/client.js';
-import { CaptureTicker } from '../../../src/engine/diff/capture-ticker.js';
-import { PaneBusyError, PaneConversations, formatLate, type ConversationOutcome } from '../../../src/engine/diff/run-conversation.js';
-import { Conversation } from '../../../src/engine/diff/conversation.js';
+import { CaptureTicker } from '../../../src/engine/conversation/capture-ticker.js';
+import { PaneBusyError, PaneConversations, formatLate, type ConversationOutcome } from '../../../src/engine/conversation/run-conversation.js';
+import { Conversation } from '../../../src/engine/conversation/conversation.js';
 import type { TmuxRunner } from '../../../src/engine/tmux/runner.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { scriptedTmux, type FakePane } from '../../helpers/scripted-panes.js';
