@@ -11,7 +11,9 @@ import { BRIDGE_FEATURE, createBridgeFeature, type BridgeFeature } from '../serv
 import { createAttachFeature, type AttachFeature, type LoginLink } from '../server/attach/attach-feature.js';
 import { HOOKS_FEATURE, createHookFeature } from '../server/hooks/hook-feature.js';
 import { createPanePort, routePorts, type HostPanePort, type PanePort } from '../engine/pane-port.js';
-import { networkInterfaces } from 'node:os';
+import { homedir, networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+import { envValue } from '../engine/env.js';
 import { classifyScreen } from '../engine/prompt/matcher.js';
 import { rulesFromSettings } from './setup.js';
 
@@ -97,6 +99,12 @@ export function browserBase(host: string, port: number): string {
   return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
 }
 
+/** Where answers past their cap keep every line: $XDG_STATE_HOME/corral/answers. */
+export function answersDir(env: NodeJS.ProcessEnv): string {
+  const base = envValue(env, 'XDG_STATE_HOME') ?? join(homedir(), '.local', 'state');
+  return join(base, 'corral', 'answers');
+}
+
 export function createServices(options: ServicesOptions): Services {
   const { settings } = options;
   // Answer links reach corral through the address the phone uses (a reverse proxy, a tunnel).
@@ -113,10 +121,12 @@ export function createServices(options: ServicesOptions): Services {
     // The same prompt rules as the engine, so busy and prompt mean the same on the dashboard.
     const rules = rulesFromSettings(settings);
     const classify = (lines: readonly string[]) => classifyScreen(lines, rules);
-    localPort = createPanePort({ engine: options.engine, tmux: options.tmux, host: LOCAL_HOST, settings, classify });
+    // Answers past their cap keep every line in a file of this machine, whichever host printed it.
+    const spillDir = answersDir(process.env);
+    localPort = createPanePort({ engine: options.engine, tmux: options.tmux, host: LOCAL_HOST, settings, classify, spillDir });
     const ports = new Map<string, PanePort>([[LOCAL_HOST, localPort]]);
     for (const [name, remote] of options.remotes ?? []) {
-      ports.set(name, createPanePort({ engine: remote.engine, tmux: remote.tmux, host: name, settings, classify }));
+      ports.set(name, createPanePort({ engine: remote.engine, tmux: remote.tmux, host: name, settings, classify, spillDir }));
     }
     port = routePorts(ports, options.engine);
     return port;
