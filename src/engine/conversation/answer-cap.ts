@@ -41,13 +41,13 @@ export class AnswerCap {
     const room = Math.max(0, this.maxLines - this.givenCount);
     const shown = room >= lines.length ? lines : lines.slice(0, room);
     this.givenCount += shown.length;
-    if (shown.length > 0) this.given.push(...shown);
+    for (const line of shown) this.given.push(line);
     if (shown.length === lines.length) return shown;
     const rest = lines.slice(shown.length);
     if (this.over === 0) this.startSpill();
     this.over += rest.length;
     this.spill?.write(rest);
-    this.tail.push(...rest);
+    this.tail = this.tail.concat(rest.length > TAIL_LINES ? rest.slice(-TAIL_LINES) : rest);
     if (this.tail.length > TAIL_LINES * 4) this.tail = this.tail.slice(-TAIL_LINES);
     return shown;
   }

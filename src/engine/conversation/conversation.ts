@@ -170,7 +170,7 @@ export class Conversation {
     this.lastPromptBack = promptBack;
     if (this.phaseNow === 'finishing') return this.whileFinishing(added, { changed, busy: verdict.busy, promptBack }, capture, now);
 
-    let text = this.write(this.filter(added));
+    let text = this.give(added);
     let closeBlock = false;
     if (!this.blockClosed && this.answerText === '' && capture.alternate !== true && waitsInReplBlock(capture.lines, capture.cursorRow)) {
       this.blockClosed = true;
@@ -215,7 +215,7 @@ export class Conversation {
     const { added } = this.source.step(null);
     if (added.length === 0) return { text: '', late: [] };
     if (this.phaseNow === 'finishing') return { text: '', late: this.filter(this.withoutFlushed(added)) };
-    return { text: this.write(this.filter(added)), late: [] };
+    return { text: this.give(added), late: [] };
   }
 
   /**
@@ -420,6 +420,11 @@ export class Conversation {
       lines.push(line);
     }
     return lines;
+  }
+
+  /** New output for the answer: filtered, except past the cap, where every line is only kept. */
+  private give(raw: readonly string[]): string {
+    return this.cap.capped ? this.write(raw) : this.write(this.filter(raw));
   }
 
   /** Answer lines up to the cap; past it they are counted and spilled (see AnswerCap). */

@@ -103,7 +103,7 @@ export class StreamSource implements LineSource {
    */
   restart(next: StreamLines, why: string): void {
     const rest = this.lines.step(false).added;
-    this.carried.push(...rest, `[corral: some output is missing here: ${why}]`);
+    this.carried = this.carried.concat(rest, [`[corral: some output is missing here: ${why}]`]);
     this.gapChanged = true;
     this.lines.dispose();
     this.lines = next;

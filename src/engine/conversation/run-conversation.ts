@@ -348,8 +348,22 @@ export class PaneConversations implements ConversationPort {
     if (session.flushTimer !== null || this.sessions.get(session.paneId) !== session) return;
     session.flushTimer = this.deps.timers.setTimeout(() => {
       session.flushTimer = null;
-      session.queue = session.queue.then(() => this.flush(session));
+      this.enqueue(session, () => this.flush(session));
     }, this.deps.settings.flushMs ?? 20);
+  }
+
+  /** Runs ticks and flushes one at a time; one that fails ends the answer instead of the queue. */
+  private enqueue(session: Session, work: () => void | Promise<void>): void {
+    session.queue = session.queue.then(work).catch((error: unknown) => this.broken(session, error as Error));
+  }
+
+  private broken(session: Session, error: Error): void {
+    if (process.env.CORRAL_DEBUG_BRIDGE) console.error(error);
+    const conversation = session.conversation;
+    if (!conversation || this.sessions.get(session.paneId) !== session) return;
+    if (conversation.phase === 'answering') session.sink?.say(conversation.end('stop'));
+    session.sink?.finish({ status: 'failed', answer: conversation.answer, message: `corral could not follow the pane: ${error.message}` });
+    this.holdOn(session, false);
   }
 
   private flush(session: Session): void {
@@ -401,7 +415,13 @@ export class PaneConversations implements ConversationPort {
     session.stop = this.deps.ticker.watch(
       session.paneId,
       (event) => {
-        session.queue = session.queue.then(() => this.onTick(session, event));
+        // The stream catches up with the capture first (outside the queue, so streamed text keeps
+        // flowing meanwhile); then the tick takes its turn.
+        const caughtUp = this.catchUp(session, event);
+        this.enqueue(session, async () => {
+          await caughtUp;
+          this.onTick(session, event);
+        });
       },
       () => conversation.historyWanted(this.deps.settings.historyLines),
       intervalMs,
@@ -413,7 +433,15 @@ export class PaneConversations implements ConversationPort {
     this.follow(session, this.deps.settings.heldPollMs ?? 500);
   }
 
-  private async onTick(session: Session, event: TickEvent): Promise<void> {
+  /** Every byte tmux had read when it captured the pane is in the stream before the screen is judged. */
+  private async catchUp(session: Session, event: TickEvent): Promise<void> {
+    const stream = session.stream;
+    if (!stream || event.kind !== 'capture') return;
+    await stream.streams.sync(session.paneId);
+    await stream.source.settled();
+  }
+
+  private onTick(session: Session, event: TickEvent): void {
     if (this.sessions.get(session.paneId) !== session) return;
     const conversation = session.conversation as Conversation;
     if (event.kind === 'capture' && session.server !== null && event.capture.server !== undefined && event.capture.server !== session.server) {
@@ -426,12 +454,6 @@ export class PaneConversations implements ConversationPort {
       session.sink?.say(conversation.end('stop'));
       session.sink?.finish({ status: 'failed', answer: conversation.answer, message: event.error.message });
       return this.holdOn(session, false);
-    }
-    // Every byte tmux had read when it was captured is in the stream before the screen is judged.
-    if (session.stream) {
-      await session.stream.streams.sync(session.paneId);
-      await session.stream.source.settled();
-      if (this.sessions.get(session.paneId) !== session) return;
     }
     this.observe(session, conversation, event.capture);
   }
@@ -475,11 +497,9 @@ export class PaneConversations implements ConversationPort {
     const limit = this.deps.settings.lateLines ?? 2000;
     const kept = this.late.get(session.paneId) ?? { lines: [], dropped: 0, cut: false, server: session.server };
     if (cut) kept.cut = true;
-    kept.lines.push(...lines);
-    if (kept.lines.length > limit) {
-      kept.dropped += kept.lines.length - limit;
-      kept.lines.splice(0, kept.lines.length - limit);
-    }
+    const all = kept.lines.concat(lines);
+    kept.dropped += Math.max(0, all.length - limit);
+    kept.lines = all.length > limit ? all.slice(-limit) : all;
     this.late.set(session.paneId, kept);
   }
 

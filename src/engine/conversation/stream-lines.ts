@@ -65,6 +65,8 @@ export class StreamLines {
   /** Committed rows still on screen (and the screen above the seam), by absolute row. */
   private readonly shown = new Map<number, Seen>();
   private lastScreen = '';
+  /** The screen's top when shown rows above it were last let go. */
+  private lowestShown = -Infinity;
   private dirty = false;
   private pending: Promise<void>;
   /** The screen's rows at the seam from the cursor down (a prompt, an input box): not output. */
@@ -226,14 +228,25 @@ export class StreamLines {
     this.watchList();
     if (!this.ready || this.alternate) return;
     const buffer = this.term.buffer.normal;
-    const from = this.row(this.next);
-    if (from < 0) {
+    if (this.row(this.next) < 0) {
       // Rows left the buffer unread (a piece scrolled more than the scrollback): say so once.
-      this.committed.push(`[corral: ${-from} lines were lost here]`);
+      this.committed.push(`[corral: ${-this.row(this.next)} lines were lost here]`);
       this.next = this.trimmed;
     }
     const upTo = this.completeBefore(buffer, buffer.baseY);
-    if (upTo > this.row(this.next)) this.commitRows(buffer, this.row(this.next), upTo);
+    const from = this.row(this.next);
+    if (upTo > from) {
+      // Rows above the screen are final: a row nobody saw before is output as it is (the common,
+      // fast case); one given while on screen is compared as any committed row.
+      for (const line of this.logicalLines(buffer, from, upTo)) {
+        if (!this.shown.has(this.abs(line.first))) this.committed.push(line.text);
+        else {
+          const text = this.commitLine(buffer, line.first, line.last, line.text);
+          if (text !== null) this.committed.push(text);
+        }
+      }
+      this.next = Math.max(this.next, this.abs(upTo));
+    }
     this.settleScrolledOff(buffer);
   }
 
@@ -249,9 +262,10 @@ export class StreamLines {
     const cursor = buffer.baseY + buffer.cursorY;
     const end = everything ? lastTextRow(buffer, top, this.term.rows) : this.regionEnd(buffer, cursor);
     const stop = everything ? end : this.completeBefore(buffer, Math.min(cursor, end));
-    if (!everything && cursor < this.row(this.next)) this.next = this.abs(Math.max(top, this.completeBefore(buffer, cursor)));
-    this.committed.push(...this.redrawn(buffer, top, Math.min(this.row(this.next), end)));
-    const from = Math.max(this.row(this.next), top);
+    if (!everything && cursor < this.row(this.next)) this.next = this.abs(this.completeBefore(buffer, cursor));
+    for (const line of this.redrawn(buffer, top, Math.min(this.row(this.next), end))) this.committed.push(line);
+    // A line that crosses the top of the screen starts above it: it is committed whole.
+    const from = this.row(this.next);
     if (stop > from) this.commitRows(buffer, from, stop);
   }
 
@@ -304,8 +318,9 @@ export class StreamLines {
   /** Rows that left the screen cannot change any more: a status row's last state is final there. */
   private settleScrolledOff(buffer: IBuffer): void {
     const top = this.abs(buffer.baseY);
-    if (this.shown.size === 0) return;
-    this.committed.push(...this.unsettled(-Infinity, top));
+    if (this.shown.size === 0 || top <= this.lowestShown) return;
+    this.lowestShown = top;
+    for (const line of this.unsettled(-Infinity, top)) this.committed.push(line);
     for (const key of this.shown.keys()) if (key < top) this.shown.delete(key);
   }
 
@@ -338,12 +353,15 @@ export class StreamLines {
   /** Rows [from, to) as logical lines: a row and the rows wrapped from it are one line. */
   private logicalLines(buffer: IBuffer, from: number, to: number): { text: string; first: number; last: number }[] {
     const lines: { text: string; first: number; last: number }[] = [];
+    let previous: { text: string; first: number; last: number } | null = null;
     for (let row = from; row < to; row++) {
       const line = buffer.getLine(row);
       if (!line) break;
-      const previous = lines.at(-1);
       if (line.isWrapped && previous) previous.last = row;
-      else lines.push({ text: '', first: row, last: row });
+      else {
+        previous = { text: '', first: row, last: row };
+        lines.push(previous);
+      }
     }
     for (const line of lines) line.text = joinRows(buffer, line.first, line.last);
     return lines;
@@ -365,9 +383,23 @@ function lastTextRow(buffer: IBuffer, top: number, rows: number): number {
   return end;
 }
 
-/** The rows of one wrapped line joined: every row but the last at its full width. */
+/**
+ * The rows of one wrapped line joined: every row but the last at its full width, less a last cell
+ * that was never written (a wide character that did not fit went to the next row).
+ */
 function joinRows(buffer: IBuffer, first: number, last: number): string {
+  if (first === last) return (buffer.getLine(first)?.translateToString(true) ?? '').trimEnd();
   let text = '';
-  for (let row = first; row <= last; row++) text += buffer.getLine(row)?.translateToString(row === last) ?? '';
+  for (let row = first; row <= last; row++) {
+    const line = buffer.getLine(row);
+    if (!line) break;
+    if (row === last) {
+      text += line.translateToString(true);
+      continue;
+    }
+    const cell = line.getCell(line.length - 1);
+    const unwritten = cell !== undefined && cell.getChars() === '' && cell.getWidth() === 1;
+    text += line.translateToString(false, 0, unwritten ? line.length - 1 : line.length);
+  }
   return text.trimEnd();
 }

@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { StreamLines } from '../../../src/engine/conversation/stream-lines.js';
+import { seededRandom, testSeed } from '../../helpers/seeded-random.js';
 
 const crlf = (text: string) => Buffer.from(text.replace(/\n/g, '\r\n'), 'utf8');
 
@@ -54,6 +55,8 @@ describe('StreamLines', () => {
     const lines = await shell(10);
     const wide = 'あいうえおかきくけこ';
     expect(await feed(lines, `w\n${wide}\n0123456789abcdef\n`)).toEqual(['$ w', wide, '0123456789abcdef']);
+    // A wide character that does not fit in the last column goes to the next row, with no space.
+    expect(await feed(lines, `x${wide}\nab   cd    ef\n`)).toEqual([`x${wide}`, 'ab   cd    ef']);
   });
 
   it('gives what is written after a clear, and not the old screen again', async () => {
@@ -93,5 +96,36 @@ describe('StreamLines', () => {
     await lines.write(Buffer.from('\x1b[2;1H\x1b[Janswer line\r\n╭────╮\r\n│ >  │\r\n╰────╯\x1b[4;4H'));
     const step = lines.step();
     expect([...step.added, ...step.open]).toEqual(['answer line']);
+  });
+
+  it('gives generated output whole at any width, split anywhere, with steps anywhere (oracle: the lines printed)', async () => {
+    const random = seededRandom(testSeed('stream-lines generated output'));
+    const alphabet = ['a', 'b', 'z', ' ', '-', '0', '9', 'é', 'あ', '語', '─', '`', '$'];
+    for (let round = 0; round < 12; round++) {
+      const cols = 8 + random.int(60);
+      const lines = new StreamLines({ cols, rows: 3 + random.int(10), screen: Buffer.from('\x1b[H\x1b[2J$ ') });
+      await lines.settled();
+      const printed: string[] = [];
+      let text = 'run\r\n';
+      for (let i = 0; i < 300; i++) {
+        const line = Array.from({ length: random.int(cols * 3) }, () => random.pick(alphabet)).join('');
+        printed.push(line.trimEnd());
+        // Some lines are drawn as a progress line first: a draft (narrower than the screen, as a
+        // progress line is: \r returns to the start of its row), then \r, erase, the final text.
+        if (random.int(5) === 0) text += `${'draft 50% '.repeat(8).slice(0, random.int(cols - 1))}\r\x1b[K`;
+        text += `${line}\r\n`;
+      }
+      const bytes = Buffer.from(text, 'utf8');
+      const added: string[] = [];
+      for (let at = 0; at < bytes.length; ) {
+        const size = 1 + random.int(random.int(3) === 0 ? 9000 : 300);
+        await lines.write(bytes.subarray(at, at + size));
+        at += size;
+        if (random.int(3) === 0) added.push(...lines.step().added);
+      }
+      added.push(...lines.step().added);
+      expect(added, `round ${round}, ${cols} columns`).toEqual(['$ run', ...printed]);
+      lines.dispose();
+    }
   });
 });
