@@ -98,7 +98,7 @@ describe('every line the command printed', () => {
     const saved = readFileSync(file!, 'utf8');
     expect(saved.length).toBe(total * 2);
     expect(saved.startsWith('y\ny\n')).toBe(true);
-  }, 400_000);
+  }, 900_000);
 
   it('gives a progress bar in its last state only', async () => {
     const pane = await h.shell();
