@@ -220,6 +220,7 @@ function lastMessage(page) {
 
 /** Sends a message and waits until the last answer holds `expect` (a string or a RegExp source). */
 async function chatUntil(page, say, pattern) {
+  log(`chat: ${say} (waiting for ${pattern})`);
   const input = page.locator('textarea').first();
   await input.fill(say);
   await input.press('Enter');
@@ -228,7 +229,16 @@ async function chatUntil(page, say, pattern) {
     pattern.source,
     { timeout: 60_000 },
   );
-  await page.waitForFunction(() => !document.querySelector('[class*="chat-message-status"]')?.textContent?.includes('Typing'), null, { timeout: 60_000 });
+  await answerEnded(page);
+}
+
+/** The answer has ended: NextChat takes the Stop action off the message once its stream is done. */
+async function answerEnded(page) {
+  await page.waitForFunction(
+    () => ![...document.querySelectorAll('div, span, button')].some((node) => node.children.length === 0 && node.textContent?.trim() === 'Stop'),
+    null,
+    { timeout: 60_000 },
+  );
 }
 
 /** The bridge's cases from the person's side, in a new chat. */
@@ -256,7 +266,8 @@ async function streamCases(page, server) {
   await input.fill('for i in $(seq 1 10); do echo tick-$i; sleep 0.5; done');
   await input.press('Enter');
   await page.waitForFunction(() => ([...document.querySelectorAll('[class*="chat-message-item"]')].at(-1)?.textContent ?? '').includes('tick-3'), null, { timeout: 30_000 });
-  await page.getByText('Stop', { exact: true }).first().click();
+  // The message's actions show on hover; the click goes to the action itself.
+  await page.getByText('Stop', { exact: true }).first().dispatchEvent('click');
   const cutAt = Math.max(...((await lastMessage(page)).match(/tick-(\d+)/g) ?? []).map((t) => Number(t.slice(5))));
   await new Promise((r) => setTimeout(r, 6000));
   await chatUntil(page, 'echo after-stop', /after-stop/);
@@ -326,7 +337,12 @@ async function runMode(mode, source, options) {
       log(`screenshot: ${options.screenshot}`);
     }
     log(`${mode} mode: ok (the pane ran exactly the person's two messages; the title came from corral${mode === 'browser' ? '; NextChat\'s server had no API address, so the page called corral itself' : ''})`);
-    await streamCases(page, server);
+    await streamCases(page, server).catch(async (error) => {
+      log(`the last message was: ${JSON.stringify((await lastMessage(page)).slice(-600))}`);
+      log(`corral said:\n${corral.output().slice(-3000)}`);
+      log(`the pane:\n${server.capture().slice(-1500)}`);
+      throw error;
+    });
   } finally {
     await browser?.close();
     await nextchat?.stop();
