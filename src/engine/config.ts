@@ -45,6 +45,7 @@ export const SETTINGS = [
   { key: 'bridgeQuietMs', type: 'int', default: 800, min: 50, max: 600_000, flag: 'bridge-quiet', env: ['CORRAL_BRIDGE_QUIET_MS'], valueName: 'MS', description: 'chat bridge: the answer ends once the program is back at its prompt and the screen held still this long' },
   { key: 'bridgeLongQuietMs', type: 'int', default: 60_000, min: 100, max: 3_600_000, flag: 'bridge-long-quiet', env: ['CORRAL_BRIDGE_LONG_QUIET_MS'], valueName: 'MS', description: 'chat bridge: when corral does not recognise the prompt, the answer ends after this long without new output' },
   { key: 'bridgeMaxDurationMs', type: 'int', default: 600_000, min: 1_000, flag: 'bridge-max-duration', env: ['CORRAL_BRIDGE_MAX_DURATION_MS'], valueName: 'MS', description: 'chat bridge: longest answer; it then ends with finish_reason "length"' },
+  { key: 'bridgeMaxLines', type: 'int', default: 200_000, min: 100, max: 100_000_000, flag: 'bridge-max-lines', env: ['CORRAL_BRIDGE_MAX_LINES'], valueName: 'N', description: 'chat bridge: most lines one answer holds; past it the answer says how many lines were left out and names the file that holds them all' },
   { key: 'bridgeHistoryLines', type: 'int', default: 2_000, min: 0, max: 100_000, flag: 'bridge-history', env: ['CORRAL_BRIDGE_HISTORY_LINES'], valueName: 'N', description: 'chat bridge: history lines captured with the screen' },
   { key: 'bridgeTypeSideRequests', type: 'boolean', default: false, flag: 'bridge-type-side-requests', env: ['CORRAL_BRIDGE_TYPE_SIDE_REQUESTS'], description: 'chat bridge: type chat UIs\' title, summary, tag and follow-up requests into the pane like any message (turns their recognition off)' },
   { key: 'corsOrigins', type: 'string-list', default: [], flag: 'cors-origin', env: ['CORRAL_CORS_ORIGINS'], valueName: 'ORIGIN', description: 'chat bridge: browser origin allowed to call the API (repeatable; none by default)' },
@@ -92,6 +93,7 @@ export interface Settings {
   bridgeLongQuietMs: number;
   bridgeMaxDurationMs: number;
   bridgeHistoryLines: number;
+  bridgeMaxLines: number;
   bridgeTypeSideRequests: boolean;
   corsOrigins: string[];
   attachRingBytes: number;
@@ -131,7 +133,7 @@ export type ServerSettings = Pick<Settings, 'listen' | 'port' | 'hooks' | 'answe
 /** The chat bridge (OpenAI-compatible API). */
 export type BridgeSettings = Pick<
   Settings,
-  'bridgePollMs' | 'bridgeQuietMs' | 'bridgeLongQuietMs' | 'bridgeMaxDurationMs' | 'bridgeHistoryLines' | 'bridgeTypeSideRequests' | 'corsOrigins'
+  'bridgePollMs' | 'bridgeQuietMs' | 'bridgeLongQuietMs' | 'bridgeMaxDurationMs' | 'bridgeHistoryLines' | 'bridgeMaxLines' | 'bridgeTypeSideRequests' | 'corsOrigins'
 >;
 /** The attach server (browser and terminal viewers). */
 export type AttachSettings = Pick<

@@ -5,10 +5,11 @@
 
 import { AnswerRefusedError, planAnswer, type AnswerPlan } from './answer-plan.js';
 import { HostDownError, refuseIfHostDown } from './host-status.js';
-import { createConversations, type ConversationOutcome, type ConverseOptions, type PaneConversations, type PaneHold } from './diff/run-conversation.js';
-import type { CaptureTicker } from './diff/capture-ticker.js';
-import type { Classifier } from './diff/conversation.js';
+import { createConversations, type ConversationOutcome, type ConverseOptions, type PaneConversations, type PaneHold } from './conversation/run-conversation.js';
+import type { CaptureTicker } from './conversation/capture-ticker.js';
+import type { Classifier } from './conversation/conversation.js';
 import { PaneStreams, type StreamViewer, type Subscription } from './pane-stream/pane-streams.js';
+import { openSpillFile } from './conversation/spill-file.js';
 import { printedCapturesLeak } from './pane-stream/repaint.js';
 import { ScreenChangedError, currentScreenHash } from './guarded-send.js';
 import { PaneGoneError as TmuxPaneGoneError, tmuxVersion, type TmuxClient } from './tmux/client.js';
@@ -16,6 +17,7 @@ import { UnknownKeyError, parseSendItems, type SendItem } from './keys.js';
 import {
   parsePaneKey,
   paneKey,
+  systemClock,
   systemTimers,
   type Clock,
   type CorralEvent,
@@ -83,6 +85,11 @@ export interface PanePort extends EngineHandle {
   converse(key: string, text: string, options?: ConverseOptions): Promise<ConversationOutcome>;
   /** Why a pane is not free for a new message; null when it is. */
   hold(key: string): PaneHold | null;
+  /**
+   * The tmux server the pane's key belongs to now (`pid:start`): a pane id is unique only within
+   * one server, so what is kept per pane is kept per server too.
+   */
+  identify(key: string): Promise<string>;
   holds(): PaneHold[];
   /** Stops following a pane's conversation and drops its hold (a server that is switched off). */
   release(key: string): void;
@@ -115,6 +122,8 @@ export interface PanePortSettings {
   readonly bridgeLongQuietMs: number;
   readonly bridgeMaxDurationMs: number;
   readonly bridgeHistoryLines: number;
+  /** Most lines one answer holds (default 200,000). */
+  readonly bridgeMaxLines?: number;
   readonly attachRingBytes: number;
   readonly attachPauseAfter: number;
   readonly attachGraceMs: number;
@@ -127,6 +136,8 @@ export interface PanePortOptions {
   readonly settings: PanePortSettings;
   /** How busy and prompt screens are told apart (the engine's rules). */
   readonly classify?: Classifier;
+  /** Where answers past their cap keep every line (one file each); without it they are only counted. */
+  readonly spillDir?: string;
   readonly clock?: Clock;
   readonly timers?: Timers;
 }
@@ -155,7 +166,11 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
       historyLines: settings.bridgeHistoryLines,
       enterDelayMs: 100,
       pasteThreshold: 200,
+      ...(settings.bridgeMaxLines !== undefined ? { maxLines: settings.bridgeMaxLines } : {}),
     },
+    // Answers are read from the same pane streams the attach server's viewers use.
+    streams: () => openStreams(),
+    ...(options.spillDir !== undefined ? { openSpill: (paneId: string) => openSpillFile(options.spillDir!, paneKey(host, paneId), (options.clock ?? systemClock).now()) } : {}),
   });
 
   // Streams are built on first use: they need the tmux version (a process) first.
@@ -225,6 +240,10 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
       return hold ? keyOfHold(hold) : null;
     },
     holds: () => conversations.holds().map(keyOfHold),
+    async identify(key) {
+      paneIdOf(key);
+      return `${host}/${await tmux.serverIdentity()}`;
+    },
     release: (key) => conversations.drop(paneIdOf(key)),
     async stream(key, viewer, fromOffset) {
       const paneId = paneIdOf(key);
@@ -319,6 +338,7 @@ export function routePorts(
       return parsed ? (ports.get(parsed.host)?.hold(key) ?? null) : null;
     },
     holds: () => all.flatMap((port) => port.holds()),
+    identify: async (key) => portOf(key).identify(key),
     release(key) {
       const parsed = parsePaneKey(key);
       if (parsed) ports.get(parsed.host)?.release(key);

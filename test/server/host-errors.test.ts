@@ -39,6 +39,7 @@ function recordingPort(panes: readonly PaneView[], calls: string[], answer = 'fi
     },
     hold: () => null,
     holds: () => [],
+    identify: async (key) => `${key.split('/')[0]}/100:1700000000`,
     release: () => undefined,
     stream: refuse,
     repaint: refuse,

@@ -353,6 +353,19 @@ export class TmuxClient {
     return { captures, gone };
   }
 
+  /**
+   * The tmux server's identity: its pid and start time (`4411:1796285931`). Pane ids are unique
+   * only within one server; a new server on the same socket starts again at `%0`.
+   */
+  async serverIdentity(): Promise<string> {
+    const result = await this.roundTrip(['display-message', '-p', '#{pid}:#{start_time}']);
+    if (result.exitCode !== 0) {
+      if (isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
+      throw new TmuxCommandError(['display-message'], result);
+    }
+    return result.stdout.trim();
+  }
+
   /** Ends the persistent poll connection, if there is one. */
   async close(): Promise<void> {
     await this.pollRunner.close?.();

@@ -356,15 +356,15 @@ export interface CaptureBatchOptions {
 }
 
 /**
- * For each pane: a marker line that also carries the cursor row, the screen height, whether the
- * pane is dead, whether it shows the alternate screen and its foreground command, then the joined
- * capture with history. One tmux process for all panes.
+ * For each pane: a marker line that also carries the cursor, the screen size, whether the pane is
+ * dead, whether it shows the alternate screen, the tmux server's identity and the pane's foreground
+ * command, then the joined capture with history. One tmux process for all panes.
  */
 export function captureBatchCommand(framing: Framing, paneIds: readonly string[], options: CaptureBatchOptions): string[] {
   const commands: TmuxCommand[] = [];
   for (const id of paneIds) {
     assertPaneId(id);
-    commands.push(['display-message', '-p', '-t', id, `${framing.blockStart}${markerId(id)}~> #{cursor_y} #{pane_height} #{pane_dead} #{alternate_on} #{pane_current_command}`]);
+    commands.push(['display-message', '-p', '-t', id, `${framing.blockStart}${markerId(id)}~> #{cursor_y} #{pane_height} #{pane_dead} #{alternate_on} #{cursor_x} #{pane_width} #{pid}:#{start_time} #{pane_current_command}`]);
     commands.push(captureCommand(id, { history: options.historyByPane?.get(id) ?? options.history, join: true }));
   }
   return chain(commands);
@@ -382,6 +382,14 @@ export interface BatchCapture {
   readonly alternate: boolean;
   /** The pane's foreground command (`bash`, `sleep`, `vim` ...), as tmux names it. */
   readonly command: string;
+  /** Column of the cursor on its row. */
+  readonly cursorX?: number;
+  readonly width?: number;
+  /**
+   * The tmux server that holds the pane: its pid and start time (`4411:1796285931`). A pane id is
+   * unique only within one server; a new server on the same socket starts again at `%0`.
+   */
+  readonly server?: string;
 }
 
 /**
@@ -389,7 +397,7 @@ export interface BatchCapture {
  * may be cut short, so it is dropped unless the run ended cleanly.
  */
 export function parseCaptureBatch(stdout: string, framing: Framing, exitedCleanly: boolean): BatchCapture[] {
-  const head = `^${escapeRegExp(framing.blockStart)}%?(\\d+)~> (\\d+) (\\d+) ([01])(?: ([01]) ?(.*))?$`;
+  const head = `^${escapeRegExp(framing.blockStart)}%?(\\d+)~> (\\d+) (\\d+) ([01])(?: ([01])(?: (\\d+) (\\d+) (\\d+:\\d+))? ?(.*))?$`;
   const marker = new RegExp(head, 'm');
   const first = stdout.search(marker);
   if (first === -1) return [];
@@ -405,7 +413,16 @@ export function parseCaptureBatch(stdout: string, framing: Framing, exitedCleanl
     const rows = text.endsWith('\n') ? text.slice(0, -1).split('\n').length : text === '' ? 0 : text.split('\n').length;
     // Count from the bottom: joined rows above the cursor do not shift it.
     const cursorRow = Math.max(0, rows - (height - cursorY));
-    out.push({ paneId: `%${m[1] as string}`, text, cursorRow, height, dead: m[4] === '1', alternate: m[5] === '1', command: m[6] ?? '' });
+    out.push({
+      paneId: `%${m[1] as string}`,
+      text,
+      cursorRow,
+      height,
+      dead: m[4] === '1',
+      alternate: m[5] === '1',
+      command: m[9] ?? '',
+      ...(m[6] !== undefined ? { cursorX: Number(m[6]), width: Number(m[7]), server: m[8] as string } : {}),
+    });
   });
   return out;
 }

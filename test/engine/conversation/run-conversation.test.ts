@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TmuxClient } from '../../../src/engine/tmux/client.js';
-import { CaptureTicker } from '../../../src/engine/diff/capture-ticker.js';
-import { PaneBusyError, PaneConversations, formatLate, type ConversationOutcome } from '../../../src/engine/diff/run-conversation.js';
-import { Conversation } from '../../../src/engine/diff/conversation.js';
+import { CaptureTicker } from '../../../src/engine/conversation/capture-ticker.js';
+import { NotAtPromptError, PaneBusyError, PaneConversations, formatLate, type ConversationOutcome } from '../../../src/engine/conversation/run-conversation.js';
+import { Conversation, WAITS_FOR_INPUT } from '../../../src/engine/conversation/conversation.js';
 import type { TmuxRunner } from '../../../src/engine/tmux/runner.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { scriptedTmux, type FakePane } from '../../helpers/scripted-panes.js';
@@ -13,9 +13,9 @@ function shellPane(): FakePane {
   return { lines: ['earlier', '$'], cursorRow: 1, height: 10 };
 }
 
-/** A full-screen agent whose input box corral does not recognise as a line editor. */
+/** An agent at its input box, with a footer under it: a prompt, but not a line editor. */
 function agentPane(): FakePane {
-  return { lines: ['Agent v1', '', '┃ ask me', ''], cursorRow: 2, height: 10, command: 'agent' };
+  return { lines: ['Agent v1', '', '╭────────────────────╮', '│ > Type your message │', '╰────────────────────╯', '  ? for shortcuts'], cursorRow: 3, height: 10, command: 'agent' };
 }
 
 function setup(panes: Record<string, FakePane>, overrides: Partial<typeof settings> = {}, wrap?: (runner: TmuxRunner) => TmuxRunner) {
@@ -97,7 +97,7 @@ describe('PaneConversations', () => {
     echo(pane, 'sleep 60; echo done');
     pane.command = 'sleep';
     await time.advance(5100);
-    expect(first.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '' });
+    expect(first.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '(no output)\n' });
     expect(desk.hold('%1')).toMatchObject({ phase: 'running', command: 'sleep' });
     await expect(desk.converse('%1', 'ls')).rejects.toBeInstanceOf(PaneBusyError);
     await expect(desk.converse('%1', 'ls')).rejects.toThrow(/still running the previous command \(sleep\): its prompt is not back/);
@@ -113,22 +113,58 @@ describe('PaneConversations', () => {
     echo(pane, 'echo next');
     print(pane, ['next'], true);
     await time.advance(1000);
-    const late = formatLate(['done'], 0, true);
+    const late = formatLate({ lines: ['done'], dropped: 0 }, true);
     expect(texts[0]).toBe(late);
     expect(second.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: `${late}\`\`\`\nnext\n\`\`\`\n` });
   });
 
-  it('frees a pane whose prompt it does not know after the long quiet', async () => {
+  it('types nothing into a program that is not at a prompt it knows, and says which program', async () => {
     const pane: FakePane = { lines: ['deploy>'], cursorRow: 0, height: 10, command: 'deploytool' };
+    const { fake, desk } = setup({ '%1': pane });
+    const refusal = await desk.converse('%1', 'status').then(() => null, (error: unknown) => error);
+    expect(refusal).toBeInstanceOf(NotAtPromptError);
+    expect((refusal as Error).message).toBe('pane %1 is running deploytool, which is not waiting at a prompt corral recognises; nothing was typed');
+    expect(fake.typed.get('%1')).toBeUndefined();
+    expect(desk.hold('%1')).toBeNull();
+  });
+
+  it("takes a prompt it does not know, under the pane's shell, as back once the same line returns", async () => {
+    const pane: FakePane = { lines: ['deploy>'], cursorRow: 0, height: 10, command: 'bash' };
     const { time, desk } = setup({ '%1': pane });
     const run = track(desk.converse('%1', 'status'));
     await time.advance(200);
     pane.lines = ['deploy> status', 'all green', 'deploy>'];
     pane.cursorRow = 2;
-    await time.advance(4000);
-    expect(run.outcome).toBeNull();
-    await time.advance(1200);
+    await time.advance(1000);
     expect(run.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\nall green\n```\n' });
+    expect(desk.hold('%1')).toBeNull();
+  });
+
+  it('ends on a question from the command within a second, says so, and types the next message as its answer', async () => {
+    const pane = shellPane();
+    const { fake, time, desk } = setup({ '%1': pane });
+    const first = track(desk.converse('%1', './setup'));
+    await time.advance(0);
+    echo(pane, './setup');
+    pane.lines.push('name? ');
+    pane.cursorRow = pane.lines.length - 1;
+    pane.cursorX = 6;
+    pane.command = 'setup';
+    const shownAt = time.now();
+    for (let i = 0; i < 10 && first.outcome === null; i++) await time.advance(100);
+    expect(time.now() - shownAt).toBeLessThanOrEqual(1000);
+    expect(first.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: `\`\`\`\nname?\n\`\`\`\n\n${WAITS_FOR_INPUT}\n` });
+    expect(desk.hold('%1')).toMatchObject({ phase: 'question' });
+
+    const second = track(desk.converse('%1', 'bob'));
+    await time.advance(0);
+    expect(fake.typed.get('%1')).toEqual(['text:./setup', 'key:Enter', 'text:bob', 'key:Enter']);
+    pane.lines[pane.lines.length - 1] = 'name? bob';
+    print(pane, ['hello bob'], true);
+    delete pane.cursorX;
+    pane.command = 'bash';
+    await time.advance(1000);
+    expect(second.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\nhello bob\n```\n' });
     expect(desk.hold('%1')).toBeNull();
   });
 

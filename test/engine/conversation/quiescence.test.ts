@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide, startQuiescence, type Observation, type QuiescenceState } from '../../../src/engine/diff/quiescence.js';
+import { decide, startQuiescence, type Observation, type QuiescenceState } from '../../../src/engine/conversation/quiescence.js';
 
 const config = { quietMs: 800, longQuietMs: 60_000, maxDurationMs: 600_000 };
 const idle: Observation = { changed: false, busy: false, promptBack: false };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeText } from '../../../src/engine/diff/sanitize.js';
-import { FenceWriter, chooseFence, fenceBlock } from '../../../src/engine/diff/fence.js';
-import { isProgressLine } from '../../../src/engine/diff/progress-filter.js';
-import { createEchoState, removeEcho } from '../../../src/engine/diff/echo.js';
+import { sanitizeText } from '../../../src/engine/conversation/sanitize.js';
+import { FenceWriter, chooseFence, fenceBlock } from '../../../src/engine/conversation/fence.js';
+import { isProgressLine } from '../../../src/engine/conversation/progress-filter.js';
+import { createEchoState, removeEcho } from '../../../src/engine/conversation/echo.js';
 
 describe('sanitizeText', () => {
   it('removes escape sequences and C0/C1 controls but keeps newlines and tabs', () => {

@@ -13,6 +13,8 @@ export interface QuiescenceConfig {
   readonly longQuietMs: number;
   /** End with finish_reason "length" after this long, whatever the screen does. */
   readonly maxDurationMs: number;
+  /** A question from the command ends the answer once the screen held still this long (default: the quiet, at most 500 ms). */
+  readonly questionQuietMs?: number;
 }
 
 export interface QuiescenceState {
@@ -31,10 +33,17 @@ export interface Observation {
   readonly promptBack: boolean;
   /** A settled screen counts as an answer even without a prompt (a full-screen program that was started). */
   readonly settledEnds?: boolean;
+  /** The command itself asks for input (a `read -p`, a `[y/N]`, a password, a permission dialog). */
+  readonly question?: boolean;
 }
 
-/** continue; stop because the prompt is back; stop after the long quiet; length at the maximum. */
-export type Decision = 'continue' | 'prompt' | 'settled' | 'long-quiet' | 'length';
+/** continue; stop because the prompt is back, or the command asks a question; stop after the long quiet; length at the maximum. */
+export type Decision = 'continue' | 'prompt' | 'question' | 'settled' | 'long-quiet' | 'length';
+
+/** How long a question must hold still: short, so the answer ends within a second of it. */
+export function questionQuiet(config: QuiescenceConfig): number {
+  return config.questionQuietMs ?? Math.min(500, config.quietMs);
+}
 
 export function startQuiescence(now: number): QuiescenceState {
   return { startedAt: now, lastChangeAt: now, sawChange: false };
@@ -54,6 +63,7 @@ export function decide(
   if (observation.busy) return { state: { ...next, lastChangeAt: now }, decision: 'continue' };
   const still = now - next.lastChangeAt;
   if (observation.promptBack && next.sawChange && still >= config.quietMs) return { state: next, decision: 'prompt' };
+  if (observation.question && next.sawChange && still >= questionQuiet(config)) return { state: next, decision: 'question' };
   if (observation.settledEnds && next.sawChange && still >= config.quietMs) return { state: next, decision: 'settled' };
   if (still >= config.longQuietMs) return { state: next, decision: 'long-quiet' };
   return { state: next, decision: 'continue' };

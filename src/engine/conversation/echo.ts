@@ -28,7 +28,8 @@ export function removeEcho(state: EchoState, lines: readonly string[]): { state:
     const line = (lines[index] ?? '').trim();
     if (line === '') continue;
     const want = pending[0] as string;
-    if (line.includes(want)) {
+    // Compared without spaces: readline puts a space where a wide character did not fit.
+    if (line.includes(want) || squeeze(line).includes(squeeze(want))) {
       pending = pending.slice(1);
       continue;
     }
@@ -45,4 +46,8 @@ export function removeEcho(state: EchoState, lines: readonly string[]): { state:
   while (pending.length === 0 && index < lines.length && (lines[index] ?? '').trim() === '') index += 1;
   const done = pending.length === 0 && index < lines.length;
   return { state: { pending, done }, lines: lines.slice(index) };
+}
+
+function squeeze(text: string): string {
+  return text.replace(/\s+/g, '');
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { captureLines, createDiffState, diffCapture, locateAnchor, type Capture, type DiffState } from '../../../src/engine/diff/screen-diff.js';
+import { captureLines, createDiffState, diffCapture, locateAnchor, type Capture, type DiffState } from '../../../src/engine/conversation/screen-diff.js';
 
 /** A capture whose cursor sits on the last non-blank line (a shell at its prompt, a running line). */
 function at(lines: string[], cursorRow = lastNonBlank(lines)): Capture {

@@ -1,23 +1,43 @@
-// One exchange with a pane, without I/O: fed the baseline capture and then one capture per
-// poll, it returns the answer text to send (sanitized, filtered and fenced), says when the answer
-// is complete, and then keeps watching until the pane is free again (its program back at its
+// One exchange with a pane, without I/O: fed the baseline capture, then the lines of its output
+// (from a line source: the pane's output stream, or the screen differ) and one capture per poll
+// for what only the screen tells (the prompt is back, a busy line, the alternate screen), it
+// returns the answer text to send (sanitized, filtered and fenced), says when the answer is
+// complete, and then keeps watching until the pane is free again (its program back at its
 // prompt), handing over what the pane printed after the answer ended. run-conversation.ts does
-// the typing and the polling around it.
+// the typing, the stream and the polling around it.
 //
 // Phases: answering -> finishing (the answer has ended, the command still runs: the pane stays
-// reserved and its output is kept as late output) -> released.
+// reserved and its output is kept as late output; or the command asks a question, and the next
+// message is typed as its answer) -> released.
 
 import type { PromptVerdict } from '../types.js';
 import { classifyScreen } from '../prompt/matcher.js';
-import { createDiffState, diffCapture, type Capture, type DiffState } from './screen-diff.js';
+import type { Capture } from './screen-diff.js';
 import { createEchoState, removeEcho, type EchoState } from './echo.js';
 import { isProgressLine } from './progress-filter.js';
 import { FenceWriter } from './fence.js';
 import { decide, startQuiescence, type QuiescenceConfig, type QuiescenceState } from './quiescence.js';
+import { ScreenDiffSource, type LineSource } from './line-source.js';
+import { AnswerCap, type OpenSpill } from './answer-cap.js';
 
 export interface ConversationConfig extends QuiescenceConfig {
   /** Wrap the output in a fenced code block (default true). */
   readonly fence?: boolean;
+  /** Lines an answer holds at most; the rest go to a spill file (default 200,000). */
+  readonly maxLines?: number;
+}
+
+/** The answer of a command that printed nothing: chat UIs show an empty answer as an error. */
+export const NO_OUTPUT = '(no output)';
+/** Said when the answer ends on a question from the command. */
+export const WAITS_FOR_INPUT = '(the program waits for input: your next message is typed as its answer)';
+export const DEFAULT_MAX_LINES = 200_000;
+
+export interface ConversationExtras {
+  /** Where the lines come from (default: the screen differ over the captures). */
+  readonly source?: LineSource;
+  /** Where lines past the cap are kept. */
+  readonly openSpill?: OpenSpill;
 }
 
 export interface PaneCapture extends Capture {
@@ -27,14 +47,13 @@ export interface PaneCapture extends Capture {
   readonly alternate?: boolean;
   /** The pane's foreground command as tmux names it (`bash`, `sleep` ...). */
   readonly command?: string;
+  /** Column of the cursor on its row. */
+  readonly cursorX?: number;
 }
 
 export type FinishReason = 'stop' | 'length';
 
 export type ConversationPhase = 'answering' | 'finishing' | 'released';
-
-/** Lines kept above the anchor in later captures: the anchor block plus room for a fast scroll. */
-const HISTORY_MARGIN = 300;
 
 export interface ConversationStep {
   /** Answer text to send now ('' when nothing new). */
@@ -47,6 +66,8 @@ export interface ConversationStep {
   readonly released: boolean;
   /** The message opened a REPL block (Python `for ...:`): press Enter once more so that it runs. */
   readonly closeBlock?: boolean;
+  /** The answer ended on a question from the command: the next message is its answer. */
+  readonly question?: boolean;
 }
 
 export type Classifier = (lines: readonly string[]) => PromptVerdict;
@@ -69,28 +90,34 @@ export function waitsInReplBlock(lines: readonly string[], cursorRow: number): b
 
 const NOTHING: ConversationStep = { text: '', finish: null, late: [], released: false };
 
+// A line that ends in a question and leaves the cursor right after it: the command waits for an answer.
+const QUESTION_END = /[?:>\])]\s*$/;
+
 export class Conversation {
-  private diff: DiffState;
+  private readonly source: LineSource;
   private echo: EchoState;
   private quiet: QuiescenceState;
-  private readonly fence: FenceWriter | null;
+  private fence: FenceWriter | null;
+  private cap: AnswerCap;
   private blankRun = 0;
   private answerText = '';
   private finished: FinishReason | null = null;
   private phaseNow: ConversationPhase = 'answering';
   private lastOpen: readonly string[] = [];
   private lastPromptBack = false;
-  private rowsFromAnchor: number | null = null;
-  private height = 0;
+  /** The lines of the last piece of answer given (what a client that was cut off may have missed). */
+  private lastGiven: string[] = [];
   /** Open lines flushed into the answer when it ended: not late output when they are committed later. */
   private flushedOpen: string[] = [];
   // Alternate screen: the answer is a snapshot of the settled screen, never a stream of redraws.
   private inAlternate: boolean;
   private enteredAlternate = false;
-  private savedDiff: DiffState | null = null;
   private altScreen: readonly string[] | null = null;
   private readonly baselinePrompt: boolean;
   private readonly baselineCommand: string | undefined;
+  private readonly baselineLine: string;
+  /** The answer ended on a question; the next message is typed as its answer. */
+  private asking = false;
   /** Enter was pressed once more to run a REPL block; its empty continuation line is not output. */
   private blockClosed = false;
   private continuationToDrop = 0;
@@ -101,15 +128,18 @@ export class Conversation {
     now: number,
     private readonly config: ConversationConfig,
     private readonly classify: Classifier = (lines) => classifyScreen(lines),
+    private readonly extras: ConversationExtras = {},
   ) {
-    this.diff = createDiffState(baseline);
+    this.source = extras.source ?? new ScreenDiffSource(baseline);
     this.echo = createEchoState(message);
     this.quiet = startQuiescence(now);
     this.fence = config.fence === false ? null : new FenceWriter();
+    this.cap = new AnswerCap(config.maxLines ?? DEFAULT_MAX_LINES, extras.openSpill ?? null);
     this.inAlternate = baseline.alternate === true;
     this.altScreen = this.inAlternate ? visibleScreen(baseline) : null;
     this.baselinePrompt = this.classify(visibleScreen(baseline)).prompt;
     this.baselineCommand = baseline.command;
+    this.baselineLine = (baseline.lines[baseline.cursorRow] ?? '').trim();
   }
 
   /** Everything sent so far. */
@@ -125,55 +155,22 @@ export class Conversation {
     return this.phaseNow;
   }
 
+  /** The answer ended on a question from the command, and nothing moved since. */
+  get waitsForInput(): boolean {
+    return this.phaseNow === 'finishing' && this.asking;
+  }
+
   observe(capture: PaneCapture, now: number): ConversationStep {
     if (this.phaseNow === 'released') return NOTHING;
     const screen = visibleScreen(capture);
-    let changed: boolean;
-    let added: readonly string[] = [];
-    if (capture.alternate === true) {
-      if (!this.inAlternate) {
-        this.inAlternate = true;
-        this.enteredAlternate = this.phaseNow === 'answering';
-        this.savedDiff = this.diff;
-      }
-      changed = !sameLines(screen, this.altScreen ?? []);
-      this.altScreen = screen;
-      this.lastOpen = [];
-    } else {
-      let left = false;
-      if (this.inAlternate) {
-        // Back from a full-screen program: the normal screen is as it was, so the differ goes on
-        // from where it stood; nothing of the program's screen is kept.
-        this.inAlternate = false;
-        this.altScreen = null;
-        this.diff = this.savedDiff ?? createDiffState(capture);
-        this.savedDiff = null;
-        left = true;
-      }
-      const step = diffCapture(this.diff, capture);
-      this.diff = step.state;
-      this.lastOpen = step.open;
-      this.rowsFromAnchor = step.rowsFromAnchor;
-      changed = step.changed || left;
-      added = step.added;
-    }
-    this.height = capture.height;
-
+    const { added, changed } = this.take(capture, screen);
     const verdict = this.classify(screen);
-    const promptBack = verdict.prompt && !verdict.busy && this.promptAtBottom(verdict, screen, capture);
+    const question = this.isQuestion(verdict, capture);
+    const promptBack = !question && !verdict.busy && ((verdict.prompt && this.promptAtBottom(verdict, screen, capture)) || this.baselinePromptAgain(capture, screen));
     this.lastPromptBack = promptBack;
+    if (this.phaseNow === 'finishing') return this.whileFinishing(added, { changed, busy: verdict.busy, promptBack }, capture, now);
 
-    if (this.phaseNow === 'finishing') {
-      const late = this.filter(this.withoutFlushed(added));
-      const result = decide(this.quiet, { changed, busy: verdict.busy, promptBack }, now, this.config, true);
-      this.quiet = result.state;
-      const free = result.decision === 'prompt' || (result.decision === 'long-quiet' && this.mayReleaseQuietly(capture));
-      if (!free) return { text: '', finish: null, late, released: false };
-      this.phaseNow = 'released';
-      return { text: '', finish: null, late: [...late, ...this.filter(this.openWithoutPrompt())], released: true };
-    }
-
-    let text = this.write(this.filter(added));
+    let text = this.give(added);
     let closeBlock = false;
     if (!this.blockClosed && this.answerText === '' && capture.alternate !== true && waitsInReplBlock(capture.lines, capture.cursorRow)) {
       this.blockClosed = true;
@@ -181,7 +178,7 @@ export class Conversation {
       closeBlock = true;
     }
     const settledEnds = this.inAlternate && this.enteredAlternate;
-    const result = decide(this.quiet, { changed, busy: verdict.busy, promptBack, settledEnds }, now, this.config);
+    const result = decide(this.quiet, { changed, busy: verdict.busy, promptBack, settledEnds, question }, now, this.config);
     this.quiet = result.state;
     switch (result.decision) {
       case 'continue':
@@ -190,6 +187,10 @@ export class Conversation {
         text += this.end('stop');
         this.phaseNow = 'released';
         return { text, finish: 'stop', late: [], released: true };
+      case 'question':
+        text += this.end('stop', false, true);
+        this.asking = true;
+        return { text, finish: 'stop', late: [], released: false, question: true };
       case 'settled':
         text += this.end('stop');
         return { text, finish: 'stop', late: [], released: false };
@@ -206,20 +207,118 @@ export class Conversation {
   }
 
   /**
-   * History lines the next capture needs: enough to show the anchor above the new output with a
-   * margin, rather than the whole history every poll. Everything until the first capture, or
-   * when the anchor is lost.
+   * Between two polls: the lines the source has ready (the stream's), as answer text while the
+   * answer runs, as late output after it.
    */
+  pump(): { text: string; late: readonly string[] } {
+    if (this.phaseNow === 'released' || this.inAlternate) return { text: '', late: [] };
+    const { added } = this.source.step(null);
+    if (added.length === 0) return { text: '', late: [] };
+    if (this.phaseNow === 'finishing') return { text: '', late: this.filter(this.withoutFlushed(added)) };
+    return { text: this.give(added), late: [] };
+  }
+
+  /**
+   * The answer to the command's question was typed: a new answer starts on the same output, from
+   * where the last one stopped.
+   */
+  reply(message: string, now: number): void {
+    this.echo = createEchoState(message);
+    this.quiet = startQuiescence(now);
+    this.fence = this.config.fence === false ? null : new FenceWriter();
+    this.cap = new AnswerCap(this.config.maxLines ?? DEFAULT_MAX_LINES, this.extras.openSpill ?? null);
+    this.answerText = '';
+    this.blankRun = 0;
+    this.lastGiven = [];
+    this.finished = null;
+    this.asking = false;
+    this.phaseNow = 'answering';
+  }
+
+  /** History lines the next capture needs (none when the stream gives the lines). */
   historyWanted(full: number): number {
-    if (this.rowsFromAnchor === null) return full;
-    return Math.min(full, Math.max(0, this.rowsFromAnchor + HISTORY_MARGIN - this.height));
+    return this.source.historyWanted(full, this.lastHeight);
+  }
+
+  private lastHeight = 0;
+
+  /** The tick's new lines and whether anything moved; follows the alternate screen. */
+  private take(capture: PaneCapture, screen: readonly string[]): { added: readonly string[]; changed: boolean } {
+    this.lastHeight = capture.height;
+    if (capture.alternate === true) {
+      if (!this.inAlternate) {
+        this.inAlternate = true;
+        this.enteredAlternate = this.phaseNow === 'answering';
+        this.source.alternate(true, capture);
+      }
+      // What the source committed before the switch (the stream's); the screen is not diffed.
+      const before = this.source.step(null);
+      const changed = !sameLines(screen, this.altScreen ?? []);
+      this.altScreen = screen;
+      this.lastOpen = [];
+      return { added: before.added, changed };
+    }
+    let left = false;
+    if (this.inAlternate) {
+      this.inAlternate = false;
+      this.altScreen = null;
+      this.source.alternate(false, capture);
+      left = true;
+    }
+    const step = this.source.step(capture);
+    this.lastOpen = step.open;
+    return { added: step.added, changed: step.changed || left };
+  }
+
+  /** After the answer ended: late output, and whether the pane is free again. */
+  private whileFinishing(added: readonly string[], observation: { changed: boolean; busy: boolean; promptBack: boolean }, capture: PaneCapture, now: number): ConversationStep {
+    const late = this.filter(this.withoutFlushed(added));
+    // Something moved since the question: someone answered it in the pane.
+    if (observation.changed) this.asking = false;
+    const result = decide(this.quiet, observation, now, this.config, true);
+    this.quiet = result.state;
+    const free = result.decision === 'prompt' || (result.decision === 'long-quiet' && !this.asking && this.mayReleaseQuietly(capture));
+    if (!free) return { text: '', finish: null, late, released: false };
+    this.phaseNow = 'released';
+    return { text: '', finish: null, late: [...late, ...this.filter(this.openWithoutPrompt())], released: true };
+  }
+
+  /**
+   * Whether the command itself waits for an answer: a permission or secret prompt, a prompt of a
+   * program the message started (its own foreground command), or an unrecognised line that ends
+   * in a question with the cursor right after it; never the prompt the pane showed before typing.
+   */
+  private isQuestion(verdict: PromptVerdict, capture: PaneCapture): boolean {
+    if (capture.alternate === true || verdict.busy) return false;
+    const line = (capture.lines[capture.cursorRow] ?? '').trimEnd();
+    if (line.trim() === '') return false;
+    if (verdict.prompt && (verdict.reason === 'permission' || verdict.answer?.kind === 'secret')) return true;
+    const sameProgram = this.baselineCommand === undefined || capture.command === undefined || capture.command === this.baselineCommand;
+    if (sameProgram && line.trim() === this.baselineLine) return false;
+    if (verdict.prompt) return !sameProgram && verdict.line.trim() === line.trim();
+    const cursorAtEnd = capture.cursorX === undefined || capture.cursorX >= line.length;
+    return cursorAtEnd && QUESTION_END.test(line);
+  }
+
+  /**
+   * The line the pane waited on before typing is back on the cursor at the bottom, under the same
+   * program: a prompt corral does not know (`deploy>` of a script) has come back all the same.
+   */
+  private baselinePromptAgain(capture: PaneCapture, screen: readonly string[]): boolean {
+    if (capture.alternate === true || this.baselineLine === '') return false;
+    if (this.baselineCommand !== undefined && capture.command !== undefined && capture.command !== this.baselineCommand) return false;
+    const line = (capture.lines[capture.cursorRow] ?? '').trim();
+    let last = screen.length - 1;
+    while (last >= 0 && (screen[last] ?? '').trim() === '') last -= 1;
+    return line === this.baselineLine && (screen[last] ?? '').trim() === line;
   }
 
   /**
    * Ends the answer now (the pane closed, the client left, the bridge stops): flushes what is on
    * screen and closes the fence. The conversation goes on watching for late output unless `release`.
+   * `keepCursorLine` keeps the line the cursor waits on (a question) even where it looks like a prompt.
    */
-  end(reason: FinishReason, release = false): string {
+  end(reason: FinishReason, release = false, keepCursorLine = false): string {
     if (this.finished) {
       if (release) this.phaseNow = 'released';
       return '';
@@ -234,21 +333,29 @@ export class Conversation {
     } else {
       // Lines the cursor never left: keep them (a question waiting for an answer), except the
       // prompt the program returned to and unfinished progress.
-      const open = this.filter(this.openWithoutPrompt());
-      this.flushedOpen = [...open];
+      const open = this.filter(keepCursorLine ? [...this.lastOpen] : this.openWithoutPrompt());
+      this.flushedOpen = this.source.commitOpen() ? [] : [...open];
       text = this.write(open);
     }
+    text += this.writeRaw(this.cap.finish());
     const closing = this.fence ? this.fence.close() : '';
-    this.answerText += closing;
-    return text + closing;
+    let after = closing;
+    if (keepCursorLine) after += `${this.answerText === '' && closing === '' ? '' : '\n'}${WAITS_FOR_INPUT}\n`;
+    else if (this.answerText === '' && closing === '') after = `${NO_OUTPUT}\n`;
+    this.answerText += after;
+    return text + after;
   }
 
-  /** The client is gone: the answer ends unsent, the pane stays watched until it is free. */
-  abandon(): void {
-    if (this.finished) return;
+  /**
+   * The client is gone: the answer ends unsent, the pane stays watched until it is free. Returns
+   * the lines of the last piece given, which the client may not have received.
+   */
+  abandon(): string[] {
+    if (this.finished) return [];
     this.finished = 'stop';
     this.phaseNow = 'finishing';
     this.flushedOpen = [];
+    return this.lastGiven;
   }
 
   private openWithoutPrompt(): string[] {
@@ -315,10 +422,21 @@ export class Conversation {
     return lines;
   }
 
+  /** New output for the answer: filtered, except past the cap, where every line is only kept. */
+  private give(raw: readonly string[]): string {
+    return this.cap.capped ? this.write(raw) : this.write(this.filter(raw));
+  }
+
+  /** Answer lines up to the cap; past it they are counted and spilled (see AnswerCap). */
   private write(lines: readonly string[]): string {
+    return this.writeRaw(this.cap.take(lines));
+  }
+
+  private writeRaw(lines: readonly string[]): string {
     if (lines.length === 0) return '';
     const text = this.fence ? this.fence.write(lines) : lines.map((line) => `${line}\n`).join('');
     this.answerText += text;
+    this.lastGiven = [...lines];
     return text;
   }
 }
