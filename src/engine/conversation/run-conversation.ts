@@ -21,7 +21,7 @@ import { StreamLines } from './stream-lines.js';
 import { StreamSource } from './line-source.js';
 import type { SpillTarget } from './answer-cap.js';
 import { formatLate, type LateOutput } from './late-output.js';
-import { isShell } from './shells.js';
+import { isShell } from '../shells.js';
 
 // A conversation's errors, for the bridge: the pane is busy, or gone (tmux's own error).
 export { PaneGoneError, formatLate };

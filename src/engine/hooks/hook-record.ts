@@ -4,6 +4,7 @@
 // decoding: the value is `h1.`, the event as base64url JSON, `.` and the pane's foreground command,
 // which tmux fills in itself as it stores the value (`set-option -F`), so it needs no quoting.
 
+import { isShell } from '../shells.js';
 import { AGENTS, type HookEvent, type HookSignal } from '../types.js';
 
 /** The pane option that holds a pane's last hook event. */
@@ -105,12 +106,5 @@ export function decodeHookRecord(value: string): HookRecord | null {
  * hooks came with another command in the foreground.
  */
 export function agentExited(agentCommand: string, paneCommand: string): boolean {
-  return paneCommand !== agentCommand && isShellCommand(paneCommand);
-}
-
-/** Foreground commands that mean the pane is back at a shell. */
-const SHELLS = new Set(['bash', 'zsh', 'fish', 'sh', 'dash', 'ksh', 'mksh', 'tcsh', 'csh', 'nu', 'xonsh', 'elvish', 'pwsh', 'yash', 'ash']);
-
-export function isShellCommand(command: string): boolean {
-  return SHELLS.has(command.startsWith('-') ? command.slice(1) : command);
+  return paneCommand !== agentCommand && isShell(paneCommand);
 }
