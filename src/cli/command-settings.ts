@@ -16,7 +16,7 @@ export const SETTING_GROUPS = {
   /** Where corral's HTTP server listens (and where client commands find it). */
   address: ['listen', 'port'],
   hooks: ['hooks'],
-  bridge: ['bridgePollMs', 'bridgeQuietMs', 'bridgeLongQuietMs', 'bridgeMaxDurationMs', 'bridgeHistoryLines', 'bridgeTypeSideRequests', 'corsOrigins'],
+  bridge: ['bridgePollMs', 'bridgeQuietMs', 'bridgeLongQuietMs', 'bridgeMaxDurationMs', 'bridgeMaxLines', 'bridgeHistoryLines', 'bridgeTypeSideRequests', 'corsOrigins'],
   attach: ['attachRingBytes', 'attachSlowClientBytes', 'attachAllowedOrigins', 'attachAllowResize', 'attachPauseAfter', 'attachGraceMs'],
   notify: ['onStuck', 'notifyDesktop', 'ntfyUrl', 'ntfyAuth', 'notifyReasons', 'notifyMinQuietMs', 'quietHours', 'notifyMaxPerMinute'],
   /** Answer buttons in notifications: they need corral's HTTP server. */
