@@ -2,8 +2,9 @@
 // replies resolve promises, and a stream of notifications (pane output above all). Besides
 // runner.ts this is the only place that starts tmux, through the host's transport (over ssh:
 // `ssh -T HOST -- tmux -C attach …`; control mode needs no terminal). Attaching and detaching go through the
-// server's ControlGate, one at a time. No signal handlers here: a control client whose stdin
-// closes detaches, so one never outlives corral, however corral ends (even on SIGKILL).
+// server's ControlGate, one at a time. No signal handlers here: each client runs under a small
+// supervisor (control-supervisor.ts) that ends it when its commands stop coming, so none outlives
+// corral, however corral ends (even on SIGKILL).
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { TmuxSocket } from '../types.js';
@@ -80,6 +81,8 @@ export class ControlClient {
     private readonly child: ChildProcessWithoutNullStreams,
     private readonly gate: ControlGate,
     handlers: ControlHandlers,
+    /** The child leads a process group of its own (the local supervisor). */
+    private readonly group: boolean,
   ) {
     this.handlers = handlers;
     this.exitedPromise = new Promise((resolve) => child.once('close', () => resolve()));
@@ -98,11 +101,13 @@ export class ControlClient {
       (options.binary === undefined ? localTransport(options.socket) : localTransport(options.socket, options.binary));
     // -u: tmux would otherwise replace every non-ASCII byte of command replies with `_` under a
     // non-UTF-8 locale (titles, paths, screens shown from buffers).
-    const command = transport.command(['-u', '-C', 'attach-session', '-f', flags, '-t', options.session]);
+    const command = transport.controlCommand(['-u', '-C', 'attach-session', '-f', flags, '-t', options.session]);
     const gate = controlGate(options.socket, transport.remote ? transport.host : null);
     return gate.run(() => {
-      const child = spawn(command.file, command.args, { stdio: ['pipe', 'pipe', 'pipe'] });
-      const client = new ControlClient(child, gate, options.handlers ?? {});
+      // A supervisor of our own leads a new process group (and session): the terminal's signals
+      // reach corral alone, which detaches its clients in order, and kill() ends the whole group.
+      const child = spawn(command.file, command.args, { stdio: ['pipe', 'pipe', 'pipe'], detached: command.group });
+      const client = new ControlClient(child, gate, options.handlers ?? {}, command.group);
       live.add(client);
       return client.start(options.timeoutMs ?? 5000, transport);
     });
@@ -254,9 +259,16 @@ export class ControlClient {
     return this.closing;
   }
 
-  /** Ends the process at once (exit paths that cannot wait). */
+  /** Ends the process at once (exit paths that cannot wait): the supervisor's whole group here. */
   kill(): void {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      try {
+        if (this.group && this.child.pid !== undefined) process.kill(-this.child.pid, 'SIGTERM');
+        else this.child.kill('SIGTERM');
+      } catch {
+        // gone meanwhile
+      }
+    }
     this.finish(this.exitReason || 'killed');
   }
 
