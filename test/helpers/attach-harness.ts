@@ -16,6 +16,7 @@ import {
   type AttachFeature,
   type AttachSettings,
 } from '../../src/server/attach/attach-feature.js';
+import type { BrowserSessions } from '../../src/server/attach/sessions.js';
 import { fakeEngine, type FakeEngine } from './fake-engine.js';
 import { startTestTmux, type TestTmux } from './tmux-server.js';
 
@@ -58,6 +59,9 @@ export async function startHarness(
     persistent?: boolean;
     /** Run the real engine (with these settings flags) instead of the hand-driven one. */
     realEngine?: Record<string, unknown>;
+    /** The browser sessions (with a test's clock and limits), and how often their limits are checked. */
+    sessions?: BrowserSessions;
+    heartbeatMs?: number;
   } = {},
 ): Promise<Harness> {
   const tmux = options.tmux ?? (await startTestTmux());
@@ -96,6 +100,8 @@ export async function startHarness(
     token: TOKEN,
     settings: all,
     ...(options.allowWrite === undefined ? {} : { allowWrite: options.allowWrite }),
+    ...(options.sessions ? { sessions: options.sessions } : {}),
+    ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
   server.enable(feature);
   return {

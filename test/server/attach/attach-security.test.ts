@@ -1,6 +1,8 @@
 // Attach server security and robustness: token, Origin, read-only enforcement, malformed frames,
 // slow clients.
 import { connect } from 'node:net';
+import { BrowserSessions } from '../../../src/server/attach/sessions.js';
+import { ManualTime } from '../../helpers/manual-time.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   TOKEN,
@@ -251,6 +253,33 @@ describe('the page and the pane list', () => {
     const all = (await (await fetch(`${base()}/api/sessions`, { method: 'DELETE', headers: auth })).json()) as { revoked: string[] };
     expect(all.revoked).toContain(ids[1]);
     expect((await fetch(`${base()}/api/panes`, { headers: asSession(writing) })).status).toBe(401);
+  });
+
+  it('ends a session at its absolute limit, closing its open terminal and its pane-list stream', async () => {
+    const time = new ManualTime(Date.now());
+    const sessions = new BrowserSessions({ clock: time, idleMs: 60_000, maxMs: 3_600_000 });
+    const timed = await startHarness({}, { tmux: h.tmux, sessions, heartbeatMs: 20 });
+    try {
+      const credential = await signInBrowser(timed);
+      const viewer = new TestClient(timed.wsUrl(pane), {}, ['corral', `corral-session.${credential}`]);
+      await viewer.opened;
+      const stream = await fetch(`http://127.0.0.1:${timed.server.port}/api/panes/events`, { headers: asSession(credential) });
+      expect(stream.status).toBe(200);
+      const reading = stream.text();
+      // Open connections keep it in use however long: idle never ends it.
+      await time.advance(120_000);
+      sessions.sweep();
+      expect(sessions.list().map((s) => [s.id, s.connections])).toEqual([[credential.split('.')[0], 2]]);
+      expect(viewer.closeCode).toBeNull();
+      await time.advance(3_600_000);
+      await waitUntil(() => viewer.closeCode !== null, 2_000, 'the expired viewer to close');
+      expect([viewer.closeCode, viewer.closeReason]).toEqual([4401, 'session expired']);
+      expect(await reading).toContain('data: '); // the stream ended, after what it had sent
+      expect((await fetch(`http://127.0.0.1:${timed.server.port}/api/panes`, { headers: asSession(credential) })).status).toBe(401);
+    } finally {
+      await timed.server.close();
+      await timed.port.close();
+    }
   });
 
   it('serves a favicon to anyone', async () => {
