@@ -81,8 +81,6 @@ export class ControlClient {
     private readonly child: ChildProcessWithoutNullStreams,
     private readonly gate: ControlGate,
     handlers: ControlHandlers,
-    /** The child leads a process group of its own (the local supervisor). */
-    private readonly group: boolean,
   ) {
     this.handlers = handlers;
     this.exitedPromise = new Promise((resolve) => child.once('close', () => resolve()));
@@ -104,10 +102,10 @@ export class ControlClient {
     const command = transport.controlCommand(['-u', '-C', 'attach-session', '-f', flags, '-t', options.session]);
     const gate = controlGate(options.socket, transport.remote ? transport.host : null);
     return gate.run(() => {
-      // A supervisor of our own leads a new process group (and session): the terminal's signals
-      // reach corral alone, which detaches its clients in order, and kill() ends the whole group.
-      const child = spawn(command.file, command.args, { stdio: ['pipe', 'pipe', 'pipe'], detached: command.group });
-      const client = new ControlClient(child, gate, options.handlers ?? {}, command.group);
+      // In a session (and process group) of its own: a terminal that closes hangs up corral alone,
+      // which then detaches its clients in order; kill() ends the whole group.
+      const child = spawn(command.file, command.args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+      const client = new ControlClient(child, gate, options.handlers ?? {});
       live.add(client);
       return client.start(options.timeoutMs ?? 5000, transport);
     });
@@ -259,12 +257,11 @@ export class ControlClient {
     return this.closing;
   }
 
-  /** Ends the process at once (exit paths that cannot wait): the supervisor's whole group here. */
+  /** Ends the process at once (exit paths that cannot wait), with its whole group. */
   kill(): void {
-    if (this.child.exitCode === null && this.child.signalCode === null) {
+    if (this.child.exitCode === null && this.child.signalCode === null && this.child.pid !== undefined) {
       try {
-        if (this.group && this.child.pid !== undefined) process.kill(-this.child.pid, 'SIGTERM');
-        else this.child.kill('SIGTERM');
+        process.kill(-this.child.pid, 'SIGTERM');
       } catch {
         // gone meanwhile
       }

@@ -10,14 +10,16 @@
 export const SUPERVISOR_NAME = 'corral-control';
 
 /**
- * The script. The supervisor runs in a process group of its own (locally corral starts it in a
- * new session; sshd starts every remote command in one), so `kill 0` reaches exactly it, cat,
- * sleep and tmux. The two shells that must report tmux's status catch TERM; everything else ends
- * by it (tmux detaches on TERM).
+ * The script. The supervisor runs in a process group of its own (corral starts it, or the ssh that
+ * carries it, in a new session; sshd starts every remote command in one), so `kill 0` reaches
+ * exactly it, cat, sleep and tmux. The two shells that must report tmux's status catch TERM;
+ * everything else ends by it (tmux detaches on TERM). A freshly forked subshell still has the
+ * parent's handler for an instant and would swallow a TERM then, so the relay says `ready` (a line
+ * the other side reads before it starts tmux) only once it is past that instant.
  */
 export const SUPERVISOR_SCRIPT = [
   'trap : TERM',
-  '{ cat; sleep 1; kill -TERM 0; } | { trap : TERM; "$@"; status=$?; kill -TERM 0; exit "$status"; }',
+  '{ echo ready; cat; sleep 1; kill -TERM 0; } | { trap : TERM; read -r _ || exit 1; "$@"; status=$?; kill -TERM 0; exit "$status"; }',
 ].join('\n');
 
 /** The shell's arguments that run `program args…` under the supervisor. */

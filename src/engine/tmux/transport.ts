@@ -24,11 +24,11 @@ export interface TmuxTransport {
   command(args: readonly string[]): { file: string; args: string[] };
   /**
    * The same for a long-lived control client, which runs under the supervisor of
-   * control-supervisor.ts so that it ends when corral does, however corral ends. `group`: the
-   * supervisor leads a process group of its own on this machine (start it in a new session, end it
-   * as a group); over ssh it is the remote command, and ending ssh ends it.
+   * control-supervisor.ts so that it ends when corral does, however corral ends: here the
+   * supervisor itself, over ssh the remote command (and ending ssh ends it). Either is started in
+   * a session of its own and ended as a process group.
    */
-  controlCommand(args: readonly string[]): { file: string; args: string[]; group: boolean };
+  controlCommand(args: readonly string[]): { file: string; args: string[] };
   /** A failed run (exit code and stderr) as HostUnreachableError, HostAuthError or TmuxMissingError; null when tmux itself failed. */
   classify(exitCode: number, stderr: string): Error | null;
   /** The error for a program that could not be started at all (ENOENT). */
@@ -84,7 +84,7 @@ export function localTransport(socket: TmuxSocket, binary: string = tmuxBinary()
     host: LOCAL_HOST,
     remote: false,
     command: (args) => ({ file: binary, args: [...prefix, ...args] }),
-    controlCommand: (args) => ({ file: LOCAL_SHELL, args: supervisedArgs(binary, [...prefix, ...args]), group: true }),
+    controlCommand: (args) => ({ file: LOCAL_SHELL, args: supervisedArgs(binary, [...prefix, ...args]) }),
     // Under the supervisor, a missing tmux is the shell's "not found" (127), not ENOENT.
     classify: (exitCode, stderr) => (exitCode === 127 && /not found|no such file/i.test(stderr) ? new TmuxMissingError() : null),
     missingProgram: () => new TmuxMissingError(),
@@ -289,7 +289,6 @@ export function sshTransport(options: SshTransportOptions): TmuxTransport {
     controlCommand: (args) => ({
       file: ssh,
       args: [...shared, '-T', destination, '--', remoteCommandLine(['sh', ...supervisedArgs(tmux[0] as string, [...tmux.slice(1), ...args])])],
-      group: false,
     }),
     classify: (exitCode, stderr) => classifySshFailure(host.name, exitCode, stderr),
     missingProgram: () => new SshMissingError(ssh),

@@ -46,12 +46,24 @@ describe('the control-client supervisor', () => {
     child.stdin.destroy();
   });
 
-  it('says a missing program the way the shell does (127, "not found")', async () => {
-    const child = supervise('corral-no-such-program', []);
-    let err = '';
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    expect((await exited(child)).code).toBe(127);
-    expect(err).toMatch(/not found/);
+  it('says a missing program the way the shell does (127, "not found"), and ends at once every time', async () => {
+    // A program that fails at once races the relay's start: without the relay's "ready" line, 42
+    // of 300 such supervisors never ended (the relay swallowed the TERM meant for it).
+    for (let batch = 0; batch < 4; batch++) {
+      const children = Array.from({ length: 10 }, () => supervise('corral-no-such-program', []));
+      const errors = children.map((child) => {
+        let err = '';
+        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+        return () => err;
+      });
+      const ends = await Promise.all(children.map(exited));
+      for (const [i, end] of ends.entries()) {
+        expect(end.code).toBe(127);
+        expect(end.ms).toBeLessThan(2_000);
+        expect(errors[i]!()).toMatch(/not found/);
+      }
+      for (const child of children) child.stdin.destroy();
+    }
   });
 
   it('ends a program that would outlive its input, a second after the input ends', async () => {

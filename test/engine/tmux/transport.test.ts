@@ -152,13 +152,12 @@ describe('transports build argv', () => {
     expect(statSync(controlDir).mode & 0o777).toBe(0o700);
   });
 
-  it('runs control clients under the supervisor: locally in a group of its own, over ssh on the remote shell', () => {
+  it('runs control clients under the supervisor: here, or over ssh on the remote shell', () => {
     const local = localTransport({ kind: 'name', name: 'w' }, '/opt/tmux').controlCommand(['-C', 'attach-session']);
-    expect(local).toEqual({ file: '/bin/sh', args: supervisedArgs('/opt/tmux', ['-L', 'w', '-C', 'attach-session']), group: true });
+    expect(local).toEqual({ file: '/bin/sh', args: supervisedArgs('/opt/tmux', ['-L', 'w', '-C', 'attach-session']) });
     dir = mkdtempSync(join(tmpdir(), 'corral-cd-'));
     const remote = sshTransport({ host: { name: 'box', ssh: 'me@box', socket: { kind: 'name', name: 'w' } }, controlDir: join(dir, 'cm') });
-    const { args, group } = remote.controlCommand(['-C', 'attach-session', '-t', "it's"]);
-    expect(group).toBe(false);
+    const { args } = remote.controlCommand(['-C', 'attach-session', '-t', "it's"]);
     expect(args.slice(-4, -1)).toEqual(['-T', 'me@box', '--']);
     // The remote shell sees sh, its script and tmux's words, each one intact.
     expect(wordsSeenByShell(args.at(-1)!)).toEqual(['sh', ...supervisedArgs('tmux', ['-L', 'w', '-C', 'attach-session', '-t', "it's"])]);
