@@ -485,7 +485,7 @@ export const PAGE_SCRIPT = String.raw`// corral triage page: the pane list from 
     summary.textContent = '';
     emptyLine.hidden = true;
     notice.dataset.kind = 'session';
-    setNotice(why + ' Open a new link: corral link prints one where corral runs (a link works once, for 10 minutes).');
+    setNotice(why + ' To sign in, open a new link: corral link prints one where corral runs.');
     linkState.dataset.state = 'signed-out';
     linkState.textContent = 'signed out';
     signOutButton.hidden = true;
