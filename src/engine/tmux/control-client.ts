@@ -103,8 +103,13 @@ export class ControlClient {
     const gate = controlGate(options.socket, transport.remote ? transport.host : null);
     return gate.run(() => {
       // In a session (and process group) of its own: a terminal that closes hangs up corral alone,
-      // which then detaches its clients in order; kill() ends the whole group.
-      const child = spawn(command.file, command.args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+      // which then detaches its clients in order; kill() ends the whole group. The lifeline (fd 3)
+      // is never written: the supervisor waits for its end.
+      const child = spawn(command.file, command.args, {
+        stdio: command.lifeline ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      }) as ChildProcessWithoutNullStreams;
+      child.stdio[3]?.on('error', () => undefined);
       const client = new ControlClient(child, gate, options.handlers ?? {});
       live.add(client);
       return client.start(options.timeoutMs ?? 5000, transport);

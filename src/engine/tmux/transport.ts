@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { envValue, type Env } from '../env.js';
 import { LOCAL_HOST, type HostSpec, type TmuxSocket } from '../types.js';
 import { socketArgs } from './socket.js';
-import { supervisedArgs } from './control-supervisor.js';
+import { localSupervisorArgs, remoteSupervisorArgs } from './control-supervisor.js';
 
 export interface TmuxTransport {
   /** The host's name (`local` for this machine). */
@@ -23,12 +23,13 @@ export interface TmuxTransport {
   /** Program and argv that run tmux with these args (socket flags included); never a shell string locally. */
   command(args: readonly string[]): { file: string; args: string[] };
   /**
-   * The same for a long-lived control client, which runs under the supervisor of
+   * The same for a long-lived control client, which runs under a supervisor of
    * control-supervisor.ts so that it ends when corral does, however corral ends: here the
-   * supervisor itself, over ssh the remote command (and ending ssh ends it). Either is started in
-   * a session of its own and ended as a process group.
+   * supervisor itself, which needs the lifeline pipe as fd 3 (`lifeline`); over ssh the remote
+   * command (and ending ssh ends it). Either is started in a session of its own and ended as a
+   * process group.
    */
-  controlCommand(args: readonly string[]): { file: string; args: string[] };
+  controlCommand(args: readonly string[]): { file: string; args: string[]; lifeline: boolean };
   /** A failed run (exit code and stderr) as HostUnreachableError, HostAuthError or TmuxMissingError; null when tmux itself failed. */
   classify(exitCode: number, stderr: string): Error | null;
   /** The error for a program that could not be started at all (ENOENT). */
@@ -84,7 +85,7 @@ export function localTransport(socket: TmuxSocket, binary: string = tmuxBinary()
     host: LOCAL_HOST,
     remote: false,
     command: (args) => ({ file: binary, args: [...prefix, ...args] }),
-    controlCommand: (args) => ({ file: LOCAL_SHELL, args: supervisedArgs(binary, [...prefix, ...args]) }),
+    controlCommand: (args) => ({ file: LOCAL_SHELL, args: localSupervisorArgs(binary, [...prefix, ...args]), lifeline: true }),
     // Under the supervisor, a missing tmux is the shell's "not found" (127), not ENOENT.
     classify: (exitCode, stderr) => (exitCode === 127 && /not found|no such file/i.test(stderr) ? new TmuxMissingError() : null),
     missingProgram: () => new TmuxMissingError(),
@@ -288,7 +289,8 @@ export function sshTransport(options: SshTransportOptions): TmuxTransport {
     // channel closed), the remote tmux client ends too.
     controlCommand: (args) => ({
       file: ssh,
-      args: [...shared, '-T', destination, '--', remoteCommandLine(['sh', ...supervisedArgs(tmux[0] as string, [...tmux.slice(1), ...args])])],
+      args: [...shared, '-T', destination, '--', remoteCommandLine(['sh', ...remoteSupervisorArgs(tmux[0] as string, [...tmux.slice(1), ...args])])],
+      lifeline: false,
     }),
     classify: (exitCode, stderr) => classifySshFailure(host.name, exitCode, stderr),
     missingProgram: () => new SshMissingError(ssh),

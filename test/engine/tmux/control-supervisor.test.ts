@@ -1,18 +1,28 @@
-// The control-client supervisor with the real /bin/sh and stand-in programs: it relays input, passes
-// the program's exit status on, ends with the program, and ends the program (and itself) once its
-// input ends, whether its parent closed it or died by SIGKILL.
+// The control-client supervisors with the real /bin/sh and stand-in programs: each passes input
+// on and the program's exit status back, ends with the program, and ends the program (and itself)
+// a second after corral's side ends, whether corral closed it or died by SIGKILL. Here that side
+// is a lifeline pipe (fd 3); on an ssh host it is the input itself, relayed.
 
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { supervisedArgs } from '../../../src/engine/tmux/control-supervisor.js';
+import { localSupervisorArgs, remoteSupervisorArgs } from '../../../src/engine/tmux/control-supervisor.js';
 import { processesMatching } from '../../helpers/processes.js';
 
-function supervise(program: string, args: string[]): ChildProcessWithoutNullStreams {
-  return spawn('/bin/sh', supervisedArgs(program, args), { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+interface Variant {
+  readonly name: string;
+  readonly args: (program: string, args: string[]) => string[];
+  readonly stdio: ('pipe' | 'ignore')[];
+  /** What corral does when it is done with the client: closes the lifeline, or the input. */
+  readonly endCorralSide: (child: ChildProcess) => void;
 }
 
-function exited(child: ChildProcessWithoutNullStreams): Promise<{ code: number | null; ms: number }> {
+const VARIANTS: Variant[] = [
+  { name: 'here (lifeline on fd 3)', args: localSupervisorArgs, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], endCorralSide: (child) => child.stdio[3]?.destroy() },
+  { name: 'on an ssh host (relayed input)', args: remoteSupervisorArgs, stdio: ['pipe', 'pipe', 'pipe'], endCorralSide: (child) => child.stdin?.end() },
+];
+
+function exited(child: ChildProcess): Promise<{ code: number | null; ms: number }> {
   const started = Date.now();
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, ms: Date.now() - started })));
 }
@@ -31,24 +41,26 @@ async function gone(marker: string, timeoutMs: number): Promise<boolean> {
   return true;
 }
 
-describe('the control-client supervisor', () => {
-  it('relays input to the program and passes its exit status on', async () => {
+describe.each(VARIANTS)('the control-client supervisor $name', (variant) => {
+  const supervise = (program: string, args: string[]) =>
+    spawn('/bin/sh', variant.args(program, args), { stdio: variant.stdio, detached: true }) as ChildProcessWithoutNullStreams;
+
+  it('passes input to the program and its exit status back', async () => {
     const child = supervise('/bin/sh', ['-c', 'read line; echo "got:$line"; exit 3']);
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const done = exited(child);
     child.stdin.write('hello\n');
-    // Its input stays open: the supervisor still ends with the program.
+    // Corral's side stays open: the supervisor still ends with the program.
     const { code, ms } = await done;
     expect(out).toBe('got:hello\n');
     expect(code).toBe(3);
     expect(ms).toBeLessThan(900);
-    child.stdin.destroy();
   });
 
   it('says a missing program the way the shell does (127, "not found"), and ends at once every time', async () => {
-    // A program that fails at once races the relay's start: without the relay's "ready" line, 42
-    // of 300 such supervisors never ended (the relay swallowed the TERM meant for it).
+    // A program that fails at once races the supervisor's start: the relay without its "ready"
+    // line left 42 of 300 such supervisors running (it swallowed the TERM meant for it).
     for (let batch = 0; batch < 4; batch++) {
       const children = Array.from({ length: 10 }, () => supervise('corral-no-such-program', []));
       const errors = children.map((child) => {
@@ -62,18 +74,17 @@ describe('the control-client supervisor', () => {
         expect(end.ms).toBeLessThan(2_000);
         expect(errors[i]!()).toMatch(/not found/);
       }
-      for (const child of children) child.stdin.destroy();
     }
   });
 
-  it('ends a program that would outlive its input, a second after the input ends', async () => {
+  it("ends a program that would outlive corral's side, a second after that side ends", async () => {
     const marker = uniqueSleep();
     // A program that ignores its input, as tmux does with output still queued for a dead reader.
     const child = supervise('/bin/sh', ['-c', `exec ${marker}`]);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(processesMatching(marker).length).toBeGreaterThanOrEqual(2); // the supervisor's shells, and the program
     const done = exited(child);
-    child.stdin.end();
+    variant.endCorralSide(child);
     const { ms } = await done;
     expect(ms).toBeGreaterThanOrEqual(900);
     expect(ms).toBeLessThan(3_000);
@@ -84,7 +95,7 @@ describe('the control-client supervisor', () => {
     const marker = uniqueSleep();
     const parentScript = `
       const { spawn } = require('node:child_process');
-      const child = spawn('/bin/sh', ${JSON.stringify(supervisedArgs('/bin/sh', ['-c', `exec ${marker}`]))}, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+      const child = spawn('/bin/sh', ${JSON.stringify(variant.args('/bin/sh', ['-c', `exec ${marker}`]))}, { stdio: ${JSON.stringify(variant.stdio)}, detached: true });
       child.stdout.on('data', () => {});
       setTimeout(() => process.stdout.write('READY\\n'), 100);
       setInterval(() => {}, 1000);`;
@@ -95,13 +106,13 @@ describe('the control-client supervisor', () => {
     expect(await gone(marker, 3_000)).toBe(true);
   });
 
-  it('ends with its whole group on TERM, reporting the program\'s status', async () => {
-    const child = supervise('/bin/sh', ['-c', 'trap "exit 7" TERM; while :; do sleep 0.05; done']);
+  it('ends at once, program included, when corral ends its process group (kill())', async () => {
+    const marker = uniqueSleep();
+    const child = supervise('/bin/sh', ['-c', `exec ${marker}`]);
     await new Promise((resolve) => setTimeout(resolve, 150));
     const done = exited(child);
     process.kill(-child.pid!, 'SIGTERM');
-    const { code, ms } = await done;
-    expect(code).toBe(7);
-    expect(ms).toBeLessThan(900);
+    expect((await done).ms).toBeLessThan(900);
+    expect(await gone(marker, 500)).toBe(true);
   });
 });

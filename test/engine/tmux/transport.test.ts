@@ -17,7 +17,7 @@ import {
   remoteCommandLine,
   sshTransport,
 } from '../../../src/engine/tmux/transport.js';
-import { supervisedArgs } from '../../../src/engine/tmux/control-supervisor.js';
+import { localSupervisorArgs, remoteSupervisorArgs } from '../../../src/engine/tmux/control-supervisor.js';
 
 /** What a POSIX shell makes of `printf '%s\0' LINE`: the words it sees. */
 function wordsSeenByShell(line: string): string[] {
@@ -154,13 +154,14 @@ describe('transports build argv', () => {
 
   it('runs control clients under the supervisor: here, or over ssh on the remote shell', () => {
     const local = localTransport({ kind: 'name', name: 'w' }, '/opt/tmux').controlCommand(['-C', 'attach-session']);
-    expect(local).toEqual({ file: '/bin/sh', args: supervisedArgs('/opt/tmux', ['-L', 'w', '-C', 'attach-session']) });
+    expect(local).toEqual({ file: '/bin/sh', args: localSupervisorArgs('/opt/tmux', ['-L', 'w', '-C', 'attach-session']), lifeline: true });
     dir = mkdtempSync(join(tmpdir(), 'corral-cd-'));
     const remote = sshTransport({ host: { name: 'box', ssh: 'me@box', socket: { kind: 'name', name: 'w' } }, controlDir: join(dir, 'cm') });
-    const { args } = remote.controlCommand(['-C', 'attach-session', '-t', "it's"]);
+    const { args, lifeline } = remote.controlCommand(['-C', 'attach-session', '-t', "it's"]);
+    expect(lifeline).toBe(false);
     expect(args.slice(-4, -1)).toEqual(['-T', 'me@box', '--']);
     // The remote shell sees sh, its script and tmux's words, each one intact.
-    expect(wordsSeenByShell(args.at(-1)!)).toEqual(['sh', ...supervisedArgs('tmux', ['-L', 'w', '-C', 'attach-session', '-t', "it's"])]);
+    expect(wordsSeenByShell(args.at(-1)!)).toEqual(['sh', ...remoteSupervisorArgs('tmux', ['-L', 'w', '-C', 'attach-session', '-t', "it's"])]);
   });
 
   it('refuses a destination starting with "-" before building anything', () => {
