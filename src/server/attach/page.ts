@@ -387,7 +387,9 @@ export const PAGE_SCRIPT = String.raw`// corral triage page: the pane list from 
     card.prompt.textContent = prompt ? prompt.lines.join('\n') : '';
     card.lastLine.hidden = stuck && !!prompt;
     card.lastLine.textContent = pane.last_line || '';
-    var options = stuck && prompt && write ? prompt.options : [];
+    // A pane whose host is down keeps its card, greyed, with nothing to press: it could not be sent.
+    var canAct = write && pane.online !== false;
+    var options = stuck && prompt && canAct ? prompt.options : [];
     var key = options.join(' ') + '|' + pane.screen;
     if (key !== card.answersKey) {
       card.answersKey = key;
@@ -410,9 +412,9 @@ export const PAGE_SCRIPT = String.raw`// corral triage page: the pane list from 
     card.input.type = secret ? 'password' : 'text';
     card.input.placeholder = secret ? 'secret for ' + pane.target + ' (typed, never shown)' : 'reply to ' + pane.target + ', then Enter';
     card.input.setAttribute('aria-label', card.input.placeholder);
-    card.reply.style.display = write ? '' : 'none';
-    card.replyToggle.hidden = !write || stuck;
-    card.signals.forEach(function (button) { button.hidden = !write; });
+    card.reply.style.display = canAct ? '' : 'none';
+    card.replyToggle.hidden = !canAct || stuck;
+    card.signals.forEach(function (button) { button.hidden = !canAct; });
     card.readonlyNote.hidden = write || !stuck;
   }
 
