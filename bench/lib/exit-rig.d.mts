@@ -11,8 +11,6 @@ export interface ExitResult {
   readonly ending: Ending;
   /** From the ending to corral's process being gone. */
   readonly exitMs: number;
-  /** Ended, but not reaped yet by the terminal server when first seen. */
-  readonly zombie: boolean;
   /** From the ending to nothing of ours left (an idle ssh master aside); null: not within 5 s. */
   readonly cleanMs: number | null;
   /** Control clients still attached to the watched servers. */

@@ -102,167 +102,174 @@ function viewer(port, path) {
   });
 }
 
+const isMaster = (p) => p.line.includes('[mux]');
+
+/** The servers, the sshd and the counting; one corral at a time runs in its terminal. */
+class ExitRig {
+  constructor(sshd) {
+    this.tag = `cx${randomBytes(3).toString('hex')}`;
+    this.dir = mkdtempSync(join(tmpdir(), `${this.tag}-`));
+    this.sshd = sshd;
+    this.remote = sshd !== null;
+    this.terminal = `${this.tag}-term`;
+    this.local = `${this.tag}-local`;
+    this.far = `${this.tag}-far`;
+    this.env = { ...process.env, TMPDIR: this.dir, XDG_CONFIG_HOME: join(this.dir, 'config'), CORRAL_TOKEN: TOKEN };
+    if (sshd) this.env.CORRAL_SSH_BIN = sshWrapper(sshd, this.dir);
+    delete this.env.TMUX;
+    delete this.env.TMUX_PANE;
+    this.serverPids = new Set();
+    this.sshBase = join(this.dir, `corral-ssh-${process.getuid()}`);
+    tmux(this.terminal, '-f', '/dev/null', 'new-session', '-d', '-s', 'term', '-x', '120', '-y', '40');
+    this.serverPids.add(Number(tmux(this.terminal, 'display-message', '-p', '#{pid}').trim()));
+    this.localPane = this.startServer(this.local);
+    this.farPane = sshd ? this.startServer(this.far) : null;
+  }
+
+  /** A watched server with one printing pane; returns the pane's id. */
+  startServer(socket) {
+    tmux(socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', '120', '-y', '40', PRINTER);
+    this.serverPids.add(Number(tmux(socket, 'display-message', '-p', '#{pid}').trim()));
+    return tmux(socket, 'list-panes', '-F', '#{pane_id}').trim();
+  }
+
+  hostArgs() {
+    return this.sshd ? ['--host', `${this.sshd.alias}=box,-L ${this.far}`] : [];
+  }
+
+  /** Processes of ours besides the tmux servers: supervisors, tmux and ssh clients, masters; and sshd sessions. */
+  leftovers() {
+    const processes = [];
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name) || this.serverPids.has(Number(name)) || Number(name) === process.pid) continue;
+      const line = cmdline(Number(name));
+      // A tmux server's own forks (a pane on its way to exec) carry its command line: not ours.
+      if (line && (line.includes(this.tag) || line.includes(this.dir)) && !line.includes('new-session -d -s')) processes.push({ pid: Number(name), line });
+    }
+    // sshd sessions (notty) carry no tag: count what runs under the listener.
+    return { processes, sessions: this.sshd ? this.sshd.processes().length - 1 : 0 };
+  }
+
+  folders() {
+    return existsSync(this.sshBase) ? readdirSync(this.sshBase) : [];
+  }
+
+  clients() {
+    return [...controlClients(this.local), ...(this.sshd ? controlClients(this.far) : [])];
+  }
+
+  /** Clean: no control client, and nothing of ours running but (after a SIGKILL) an idle master. */
+  clean() {
+    const { processes, sessions } = this.leftovers();
+    const busy = processes.filter((p) => !isMaster(p));
+    // An idle master keeps its own sshd connection; without one, no sshd session may be left.
+    return this.clients().length === 0 && busy.length === 0 && (busy.length < processes.length || sessions === 0);
+  }
+
+  /** Starts `command` from a shell in a new terminal pane; resolves once all its clients are attached. */
+  async start(command) {
+    const port = await freePort();
+    const passed = ['TMPDIR', 'XDG_CONFIG_HOME', 'CORRAL_TOKEN', 'CORRAL_SSH_BIN', 'PATH', 'HOME'];
+    const words = [
+      ...Object.entries(this.env).filter(([key]) => passed.includes(key)).map(([key, value]) => `${key}=${value}`),
+      process.execPath,
+      CLI,
+      ...(command === 'serve' ? ['serve', '--attach'] : [command]),
+      ...['-L', this.local, '--port', String(port), ...this.hostArgs()],
+    ];
+    const quoted = words.map((w) => `'${String(w).replaceAll("'", `'\\''`)}'`).join(' ');
+    // corral runs under the pane's shell, which outlives it (so the terminal stays open when corral
+    // is killed, and nothing hangs up what corral left); closing the pane hangs up both.
+    const [pane, shell] = tmux(this.terminal, 'new-window', '-d', '-P', '-F', '#{pane_id} #{pane_pid}', `env ${quoted}; exec sleep 1000000`).trim().split(' ');
+    let pid = 0;
+    await until(() => (pid = childRunning(Number(shell), CLI)) !== 0, 10_000, 'corral to start in its pane');
+    const attached = (n) => controlClients(this.local).length >= n && (!this.sshd || controlClients(this.far).length >= n);
+    await until(() => attached(1), 30_000, `${command} to attach its poll connections`);
+    const viewers = [];
+    if (command === 'serve') {
+      await until(
+        () => viewer(port, this.localPane.slice(1)).then((ws) => viewers.push(ws), () => false),
+        15_000,
+        'a viewer of the local pane',
+      );
+      if (this.sshd) viewers.push(await viewer(port, `box/${this.farPane.slice(1)}`));
+    }
+    await until(() => attached(command === 'serve' ? 2 : 1), 15_000, 'every control client');
+    return { pane, pid, viewers };
+  }
+
+  /** Ends corral the way named. */
+  async end(started, ending) {
+    if (ending === 'terminal') tmux(this.terminal, 'kill-pane', '-t', started.pane);
+    else if (ending === 'hung-SIGKILL') {
+      // A corral that stopped reading (hung, or stopped) is what people kill with -9.
+      process.kill(started.pid, 'SIGSTOP');
+      await sleep(500);
+      process.kill(started.pid, 'SIGKILL');
+    } else process.kill(started.pid, ending);
+  }
+
+  /** Starts `command`, ends it by `ending`, and reports what was left and for how long. */
+  async run(command, ending) {
+    const started = await this.start(command);
+    // What earlier runs left (a SIGKILLed corral's folder and idle master) is gone once this one runs.
+    const staleAtStart = {
+      folders: this.folders().filter((f) => f !== String(started.pid)),
+      masters: this.leftovers().processes.filter((p) => isMaster(p) && !p.line.includes(`/${started.pid}/`)).length,
+    };
+    await sleep(300); // output keeps flowing into every control client
+    const t0 = Date.now();
+    await this.end(started, ending);
+    // A process that has exited but is not reaped yet (its parent waits for it later) has ended.
+    await until(() => state(started.pid) !== 'running', 20_000, `corral to end on ${ending}`);
+    const exitMs = Date.now() - t0;
+    const cleanMs = await until(() => this.clean(), 5_000, 'nothing left').then(() => Date.now() - t0, () => null);
+    for (const ws of started.viewers) ws.terminate();
+    const left = this.leftovers();
+    // The shell's turn to go (closing its pane hangs up whatever it still holds).
+    if (ending !== 'terminal') tmux(this.terminal, 'kill-pane', '-t', started.pane);
+    return {
+      command,
+      ending,
+      exitMs,
+      cleanMs,
+      clients: this.clients().length,
+      processes: left.processes.filter((p) => !isMaster(p)).map((p) => p.line),
+      masters: left.processes.filter(isMaster).length,
+      sessions: left.sessions,
+      ownFolder: this.folders().includes(String(started.pid)),
+      staleAtStart,
+    };
+  }
+
+  /** What is there now, with no corral running: clients, processes, folders. */
+  residue() {
+    const left = this.leftovers();
+    return { clients: this.clients().length, processes: left.processes.map((p) => p.line), sessions: left.sessions, folders: this.folders() };
+  }
+
+  /** Runs `corral ls` once: a starting corral's clean-up of what killed ones left. */
+  sweep() {
+    execFileSync(process.execPath, [CLI, 'ls', '-L', this.local, ...this.hostArgs()], { env: this.env, stdio: 'ignore' });
+  }
+
+  async dispose() {
+    for (const socket of [this.terminal, this.local, ...(this.sshd ? [this.far] : [])]) {
+      try {
+        tmux(socket, 'kill-server');
+      } catch {
+        // gone already
+      }
+    }
+    await this.sshd?.dispose();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * Starts the servers (and sshd when `remote`); `run()` then starts and ends one corral and says
  * what it left. Call dispose() at the end.
  */
 export async function startExitRig({ remote = false } = {}) {
-  const tag = `cx${randomBytes(3).toString('hex')}`;
-  const dir = mkdtempSync(join(tmpdir(), `${tag}-`));
-  const terminal = `${tag}-term`;
-  const local = `${tag}-local`;
-  const far = `${tag}-far`;
-  const sshd = remote ? await startTestSshd() : null;
-  const env = {
-    ...process.env,
-    TMPDIR: dir,
-    XDG_CONFIG_HOME: join(dir, 'config'),
-    CORRAL_TOKEN: TOKEN,
-    ...(sshd ? { CORRAL_SSH_BIN: sshWrapper(sshd, dir) } : {}),
-  };
-  delete env.TMUX;
-  delete env.TMUX_PANE;
-  const serverPids = new Set();
-  const startServer = (socket) => {
-    tmux(socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', '120', '-y', '40', PRINTER);
-    serverPids.add(Number(tmux(socket, 'display-message', '-p', '#{pid}').trim()));
-    return tmux(socket, 'list-panes', '-F', '#{pane_id}').trim();
-  };
-  tmux(terminal, '-f', '/dev/null', 'new-session', '-d', '-s', 'term', '-x', '120', '-y', '40');
-  serverPids.add(Number(tmux(terminal, 'display-message', '-p', '#{pid}').trim()));
-  const localPane = startServer(local);
-  const farPane = sshd ? startServer(far) : null;
-  const sshBase = join(dir, `corral-ssh-${process.getuid()}`);
-
-  /** Processes of ours besides the tmux servers: supervisors, tmux and ssh clients, masters, sessions. */
-  const leftovers = () => {
-    const found = [];
-    for (const name of readdirSync('/proc')) {
-      if (!/^\d+$/.test(name) || serverPids.has(Number(name)) || Number(name) === process.pid) continue;
-      const line = cmdline(Number(name));
-      // A tmux server's own forks (a pane on its way to exec) carry its command line: not ours.
-      if (line && (line.includes(tag) || line.includes(dir)) && !line.includes('new-session -d -s')) found.push({ pid: Number(name), line });
-    }
-    // sshd sessions (notty) carry no tag: count what runs under the listener.
-    const sessions = sshd ? sshd.processes().length - 1 : 0;
-    return { processes: found, sessions };
-  };
-  const folders = () => (existsSync(sshBase) ? readdirSync(sshBase) : []);
-  const clients = () => [...controlClients(local), ...(sshd ? controlClients(far) : [])];
-
-  async function start(command) {
-    const port = await freePort();
-    const words = [
-      ...Object.entries(env)
-        .filter(([key]) => ['TMPDIR', 'XDG_CONFIG_HOME', 'CORRAL_TOKEN', 'CORRAL_SSH_BIN', 'PATH', 'HOME'].includes(key))
-        .map(([key, value]) => `${key}=${value}`),
-      process.execPath,
-      CLI,
-      command === 'serve' ? ['serve', '--attach'] : [command],
-      '-L',
-      local,
-      '--port',
-      String(port),
-      ...(sshd ? ['--host', `${sshd.alias}=box,-L ${far}`] : []),
-    ].flat();
-    const quoted = words.map((w) => `'${String(w).replaceAll("'", `'\\''`)}'`).join(' ');
-    // corral runs under the pane's shell, which outlives it (so the terminal stays open when corral
-    // is killed, and nothing hangs up what corral left); closing the pane hangs up both.
-    const [pane, shell] = tmux(terminal, 'new-window', '-d', '-P', '-F', '#{pane_id} #{pane_pid}', `env ${quoted}; exec sleep 1000000`).trim().split(' ');
-    let pid = 0;
-    await until(() => (pid = childRunning(Number(shell), CLI)) !== 0, 10_000, 'corral to start in its pane');
-    const wanted = { local: command === 'serve' ? 2 : 1, far: command === 'serve' ? 2 : 1 };
-    const viewers = [];
-    await until(() => controlClients(local).length >= 1 && (!sshd || controlClients(far).length >= 1), 30_000, `${command} to attach its poll connections`);
-    if (command === 'serve') {
-      await until(async () => {
-        try {
-          viewers.push(await viewer(port, localPane.slice(1)));
-          return true;
-        } catch {
-          return false;
-        }
-      }, 15_000, 'a viewer of the local pane');
-      if (sshd) viewers.push(await viewer(port, `box/${farPane.slice(1)}`));
-    }
-    await until(() => controlClients(local).length >= wanted.local && (!sshd || controlClients(far).length >= wanted.far), 15_000, 'every control client');
-    return { pane, pid, viewers };
-  }
-
-  return {
-    tag,
-    dir,
-    remote: sshd !== null,
-    /** Starts `command`, ends it by `ending`, and reports what was left and for how long. */
-    async run(command, ending) {
-      const started = await start(command);
-      // What earlier runs left (a SIGKILLed corral's folder and idle master) is gone once this one runs.
-      const staleAtStart = { folders: folders().filter((f) => f !== String(started.pid)), masters: leftovers().processes.filter((p) => p.line.includes('[mux]') && !p.line.includes(`/${started.pid}/`)).length };
-      await sleep(300); // output keeps flowing into every control client
-      const t0 = Date.now();
-      if (ending === 'terminal') tmux(terminal, 'kill-pane', '-t', started.pane);
-      else if (ending === 'hung-SIGKILL') {
-        // A corral that stopped reading (hung, or stopped) is what people kill with -9.
-        process.kill(started.pid, 'SIGSTOP');
-        await sleep(500);
-        process.kill(started.pid, 'SIGKILL');
-      } else process.kill(started.pid, ending);
-      // A process that has exited but is not reaped yet (its parent, the terminal server, waits for
-      // it later) counts as ended; how often that is seen is reported.
-      await until(() => state(started.pid) !== 'running', 20_000, `corral to end on ${ending}`);
-      const zombie = state(started.pid) === 'zombie';
-      const exitMs = Date.now() - t0;
-      // Clean: no control client, and nothing of ours running but (after a SIGKILL) an idle master.
-      const clean = () => {
-        const { processes, sessions } = leftovers();
-        const busy = processes.filter((p) => !p.line.includes('[mux]'));
-        // An idle master keeps its own sshd connection; without one, no sshd session may be left.
-        return clients().length === 0 && busy.length === 0 && (busy.length < processes.length || sessions === 0);
-      };
-      let cleanMs = null;
-      try {
-        await until(clean, 5_000, 'nothing left');
-        cleanMs = Date.now() - t0;
-      } catch {
-        // reported below
-      }
-      for (const ws of started.viewers) ws.terminate();
-      const left = leftovers();
-      // The shell's turn to go (closing its pane hangs up whatever it still holds).
-      if (ending !== 'terminal') tmux(terminal, 'kill-pane', '-t', started.pane);
-      return {
-        command,
-        ending,
-        exitMs,
-        zombie,
-        cleanMs,
-        clients: clients().length,
-        processes: left.processes.filter((p) => !p.line.includes('[mux]')).map((p) => p.line),
-        masters: left.processes.filter((p) => p.line.includes('[mux]')).length,
-        sessions: left.sessions,
-        ownFolder: folders().includes(String(started.pid)),
-        staleAtStart,
-      };
-    },
-    /** What is there now, with no corral running: clients, processes, folders. */
-    residue() {
-      const left = leftovers();
-      return { clients: clients().length, processes: left.processes.map((p) => p.line), sessions: left.sessions, folders: folders() };
-    },
-    /** Runs `corral ls` once: a starting corral's clean-up of what killed ones left. */
-    sweep() {
-      execFileSync(process.execPath, [CLI, 'ls', '-L', local, ...(sshd ? ['--host', `${sshd.alias}=box,-L ${far}`] : [])], { env, stdio: 'ignore' });
-    },
-    async dispose() {
-      for (const socket of [terminal, local, ...(sshd ? [far] : [])]) {
-        try {
-          tmux(socket, 'kill-server');
-        } catch {
-          // gone already
-        }
-      }
-      await sshd?.dispose();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return new ExitRig(remote ? await startTestSshd() : null);
 }
