@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { sshWrapper, startTestSshd } from './sshd.mjs';
+import { killServer } from './tmux-fixture.mjs';
 
 const CLI = fileURLToPath(new URL('../../dist/bin/corral.js', import.meta.url));
 const TOKEN = 'exit-rig-token-0123456789';
@@ -254,13 +255,7 @@ class ExitRig {
   }
 
   async dispose() {
-    for (const socket of [this.terminal, this.local, ...(this.sshd ? [this.far] : [])]) {
-      try {
-        tmux(socket, 'kill-server');
-      } catch {
-        // gone already
-      }
-    }
+    for (const socket of [this.terminal, this.local, ...(this.sshd ? [this.far] : [])]) killServer(socket);
     await this.sshd?.dispose();
     rmSync(this.dir, { recursive: true, force: true });
   }
