@@ -17,7 +17,7 @@ export const SETTING_GROUPS = {
   address: ['listen', 'port'],
   hooks: ['hooks'],
   bridge: ['bridgePollMs', 'bridgeQuietMs', 'bridgeLongQuietMs', 'bridgeMaxDurationMs', 'bridgeMaxLines', 'bridgeHistoryLines', 'bridgeTypeSideRequests', 'corsOrigins'],
-  attach: ['attachRingBytes', 'attachSlowClientBytes', 'attachAllowedOrigins', 'attachAllowResize', 'attachPauseAfter', 'attachGraceMs'],
+  attach: ['attachRingBytes', 'attachSlowClientBytes', 'attachAllowedOrigins', 'attachAllowResize', 'attachPauseAfter', 'attachGraceMs', 'attachSessionIdleMs', 'attachSessionMaxMs'],
   notify: ['onStuck', 'notifyDesktop', 'ntfyUrl', 'ntfyAuth', 'notifyReasons', 'notifyMinQuietMs', 'quietHours', 'notifyMaxPerMinute'],
   /** Answer buttons in notifications: they need corral's HTTP server. */
   answers: ['answerUrl', 'answerTtlMs'],

@@ -4,6 +4,7 @@
 import { hostname } from 'node:os';
 import { ConfigError, SETTINGS, resolveSettings, type SettingSpec } from '../engine/config.js';
 import { TmuxMissingError } from '../engine/tmux/runner.js';
+import { removeProcessControlDir } from '../engine/tmux/transport.js';
 import { InvalidPaneIdError } from '../engine/tmux/pane-id.js';
 import { UnknownKeyError } from '../engine/keys.js';
 import { UsageError, formatFlags, parseArgv } from './args.js';
@@ -97,6 +98,9 @@ async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv, lifec
   const name = parsed.command ?? DEFAULT_COMMAND;
   const command = COMMANDS.find((c) => c.name === name)!;
   refuseUnusedSettings(command, parsed.flags, COMMANDS);
+  // Closing the hosts removes this process's ssh folder; an exit that cannot wait for that (a
+  // second signal, a shutdown step that timed out) still leaves no folder behind.
+  lifecycle.atExit('removing the ssh master folder', () => removeProcessControlDir());
   const code = await command.run({ settings, flags: parsed.flags, positionals: parsed.positionals, stdout, stderr, env, lifecycle });
   await lifecycle.shutdown();
   const reason = lifecycle.reason;

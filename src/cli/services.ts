@@ -10,6 +10,7 @@ import { CorralServer, type HttpFeature } from '../server/http-server.js';
 import { BRIDGE_FEATURE, createBridgeFeature, type BridgeFeature } from '../server/bridge/index.js';
 import { createAttachFeature, type AttachFeature, type LoginLink } from '../server/attach/attach-feature.js';
 import { HOOKS_FEATURE, createHookFeature } from '../server/hooks/hook-feature.js';
+import { BrowserSessions } from '../server/attach/sessions.js';
 import { createPanePort, routePorts, type HostPanePort, type PanePort } from '../engine/pane-port.js';
 import { homedir, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
@@ -143,6 +144,9 @@ export function createServices(options: ServicesOptions): Services {
     return port;
   };
   let attach: AttachFeature | null = null;
+  // Browser sessions belong to the process, not to one start of the attach server: switching it
+  // off and on (w in the dashboard) keeps browsers signed in; stopping corral ends them all.
+  const sessions = new BrowserSessions({ idleMs: settings.attachSessionIdleMs, maxMs: settings.attachSessionMaxMs });
   let error: string | null = null;
   let status: ServicesStatus = { url: null, bridge: false, attach: false, hooks: false, error: null };
 
@@ -220,6 +224,7 @@ export function createServices(options: ServicesOptions): Services {
         port: portOf(),
         token: options.token,
         settings,
+        sessions,
         baseUrl: () => browserBase(settings.listen, server.port),
       });
       server.enable(attach);

@@ -38,7 +38,7 @@ export function settingsSlices(settings: Settings): SettingsSlices {
     hosts: pick(settings, ['socketName', 'socketPath', 'hosts']),
     server: pick(settings, ['listen', 'port', 'hooks', 'answerUrl']),
     bridge: pick(settings, ['bridgePollMs', 'bridgeQuietMs', 'bridgeLongQuietMs', 'bridgeMaxDurationMs', 'bridgeHistoryLines', 'bridgeMaxLines', 'bridgeTypeSideRequests', 'corsOrigins']),
-    attach: pick(settings, ['attachRingBytes', 'attachSlowClientBytes', 'attachAllowedOrigins', 'attachAllowResize', 'attachPauseAfter', 'attachGraceMs']),
+    attach: pick(settings, ['attachRingBytes', 'attachSlowClientBytes', 'attachAllowedOrigins', 'attachAllowResize', 'attachPauseAfter', 'attachGraceMs', 'attachSessionIdleMs', 'attachSessionMaxMs']),
     notify: pick(settings, ['onStuck', 'notifyDesktop', 'ntfyUrl', 'ntfyAuth', 'notifyReasons', 'notifyMinQuietMs', 'quietHours', 'notifyMaxPerMinute', 'answerUrl', 'answerTtlMs']),
     dashboard: pick(settings, ['bell', 'hooks']),
   };

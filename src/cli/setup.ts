@@ -11,6 +11,7 @@ import { buildRules, type PromptRules } from '../engine/prompt/matcher.js';
 import { TmuxClient, tmuxVersion } from '../engine/tmux/client.js';
 import { TmuxMissingError } from '../engine/tmux/runner.js';
 import { localHost, openTmux, type OpenedTmux } from '../engine/tmux/open.js';
+import { removeStaleControlDirs } from '../engine/tmux/transport.js';
 import { combineEngines, type HostsEngine } from '../engine/hosts-engine.js';
 import { processAlive } from '../engine/process-alive.js';
 import { startStatusWriter } from '../engine/status-writer.js';
@@ -117,6 +118,8 @@ export async function setupEngine(
 ): Promise<EngineSetup> {
   const slices = settingsSlices(settings);
   const persistent = options.persistent ?? false;
+  // What corral processes killed outright left behind (ssh master folders, idle masters) goes first.
+  removeStaleControlDirs();
   const local = openTmux(localHost(socketFromSettings(slices.hosts, env)), { persistent });
   const tmux = local.client;
   await checkTmux(tmux, stderr);

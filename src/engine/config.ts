@@ -56,6 +56,8 @@ export const SETTINGS = [
   { key: 'attachPauseAfter', type: 'int', default: 10, min: 0, max: 3600, flag: 'attach-pause-after', env: ['CORRAL_ATTACH_PAUSE_AFTER'], valueName: 'SECONDS', description: 'attach server: tmux pauses a pane whose output is this many seconds behind, corral then repaints it (0: no flow control)' },
   { key: 'attachGraceMs', type: 'int', default: 300_000, min: 0, max: 86_400_000, flag: 'attach-grace', env: ['CORRAL_ATTACH_GRACE_MS'], valueName: 'MS', description: 'attach server: after the last viewer of a pane leaves, keep its recent output (and the tmux control client of its session) this long, so a viewer back within it gets exactly what it missed' },
   { key: 'statusOptions', type: 'boolean', default: true, flag: 'status-options', env: ['CORRAL_STATUS_OPTIONS'], description: 'keep tmux user options (@corral_state, @corral_waiting ...) up to date on each watched server for its status line, while corral watches it' },
+  { key: 'attachSessionIdleMs', type: 'int', default: 43_200_000, min: 60_000, max: 2_592_000_000, flag: 'attach-session-idle', env: ['CORRAL_ATTACH_SESSION_IDLE_MS'], valueName: 'MS', description: 'attach server: a browser session unused this long ends (default 12 hours; an open page or terminal keeps it in use)' },
+  { key: 'attachSessionMaxMs', type: 'int', default: 604_800_000, min: 60_000, max: 2_592_000_000, flag: 'attach-session-max', env: ['CORRAL_ATTACH_SESSION_MAX_MS'], valueName: 'MS', description: 'attach server: a browser session ends this long after its sign-in, used or not (default 7 days); every session also ends when corral stops' },
   { key: 'hooks', type: 'boolean', default: true, flag: 'hooks', env: ['CORRAL_HOOKS'], description: 'receive agent hook calls (corral hooks install) on the HTTP server; the dashboard then listens from its start' },
   { key: 'hookGraceMs', type: 'int', default: 10_000, min: 0, max: 3_600_000, flag: 'hook-grace', env: ['CORRAL_HOOK_GRACE_MS'], valueName: 'MS', description: 'agent hooks: how long the screen may contradict a hook (permission, a running turn) before the screen wins' },
   { key: 'hookPermissionTtlMs', type: 'int', default: 600_000, min: 1_000, flag: 'hook-permission-ttl', env: ['CORRAL_HOOK_PERMISSION_TTL_MS'], valueName: 'MS', description: 'agent hooks: a permission request the screen never confirms lapses after this long (a rejection fires no hook)' },
@@ -103,6 +105,8 @@ export interface Settings {
   attachPauseAfter: number;
   attachGraceMs: number;
   statusOptions: boolean;
+  attachSessionIdleMs: number;
+  attachSessionMaxMs: number;
   hooks: boolean;
   hookGraceMs: number;
   hookPermissionTtlMs: number;
@@ -138,7 +142,14 @@ export type BridgeSettings = Pick<
 /** The attach server (browser and terminal viewers). */
 export type AttachSettings = Pick<
   Settings,
-  'attachRingBytes' | 'attachSlowClientBytes' | 'attachAllowedOrigins' | 'attachAllowResize' | 'attachPauseAfter' | 'attachGraceMs'
+  | 'attachRingBytes'
+  | 'attachSlowClientBytes'
+  | 'attachAllowedOrigins'
+  | 'attachAllowResize'
+  | 'attachPauseAfter'
+  | 'attachGraceMs'
+  | 'attachSessionIdleMs'
+  | 'attachSessionMaxMs'
 >;
 /** The notifications (--on-stuck, desktop, ntfy). */
 export type NotifySettings = Pick<

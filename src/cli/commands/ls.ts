@@ -54,8 +54,10 @@ export const lsCommand: Command = {
   // One look: no poll interval to keep.
   settings: settingsOf('servers', 'engine', 'prompt', 'address').filter((key) => key !== 'pollIntervalMs'),
   flags: [{ name: 'json', type: 'boolean', description: 'print a JSON array instead of a table' }],
-  async run({ settings, env, flags, stdout, stderr }) {
+  async run({ settings, env, flags, stdout, stderr, lifecycle }) {
     const { engine } = await setupEngine(settings, env, stderr);
+    // Its ssh masters (and their folder) go when ls is done, on every way out.
+    lifecycle.onShutdown('the tmux connections', () => engine.stop());
     await engine.pollNow(); // discovers panes
     await engine.pollNow(); // captures them
     const snapshot = engine.getSnapshot();

@@ -2,8 +2,9 @@
 // replies resolve promises, and a stream of notifications (pane output above all). Besides
 // runner.ts this is the only place that starts tmux, through the host's transport (over ssh:
 // `ssh -T HOST -- tmux -C attach …`; control mode needs no terminal). Attaching and detaching go through the
-// server's ControlGate, one at a time. No signal handlers here: a control client whose stdin
-// closes detaches, so one never outlives corral, however corral ends (even on SIGKILL).
+// server's ControlGate, one at a time. No signal handlers here: each client runs under a small
+// supervisor (control-supervisor.ts) that ends it when its commands stop coming, so none outlives
+// corral, however corral ends (even on SIGKILL).
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { TmuxSocket } from '../types.js';
@@ -100,10 +101,17 @@ export class ControlClient {
       (options.binary === undefined ? localTransport(options.socket) : localTransport(options.socket, options.binary));
     // -u: tmux would otherwise replace every non-ASCII byte of command replies with `_` under a
     // non-UTF-8 locale (titles, paths, screens shown from buffers).
-    const command = transport.command(['-u', '-C', 'attach-session', '-f', flags, '-t', options.session]);
+    const command = transport.controlCommand(['-u', '-C', 'attach-session', '-f', flags, '-t', options.session]);
     const gate = controlGate(options.socket, transport.remote ? transport.host : null);
     return gate.run(() => {
-      const child = spawn(command.file, command.args, { stdio: ['pipe', 'pipe', 'pipe'] });
+      // In a session (and process group) of its own: a terminal that closes hangs up corral alone,
+      // which then detaches its clients in order; kill() ends the whole group. The lifeline (fd 3)
+      // is never written: the supervisor waits for its end.
+      const child = spawn(command.file, command.args, {
+        stdio: command.lifeline ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      }) as ChildProcessWithoutNullStreams;
+      child.stdio[3]?.on('error', () => undefined);
       const client = new ControlClient(child, gate, options.handlers ?? {});
       live.add(client);
       return client.start(options.timeoutMs ?? 5000, transport);
@@ -269,9 +277,15 @@ export class ControlClient {
     return this.closing;
   }
 
-  /** Ends the process at once (exit paths that cannot wait). */
+  /** Ends the process at once (exit paths that cannot wait), with its whole group. */
   kill(): void {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
+    if (this.child.exitCode === null && this.child.signalCode === null && this.child.pid !== undefined) {
+      try {
+        process.kill(-this.child.pid, 'SIGTERM');
+      } catch {
+        // gone meanwhile
+      }
+    }
     this.finish(this.exitReason || 'killed');
   }
 

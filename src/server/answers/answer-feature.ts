@@ -5,7 +5,7 @@
 
 import { ScreenChangedError } from '../../engine/pane-port.js';
 import type { EngineStore } from '../../engine/types.js';
-import { errorBody, sendJson, type HttpFeature } from '../http-server.js';
+import { decodeComponent, errorBody, sendJson, type HttpFeature } from '../http-server.js';
 import type { AnswerClaims, AnswerLinks } from './answer-links.js';
 
 export const ANSWERS_FEATURE = 'answers';
@@ -29,7 +29,9 @@ export function createAnswerFeature(options: AnswerFeatureOptions): HttpFeature 
       const refuse = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
         sendJson(res, status, errorBody(message, 'invalid_request_error', code), headers);
       if (req.method !== 'POST') return refuse(405, 'method_not_allowed', 'answer links take POST', { allow: 'POST' });
-      const verified = links.verify(decodeURIComponent(url.pathname.slice('/answer/'.length)), now());
+      const link = decodeComponent(url.pathname.slice('/answer/'.length));
+      if (link === null) return refuse(404, 'bad_link', 'this is not an answer link');
+      const verified = links.verify(link, now());
       if (!verified.ok) return refuse(verified.status, verified.code, verified.message);
       const { claims } = verified;
       // Single use from here on, whatever happens next: a second tap is always refused.
