@@ -15,7 +15,11 @@ export function testSeed(env: NodeJS.ProcessEnv = process.env): number {
     if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`CORRAL_TEST_SEED must be a whole number, not ${named}`);
     return seed;
   }
-  return env.CI === 'true' ? randomInt(1, 2 ** 31) : DEFAULT_SEED;
+  if (env.CI !== 'true') return DEFAULT_SEED;
+  const seed = randomInt(1, 2 ** 31);
+  // A new seed on every CI run, said where the run's log shows it, so a failure can be replayed.
+  process.stderr.write(`generated inputs from CORRAL_TEST_SEED=${seed}\n`);
+  return seed;
 }
 
 /** A small, fast PRNG (mulberry32): the same seed gives the same sequence on every machine. */

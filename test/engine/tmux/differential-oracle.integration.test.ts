@@ -61,10 +61,11 @@ async function makePanes(server: TestTmux, seed: number, dir: string): Promise<M
   const rng = new Rng(seed);
   const panes: string[] = [];
   let cases = 0;
-  const session = `s${seed}`;
-  await server.tmux('-f', '/dev/null', 'new-session', '-d', '-s', session, '-x', String(WIDTH), '-y', String(HEIGHT), 'sleep 600');
-  await server.tmux('rename-session', '-t', session, `${hostileName(rng).replace(/[:.]/g, '_')}${seed}`);
-  const sessionId = (await server.tmux('display-message', '-p', '-t', (await server.tmux('list-panes', '-a', '-F', '#{pane_id} #{session_name}')).split('\n').find((l) => l.endsWith(String(seed)))!.split(' ')[0]!, '#{session_id}')).trim();
+  // The session is named by its id from here on: its generated name may hold anything tmux keeps.
+  const sessionId = (
+    await server.tmux('-f', '/dev/null', 'new-session', '-d', '-P', '-F', '#{session_id}', '-s', `s${seed}`, '-x', String(WIDTH), '-y', String(HEIGHT), 'sleep 600')
+  ).trim();
+  await server.tmux('rename-session', '-t', sessionId, `${hostileName(rng).replace(/[:.]/g, '_')}${seed}`);
   for (let i = 0; i < PANES_PER_SEED(seed); i++) {
     const cwd = join(dir, `${i}-${hostileFolderName(rng)}`);
     mkdirSync(cwd, { recursive: true });
