@@ -1,5 +1,5 @@
-// Regenerates the tables in README.md that come from code (between <!-- NAME:start/end --> markers).
-// `npm run docs` writes them; test/readme.test.ts fails when they are stale.
+// Regenerates the tables in README.md and docs/ that come from code (between <!-- NAME:start/end -->
+// markers). `npm run docs` writes them; test/readme.test.ts fails when they are stale.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,23 @@ import { peerMarkdown } from './agents/peer-check.mjs';
 import { coverageMarkdown } from './agents/coverage.mjs';
 
 export const README = fileURLToPath(new URL('../README.md', import.meta.url));
+
+/** Which file holds each generated table. */
+export const TABLE_FILES = {
+  'README.md': ['keys', 'states'],
+  'docs/configuration.md': ['settings'],
+  'docs/detection.md': ['accuracy-recorded', 'accuracy-fixtures', 'peer-cases', 'coverage'],
+};
+
+/** The path of a file named in TABLE_FILES. */
+export function docPath(name) {
+  return fileURLToPath(new URL(`../${name}`, import.meta.url));
+}
+
+/** The tables of one file, by marker name. */
+export function tablesOf(name, tables = generatedTables()) {
+  return Object.fromEntries(TABLE_FILES[name].map((table) => [table, tables[table]]));
+}
 
 export function generatedTables() {
   return {
@@ -32,13 +49,16 @@ export function applyTables(text, tables) {
   let out = text;
   for (const [name, body] of Object.entries(tables)) {
     const re = new RegExp(`(<!-- ${name}:start -->)[\\s\\S]*?(<!-- ${name}:end -->)`);
-    if (!re.test(out)) throw new Error(`README.md has no <!-- ${name}:start --> / <!-- ${name}:end --> markers`);
+    if (!re.test(out)) throw new Error(`no <!-- ${name}:start --> / <!-- ${name}:end --> markers where that table belongs`);
     out = out.replace(re, (_, start, end) => `${start}\n${body}\n${end}`);
   }
   return out;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(README, applyTables(readFileSync(README, 'utf8'), generatedTables()));
-  console.log('README.md tables updated');
+  const tables = generatedTables();
+  for (const name of Object.keys(TABLE_FILES)) {
+    writeFileSync(docPath(name), applyTables(readFileSync(docPath(name), 'utf8'), tablesOf(name, tables)));
+  }
+  console.log(`tables updated in ${Object.keys(TABLE_FILES).join(', ')}`);
 }
