@@ -11,7 +11,7 @@ import type { AttachSettings } from '../../engine/config.js';
 import type { LiveChunk } from '../../engine/pane-stream/pane-streams.js';
 import { BadPaneKeyError, HostDownError, ScreenChangedError, UnknownHostError, type PanePort } from '../../engine/pane-port.js';
 import { systemClock, type Clock, type PaneView } from '../../engine/types.js';
-import { HttpError, readBody } from '../bridge/request.js';
+import { HttpError, readBody } from '../http-body.js';
 import {
   errorBody,
   rejectUpgrade,

@@ -4,7 +4,7 @@
 // registry of each session's live connections, which are closed the moment the session ends.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError, readBody } from '../bridge/request.js';
+import { HttpError, readBody } from '../http-body.js';
 import { decodeComponent, errorBody, sendJson } from '../http-server.js';
 import { writeOriginAllowed, type Access } from './auth.js';
 import { SESSION_END_WORDS, type BrowserSessions, type SessionEnd, type SessionInfo } from './sessions.js';

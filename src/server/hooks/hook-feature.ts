@@ -9,7 +9,7 @@ import { AGENT_HOOKS, hookSignal, isAgent, permissionMessage, type HookReport } 
 import { describeDisagreement } from '../../engine/pane-machine.js';
 import type { EngineStore, HookEvent, PaneView } from '../../engine/types.js';
 import { bearerToken, errorBody, sendJson, tokenMatches, type HttpFeature, type RequestContext } from '../http-server.js';
-import { HttpError, readBody } from '../bridge/request.js';
+import { HttpError, readBody } from '../http-body.js';
 
 export const HOOKS_FEATURE = 'hooks';
 const MAX_REPORT_BYTES = 64 * 1024;

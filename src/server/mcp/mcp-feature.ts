@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { PanePort } from '../../engine/pane-port.js';
-import { HttpError, readBody } from '../bridge/request.js';
+import { HttpError, readBody } from '../http-body.js';
 import { bearerToken, errorBody, sendJson, tokenMatches, type HttpFeature, type RequestContext } from '../http-server.js';
 import { createMcpServer } from './mcp-tools.js';
 import type { TypingPolicy } from './typing-policy.js';

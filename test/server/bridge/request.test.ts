@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError, contentText, messageToType, parseChatRequest } from '../../../src/server/bridge/request.js';
+import { HttpError } from '../../../src/server/http-body.js';
+import { contentText, messageToType, parseChatRequest } from '../../../src/server/bridge/request.js';
 
 function errorOf(body: string): { status: number; code: string | null } {
   try {
