@@ -10,7 +10,7 @@ import { request } from 'node:http';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { envValue } from '../engine/env.js';
-import { hookSignal, isAgent, permissionMessage, type HookReport } from '../engine/hooks/agent-hooks.js';
+import { hookEventOf, hookSignal, isAgent, type HookReport } from '../engine/hooks/agent-hooks.js';
 import { HOOK_OPTION, hookRecordValue } from '../engine/hooks/hook-record.js';
 
 const DEFAULT_TIMEOUT_MS = 1_000;
@@ -200,15 +200,7 @@ function post(url: string, token: string, body: string, timeoutMs: number): Prom
 function recordOnPane(report: HookReport, timeoutMs: number): Promise<boolean> {
   const signal = hookSignal(report);
   if (signal === null || report.pane === null || report.socket === null || report.daemon) return Promise.resolve(false);
-  const hook = {
-    agent: report.agent,
-    signal,
-    event: report.event,
-    sessionId: report.sessionId,
-    transcriptPath: report.transcriptPath,
-    cwd: report.cwd,
-    message: signal === 'permission' ? permissionMessage(report) : null,
-  };
+  const hook = hookEventOf(report, signal);
   const value = hookRecordValue({ hook, at: Date.now() });
   return new Promise((resolve, reject) => {
     execFile('tmux', ['-S', report.socket as string, 'set-option', '-p', '-F', '-t', report.pane as string, HOOK_OPTION, value], { timeout: timeoutMs }, (error) =>

@@ -2,7 +2,7 @@
 // hook call costs the agent time on its turn) and how an event becomes a pane-machine signal.
 // Pure data and functions; the installer (src/cli) and the receiver (src/server) both use them.
 
-import { AGENTS, type AgentName, type HookSignal } from '../types.js';
+import { AGENTS, type AgentName, type HookEvent, type HookSignal } from '../types.js';
 
 export interface AgentHookSpec {
   readonly agent: AgentName;
@@ -93,6 +93,19 @@ export function hookSignal(report: Pick<HookReport, 'agent' | 'event' | 'notific
   // Gemini CLI's Notification is a permission request only with this type.
   if (report.agent === 'gemini-cli' && report.event === 'Notification' && report.notificationType !== 'ToolPermission') return null;
   return signal;
+}
+
+/** The event corral acts on for a report whose signal is `signal`. */
+export function hookEventOf(report: HookReport, signal: HookSignal): HookEvent {
+  return {
+    agent: report.agent,
+    signal,
+    event: report.event,
+    sessionId: report.sessionId,
+    transcriptPath: report.transcriptPath,
+    cwd: report.cwd,
+    message: signal === 'permission' ? permissionMessage(report) : null,
+  };
 }
 
 /** "Bash: touch /tmp/x", for a permission request. */

@@ -5,7 +5,7 @@
 
 import { realpathSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import { AGENT_HOOKS, hookSignal, isAgent, permissionMessage, type HookReport } from '../../engine/hooks/agent-hooks.js';
+import { AGENT_HOOKS, hookEventOf, hookSignal, isAgent, type HookReport } from '../../engine/hooks/agent-hooks.js';
 import { describeDisagreement } from '../../engine/pane-machine.js';
 import type { EngineStore, HookEvent, PaneView } from '../../engine/types.js';
 import { bearerToken, errorBody, sendJson, tokenMatches, type HttpFeature, type RequestContext } from '../http-server.js';
@@ -158,15 +158,7 @@ export function createHookFeature(options: HookFeatureOptions): HttpFeature {
       match = matchPane(report, engine.getSnapshot().panes, socketPath);
     }
     if ('error' in match) throw match.error;
-    const event: HookEvent = {
-      agent: report.agent,
-      signal,
-      event: report.event,
-      sessionId: report.sessionId,
-      transcriptPath: report.transcriptPath,
-      cwd: report.cwd,
-      message: signal === 'permission' ? permissionMessage(report) : null,
-    };
+    const event = hookEventOf(report, signal);
     if (!engine.observeHook(match.paneId, event)) {
       throw new HttpError(404, `pane ${match.paneId} closed`, 'invalid_request_error', 'unknown_pane');
     }
