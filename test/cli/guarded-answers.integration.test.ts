@@ -52,9 +52,11 @@ async function promptPane(): Promise<string> {
   const script = [
     "ask() { printf 'Deploy to production? [y/N] '; }",
     `cat ${join(folder, 'screen.txt')}; ask`,
-    'until read -r -t 0.1 a; do',
+    // A read that times out keeps what was typed so far: collected, so an answer typed across a
+    // timeout (its Enter a moment after its text) is read whole.
+    'a=; until read -r -t 0.1 part; do a="$a$part"',
     `  if [ -e ${folder}/redraw-\${TMUX_PANE#%} ]; then rm ${folder}/redraw-\${TMUX_PANE#%}; printf '\\n(redrawn)\\n'; ask; fi`,
-    'done',
+    'done; a="$a$part"',
     'echo "answer:[$a]"; sleep 600',
   ].join('\n');
   writeFileSync(join(folder, 'prompt.sh'), script);
