@@ -8,9 +8,26 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  { ignores: ['src/page/**'], languageOptions: { globals: { ...globals.node } } },
+  {
+    // The attach page's script runs in a browser (bundled by scripts/page-script.mjs): browser globals,
+    // its own modules, and xterm.js's types (the page loads xterm.js itself); no Node, no server code.
+    files: ['src/page/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(?!\\./|@xterm/xterm$)', message: 'the page runs in a browser: it imports only its own modules (./name.js)' },
+            { regex: '^@xterm/xterm$', allowTypeImports: true, message: 'the page loads xterm.js at run time (window.Terminal): import its types only' },
+          ],
+        },
+      ],
     },
   },
   {
