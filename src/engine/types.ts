@@ -273,8 +273,8 @@ export const systemTimers: Timers = {
 };
 
 /**
- * Real timers that keep the process alive until they fire, for short waits inside work that must
- * finish: the pause before the Enter that follows a typed line (a one-shot command such as
+ * Real timers that keep the process alive while armed: a headless corral lives on its poll timer,
+ * and the pause before the Enter that follows a typed line must finish (a one-shot command such as
  * `corral next --answer` would otherwise end in it, the line typed and the Enter never sent).
  */
 export const heldTimers: Timers = {
