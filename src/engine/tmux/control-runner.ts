@@ -66,13 +66,7 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
     const session = sessions.exitCode === 0 ? sessions.stdout.split('\n').find((s) => s.startsWith('$')) : undefined;
     if (!session) return null;
     try {
-      const opened = await ControlClient.open({
-        socket: options.socket,
-        session,
-        extraFlags: ['no-output'],
-        ...(options.transport ? { transport: options.transport } : {}),
-        ...(options.attachTimeoutMs === undefined ? {} : { timeoutMs: options.attachTimeoutMs }),
-      });
+      const opened = await openConnection(options, session);
       if (closed) {
         await opened.close();
         return null;
@@ -87,30 +81,9 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
   let lastConnected = false;
   const runner = async (args: readonly string[], runOptions?: RunOptions): Promise<TmuxResult> => {
     if (runOptions?.input !== undefined) return options.exec(args, runOptions);
-    connecting ??= connect().finally(() => (connecting = null));
-    const connection = await connecting;
-    if (!connection) {
-      lastConnected = false;
-      return options.exec(args);
-    }
-    const commands = splitChain(args);
-    let replies;
-    try {
-      replies = await connection.run(commands);
-    } catch {
-      // The connection died under this call: answer it the slow way, reconnect later; unless the
-      // peer flooded it, which the caller must hear of (a host goes offline with the reason).
-      lastConnected = false;
-      refuseOverflow(connection);
-      return options.exec(args);
-    }
-    lastConnected = true;
-    let stdout = '';
-    for (const reply of replies) {
-      if (!reply.ok) return { stdout, stderr: reply.text === '' ? '\n' : reply.text, exitCode: 1 };
-      stdout += reply.text;
-    }
-    return { stdout, stderr: '', exitCode: 0 };
+    const answered = await replies(splitChain(args));
+    // No connection, or it died under this call: answered the slow way, connected again later.
+    return answered === null ? options.exec(args) : resultOf(answered);
   };
 
   const replies = async (commands: readonly (readonly string[])[]): Promise<readonly ControlReply[] | null> => {
@@ -122,7 +95,8 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
         lastConnected = true;
         return answered;
       } catch {
-        // The connection died under this call.
+        // The connection died under this call; unless the peer flooded it, which the caller must
+        // hear of (a host goes offline with the reason), the caller answers some other way.
         lastConnected = false;
         refuseOverflow(connection);
       }
@@ -141,4 +115,25 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
       client = null;
     },
   });
+}
+
+/** A control-mode connection attached to `session`, printing no pane output. */
+function openConnection(options: ControlRunnerOptions, session: string): Promise<ControlClient> {
+  return ControlClient.open({
+    socket: options.socket,
+    session,
+    extraFlags: ['no-output'],
+    ...(options.transport ? { transport: options.transport } : {}),
+    ...(options.attachTimeoutMs === undefined ? {} : { timeoutMs: options.attachTimeoutMs }),
+  });
+}
+
+/** The replies of a chain of commands as one run's result: up to the first that failed. */
+function resultOf(replies: readonly ControlReply[]): TmuxResult {
+  let stdout = '';
+  for (const reply of replies) {
+    if (!reply.ok) return { stdout, stderr: reply.text === '' ? '\n' : reply.text, exitCode: 1 };
+    stdout += reply.text;
+  }
+  return { stdout, stderr: '', exitCode: 0 };
 }
