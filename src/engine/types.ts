@@ -268,6 +268,7 @@ export interface Timers {
 
 /** Real timers that never keep the process alive by themselves (shutdown clears them anyway). */
 export const systemTimers: Timers = {
+  // eslint-disable-next-line no-restricted-globals -- the engine's real timers are armed here and only here
   setTimeout: (callback, ms) => setTimeout(callback, ms).unref(),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
@@ -278,6 +279,7 @@ export const systemTimers: Timers = {
  * `corral next --answer` would otherwise end in it, the line typed and the Enter never sent).
  */
 export const heldTimers: Timers = {
+  // eslint-disable-next-line no-restricted-globals -- the engine's real timers are armed here and only here
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
