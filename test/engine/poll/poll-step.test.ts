@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_RULES } from '../../../src/engine/prompt/matcher.js';
 import { pollStep, type PaneEntry, type PollListing, type StepContext } from '../../../src/engine/poll/poll-step.js';
 import type { CorralEvent, PaneInfo } from '../../../src/engine/types.js';
+import { paneInfo } from '../../helpers/fake-engine.js';
 import { SeededRandom, testSeeds } from '../../helpers/seeded-random.js';
 
 const context: StepContext = {
@@ -18,26 +19,7 @@ const context: StepContext = {
 };
 
 function pane(id: number, title = 'shell'): PaneInfo {
-  return {
-    paneId: `%${id}`,
-    sessionId: '$0',
-    sessionName: 'main',
-    windowId: `@${id}`,
-    windowIndex: id,
-    windowName: 'win',
-    paneIndex: 0,
-    title,
-    cwd: '/srv',
-    command: 'bash',
-    pid: 100 + id,
-    dead: false,
-    width: 80,
-    height: 24,
-    inMode: false,
-    alternateOn: false,
-    windowActivity: 0,
-    hookRecord: '',
-  };
+  return paneInfo({ paneId: `%${id}`, windowId: `@${id}`, windowIndex: id, pid: 100 + id, title });
 }
 
 const SCREENS = ['$ ', 'building...\n$ ', 'Deploy? [y/N] ', 'line 1\nline 2', ''];
