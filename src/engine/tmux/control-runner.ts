@@ -3,7 +3,8 @@
 // of CPU). Whenever the connection is not there (no session yet, its session closed, the server
 // died) the call goes to the exec runner instead, and a later call connects again.
 
-import { ControlClient } from './control-client.js';
+import { ControlClient, type ControlHandlers } from './control-client.js';
+import { ChangeWatch } from './change-watch.js';
 import { HostUnreachableError } from '../host-errors.js';
 import type { ControlReply } from './control-protocol.js';
 import type { RunOptions, TmuxResult, TmuxRunner } from './runner.js';
@@ -31,6 +32,13 @@ export interface ControlRunner extends TmuxRunner {
    * null when there is no connection, and the caller runs them some other way.
    */
   replies(commands: readonly (readonly string[])[]): Promise<readonly ControlReply[] | null>;
+  /**
+   * Asks tmux to tell of changes over the connection (a format subscription, see change-watch.ts);
+   * `listener` hears each one. From then on `changes` counts them.
+   */
+  watch(listener: () => void): void;
+  /** How many changes tmux has told of; null while nothing watches (no connection, or no subscription on it). */
+  changes(): number | null;
   close(): Promise<void>;
 }
 
@@ -56,6 +64,7 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
   let connecting: Promise<ControlClient | null> | null = null;
   let nextTry = 0;
   let closed = false;
+  const watch = new ChangeWatch();
 
   const connect = async (): Promise<ControlClient | null> => {
     if (client && !client.closed) return client;
@@ -66,12 +75,13 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
     const session = sessions.exitCode === 0 ? sessions.stdout.split('\n').find((s) => s.startsWith('$')) : undefined;
     if (!session) return null;
     try {
-      const opened = await openConnection(options, session);
+      const opened = await openConnection(options, session, watch.handlers);
       if (closed) {
         await opened.close();
         return null;
       }
       client = opened;
+      if (watch.wanted) await watch.subscribe(opened);
       return client;
     } catch {
       return null;
@@ -108,6 +118,8 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
   return Object.assign(runner, {
     connected: () => lastConnected,
     replies,
+    watch: (listener: () => void) => watch.listen(listener, client),
+    changes: () => watch.changes(client),
     async close() {
       closed = true;
       await connecting;
@@ -118,10 +130,11 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
 }
 
 /** A control-mode connection attached to `session`, printing no pane output. */
-function openConnection(options: ControlRunnerOptions, session: string): Promise<ControlClient> {
+function openConnection(options: ControlRunnerOptions, session: string, handlers: ControlHandlers): Promise<ControlClient> {
   return ControlClient.open({
     socket: options.socket,
     session,
+    handlers,
     extraFlags: ['no-output'],
     ...(options.transport ? { transport: options.transport } : {}),
     ...(options.attachTimeoutMs === undefined ? {} : { timeoutMs: options.attachTimeoutMs }),
