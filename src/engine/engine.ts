@@ -13,7 +13,8 @@ import type { ScopeOptions } from './scope.js';
 import { NoServerError, type TmuxClient } from './tmux/client.js';
 import { TmuxMissingError } from './tmux/runner.js';
 import { HostAuthError, HostUnreachableError } from './host-errors.js';
-import { capturesAhead, type CapturePlan } from './poll/capture-plan.js';
+import { capturesAhead, chooseCaptures, type CapturePlan } from './poll/capture-plan.js';
+import { WATCH_CHECK_MS } from './tmux/change-watch.js';
 import { ClockSkew } from './poll/clock-skew.js';
 import { HostHealthTracker } from './poll/host-health.js';
 import { PaneViews } from './poll/pane-views.js';
@@ -33,6 +34,7 @@ import {
   type EngineStatus,
   type HookEvent,
   type HostSpec,
+  type PaneInfo,
   type PaneView,
   type Timers,
 } from './types.js';
@@ -71,6 +73,9 @@ export interface Engine extends EngineHandle, HookPort {
  */
 const HOOK_FOLLOW_UPS_MS = [250, 800, 1_600];
 
+/** While tmux tells of changes, a listing is still asked for this often, in case one went untold. */
+export const FULL_LISTING_MS = 10_000;
+
 export function createEngine(options: EngineOptions): Engine {
   const engine = new HostEngine(options);
   return {
@@ -108,6 +113,8 @@ class HostEngine {
   /** The last views of a host that went down, shown greyed until it answers again. */
   private offline: readonly PaneView[] = [];
   private cycle = 0;
+  /** The last listing asked for while tmux told of changes: the change count then, and when (wall clock). */
+  private asked: { readonly mark: number; readonly at: number; readonly panes: PaneInfo[] } | null = null;
 
   constructor(options: EngineOptions) {
     const { settings, tmux } = options;
@@ -126,6 +133,8 @@ class HostEngine {
     this.views = new PaneViews(settings.prefix);
     this.store = new EngineStore({ server: tmux.serverLabel, hosts: [this.health.health('starting', null, 0)], status: 'starting', statusMessage: null, panes: [], updatedAt: this.clock.now(), cycle: 0 });
     this.loop = new PollLoop(() => this.runCycle(), options.timers ?? heldTimers);
+    // A change is told up to a second late: only a poll that slow can wait to be told.
+    if (settings.pollIntervalMs >= WATCH_CHECK_MS) tmux.watchChanges(() => this.loop.pollSoon());
   }
 
   /** One cycle: ask tmux, step every pane, publish. Resolves to the delay before the next one. */
@@ -136,16 +145,38 @@ class HostEngine {
     const requestedAt = this.wallClock.now();
     let registeredNew = false;
     try {
-      // A remote host answers in one round trip a cycle: the list, with the captures that the
-      // previous list asked for (a screen then shows up to one poll later than on this machine).
-      const pipelined = this.remote ? this.pending.filter((id) => this.entries.has(id)) : null;
-      const answer = await requestListing(this.tmux, { entries: this.entries, plan: this.plan, skew: this.skew, requestedAt, pipelined });
-      registeredNew = this.applyListing(answer, requestedAt);
+      const unchanged = this.unchangedListing(requestedAt);
+      if (unchanged !== null) registeredNew = this.applyListing(unchanged, requestedAt);
+      else {
+        // Read before asking: a change told while the answer is on its way counts for the next cycle.
+        const mark = this.tmux.changeCount();
+        // A remote host answers in one round trip a cycle: the list, with the captures that the
+        // previous list asked for (a screen then shows up to one poll later than on this machine).
+        const pipelined = this.remote ? this.pending.filter((id) => this.entries.has(id)) : null;
+        const answer = await requestListing(this.tmux, { entries: this.entries, plan: this.plan, skew: this.skew, requestedAt, pipelined });
+        this.asked = mark === null ? null : { mark, at: requestedAt, panes: answer.output.panes };
+        registeredNew = this.applyListing(answer, requestedAt);
+      }
     } catch (error) {
+      this.asked = null;
       this.failCycle(error);
     }
     if (this.health.retryAt !== null) return this.health.retryAt - this.clock.now();
     return registeredNew ? 0 : this.settings.pollIntervalMs;
+  }
+
+  /**
+   * The last listing again, when tmux is watched and has told of no change since it was asked,
+   * and the capture plan wants none of its panes (or, far away, the next round trip brings none):
+   * then the cycle needs nothing from tmux, and quiet time still counts. Null when it must ask.
+   */
+  private unchangedListing(requestedAt: number): ListingAnswer | null {
+    const asked = this.asked;
+    if (asked === null || this.tmux.changeCount() !== asked.mark || requestedAt - asked.at >= FULL_LISTING_MS) return null;
+    const wanted = this.remote
+      ? this.pending.some((id) => this.entries.has(id))
+      : chooseCaptures(asked.panes.map((pane) => this.skew.toLocal(pane)), this.entries, this.plan, requestedAt).length > 0;
+    return wanted ? null : { output: { panes: asked.panes, screens: new Map(), serverTime: null }, chosen: new Set() };
   }
 
   /** Steps every pane over tmux's answer and publishes; true when a pane came without its screen. */

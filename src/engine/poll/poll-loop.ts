@@ -8,6 +8,8 @@ export class PollLoop {
   private timer: unknown = null;
   private running = false;
   private inFlight: Promise<void> | null = null;
+  /** A cycle was asked for while one ran: the next one comes right after it. */
+  private soon = false;
   private readonly extra = new Set<unknown>();
 
   /** `cycle` runs one poll and resolves to the delay before the next one (ms). */
@@ -31,6 +33,13 @@ export class PollLoop {
     if (this.inFlight) await this.inFlight;
     this.disarm();
     await this.poll();
+  }
+
+  /** While running: a cycle as soon as possible (right after the one in flight, if any). */
+  pollSoon(): void {
+    if (!this.running) return;
+    if (this.inFlight) this.soon = true;
+    else this.arm(0);
   }
 
   /** While running: a cycle at each of `delays` from now, each after `before()`. */
@@ -60,7 +69,8 @@ export class PollLoop {
     this.inFlight = (async () => {
       try {
         const delay = await this.cycle();
-        if (this.running) this.arm(delay);
+        if (this.running) this.arm(this.soon ? 0 : delay);
+        this.soon = false;
       } finally {
         this.inFlight = null;
       }

@@ -58,6 +58,26 @@ describe('PollLoop', () => {
     await l.poller.stop();
   });
 
+  it('runs a cycle at once when asked soon, or right after the one in flight', async () => {
+    const l = loop(() => 10_000);
+    l.poller.start();
+    await l.time.advance(0);
+    l.poller.pollSoon();
+    await l.time.advance(0);
+    expect(l.runs.map((t) => t - 1_000_000)).toEqual([0, 0]);
+    l.holdNext();
+    await l.time.advance(10_000);
+    expect(l.runs).toHaveLength(3);
+    l.poller.pollSoon();
+    l.release();
+    await l.time.advance(0);
+    expect(l.runs.map((t) => t - 1_000_000)).toEqual([0, 0, 10_000, 10_000]);
+    await l.poller.stop();
+    l.poller.pollSoon();
+    await l.time.advance(60_000);
+    expect(l.runs).toHaveLength(4);
+  });
+
   it('arms nothing before start or after stop: no cycle runs however long time goes on', async () => {
     const l = loop();
     l.poller.pollAfter([100], () => undefined);
