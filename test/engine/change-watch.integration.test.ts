@@ -7,6 +7,8 @@ import { resolveSettings } from '../../src/engine/config.js';
 import { createEngine, FULL_LISTING_MS, type Engine } from '../../src/engine/engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { createControlRunner } from '../../src/engine/tmux/control-runner.js';
+import { activityFormat } from '../../src/engine/tmux/commands.js';
+import { watchFormat } from '../../src/engine/tmux/change-watch.js';
 import { createExecRunner } from '../../src/engine/tmux/runner.js';
 import { localTransport } from '../../src/engine/tmux/transport.js';
 import { heldTimers, type CorralEvent, type PaneView, type Timers } from '../../src/engine/types.js';
@@ -78,6 +80,17 @@ afterEach(async () => {
 });
 
 describe('polling a tmux server that tells of changes', () => {
+  it('watches what a listing of every pane shows: the value is the activity listing, pane by pane, with titles', async () => {
+    await server.spawn('sleep 60', { title: 'one, with a comma' });
+    await server.spawn('sleep 60', { title: 'two' });
+    await server.spawn('sleep 60', { session: 'other', title: 'three' });
+    await server.tmux('split-window', '-d', '-t', 'other:', 'sleep 60');
+    const listed = (await server.tmux('list-panes', '-a', '-F', `${activityFormat()} #{pane_title} | `)).split('\n').join('');
+    const watched = (await server.tmux('display-message', '-p', watchFormat())).replace(/\n$/, '');
+    expect(listed.split(' | ')).toHaveLength(5);
+    expect(watched).toBe(listed);
+  });
+
   it('lists nothing while nothing changes, still marks idle panes stuck, and sees output, a new session and a closed pane', async () => {
     const panes = [await server.spawn(), await server.spawn(), await server.spawn()];
     startEngine(1_000);
@@ -87,8 +100,11 @@ describe('polling a tmux server that tells of changes', () => {
     await cyclesPass(4);
     expect(listings()).toBe(quietFrom);
 
+    // Told within a second, then asked at once: long before the next listing that comes anyway.
+    const typedAt = Date.now();
     await server.tmux('send-keys', '-t', panes[1]!, 'echo printed-now', 'Enter');
     await waitFor(() => paneView(panes[1]!)?.lines.some((line) => line.includes('printed-now')));
+    expect(Date.now() - typedAt).toBeLessThan(FULL_LISTING_MS / 2);
     expect(listings()).toBeGreaterThan(quietFrom);
 
     const other = await server.spawn('sleep 60', { session: 'elsewhere' });

@@ -17,9 +17,11 @@ export const WATCH_CHECK_MS = 1_000;
 /**
  * Every pane's activity line (what the activity listing shows, hook record included) and title,
  * over every window of every session: any change to what a poll would list changes the value.
+ * No comma at the loops' top level: after one, a loop takes the rest as the format of the current
+ * session, window or pane.
  */
 export function watchFormat(): string {
-  return `#{S:#{W:#{P:${activityFormat()} #{pane_title},}}}`;
+  return `#{S:#{W:#{P:${activityFormat()} #{pane_title} | }}}`;
 }
 
 export function watchCommand(): string[] {
