@@ -115,6 +115,8 @@ class HostEngine {
   private cycle = 0;
   /** The last listing asked for while tmux told of changes: the change count then, and when (wall clock). */
   private asked: { readonly mark: number; readonly at: number; readonly panes: PaneInfo[] } | null = null;
+  /** The last cycle asked tmux nothing. */
+  private skipped = false;
 
   constructor(options: EngineOptions) {
     const { settings, tmux } = options;
@@ -133,8 +135,10 @@ class HostEngine {
     this.views = new PaneViews(settings.prefix);
     this.store = new EngineStore({ server: tmux.serverLabel, hosts: [this.health.health('starting', null, 0)], status: 'starting', statusMessage: null, panes: [], updatedAt: this.clock.now(), cycle: 0 });
     this.loop = new PollLoop(() => this.runCycle(), options.timers ?? heldTimers);
-    // A change is told up to a second late: only a poll that slow can wait to be told.
-    if (settings.pollIntervalMs >= WATCH_CHECK_MS) tmux.watchChanges(() => this.loop.pollSoon());
+    // A change is told up to a second late: only a poll that slow can wait to be told. A change
+    // told after a cycle that asked nothing brings a cycle at once (that cycle may have missed it);
+    // after one that asked, the next cycle comes within an interval of that listing anyway.
+    if (settings.pollIntervalMs >= WATCH_CHECK_MS) tmux.watchChanges(() => this.skipped && this.loop.pollSoon());
   }
 
   /** One cycle: ask tmux, step every pane, publish. Resolves to the delay before the next one. */
@@ -146,6 +150,7 @@ class HostEngine {
     let registeredNew = false;
     try {
       const unchanged = this.unchangedListing(requestedAt);
+      this.skipped = unchanged !== null;
       if (unchanged !== null) registeredNew = this.applyListing(unchanged, requestedAt);
       else {
         // Read before asking: a change told while the answer is on its way counts for the next cycle.
