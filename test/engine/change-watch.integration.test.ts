@@ -8,7 +8,7 @@ import { createEngine, FULL_LISTING_MS, type Engine } from '../../src/engine/eng
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { createControlRunner } from '../../src/engine/tmux/control-runner.js';
 import { activityFormat } from '../../src/engine/tmux/commands.js';
-import { watchFormat } from '../../src/engine/tmux/change-watch.js';
+import { watchFormats } from '../../src/engine/tmux/change-watch.js';
 import { createExecRunner } from '../../src/engine/tmux/runner.js';
 import { localTransport } from '../../src/engine/tmux/transport.js';
 import { heldTimers, type CorralEvent, type PaneView, type Timers } from '../../src/engine/types.js';
@@ -80,15 +80,18 @@ afterEach(async () => {
 });
 
 describe('polling a tmux server that tells of changes', () => {
-  it('watches what a listing of every pane shows: the value is the activity listing, pane by pane, with titles', async () => {
+  it('watches what a listing of every pane shows: every window\'s activity stamp, and the rest of the activity listing pane by pane, with titles', async () => {
     await server.spawn('sleep 60', { title: 'one, with a comma' });
     await server.spawn('sleep 60', { title: 'two' });
     await server.spawn('sleep 60', { session: 'other', title: 'three' });
     await server.tmux('split-window', '-d', '-t', 'other:', 'sleep 60');
-    const listed = (await server.tmux('list-panes', '-a', '-F', `${activityFormat()} #{pane_title} | `)).split('\n').join('');
-    const watched = (await server.tmux('display-message', '-p', watchFormat())).replace(/\n$/, '');
+    const [windowsFormat, panesFormat] = watchFormats();
+    const listed = (await server.tmux('list-panes', '-a', '-F', `${activityFormat(['window_activity'])} #{pane_title} | `)).split('\n').join('');
+    const watched = (await server.tmux('display-message', '-p', panesFormat)).replace(/\n$/, '');
     expect(listed.split(' | ')).toHaveLength(5);
     expect(watched).toBe(listed);
+    const windows = (await server.tmux('list-windows', '-a', '-F', '#{window_id} #{window_activity} ')).split('\n').join('');
+    expect((await server.tmux('display-message', '-p', windowsFormat)).replace(/\n$/, '')).toBe(windows);
   });
 
   it('lists nothing while nothing changes, still marks idle panes stuck, and sees output, a new session and a closed pane', async () => {

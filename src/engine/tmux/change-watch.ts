@@ -1,12 +1,17 @@
 // How tmux tells corral that its listing may have changed, so a poll need not ask while nothing
-// did: a format subscription (tmux 3.2+) over every pane of every session. tmux evaluates it once
-// a second and sends `%subscription-changed` only when its value differs; with the notifications
+// did: format subscriptions (tmux 3.2+) over every pane of every session. tmux evaluates them once
+// a second and sends `%subscription-changed` only when a value differs; with the notifications
 // for windows added and closed, a quiet server sends nothing at all.
 
 import { activityFormat } from './commands.js';
 import type { ControlClient, ControlHandlers } from './control-client.js';
 
-export const WATCH_SUBSCRIPTION = 'corral-watch';
+/**
+ * Two subscriptions: every window's activity stamp, which changes each second a window prints (so
+ * it is kept short), and every pane's activity line without it (hook record included) and title,
+ * which changes seldom. Together, any change to what a poll would list changes one of them.
+ */
+export const WATCH_SUBSCRIPTIONS = ['corral-activity', 'corral-panes'] as const;
 
 /**
  * tmux checks subscriptions once a second: a change is told up to this long after it happened, so
@@ -15,17 +20,16 @@ export const WATCH_SUBSCRIPTION = 'corral-watch';
 export const WATCH_CHECK_MS = 1_000;
 
 /**
- * Every pane's activity line (what the activity listing shows, hook record included) and title,
- * over every window of every session: any change to what a poll would list changes the value.
- * No comma at the loops' top level: after one, a loop takes the rest as the format of the current
- * session, window or pane.
+ * The two values, over every window of every session. No comma at the loops' top level: after
+ * one, a loop takes the rest as the format of the current session, window or pane.
  */
-export function watchFormat(): string {
-  return `#{S:#{W:#{P:${activityFormat()} #{pane_title} | }}}`;
+export function watchFormats(): readonly [string, string] {
+  return [`#{S:#{W:#{window_id} #{window_activity} }}`, `#{S:#{W:#{P:${activityFormat(['window_activity'])} #{pane_title} | }}}`];
 }
 
-export function watchCommand(): string[] {
-  return ['refresh-client', '-B', `${WATCH_SUBSCRIPTION}::${watchFormat()}`];
+export function watchCommands(): string[][] {
+  const formats = watchFormats();
+  return WATCH_SUBSCRIPTIONS.map((name, i) => ['refresh-client', '-B', `${name}::${formats[i]}`]);
 }
 
 /** The changes one poll connection's tmux tells of, counted, and whom to tell. */
@@ -56,8 +60,8 @@ export class ChangeWatch {
   }
 
   async subscribe(connection: ControlClient): Promise<void> {
-    const [reply] = await connection.run([watchCommand()]).catch(() => []);
-    if (reply?.ok === true && !connection.closed) this.watched = connection;
+    const replies = await connection.run(watchCommands()).catch(() => []);
+    if (replies.length === WATCH_SUBSCRIPTIONS.length && replies.every((reply) => reply.ok) && !connection.closed) this.watched = connection;
     // What happened before the subscription went untold: it counts as a change.
     this.changed();
   }
