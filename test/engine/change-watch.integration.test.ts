@@ -7,8 +7,7 @@ import { resolveSettings } from '../../src/engine/config.js';
 import { createEngine, FULL_LISTING_MS, type Engine } from '../../src/engine/engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { createControlRunner } from '../../src/engine/tmux/control-runner.js';
-import { activityFormat } from '../../src/engine/tmux/commands.js';
-import { watchFormats } from '../../src/engine/tmux/change-watch.js';
+import { watchFormat } from '../../src/engine/tmux/change-watch.js';
 import { createExecRunner } from '../../src/engine/tmux/runner.js';
 import { localTransport } from '../../src/engine/tmux/transport.js';
 import { heldTimers, type CorralEvent, type PaneView, type Timers } from '../../src/engine/types.js';
@@ -80,18 +79,25 @@ afterEach(async () => {
 });
 
 describe('polling a tmux server that tells of changes', () => {
-  it('watches what a listing of every pane shows: every window\'s activity stamp, and the rest of the activity listing pane by pane, with titles', async () => {
+  it('watches every window of every session: the value is what list-windows -a shows', async () => {
     await server.spawn('sleep 60', { title: 'one, with a comma' });
     await server.spawn('sleep 60', { title: 'two' });
     await server.spawn('sleep 60', { session: 'other', title: 'three' });
     await server.tmux('split-window', '-d', '-t', 'other:', 'sleep 60');
-    const [windowsFormat, panesFormat] = watchFormats();
-    const listed = (await server.tmux('list-panes', '-a', '-F', `${activityFormat(['window_activity'])} #{pane_title} | `)).split('\n').join('');
-    const watched = (await server.tmux('display-message', '-p', panesFormat)).replace(/\n$/, '');
-    expect(listed.split(' | ')).toHaveLength(5);
-    expect(watched).toBe(listed);
-    const windows = (await server.tmux('list-windows', '-a', '-F', '#{window_id} #{window_activity} ')).split('\n').join('');
-    expect((await server.tmux('display-message', '-p', windowsFormat)).replace(/\n$/, '')).toBe(windows);
+    const listed = (await server.tmux('list-windows', '-a', '-F', '#{window_id} #{window_activity} ')).split('\n').join('');
+    expect(listed.trim().split(' ')).toHaveLength(6);
+    expect((await server.tmux('display-message', '-p', watchFormat())).replace(/\n$/, '')).toBe(listed);
+  });
+
+  it('sees a pane that enters copy mode, which prints nothing, at the next cycle', async () => {
+    const pane = await server.spawn();
+    startEngine(1_000);
+    await waitFor(() => events.some((e) => e.type === 'stuck'));
+    await cyclesPass(2);
+    await server.tmux('copy-mode', '-t', pane);
+    const modeAt = Date.now();
+    await waitFor(() => paneView(pane)?.pane.inMode);
+    expect(Date.now() - modeAt).toBeLessThan(FULL_LISTING_MS / 2);
   });
 
   it('lists nothing while nothing changes, still marks idle panes stuck, and sees output, a new session and a closed pane', async () => {

@@ -1,17 +1,18 @@
 // How tmux tells corral that its listing may have changed, so a poll need not ask while nothing
-// did: format subscriptions (tmux 3.2+) over every pane of every session. tmux evaluates them once
-// a second and sends `%subscription-changed` only when a value differs; with the notifications
-// for windows added and closed, a quiet server sends nothing at all.
+// did: a format subscription (tmux 3.2+) over every window of every session. tmux evaluates it
+// once a second and sends `%subscription-changed` only when its value differs; with the
+// notifications for windows added and closed, a quiet server sends nothing at all.
 
-import { activityFormat } from './commands.js';
 import type { ControlClient, ControlHandlers } from './control-client.js';
 
 /**
- * Two subscriptions: every window's activity stamp, which changes each second a window prints (so
- * it is kept short), and every pane's activity line without it (hook record included) and title,
- * which changes seldom. Together, any change to what a poll would list changes one of them.
+ * One subscription: every window's activity stamp, which changes each second a window prints.
+ * The rest of what a listing shows comes with notifications tmux sends anyway (windows added and
+ * closed, layouts and so sizes, copy mode, sessions) or with output (a respawned pane, the
+ * alternate screen, an agent's hook record, which its screen follows). Evaluating every pane's
+ * whole line each second instead cost a busy tmux server three times the listing's work.
  */
-export const WATCH_SUBSCRIPTIONS = ['corral-activity', 'corral-panes'] as const;
+export const WATCH_SUBSCRIPTION = 'corral-activity';
 
 /**
  * tmux checks subscriptions once a second: a change is told up to this long after it happened, so
@@ -20,16 +21,15 @@ export const WATCH_SUBSCRIPTIONS = ['corral-activity', 'corral-panes'] as const;
 export const WATCH_CHECK_MS = 1_000;
 
 /**
- * The two values, over every window of every session. No comma at the loops' top level: after
- * one, a loop takes the rest as the format of the current session, window or pane.
+ * The value, over every window of every session. No comma at the loops' top level: after one, a
+ * loop takes the rest as the format of the current session or window.
  */
-export function watchFormats(): readonly [string, string] {
-  return [`#{S:#{W:#{window_id} #{window_activity} }}`, `#{S:#{W:#{P:${activityFormat(['window_activity'])} #{pane_title} | }}}`];
+export function watchFormat(): string {
+  return '#{S:#{W:#{window_id} #{window_activity} }}';
 }
 
-export function watchCommands(): string[][] {
-  const formats = watchFormats();
-  return WATCH_SUBSCRIPTIONS.map((name, i) => ['refresh-client', '-B', `${name}::${formats[i]}`]);
+export function watchCommand(): string[] {
+  return ['refresh-client', '-B', `${WATCH_SUBSCRIPTION}::${watchFormat()}`];
 }
 
 /** The changes one poll connection's tmux tells of, counted, and whom to tell. */
@@ -60,8 +60,8 @@ export class ChangeWatch {
   }
 
   async subscribe(connection: ControlClient): Promise<void> {
-    const replies = await connection.run(watchCommands()).catch(() => []);
-    if (replies.length === WATCH_SUBSCRIPTIONS.length && replies.every((reply) => reply.ok) && !connection.closed) this.watched = connection;
+    const [reply] = await connection.run([watchCommand()]).catch(() => []);
+    if (reply?.ok === true && !connection.closed) this.watched = connection;
     // What happened before the subscription went untold: it counts as a change.
     this.changed();
   }

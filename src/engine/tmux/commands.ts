@@ -154,9 +154,9 @@ export function activityListCommand(): TmuxCommand {
   return ['list-panes', '-a', '-F', activityFormat()];
 }
 
-/** One pane's line of an activity listing (less the fields in `omit`). */
-export function activityFormat(omit: readonly string[] = []): string {
-  return [...ACTIVITY_FIELDS.filter((field) => !omit.includes(field)).map((field) => `#{${field}}`), HOOK_RECORD_FORMAT].join(' ');
+/** One pane's line of an activity listing. */
+function activityFormat(): string {
+  return [...ACTIVITY_FIELDS.map((field) => `#{${field}}`), HOOK_RECORD_FORMAT].join(' ');
 }
 
 const PANE_ID = /^%\d+$/;
