@@ -3,7 +3,8 @@
 // polls one, this build polls another and nobody polls the third, so every figure of a round comes
 // from the same seconds of the same machine. The roles rotate from round to round, so no server's
 // own quirks favour a build. CPU = the engine's process + its control-mode tmux client + what its
-// tmux server spends beyond the unpolled server over the same window.
+// tmux server spends beyond the unpolled server over the same window. BENCH_PRINTING_PRINTERS=N
+// lets only the first N panes print (0: a quiet server, where tmux can tell the engine nothing changed).
 //
 // Each engine first runs for a warm-up (60 s by default): V8 keeps compiling corral's hot code for
 // most of the first minute (at a 500 ms poll, code that runs once a cycle becomes hot slowly), and
@@ -33,8 +34,11 @@ const ROUNDS = Number(process.env.BENCH_PRINTING_ROUNDS ?? 3);
 const WARMUP = Number(process.env.BENCH_PRINTING_WARMUP_MS ?? 60_000);
 // 500 ms, and 2000 ms (the default poll interval).
 const INTERVALS = (process.env.BENCH_PRINTING_INTERVALS ?? '500,2000').split(',').map(Number);
+// How many of the panes print (all by default); the others run a program that never prints.
+const PRINTERS = Math.min(PANES, Number(process.env.BENCH_PRINTING_PRINTERS ?? PANES));
 // Pane i prints a numbered line every 200, 300, 400 or 500 ms (by i).
-const printer = numberedPrinter((i) => `0.${2 + (i % 4)}`);
+const numbered = numberedPrinter((i) => `0.${2 + (i % 4)}`);
+const printer = (i) => (i < PRINTERS ? numbered(i) : 'exec sleep 1000000');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -106,7 +110,7 @@ export async function run(log) {
     spread.push(`${interval} ms: ${rs.map((r) => r.current.total.toFixed(1)).join(', ')}`);
   }
   return [
-    `${PANES} panes on each of three identical tmux servers, each pane printing a numbered line every 200 to 500 ms, polled over a control-mode connection. ${ROUNDS} rounds per interval; in each, the baseline (${baseDist}) and this build poll one server each at the same time and the third is not polled, the roles rotating; ${WARMUP / 1000} s of warm-up, then ${DURATION / 1000} s measured. In ms of CPU per second of wall time. "first minute" is the engine during its warm-up; "tmux server (extra)" is the polled server's CPU minus the unpolled one's over the same window (that one spent ${idles.join(' / ')} ms/s).`,
+    `${PANES} panes on each of three identical tmux servers, ${PRINTERS === PANES ? 'each pane' : PRINTERS === 0 ? 'none of them printing; had they printed, each' : `${PRINTERS} of them`} printing a numbered line every 200 to 500 ms, polled over a control-mode connection. ${ROUNDS} rounds per interval; in each, the baseline (${baseDist}) and this build poll one server each at the same time and the third is not polled, the roles rotating; ${WARMUP / 1000} s of warm-up, then ${DURATION / 1000} s measured. In ms of CPU per second of wall time. "first minute" is the engine during its warm-up; "tmux server (extra)" is the polled server's CPU minus the unpolled one's over the same window (that one spent ${idles.join(' / ')} ms/s).`,
     '',
     '| poll | build | engine, first minute | engine | tmux client | tmux server (extra) | total | cycles/s |',
     '|---:|---|---:|---:|---:|---:|---:|---:|',

@@ -1,6 +1,7 @@
 // Runs the engines of several hosts at once for a fixed time, each host on its own timer as in
 // corral, and prints JSON figures. Run as its own process so that its CPU can be read from /proc.
-//   node hosts-driver.mjs '<json: {hosts:[{name,ssh,socketName}], sshOptions, controlDir, intervalMs, warmupMs, durationMs}>'
+//   node hosts-driver.mjs '<json: {hosts:[{name,ssh,socketName,sshOptions?,controlDir?}], sshOptions, controlDir, intervalMs, warmupMs, durationMs}>'
+// A host's own sshOptions and controlDir (its own sshd) win over the run's.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { createEngine } from '../../dist/engine/engine.js';
@@ -11,6 +12,7 @@ import { tmuxSpawnCountByHost } from '../../dist/engine/tmux/runner.js';
 import { cpuMs } from './tmux-fixture.mjs';
 
 const config = JSON.parse(process.argv[2]);
+const controlDirs = [...new Set([config.controlDir, ...config.hosts.map((h) => h.controlDir)].filter(Boolean))];
 const settings = resolveSettings({ flags: { pollIntervalMs: String(config.intervalMs) }, env: {}, file: null });
 
 /** ssh masters of this run: daemonized ssh processes serving a socket in our control folder. */
@@ -20,7 +22,7 @@ function masters() {
     if (!/^\d+$/.test(name)) continue;
     try {
       const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      if (cmdline.includes('[mux]') && cmdline.includes(config.controlDir)) found.push({ pid: Number(name), cmdline });
+      if (cmdline.includes('[mux]') && controlDirs.some((dir) => cmdline.includes(dir))) found.push({ pid: Number(name), cmdline });
     } catch {
       // gone meanwhile
     }
@@ -32,7 +34,7 @@ const opened = new Map();
 const engines = new Map();
 for (const host of config.hosts) {
   const spec = { name: host.name, ssh: host.ssh ?? null, socket: { kind: 'name', name: host.socketName } };
-  const tmux = openTmux(spec, { persistent: true, controlDir: config.controlDir, sshOptions: config.sshOptions ?? [] });
+  const tmux = openTmux(spec, { persistent: true, controlDir: host.controlDir ?? config.controlDir, sshOptions: host.sshOptions ?? config.sshOptions ?? [] });
   opened.set(host.name, tmux);
   engines.set(host.name, createEngine({ settings, tmux: tmux.client, host: spec }));
 }
@@ -64,9 +66,13 @@ for (const [name, engine] of engines) {
     cycles: snapshot.cycle - cyclesBefore.get(name),
     roundTrips: opened.get(name).client.pollRoundTrips - tripsBefore.get(name),
     spawns: (tmuxSpawnCountByHost().get(name) ?? 0) - (spawnsBefore.get(name) ?? 0),
-    masters: mastersAfter.filter((m) => config.hosts.find((h) => h.name === name)?.ssh && m.cmdline.includes(config.controlDir)).length,
+    masters: mastersAfter.filter((m) => {
+      const host = config.hosts.find((h) => h.name === name);
+      return host?.ssh && m.cmdline.includes(host.controlDir ?? config.controlDir);
+    }).length,
   };
 }
+const rssMb = process.memoryUsage().rss / 1048576;
 await combined.stop();
 for (const tmux of opened.values()) await tmux.close();
-console.log(JSON.stringify({ elapsedMs, cpuMs: cpuDuring, masterCpuMs, masters: mastersAfter.length, hosts }));
+console.log(JSON.stringify({ elapsedMs, cpuMs: cpuDuring, masterCpuMs, masters: mastersAfter.length, rssMb, hosts }));

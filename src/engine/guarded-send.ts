@@ -6,6 +6,7 @@
 import { hashScreen } from './screen-hash.js';
 import type { TmuxClient } from './tmux/client.js';
 import type { SendItem } from './keys.js';
+import { heldTimers, type Timers } from './types.js';
 
 export class ScreenChangedError extends Error {
   constructor(readonly target: string) {
@@ -27,10 +28,9 @@ export interface GuardedSend {
 
 export interface GuardOptions {
   readonly enterDelayMs?: number;
-  readonly sleep?: (ms: number) => Promise<void>;
+  /** For the wait before Enter; real ones that keep the process alive by default. */
+  readonly timers?: Timers;
 }
-
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The pane's screen hash now, read and hashed as the poller reads and hashes it. */
 export async function currentScreenHash(tmux: Pick<TmuxClient, 'screen'>, paneId: string): Promise<string> {
@@ -48,6 +48,9 @@ export async function sendIfUnchanged(
   }
   if (items.length > 0) await tmux.send(paneId, items);
   if (!enter) return;
-  if (items.length > 0) await (options.sleep ?? realSleep)(options.enterDelayMs ?? 100);
+  if (items.length > 0) {
+    const timers = options.timers ?? heldTimers;
+    await new Promise<void>((resolve) => timers.setTimeout(resolve, options.enterDelayMs ?? 100));
+  }
   await tmux.send(paneId, [{ kind: 'key', key: 'Enter' }]);
 }

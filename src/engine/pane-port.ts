@@ -151,61 +151,16 @@ export interface HostPanePort extends PanePort {
 }
 
 export function createPanePort(options: PanePortOptions): HostPanePort {
-  const { engine, tmux, host, settings } = options;
+  const { engine, tmux, host } = options;
   const timers = options.timers ?? heldTimers;
-  const conversations: PaneConversations & { readonly ticker: CaptureTicker } = createConversations({
-    tmux,
-    ...(options.classify ? { classify: options.classify } : {}),
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.timers ? { timers: options.timers } : {}),
-    settings: {
-      pollMs: settings.bridgePollMs,
-      quietMs: settings.bridgeQuietMs,
-      longQuietMs: settings.bridgeLongQuietMs,
-      maxDurationMs: settings.bridgeMaxDurationMs,
-      historyLines: settings.bridgeHistoryLines,
-      enterDelayMs: 100,
-      pasteThreshold: 200,
-      ...(settings.bridgeMaxLines !== undefined ? { maxLines: settings.bridgeMaxLines } : {}),
-    },
-    // Answers are read from the same pane streams the attach server's viewers use.
-    streams: () => openStreams(),
-    ...(options.spillDir !== undefined ? { openSpill: (paneId: string) => openSpillFile(options.spillDir!, paneKey(host, paneId), (options.clock ?? systemClock).now()) } : {}),
-  });
-
-  // Streams are built on first use: they need the tmux version (a process) first.
-  let streams: PaneStreams | null = null;
-  let opening: Promise<PaneStreams> | null = null;
+  // The session from the store; tmux is asked only for a pane the engine has not seen yet.
+  const sessionOf = async (paneId: string) => find(paneKey(host, paneId))?.pane.sessionId ?? (await tmux.findPane(paneId))?.sessionId ?? null;
+  const streams = new StreamsOnDemand(options, sessionOf);
+  const openStreams = () => streams.open();
+  const conversations = portConversations(options, openStreams);
   let closed = false;
-  const openStreams = (): Promise<PaneStreams> => {
-    opening ??= (async () => {
-      // tmux before 3.6 never frees a capture a control client prints: repaints then go through a
-      // paste buffer that a separate tmux process reads and deletes.
-      const leaks = printedCapturesLeak(await tmuxVersion(tmux.runner).catch(() => null));
-      streams = new PaneStreams({
-        ...(leaks ? { screenBuffers: { take: (name: string) => tmux.takeBuffer(name) } } : {}),
-        socket: tmux.socket,
-        transport: tmux.transport,
-        ringBytes: settings.attachRingBytes,
-        pauseAfterSeconds: settings.attachPauseAfter,
-        keepMs: settings.attachGraceMs,
-        ...(options.timers ? { timers: options.timers } : {}),
-        runner: tmux.commandRunner,
-        // The session from the store; tmux is asked only for a pane the engine has not seen yet.
-        sessionOf: async (paneId) =>
-          find(paneKey(host, paneId))?.pane.sessionId ?? (await tmux.findPane(paneId))?.sessionId ?? null,
-      });
-      return streams;
-    })();
-    return opening;
-  };
 
-  const paneIdOf = (key: string): string => {
-    const parsed = parsePaneKey(key);
-    if (!parsed) throw new BadPaneKeyError(key);
-    if (parsed.host !== host) throw new UnknownHostError(parsed.host, key);
-    return parsed.paneId;
-  };
+  const paneIdOf = (key: string): string => hostPaneId(key, host);
   const keyOfHold = (hold: PaneHold): PaneHold => ({ ...hold, paneId: paneKey(host, hold.paneId) });
 
   function find(key: string): PaneView | null {
@@ -213,10 +168,20 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
     return engine.getSnapshot().panes.find((view) => view.key === key) ?? null;
   }
 
+  // The key is checked before the streams are built.
+  const withStreams = async <T>(key: string, use: (paneStreams: PaneStreams, paneId: string) => Promise<T>): Promise<T> => {
+    const paneId = paneIdOf(key);
+    return use(await openStreams(), paneId);
+  };
   const sendItems = async (paneId: string, items: readonly SendItem[]) => (await openStreams()).sendItems(paneId, items);
   // The pane is read again right before the keys go out, the way the poll read the screen the person saw.
   const refuseIfChanged = async (paneId: string, key: string, guard: SendGuard | undefined) => {
     if (guard && (await currentScreenHash(tmux, paneId)) !== guard.shownHash) throw new ScreenChangedError(guard.target ?? key);
+  };
+  const guarded = async (key: string, guard: SendGuard | undefined, keys: (paneId: string) => Promise<void>): Promise<void> => {
+    const paneId = paneIdOf(key);
+    await refuseIfChanged(paneId, key, guard);
+    await keys(paneId);
   };
 
   return {
@@ -225,7 +190,7 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
       return conversations.ticker;
     },
     get streams() {
-      return streams;
+      return streams.current;
     },
     getSnapshot: () => engine.getSnapshot(),
     subscribe: (listener) => engine.subscribe(listener),
@@ -245,31 +210,14 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
       return `${host}/${await tmux.serverIdentity()}`;
     },
     release: (key) => conversations.drop(paneIdOf(key)),
-    async stream(key, viewer, fromOffset) {
-      const paneId = paneIdOf(key);
-      return (await openStreams()).subscribe(paneId, viewer, fromOffset);
-    },
-    async repaint(key, viewer) {
-      const paneId = paneIdOf(key);
-      await (await openStreams()).repaint(paneId, viewer);
-    },
-    async send(key, items, guard) {
-      const paneId = paneIdOf(key);
-      await refuseIfChanged(paneId, key, guard);
-      await sendItems(paneId, items);
-    },
+    stream: (key, viewer, fromOffset) => withStreams(key, (paneStreams, paneId) => paneStreams.subscribe(paneId, viewer, fromOffset)),
+    repaint: (key, viewer) => withStreams(key, (paneStreams, paneId) => paneStreams.repaint(paneId, viewer)),
+    send: (key, items, guard) => guarded(key, guard, (paneId) => sendItems(paneId, items)),
     async read(key, history) {
       return tmux.capture(paneIdOf(key), { history, join: true });
     },
-    async input(key, bytes) {
-      const paneId = paneIdOf(key);
-      await (await openStreams()).sendBytes(paneId, bytes);
-    },
-    async reply(key, text, guard) {
-      const paneId = paneIdOf(key);
-      await refuseIfChanged(paneId, key, guard);
-      await typeLine((items) => sendItems(paneId, items), text, timers);
-    },
+    input: (key, bytes) => withStreams(key, (paneStreams, paneId) => paneStreams.sendBytes(paneId, bytes)),
+    reply: (key, text, guard) => guarded(key, guard, (paneId) => typeLine((items) => sendItems(paneId, items), text, timers)),
     async answer(key, option, guard) {
       const paneId = paneIdOf(key);
       const view = find(key);
@@ -280,17 +228,84 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
       else await sendItems(paneId, plan.items);
       return plan;
     },
-    async resize(key, cols, rows) {
-      const paneId = paneIdOf(key);
-      await (await openStreams()).resize(paneId, cols, rows);
-    },
+    resize: (key, cols, rows) => withStreams(key, (paneStreams, paneId) => paneStreams.resize(paneId, cols, rows)),
     async close() {
       if (closed) return;
       closed = true;
       await conversations.close();
-      if (opening) await (await opening.catch(() => null))?.close();
+      await streams.close();
     },
   };
+}
+
+/** The tmux id a key names on `host`; a key that names no pane, or another host's, is refused. */
+function hostPaneId(key: string, host: string): string {
+  const parsed = parsePaneKey(key);
+  if (!parsed) throw new BadPaneKeyError(key);
+  if (parsed.host !== host) throw new UnknownHostError(parsed.host, key);
+  return parsed.paneId;
+}
+
+/** The conversations of one host's port: answers are read from the same pane streams the attach server's viewers use. */
+function portConversations(options: PanePortOptions, streams: () => Promise<PaneStreams>): PaneConversations & { readonly ticker: CaptureTicker } {
+  const { tmux, host, settings } = options;
+  return createConversations({
+    tmux,
+    ...(options.classify ? { classify: options.classify } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.timers ? { timers: options.timers } : {}),
+    settings: {
+      pollMs: settings.bridgePollMs,
+      quietMs: settings.bridgeQuietMs,
+      longQuietMs: settings.bridgeLongQuietMs,
+      maxDurationMs: settings.bridgeMaxDurationMs,
+      historyLines: settings.bridgeHistoryLines,
+      enterDelayMs: 100,
+      pasteThreshold: 200,
+      ...(settings.bridgeMaxLines !== undefined ? { maxLines: settings.bridgeMaxLines } : {}),
+    },
+    streams,
+    ...(options.spillDir !== undefined ? { openSpill: (paneId: string) => openSpillFile(options.spillDir!, paneKey(host, paneId), (options.clock ?? systemClock).now()) } : {}),
+  });
+}
+
+/** A port's pane streams, built on first use: they need the tmux version (a process) first. */
+class StreamsOnDemand {
+  current: PaneStreams | null = null;
+  private opening: Promise<PaneStreams> | null = null;
+
+  constructor(
+    private readonly options: PanePortOptions,
+    private readonly sessionOf: (paneId: string) => Promise<string | null>,
+  ) {}
+
+  open(): Promise<PaneStreams> {
+    this.opening ??= this.build();
+    return this.opening;
+  }
+
+  async close(): Promise<void> {
+    if (this.opening) await (await this.opening.catch(() => null))?.close();
+  }
+
+  private async build(): Promise<PaneStreams> {
+    const { tmux, settings } = this.options;
+    // tmux before 3.6 never frees a capture a control client prints: repaints then go through a
+    // paste buffer that a separate tmux process reads and deletes.
+    const leaks = printedCapturesLeak(await tmuxVersion(tmux.runner).catch(() => null));
+    this.current = new PaneStreams({
+      ...(leaks ? { screenBuffers: { take: (name: string) => tmux.takeBuffer(name) } } : {}),
+      socket: tmux.socket,
+      transport: tmux.transport,
+      ringBytes: settings.attachRingBytes,
+      pauseAfterSeconds: settings.attachPauseAfter,
+      keepMs: settings.attachGraceMs,
+      ...(this.options.timers ? { timers: this.options.timers } : {}),
+      runner: tmux.commandRunner,
+      sessionOf: this.sessionOf,
+    });
+    return this.current;
+  }
 }
 
 /**

@@ -8,9 +8,9 @@
 // by its pid when it ran on this machine.
 
 import { ACTIVE_WINDOW_MS } from './pane-status.js';
-import { desiredOptions, nextQuietAt, optionCommands, parseSlotKey, unsetOptionCommand, type StatusOptions } from './status-options.js';
+import { desiredOptions, nextQuietAt, optionCommands, parseSlotKey, unsetOptionCommand, type OptionSlot, type StatusOptions } from './status-options.js';
 import type { TmuxClient } from './tmux/client.js';
-import { systemClock, systemTimers, type Clock, type EngineStore, type Timers } from './types.js';
+import { systemClock, systemTimers, type Clock, type EngineStore, type PaneView, type Timers } from './types.js';
 
 const WRITER_PREFIX = '@corral_writer_';
 
@@ -56,6 +56,28 @@ export function liveWriters(shown: string, machine: string, alive: (pid: number)
   return live;
 }
 
+/** Whether an option's pane, window or session is gone (it took its options with it). */
+function closedWith(views: readonly PaneView[]): (slot: OptionSlot) => boolean {
+  const live = new Set(views.map((v) => v.pane.paneId));
+  const windows = new Set(views.map((v) => v.pane.windowId));
+  const sessions = new Set(views.map((v) => v.pane.sessionId));
+  return (slot) =>
+    slot.scope === 'pane' ? !live.has(slot.target) : slot.scope === 'window' ? !windows.has(slot.target) : slot.scope === 'session' ? !sessions.has(slot.target) : false;
+}
+
+/** A stopping writer's exit: its mark unset, and its options too unless another corral still keeps them. */
+async function withdraw(options: StatusWriterOptions, self: string, written: StatusOptions): Promise<void> {
+  const { tmux } = options;
+  try {
+    const shown = await tmux.runEach([['set-option', '-q', '-u', '-g', self]]).then(() => tmux.globalOptions());
+    // Another corral still keeps them up to date: leave them.
+    if (liveWriters(shown, options.machine, options.alive, self).length > 0) return;
+    await tmux.runEach([...written.keys()].map((key) => unsetOptionCommand(parseSlotKey(key))));
+  } catch {
+    // The server went away, taking its options with it.
+  }
+}
+
 export function startStatusWriter(options: StatusWriterOptions): StatusWriter {
   const { engine, tmux } = options;
   const clock = options.clock ?? systemClock;
@@ -74,13 +96,7 @@ export function startStatusWriter(options: StatusWriterOptions): StatusWriter {
     const views = engine.getSnapshot().panes;
     const now = clock.now();
     const wanted = desiredOptions(views, now);
-    const live = new Set(views.map((v) => v.pane.paneId));
-    const windows = new Set(views.map((v) => v.pane.windowId));
-    const sessions = new Set(views.map((v) => v.pane.sessionId));
-    // A pane, window or session that closed took its options with it.
-    const commands = optionCommands(written, wanted, (slot) =>
-      slot.scope === 'pane' ? !live.has(slot.target) : slot.scope === 'window' ? !windows.has(slot.target) : slot.scope === 'session' ? !sessions.has(slot.target) : false,
-    );
+    const commands = optionCommands(written, wanted, closedWith(views));
     if (!registered) commands.unshift(['set-option', '-q', '-g', self, '1']);
     if (commands.length > 0) {
       try {
@@ -135,14 +151,7 @@ export function startStatusWriter(options: StatusWriterOptions): StatusWriter {
       if (timer !== null) timers.clearTimeout(timer);
       await running;
       if (!registered) return;
-      try {
-        const shown = await tmux.runEach([['set-option', '-q', '-u', '-g', self]]).then(() => tmux.globalOptions());
-        // Another corral still keeps them up to date: leave them.
-        if (liveWriters(shown, options.machine, options.alive, self).length > 0) return;
-        await tmux.runEach([...written.keys()].map((key) => unsetOptionCommand(parseSlotKey(key))));
-      } catch {
-        // The server went away, taking its options with it.
-      }
+      await withdraw(options, self, written);
     },
   };
 }

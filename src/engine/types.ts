@@ -268,16 +268,18 @@ export interface Timers {
 
 /** Real timers that never keep the process alive by themselves (shutdown clears them anyway). */
 export const systemTimers: Timers = {
+  // eslint-disable-next-line no-restricted-globals -- the engine's real timers are armed here and only here
   setTimeout: (callback, ms) => setTimeout(callback, ms).unref(),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
 
 /**
- * Real timers that keep the process alive until they fire, for short waits inside work that must
- * finish: the pause before the Enter that follows a typed line (a one-shot command such as
+ * Real timers that keep the process alive while armed: a headless corral lives on its poll timer,
+ * and the pause before the Enter that follows a typed line must finish (a one-shot command such as
  * `corral next --answer` would otherwise end in it, the line typed and the Enter never sent).
  */
 export const heldTimers: Timers = {
+  // eslint-disable-next-line no-restricted-globals -- the engine's real timers are armed here and only here
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };

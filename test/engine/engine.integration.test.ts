@@ -17,8 +17,11 @@ let server: TestTmux;
 let engine: Engine | null = null;
 let events: CorralEvent[] = [];
 
-/** The argv of every poll command sent over the control connection (persistent engines only). */
+/** The argv of every command the engine's poll sent (over the control connection, or a process each). */
 let polled: string[][] = [];
+
+/** How many times the engine has listed the panes: "nothing happened" is judged over cycles, not over a sleep. */
+const listingCount = () => polled.filter((args) => args[0] === 'list-panes').length;
 
 function startEngine(flags: Record<string, unknown> = {}, persistent = false): Engine {
   const settings = resolveSettings({ flags: { quietThresholdMs: 1500, pollIntervalMs: 200, ...flags }, env: {}, file: null });
@@ -27,7 +30,8 @@ function startEngine(flags: Record<string, unknown> = {}, persistent = false): E
   const pollRunner = control
     ? Object.assign((args: readonly string[]) => (polled.push([...args]), control(args)), { close: () => control.close() })
     : undefined;
-  engine = createEngine({ settings, tmux: new TmuxClient({ socket: server.socket, runner: exec, ...(pollRunner ? { pollRunner } : {}) }) });
+  const runner = control ? exec : Object.assign((args: readonly string[], options?: Parameters<typeof exec>[1]) => (polled.push([...args]), exec(args, options)), exec);
+  engine = createEngine({ settings, tmux: new TmuxClient({ socket: server.socket, runner, ...(pollRunner ? { pollRunner } : {}) }) });
   engine.onEvent((event) => events.push(event));
   engine.start();
   return engine;
@@ -41,6 +45,12 @@ async function waitFor<T>(probe: () => T | undefined | null | false, timeoutMs =
     if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms; events: ${JSON.stringify(events)}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** Waits until the engine has listed the panes `count` more times. */
+async function cyclesPass(count: number): Promise<void> {
+  const target = listingCount() + count;
+  await waitFor(() => listingCount() >= target, 30_000);
 }
 
 const paneView = (paneId: string): PaneView | undefined => engine?.getSnapshot().panes.find((p) => p.pane.paneId === paneId);
@@ -83,7 +93,8 @@ describe('engine on a real tmux server', () => {
     );
     startEngine();
     await waitFor(() => paneView(middle)?.state === 'monitoring' && paneView(spinner)?.state === 'monitoring');
-    await new Promise((r) => setTimeout(r, 2600));
+    // Thirteen cycles 200 ms apart: well past the 1.5 s quiet threshold.
+    await cyclesPass(13);
     expect(events.filter((e) => e.type === 'stuck')).toEqual([]);
     expect(paneView(middle)?.lines.join('\n')).toMatch(/top line\ncounter \d+\nready \$/);
   });
@@ -170,16 +181,18 @@ describe('engine on a real tmux server', () => {
     const [silent0, printing0] = [captures(silent), captures(printing)];
     const lastTick = () => Number(/tick (\d+)\s*$/.exec(paneView(printing)?.lines.join('\n') ?? '')?.[1]);
     const tick0 = lastTick();
-    await new Promise((r) => setTimeout(r, 4000));
+    const watchedFrom = Date.now();
+    await cyclesPass(20);
+    const watchedMs = Date.now() - watchedFrom;
     expect(captures(silent)).toBe(silent0);
     // A pane that keeps printing is followed every FOLLOW_MS (2 s), not at every 200 ms poll.
     expect(captures(printing) - printing0).toBeGreaterThanOrEqual(1);
-    expect(captures(printing) - printing0).toBeLessThanOrEqual(3);
+    expect(captures(printing) - printing0).toBeLessThanOrEqual(Math.ceil(watchedMs / 2000) + 1);
     expect(lastTick() - tick0).toBeGreaterThanOrEqual(5);
     // The pane a person looks at is captured whenever it printed: every poll.
     engine!.focus([printing]);
     const focused0 = captures(printing);
-    await new Promise((r) => setTimeout(r, 2000));
+    await cyclesPass(10);
     expect(captures(printing) - focused0).toBeGreaterThanOrEqual(5);
     engine!.focus([]);
     const beforeResize = captures(silent);
@@ -196,7 +209,7 @@ describe('engine on a real tmux server', () => {
     await waitFor(() => paneView(pane)?.pane.title === 'first');
     const listings = () => polled.filter((args) => args[0] === 'list-panes').map((args) => args[3] ?? '');
     const named = () => listings().filter((format) => format.includes('#{pane_title}')).length;
-    await new Promise((r) => setTimeout(r, 2 * DETAILS_MS));
+    await cyclesPass((2 * DETAILS_MS) / 200);
     // At a 200 ms poll, most listings are activity listings: about one in ten carries the names.
     expect(listings().length).toBeGreaterThanOrEqual(12);
     expect(named()).toBeLessThanOrEqual(Math.ceil(listings().length / 4));

@@ -7,6 +7,7 @@ import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
 import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
 import type { CorralEvent } from '../../src/engine/types.js';
+import { ManualTime } from '../helpers/manual-time.js';
 
 const NONCE = 'fixed';
 
@@ -132,6 +133,29 @@ describe('engine (scripted tmux, manual clock)', () => {
     pane.screen = '$ ls';
     await engine.pollNow();
     expect(engine.getSnapshot().panes[0]).toMatchObject({ state: 'monitoring', acknowledged: false });
+  });
+
+  it('polls on its injected timers: every interval, after a hook at 250, 800 and 1600 ms, nothing once stopped', async () => {
+    const fake = scriptedTmux([{ id: '%1', screen: '$ ', command: 'claude' }]);
+    const time = new ManualTime();
+    const settings = resolveSettings({ flags: { pollIntervalMs: 2_000 }, env: {}, file: null });
+    const engine = createEngine({ settings, tmux: new TmuxClient({ socket: { kind: 'name', name: 't' }, runner: fake.runner, nonce: NONCE }), clock: time, wallClock: time, timers: time });
+    const listings = () => fake.calls.filter((call) => call[0] === 'list-panes').length;
+    engine.start();
+    await time.advance(0);
+    // The first cycle registers the pane without its screen, so the second follows at once.
+    expect(listings()).toBe(2);
+    await time.advance(6_000);
+    expect(listings()).toBe(5);
+    const hook = { agent: 'claude-code', signal: 'permission', event: 'PermissionRequest', sessionId: 's', transcriptPath: '', cwd: '/', message: 'Bash: ls' } as const;
+    expect(engine.observeHook('%1', hook)).toBe(true);
+    await time.advance(1_600);
+    // Three follow-ups; the regular poll comes at 8 s.
+    expect(listings()).toBe(8);
+    await engine.stop();
+    expect(time.timerCount).toBe(0);
+    await time.advance(60_000);
+    expect(listings()).toBe(8);
   });
 
   describe('over a persistent connection', () => {

@@ -201,4 +201,19 @@ describe('a reachable host without a tmux server', () => {
     await h.engine.pollNow();
     expect(h.engine.getSnapshot().hosts[0]).toMatchObject({ state: 'connected', status: 'no-server', error: 'no tmux server is running on default server', retryAt: null });
   });
+
+  it('answered after ssh failures: the backoff starts again from 1 s, and no retry time is left behind', async () => {
+    const h = remoteEngine([{ id: '%1', screen: '$', printedAt: T0 }], 0);
+    h.remote.fail(new HostUnreachableError('build-box', 'ssh: connect to host build-box port 22: Connection refused'));
+    await h.engine.pollNow();
+    await h.engine.pollNow();
+    expect(h.engine.getSnapshot().hosts[0]?.retryAt).toBe(h.now() + 2_000);
+    h.remote.fail(null);
+    h.remote.setServer(false);
+    await h.engine.pollNow();
+    expect(h.engine.getSnapshot().hosts[0]).toMatchObject({ state: 'connected', status: 'no-server', retryAt: null });
+    h.remote.fail(new HostUnreachableError('build-box', 'ssh: connect to host build-box port 22: Connection refused'));
+    await h.engine.pollNow();
+    expect(h.engine.getSnapshot().hosts[0]?.retryAt).toBe(h.now() + 1_000);
+  });
 });

@@ -2,14 +2,9 @@
 // down never blocks the caller: events wait in a bounded queue, the oldest are dropped (and
 // counted) when it overflows, and delivery is retried with exponential backoff.
 
-import type { CorralEvent, Timers } from '../types.js';
+import { heldTimers, type CorralEvent, type Timers } from '../types.js';
 
 export type { Timers } from '../types.js';
-
-const realTimers: Timers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
 
 export interface EventQueueOptions {
   /** Delivers one event; rejects when it did not arrive. */
@@ -42,7 +37,7 @@ export class EventQueue {
     this.capacity = options.capacity ?? 1000;
     this.initialBackoff = options.initialBackoffMs ?? 250;
     this.maxBackoff = options.maxBackoffMs ?? 30_000;
-    this.timers = options.timers ?? realTimers;
+    this.timers = options.timers ?? heldTimers;
     this.backoff = this.initialBackoff;
   }
 

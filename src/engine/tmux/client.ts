@@ -87,6 +87,8 @@ export type PollRunner = TmuxRunner & {
   close?(): Promise<void>;
   connected?(): boolean;
   replies?(commands: readonly (readonly string[])[]): Promise<readonly ControlReply[] | null>;
+  watch?(listener: () => void): void;
+  changes?(): number | null;
 };
 
 export interface TmuxClientOptions {
@@ -214,6 +216,21 @@ export class TmuxClient {
     const shown = style === null ? null : this.pollRunner.connected?.() === false ? 'raw' : style;
     const screen = (body: string) => (shown === null ? body : shownScreen(body, shown));
     return { panes, screens: parsePollCycle(result.stdout, this.framing, result.exitCode === 0, screen).screens, serverTime };
+  }
+
+  /**
+   * Has the poll's connection tell of changes to the listing (see change-watch.ts); `listener`
+   * hears each. False when the poll has no such connection (one tmux process a cycle).
+   */
+  watchChanges(listener: () => void): boolean {
+    if (this.pollRunner === this.runner || !this.pollRunner.watch) return false;
+    this.pollRunner.watch(listener);
+    return true;
+  }
+
+  /** How many changes tmux has told of since watchChanges; null while nothing watches (then every poll must ask). */
+  changeCount(): number | null {
+    return this.pollRunner === this.runner ? null : (this.pollRunner.changes?.() ?? null);
   }
 
   /** The listing of a poll: an activity listing while the last full one is recent (see DETAILS_MS), else a full one. */

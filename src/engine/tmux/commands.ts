@@ -151,7 +151,12 @@ const ACTIVITY_FIELDS = [
 export type PaneActivity = Omit<PaneInfo, 'sessionName' | 'windowName' | 'title' | 'cwd' | 'command'>;
 
 export function activityListCommand(): TmuxCommand {
-  return ['list-panes', '-a', '-F', [...ACTIVITY_FIELDS.map((field) => `#{${field}}`), HOOK_RECORD_FORMAT].join(' ')];
+  return ['list-panes', '-a', '-F', activityFormat()];
+}
+
+/** One pane's line of an activity listing. */
+function activityFormat(): string {
+  return [...ACTIVITY_FIELDS.map((field) => `#{${field}}`), HOOK_RECORD_FORMAT].join(' ');
 }
 
 const PANE_ID = /^%\d+$/;

@@ -7,7 +7,7 @@
 // corral, however corral ends (even on SIGKILL).
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import type { TmuxSocket } from '../types.js';
+import { heldTimers, type Timers, type TmuxSocket } from '../types.js';
 import { controlGate, type ControlGate } from './control-gate.js';
 import { ControlLimitError, ControlParser, formatControlLine, replyLines, type ControlEvent, type ControlReply } from './control-protocol.js';
 import { localTransport, type TmuxTransport } from './transport.js';
@@ -37,6 +37,8 @@ export interface ControlClientOptions {
   readonly transport?: TmuxTransport;
   /** How long open() waits for the attach to finish. */
   readonly timeoutMs?: number;
+  /** For the attach timeout and the wait after a detach; real ones that keep the process alive by default. */
+  readonly timers?: Timers;
 }
 
 export class ControlClientError extends Error {
@@ -83,6 +85,7 @@ export class ControlClient {
     private readonly child: ChildProcessWithoutNullStreams,
     private readonly gate: ControlGate,
     handlers: ControlHandlers,
+    private readonly timers: Timers,
   ) {
     this.handlers = handlers;
     this.exitedPromise = new Promise((resolve) => child.once('close', () => resolve()));
@@ -112,7 +115,7 @@ export class ControlClient {
         detached: true,
       }) as ChildProcessWithoutNullStreams;
       child.stdio[3]?.on('error', () => undefined);
-      const client = new ControlClient(child, gate, options.handlers ?? {});
+      const client = new ControlClient(child, gate, options.handlers ?? {}, options.timers ?? heldTimers);
       live.add(client);
       return client.start(options.timeoutMs ?? 5000, transport);
     });
@@ -123,7 +126,7 @@ export class ControlClient {
       let attached = false;
       const stderr: string[] = [];
       const early: string[] = [];
-      const timer = setTimeout(() => {
+      const timer = this.timers.setTimeout(() => {
         if (attached) return;
         this.kill();
         reject(new ControlClientError(`tmux control client did not attach within ${timeoutMs} ms`));
@@ -131,7 +134,7 @@ export class ControlClient {
       this.child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
       this.child.stdin.on('error', () => undefined);
       this.child.on('error', (error: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
+        this.timers.clearTimeout(timer);
         this.finish('could not start tmux');
         reject(
           error.code === 'ENOENT'
@@ -140,7 +143,7 @@ export class ControlClient {
         );
       });
       this.child.on('close', (code: number | null) => {
-        clearTimeout(timer);
+        this.timers.clearTimeout(timer);
         this.finish(this.exitReason || 'tmux control client exited');
         if (!attached) {
           // ssh's own failures (host down, key refused) say more than "could not attach".
@@ -154,7 +157,7 @@ export class ControlClient {
           if (!attached) {
             if (event.kind === 'session-changed') {
               attached = true;
-              clearTimeout(timer);
+              this.timers.clearTimeout(timer);
               this.sessionId = event.sessionId;
               this.sessionName = event.name;
               resolve(this);
@@ -270,9 +273,9 @@ export class ControlClient {
       } catch {
         // stdin already closed
       }
-      const timer = setTimeout(() => this.kill(), graceMs);
+      const timer = this.timers.setTimeout(() => this.kill(), graceMs);
       await this.exitedPromise;
-      clearTimeout(timer);
+      this.timers.clearTimeout(timer);
     });
     return this.closing;
   }

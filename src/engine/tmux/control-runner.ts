@@ -3,7 +3,8 @@
 // of CPU). Whenever the connection is not there (no session yet, its session closed, the server
 // died) the call goes to the exec runner instead, and a later call connects again.
 
-import { ControlClient } from './control-client.js';
+import { ControlClient, type ControlHandlers } from './control-client.js';
+import { ChangeWatch } from './change-watch.js';
 import { HostUnreachableError } from '../host-errors.js';
 import type { ControlReply } from './control-protocol.js';
 import type { RunOptions, TmuxResult, TmuxRunner } from './runner.js';
@@ -31,6 +32,13 @@ export interface ControlRunner extends TmuxRunner {
    * null when there is no connection, and the caller runs them some other way.
    */
   replies(commands: readonly (readonly string[])[]): Promise<readonly ControlReply[] | null>;
+  /**
+   * Asks tmux to tell of changes over the connection (a format subscription, see change-watch.ts);
+   * `listener` hears each one. From then on `changes` counts them.
+   */
+  watch(listener: () => void): void;
+  /** How many changes tmux has told of; null while nothing watches (no connection, or no subscription on it). */
+  changes(): number | null;
   close(): Promise<void>;
 }
 
@@ -56,6 +64,7 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
   let connecting: Promise<ControlClient | null> | null = null;
   let nextTry = 0;
   let closed = false;
+  const watch = new ChangeWatch();
 
   const connect = async (): Promise<ControlClient | null> => {
     if (client && !client.closed) return client;
@@ -66,18 +75,13 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
     const session = sessions.exitCode === 0 ? sessions.stdout.split('\n').find((s) => s.startsWith('$')) : undefined;
     if (!session) return null;
     try {
-      const opened = await ControlClient.open({
-        socket: options.socket,
-        session,
-        extraFlags: ['no-output'],
-        ...(options.transport ? { transport: options.transport } : {}),
-        ...(options.attachTimeoutMs === undefined ? {} : { timeoutMs: options.attachTimeoutMs }),
-      });
+      const opened = await openConnection(options, session, watch.handlers);
       if (closed) {
         await opened.close();
         return null;
       }
       client = opened;
+      if (watch.wanted) await watch.subscribe(opened);
       return client;
     } catch {
       return null;
@@ -87,30 +91,9 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
   let lastConnected = false;
   const runner = async (args: readonly string[], runOptions?: RunOptions): Promise<TmuxResult> => {
     if (runOptions?.input !== undefined) return options.exec(args, runOptions);
-    connecting ??= connect().finally(() => (connecting = null));
-    const connection = await connecting;
-    if (!connection) {
-      lastConnected = false;
-      return options.exec(args);
-    }
-    const commands = splitChain(args);
-    let replies;
-    try {
-      replies = await connection.run(commands);
-    } catch {
-      // The connection died under this call: answer it the slow way, reconnect later; unless the
-      // peer flooded it, which the caller must hear of (a host goes offline with the reason).
-      lastConnected = false;
-      refuseOverflow(connection);
-      return options.exec(args);
-    }
-    lastConnected = true;
-    let stdout = '';
-    for (const reply of replies) {
-      if (!reply.ok) return { stdout, stderr: reply.text === '' ? '\n' : reply.text, exitCode: 1 };
-      stdout += reply.text;
-    }
-    return { stdout, stderr: '', exitCode: 0 };
+    const answered = await replies(splitChain(args));
+    // No connection, or it died under this call: answered the slow way, connected again later.
+    return answered === null ? options.exec(args) : resultOf(answered);
   };
 
   const replies = async (commands: readonly (readonly string[])[]): Promise<readonly ControlReply[] | null> => {
@@ -122,7 +105,8 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
         lastConnected = true;
         return answered;
       } catch {
-        // The connection died under this call.
+        // The connection died under this call; unless the peer flooded it, which the caller must
+        // hear of (a host goes offline with the reason), the caller answers some other way.
         lastConnected = false;
         refuseOverflow(connection);
       }
@@ -134,6 +118,8 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
   return Object.assign(runner, {
     connected: () => lastConnected,
     replies,
+    watch: (listener: () => void) => watch.listen(listener, client),
+    changes: () => watch.changes(client),
     async close() {
       closed = true;
       await connecting;
@@ -141,4 +127,26 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
       client = null;
     },
   });
+}
+
+/** A control-mode connection attached to `session`, printing no pane output. */
+function openConnection(options: ControlRunnerOptions, session: string, handlers: ControlHandlers): Promise<ControlClient> {
+  return ControlClient.open({
+    socket: options.socket,
+    session,
+    handlers,
+    extraFlags: ['no-output'],
+    ...(options.transport ? { transport: options.transport } : {}),
+    ...(options.attachTimeoutMs === undefined ? {} : { timeoutMs: options.attachTimeoutMs }),
+  });
+}
+
+/** The replies of a chain of commands as one run's result: up to the first that failed. */
+function resultOf(replies: readonly ControlReply[]): TmuxResult {
+  let stdout = '';
+  for (const reply of replies) {
+    if (!reply.ok) return { stdout, stderr: reply.text === '' ? '\n' : reply.text, exitCode: 1 };
+    stdout += reply.text;
+  }
+  return { stdout, stderr: '', exitCode: 0 };
 }

@@ -177,6 +177,8 @@ describe('PaneStreams with a scripted control connection', () => {
 
   it('with no grace period detaches with the last viewer', async () => {
     const script = scripted();
+    // Taken before the streams exist: their offsets start from the clock when they are made.
+    const before = Date.now() * 1024;
     const streams = new PaneStreams({
       socket: { kind: 'default' },
       ringBytes: 64,
@@ -360,7 +362,6 @@ describe('PaneStreams with a scripted control connection', () => {
       openControl: script.open,
     });
     const viewer = new Recorder(false);
-    const before = Date.now() * 1024;
     const sub = await join(streams, script, viewer, 'x', 5000);
     expect(sub.replay.mode).toBe('recovery');
     expect(sub.replay.snapshotOffset).toBeGreaterThanOrEqual(before);

@@ -1,0 +1,246 @@
+// One poll cycle as a pure function: the last state of every watched pane and what tmux listed
+// (with the screens the cycle captured) in, the next state, the events and the hook records to
+// clear out. No tmux, no clock: the caller reads both and hands the readings in.
+
+import { outputEndedBy } from '../capture-gate.js';
+import { agentExited, decodeHookRecord, hookRecordEvent } from '../hooks/hook-record.js';
+import { end, observe, register, type MachineConfig, type PaneTrack } from '../pane-machine.js';
+import { classifyScreen, type PromptRules } from '../prompt/matcher.js';
+import { readLines } from '../screen-hash.js';
+import { inScope, type ScopeOptions } from '../scope.js';
+import type { CorralEvent, PaneInfo, PromptVerdict } from '../types.js';
+
+/** A captured screen and what was made of it: the same text again needs no new verdict. */
+export interface ScreenReading {
+  readonly text: string;
+  readonly alternateOn: boolean;
+  readonly lines: readonly string[];
+  readonly hash: string;
+  readonly verdict: PromptVerdict;
+}
+
+/** The listing and wall-clock time of a pane's last capture, its cycle, and whether the screen had changed since the capture before. */
+export interface CaptureRecord {
+  readonly pane: PaneInfo;
+  readonly at: number;
+  readonly cycle: number;
+  readonly changed: boolean;
+}
+
+/** What the engine keeps of one watched pane from one cycle to the next. */
+export interface PaneEntry {
+  readonly pane: PaneInfo;
+  readonly track: PaneTrack;
+  /** The preview lines, kept as the same array while the screen does not change. */
+  readonly lines: readonly string[];
+  /** The screen hash `lines` were taken for (null before the first screen). */
+  readonly linesHash: string | null;
+  readonly captured: CaptureRecord | null;
+  readonly screen: ScreenReading | null;
+  /** The event part of the pane's hook record as last read or written (see hooks/hook-record.ts), and the last record cleared. */
+  readonly hookRecord: string;
+  readonly clearedRecord: string;
+  /** The pane's foreground command when its last hook came (its agent's). */
+  readonly agentCommand: string;
+}
+
+/** What one cycle got from tmux, and when. */
+export interface PollListing {
+  /** Every pane listed, activity stamps in this machine's clock. */
+  readonly panes: readonly PaneInfo[];
+  readonly screens: ReadonlyMap<string, string>;
+  /** The panes the cycle chose to capture; null when it captured every pane it knew. */
+  readonly chosen: ReadonlySet<string> | null;
+  /** Wall-clock time the request left (tmux's stamps compare with it). */
+  readonly requestedAt: number;
+  /** Engine-clock time the answer came. */
+  readonly now: number;
+  /** Wall-clock time the answer came. */
+  readonly wallNow: number;
+  readonly cycle: number;
+}
+
+export interface StepContext {
+  readonly host: string;
+  readonly scope: ScopeOptions;
+  readonly machine: MachineConfig;
+  readonly rules: PromptRules;
+  readonly previewLines: number;
+  /** The host's clock minus this machine's (ms): hook records are stamped in the host's clock. */
+  readonly skew: number;
+}
+
+export interface StepResult {
+  readonly entries: ReadonlyMap<string, PaneEntry>;
+  readonly events: readonly CorralEvent[];
+  /** A pane was registered without its screen: the next cycle should come at once. */
+  readonly registeredNew: boolean;
+  /** Hook records to remove from their panes (their agents exited). */
+  readonly clearRecords: readonly HookRecordToClear[];
+}
+
+export interface HookRecordToClear {
+  readonly paneId: string;
+  readonly value: string;
+}
+
+/** The next state of every watched pane after one listing. */
+export function pollStep(entries: ReadonlyMap<string, PaneEntry>, listing: PollListing, context: StepContext): StepResult {
+  const events: CorralEvent[] = [];
+  const clearRecords: HookRecordToClear[] = [];
+  const watched = new Map<string, PaneInfo>();
+  const present = new Set<string>();
+  for (const pane of listing.panes) {
+    present.add(pane.paneId);
+    if (inScope(pane, context.scope)) watched.set(pane.paneId, pane);
+    // A dead pane (kept by remain-on-exit) is not watched, and its agent is gone with its record.
+    else if (pane.dead && pane.hookRecord !== '') clearRecords.push({ paneId: pane.paneId, value: pane.hookRecord });
+  }
+  const next = new Map<string, PaneEntry>();
+  for (const [paneId, entry] of entries) {
+    if (watched.has(paneId)) next.set(paneId, entry);
+    else events.push(end(entry.track, present.has(paneId) ? 'out-of-scope' : 'closed', listing.now));
+  }
+  let registeredNew = false;
+  for (const pane of watched.values()) {
+    const known = next.get(pane.paneId);
+    const step = known === undefined ? registerPane(pane, listing, context) : { entry: known, events: [], registeredNew: false, clearRecords: [] };
+    events.push(...step.events);
+    clearRecords.push(...step.clearRecords);
+    if (step.registeredNew) {
+      registeredNew = true;
+      next.set(pane.paneId, step.entry);
+      continue;
+    }
+    const updated = updatePane(step.entry, pane, known !== undefined, listing, context);
+    events.push(...updated.events);
+    clearRecords.push(...updated.clearRecords);
+    next.set(pane.paneId, updated.entry);
+  }
+  return { entries: next, events, registeredNew, clearRecords };
+}
+
+interface PaneStep {
+  readonly entry: PaneEntry;
+  readonly events: readonly CorralEvent[];
+  readonly registeredNew: boolean;
+  readonly clearRecords: readonly HookRecordToClear[];
+}
+
+/** A pane seen for the first time: registered, with what its hook record says. */
+function registerPane(pane: PaneInfo, listing: PollListing, context: StepContext): PaneStep {
+  const step = register(pane, listing.now, context.host);
+  const fresh: PaneEntry = { pane, track: step.track, lines: [], linesHash: null, captured: null, screen: null, hookRecord: '', clearedRecord: '', agentCommand: '' };
+  const hooked = followHookRecord(fresh, pane, listing, context);
+  return {
+    entry: hooked.entry,
+    events: [...step.events, ...hooked.events],
+    registeredNew: !listing.screens.has(pane.paneId),
+    clearRecords: hooked.clearRecords,
+  };
+}
+
+/** A known pane (or one registered this cycle with its screen): its listing, hook record and screen. */
+function updatePane(entry: PaneEntry, pane: PaneInfo, known: boolean, listing: PollListing, context: StepContext): PaneStep {
+  const events: CorralEvent[] = [];
+  let clearRecords: readonly HookRecordToClear[] = [];
+  let current = entry;
+  if (known && entry.pane !== pane) {
+    const hooked = followHookRecord(entry, pane, listing, context);
+    events.push(...hooked.events);
+    clearRecords = hooked.clearRecords;
+    current = hooked.entry;
+  }
+  if (current.pane !== pane) current = { ...current, pane };
+  const text = listing.screens.get(pane.paneId);
+  if (text === undefined) {
+    // Left out on purpose: the screen is the one seen last time, and quiet time still counts.
+    const { hash, verdict } = current.track;
+    if (listing.chosen !== null && !listing.chosen.has(pane.paneId) && hash !== null && verdict !== null) {
+      const step = observe(current.track, { hash, verdict }, listing.now, context.machine);
+      events.push(...step.events);
+      if (step.track !== current.track) current = { ...current, track: step.track };
+    }
+    return { entry: current, events, registeredNew: false, clearRecords };
+  }
+  const screened = observeScreen(current, pane, text, listing, context);
+  events.push(...screened.events);
+  return { entry: screened.entry, events, registeredNew: false, clearRecords };
+}
+
+/** A captured screen through the pane's machine. */
+function observeScreen(entry: PaneEntry, pane: PaneInfo, text: string, listing: PollListing, context: StepContext): { entry: PaneEntry; events: readonly CorralEvent[] } {
+  const { requestedAt, now } = listing;
+  const before = entry.screen;
+  const previous = entry.captured;
+  const screen = readScreen(before, text, pane.alternateOn, context.rules);
+  const { lines, hash, verdict } = screen;
+  const changed = before !== null && before.hash !== hash;
+  // Quiet time starts when the output ended, not when this capture found it (a pane followed at a
+  // steady pace is captured late): moved from tmux's wall-clock stamp to the engine's clock.
+  const endedBy = changed && previous !== null ? outputEndedBy(previous, pane, requestedAt) : null;
+  const changedAt = endedBy === null ? now : now - (requestedAt - endedBy);
+  const step = observe(entry.track, { hash, verdict, changedAt }, now, context.machine);
+  // Keep the same array while the screen is unchanged (a blank screen too), so the view, and with
+  // it the snapshot, stays the same object and readers need not re-render.
+  const fresh = step.track.hash !== entry.linesHash;
+  return {
+    entry: {
+      ...entry,
+      track: step.track,
+      screen,
+      captured: { pane, at: requestedAt, cycle: listing.cycle, changed },
+      lines: fresh ? lines.slice(-context.previewLines) : entry.lines,
+      linesHash: fresh ? step.track.hash : entry.linesHash,
+    },
+    events: step.events,
+  };
+}
+
+/**
+ * What the pane's hook record says, once: the agent hook it tells of (received by whichever corral
+ * process runs the hook receiver, or recorded by the hook itself), observed at the time it fired.
+ * A pane whose agent has exited (a shell where the agent was, or a dead pane) keeps no claim, and
+ * its record is cleared for every corral process.
+ */
+function followHookRecord(entry: PaneEntry, pane: PaneInfo, listing: PollListing, context: StepContext): PaneStep {
+  const events: CorralEvent[] = [];
+  const clearRecords: HookRecordToClear[] = [];
+  const { now } = listing;
+  let current = entry;
+  // The event part only: a record this engine wrote itself comes back with the command filled in.
+  const event = hookRecordEvent(pane.hookRecord);
+  if (event !== current.hookRecord) {
+    current = { ...current, hookRecord: event };
+    const record = decodeHookRecord(pane.hookRecord);
+    // The record of an agent that has exited since is not news: it is only cleared (below).
+    if (record !== null && agentExited(record.command, pane.command)) current = { ...current, agentCommand: record.command };
+    else if (record !== null) {
+      // The record's time is the recording machine's wall clock: moved to the engine's clock.
+      const at = now - (listing.wallNow - (record.at - context.skew));
+      const step = observe(current.track, { kind: 'hook', hook: record.hook, at }, now, context.machine);
+      current = { ...current, agentCommand: record.command, track: step.track };
+      events.push(...step.events);
+    }
+  }
+  const done = { entry: current, events, registeredNew: false, clearRecords };
+  if (!pane.dead && !agentExited(current.agentCommand, pane.command)) return done;
+  if (pane.hookRecord !== '' && current.clearedRecord !== pane.hookRecord) {
+    current = { ...current, clearedRecord: pane.hookRecord };
+    clearRecords.push({ paneId: pane.paneId, value: pane.hookRecord });
+  }
+  const { hook } = current.track;
+  if (hook === null || hook.claim === null) return { ...done, entry: current };
+  const exited = { agent: hook.agent, signal: 'end', event: 'agent-exited', sessionId: hook.sessionId, transcriptPath: hook.transcriptPath, cwd: current.track.cwd, message: null } as const;
+  const step = observe(current.track, { kind: 'hook', hook: exited }, now, context.machine);
+  events.push(...step.events);
+  return { ...done, entry: { ...current, track: step.track } };
+}
+
+/** Normalises, hashes and classifies a captured screen, unless it is the text read last time. */
+export function readScreen(previous: ScreenReading | null, text: string, alternateOn: boolean, rules: PromptRules): ScreenReading {
+  if (previous !== null && previous.text === text && previous.alternateOn === alternateOn) return previous;
+  const { lines, hash } = readLines(text);
+  const verdict = classifyScreen(lines, rules, { alternateScreen: alternateOn });
+  return { text, alternateOn, lines, hash, verdict };
+}

@@ -1,0 +1,140 @@
+// The engine on a real tmux server that tells of changes (a format subscription over the control
+// connection): idle panes cost no listing at all, yet quiet time counts, and a pane that prints, a
+// new pane in another session and a closed one are seen. Cycles are counted, never slept through.
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveSettings } from '../../src/engine/config.js';
+import { createEngine, FULL_LISTING_MS, type Engine } from '../../src/engine/engine.js';
+import { TmuxClient } from '../../src/engine/tmux/client.js';
+import { createControlRunner } from '../../src/engine/tmux/control-runner.js';
+import { watchFormat } from '../../src/engine/tmux/change-watch.js';
+import { createExecRunner } from '../../src/engine/tmux/runner.js';
+import { localTransport } from '../../src/engine/tmux/transport.js';
+import { heldTimers, type CorralEvent, type PaneView, type Timers } from '../../src/engine/types.js';
+import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
+
+let server: TestTmux;
+let engine: Engine | null = null;
+let events: CorralEvent[] = [];
+/** Every command the engine's poll sent over the control connection. */
+let polled: string[][] = [];
+/** Timers the engine armed: one per cycle, plus hook follow-ups (none here). */
+let armed = 0;
+
+const countingTimers: Timers = {
+  setTimeout: (callback, ms) => {
+    armed += 1;
+    return heldTimers.setTimeout(callback, ms);
+  },
+  clearTimeout: (handle) => heldTimers.clearTimeout(handle),
+};
+
+function startEngine(pollIntervalMs: number): Engine {
+  const settings = resolveSettings({ flags: { quietThresholdMs: 1500, pollIntervalMs }, env: {}, file: null });
+  const exec = createExecRunner(localTransport(server.socket));
+  const control = createControlRunner({ socket: server.socket, exec, retryMs: 0 });
+  const pollRunner = Object.assign((args: readonly string[]) => (polled.push([...args]), control(args)), {
+    close: () => control.close(),
+    connected: () => control.connected(),
+    replies: (commands: readonly (readonly string[])[]) => (commands.forEach((c) => polled.push([...c])), control.replies(commands)),
+    watch: (listener: () => void) => control.watch(listener),
+    changes: () => control.changes(),
+  });
+  engine = createEngine({ settings, tmux: new TmuxClient({ socket: server.socket, runner: exec, pollRunner }), timers: countingTimers });
+  engine.onEvent((event) => events.push(event));
+  engine.start();
+  return engine;
+}
+
+async function waitFor<T>(probe: () => T | undefined | null | false, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms; events: ${JSON.stringify(events)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const listings = () => polled.filter((args) => args[0] === 'list-panes').length;
+const paneView = (paneId: string): PaneView | undefined => engine?.getSnapshot().panes.find((p) => p.pane.paneId === paneId);
+
+/** Waits until the engine has run `count` more cycles. */
+async function cyclesPass(count: number): Promise<void> {
+  const target = armed + count;
+  await waitFor(() => armed >= target, 30_000);
+}
+
+beforeEach(async () => {
+  server = await startTestTmux();
+  events = [];
+  polled = [];
+  armed = 0;
+});
+
+afterEach(async () => {
+  await engine?.stop();
+  engine = null;
+  await server.kill();
+});
+
+describe('polling a tmux server that tells of changes', () => {
+  it('watches every window of every session: the value is what list-windows -a shows', async () => {
+    await server.spawn('sleep 60', { title: 'one, with a comma' });
+    await server.spawn('sleep 60', { title: 'two' });
+    await server.spawn('sleep 60', { session: 'other', title: 'three' });
+    await server.tmux('split-window', '-d', '-t', 'other:', 'sleep 60');
+    const listed = (await server.tmux('list-windows', '-a', '-F', '#{window_id} #{window_activity} ')).split('\n').join('');
+    expect(listed.trim().split(' ')).toHaveLength(6);
+    expect((await server.tmux('display-message', '-p', watchFormat())).replace(/\n$/, '')).toBe(listed);
+  });
+
+  it('sees a pane that enters copy mode, which prints nothing, at the next cycle', async () => {
+    const pane = await server.spawn();
+    startEngine(1_000);
+    await waitFor(() => events.some((e) => e.type === 'stuck'));
+    await cyclesPass(2);
+    await server.tmux('copy-mode', '-t', pane);
+    const modeAt = Date.now();
+    await waitFor(() => paneView(pane)?.pane.inMode);
+    expect(Date.now() - modeAt).toBeLessThan(FULL_LISTING_MS / 2);
+  });
+
+  it('lists nothing while nothing changes, still marks idle panes stuck, and sees output, a new session and a closed pane', async () => {
+    const panes = [await server.spawn(), await server.spawn(), await server.spawn()];
+    startEngine(1_000);
+    // Idle shells turn stuck by quiet time alone: the cycles that asked tmux nothing counted it.
+    await waitFor(() => events.filter((e) => e.type === 'stuck').length === 3);
+    const quietFrom = listings();
+    await cyclesPass(4);
+    expect(listings()).toBe(quietFrom);
+
+    // Told within a second, then asked at once: long before the next listing that comes anyway.
+    const typedAt = Date.now();
+    await server.tmux('send-keys', '-t', panes[1]!, 'echo printed-now', 'Enter');
+    await waitFor(() => paneView(panes[1]!)?.lines.some((line) => line.includes('printed-now')));
+    expect(Date.now() - typedAt).toBeLessThan(FULL_LISTING_MS / 2);
+    expect(listings()).toBeGreaterThan(quietFrom);
+
+    const other = await server.spawn('sleep 60', { session: 'elsewhere' });
+    await waitFor(() => events.find((e) => e.type === 'registered' && e.paneId === other));
+    await server.tmux('kill-pane', '-t', panes[0]!);
+    await waitFor(() => events.find((e) => e.type === 'ended' && e.paneId === panes[0]));
+  });
+
+  it(`still lists every ${FULL_LISTING_MS / 1000} s while nothing changes, and every cycle at a poll faster than tmux tells`, async () => {
+    await server.spawn();
+    startEngine(1_000);
+    await waitFor(() => events.some((e) => e.type === 'stuck'));
+    const quietFrom = listings();
+    await cyclesPass(FULL_LISTING_MS / 1_000 + 2);
+    expect(listings() - quietFrom).toBeGreaterThanOrEqual(1);
+    expect(listings() - quietFrom).toBeLessThanOrEqual(2);
+    await engine!.stop();
+
+    polled = [];
+    startEngine(300);
+    await cyclesPass(5);
+    expect(listings()).toBeGreaterThanOrEqual(5);
+  });
+});
