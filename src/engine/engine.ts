@@ -194,7 +194,8 @@ class HostEngine {
     const listing = { panes, screens: output.screens, chosen, requestedAt, now, wallNow: this.wallClock.now(), cycle: this.cycle };
     const step = pollStep(this.entries, listing, { ...this.context, skew: this.skew.value });
     this.entries = step.entries;
-    for (const { paneId, value } of step.clearRecords) void this.tmux.clearHookRecord(paneId, value).catch(() => undefined);
+    // A listing stepped over again still shows the records its first step cleared: not again.
+    if (!this.skipped) for (const { paneId, value } of step.clearRecords) void this.tmux.clearHookRecord(paneId, value).catch(() => undefined);
     if (this.remote) this.pending = capturesAhead(this.entries, this.plan, requestedAt, this.settings.pollIntervalMs);
     this.store.emit(step.events);
     this.publish('ok', null);
