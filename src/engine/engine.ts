@@ -2,10 +2,11 @@
 // immutable snapshots (getSnapshot/subscribe) and emits events. Each cycle costs one tmux process,
 // or, over a control-mode connection, a list and the captures of the panes that printed since.
 
-import { followInterval, following, needsCapture, outputEndedBy } from './capture-gate.js';
+import { followInterval, following, needsCapture, outputEndedBy, type LastCapture } from './capture-gate.js';
 import type { EngineSettings } from './config.js';
 import { acknowledge, end, hookView, observe, register, type PaneTrack } from './pane-machine.js';
 import { DEFAULT_RULES, classifyScreen, type PromptRules } from './prompt/matcher.js';
+import { contentHash } from './screen-content.js';
 import { readLines } from './screen-hash.js';
 import { inScope, optInLabel, type ScopeOptions } from './scope.js';
 import { paneTarget } from './tmux/commands.js';
@@ -80,7 +81,7 @@ interface Entry {
    * The listing and wall-clock time of the last capture (null before the first), its cycle, and
    * whether the screen had changed since the capture before.
    */
-  captured: { readonly pane: PaneInfo; readonly at: number; readonly cycle: number; readonly changed: boolean } | null;
+  captured: (LastCapture & { readonly pane: PaneInfo; readonly cycle: number }) | null;
   /** The last captured text and what was made of it: the same text again needs no new verdict. */
   screen: ScreenReading | null;
 }
@@ -90,6 +91,7 @@ interface ScreenReading {
   readonly alternateOn: boolean;
   readonly lines: readonly string[];
   readonly hash: string;
+  readonly contentHash: string;
   readonly verdict: PromptVerdict;
 }
 
@@ -191,6 +193,7 @@ export function createEngine(options: EngineOptions): Engine {
       acknowledged: track.acknowledged,
       lines: entry.lines,
       screenHash: track.hash ?? '',
+      contentHash: track.contentHash,
       hook: sameHook(previous?.hook ?? null, hookView(track.hook)),
     };
     // Reuse the previous object when nothing changed, so renderers can compare by identity.
@@ -265,8 +268,8 @@ export function createEngine(options: EngineOptions): Engine {
           const { captured } = entry;
           capture =
             needsCapture(captured?.pane ?? pane, pane, captured?.at ?? null, requestedAt) &&
-            // Printing at its last capture, printing still: it cannot be stuck, and unless someone
-            // looks at it, it is followed at a steady pace (see FOLLOW_MS).
+            // Printing plain output at its last capture, printing still: it cannot be stuck, and
+            // unless someone looks at it, it is followed at a steady pace (see FOLLOW_MS).
             (captured === null || focused.has(pane.paneId) || !following(captured, requestedAt, followMs));
         }
         if (capture) {
@@ -322,9 +325,9 @@ export function createEngine(options: EngineOptions): Engine {
         entry.pane = pane;
         if (screen === undefined) {
           // Left out on purpose: the screen is the one seen last time, and quiet time still counts.
-          const { hash, verdict } = entry.track;
+          const { hash, contentHash, verdict } = entry.track;
           if (chose && !chosenIds.has(paneId) && hash !== null && verdict !== null) {
-            const step = observe(entry.track, { hash, verdict }, now, machine);
+            const step = observe(entry.track, { hash, contentHash, verdict }, now, machine);
             entry.track = step.track;
             events.push(...step.events);
           }
@@ -335,12 +338,12 @@ export function createEngine(options: EngineOptions): Engine {
         entry.screen = readScreen(entry.screen, screen, pane.alternateOn, rules);
         const { lines, hash, verdict } = entry.screen;
         const changed = before !== null && before.hash !== hash;
-        entry.captured = { pane, at: requestedAt, cycle, changed };
+        entry.captured = { pane, at: requestedAt, cycle, changed, mayWait: verdict.prompt || verdict.busy };
         // Quiet time starts when the output ended, not when this capture found it (a pane followed
         // at a steady pace is captured late): moved from tmux's wall-clock stamp to the engine's clock.
         const endedBy = changed && previous !== null ? outputEndedBy(previous, pane, requestedAt) : null;
         const changedAt = endedBy === null ? now : now - (requestedAt - endedBy);
-        const step = observe(entry.track, { hash, verdict, changedAt }, now, machine);
+        const step = observe(entry.track, { hash, contentHash: entry.screen.contentHash, verdict, changedAt }, now, machine);
         entry.track = step.track;
         // Keep the same array while the screen is unchanged (a blank screen too), so the view, and
         // with it the snapshot, stays the same object and readers need not re-render.
@@ -480,7 +483,7 @@ function readScreen(previous: ScreenReading | null, text: string, alternateOn: b
   if (previous !== null && previous.text === text && previous.alternateOn === alternateOn) return previous;
   const { lines, hash } = readLines(text);
   const verdict = classifyScreen(lines, rules, { alternateScreen: alternateOn });
-  return { text, alternateOn, lines, hash, verdict };
+  return { text, alternateOn, lines, hash, contentHash: contentHash(lines, hash), verdict };
 }
 
 function sameView(a: PaneView, b: PaneView): boolean {
@@ -492,6 +495,7 @@ function sameView(a: PaneView, b: PaneView): boolean {
     a.stuckSince === b.stuckSince &&
     a.acknowledged === b.acknowledged &&
     a.screenHash === b.screenHash &&
+    a.contentHash === b.contentHash &&
     a.lines === b.lines &&
     a.label === b.label &&
     a.target === b.target &&

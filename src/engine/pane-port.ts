@@ -9,7 +9,7 @@ import type { CaptureTicker } from './diff/capture-ticker.js';
 import type { Classifier } from './diff/conversation.js';
 import { PaneStreams, type StreamViewer, type Subscription } from './pane-stream/pane-streams.js';
 import { printedCapturesLeak } from './pane-stream/repaint.js';
-import { ScreenChangedError, currentScreenHash } from './guarded-send.js';
+import { ScreenChangedError, currentContentHash } from './guarded-send.js';
 import { PaneGoneError as TmuxPaneGoneError, tmuxVersion, type TmuxClient } from './tmux/client.js';
 import { UnknownKeyError, parseSendItems, type SendItem } from './keys.js';
 import {
@@ -223,7 +223,7 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
     },
     async send(key, items, guard) {
       const paneId = paneIdOf(key);
-      if (guard && (await currentScreenHash(tmux, paneId)) !== guard.shownHash) {
+      if (guard && (await currentContentHash(tmux, paneId)) !== guard.shownHash) {
         throw new ScreenChangedError(guard.target ?? key);
       }
       await sendItems(paneId, items);

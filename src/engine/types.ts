@@ -116,6 +116,11 @@ export interface PromptVerdict {
   readonly line: string;
   /** How the prompt is answered; null when the screen shows no prompt. */
   readonly answer: PromptAnswer | null;
+  /**
+   * The prompt is the program's own menu, which the person opened (a model picker, help, settings):
+   * it waits for them as an idle input does (reason `stopped`), and says so.
+   */
+  readonly menu?: true;
 }
 
 /** Tracking states from the detector design: registered -> monitoring <-> stuck -> ended. */
@@ -147,6 +152,11 @@ export interface PaneView {
   /** Visible screen, trailing spaces and trailing blank lines removed. Empty before the first capture. */
   readonly lines: readonly string[];
   readonly screenHash: string;
+  /**
+   * The screen's hash with animation masked (blinking bullets, spinners, running times; see
+   * screen-content.ts): what a person saw, for guards and marks that must not fall to a blink.
+   */
+  readonly contentHash: string;
   /** What the agent's hooks last said about this pane; null when no hook has reached it. */
   readonly hook: HookView | null;
 }
@@ -268,7 +278,7 @@ export const systemTimers: Timers = {
 
 /** What the dashboard and the servers may ask of the running engine besides reading the store. */
 export interface EngineHandle extends EngineStore {
-  /** Marks a stuck pane as seen (snoozed) until its screen changes again. */
+  /** Marks a stuck pane as seen (snoozed) until it shows another prompt or new output. */
   acknowledge(key: string): void;
   /**
    * The panes a person looks at now (the dashboard's selection), in place of the last call's: each

@@ -109,6 +109,8 @@ export function paneView(overrides: Partial<Omit<PaneView, 'pane'>> & { pane?: P
     acknowledged: false,
     lines: [],
     screenHash: `h${pane.paneId}`,
+    // Tests that give a screen hash mean its content too, unless they say otherwise.
+    contentHash: rest.screenHash ?? `h${pane.paneId}`,
     hook: null,
     ...rest,
   };

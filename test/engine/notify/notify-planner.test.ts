@@ -19,8 +19,8 @@ const yn: PromptVerdict = { prompt: true, reason: 'permission', busy: false, too
 
 /** Panes the planner saw change (so they are news when they get stuck); returns their stuck views. */
 function witnessAll(planner: NotifyPlanner, ids: string[]): PaneView[] {
-  const before = ids.map((id) => paneView({ pane: { paneId: id }, lines: ['$ ./deploy'], screenHash: `${id}-a`, trackingId: `t${id}` }));
-  const stuck = before.map((v) => ({ ...v, lines: ['Deploy? [y/N]'], screenHash: `${v.pane.paneId}-b`, state: 'stuck' as const, reason: 'permission' as const, verdict: yn, stuckSince: 1_000, message: 'Deploy? [y/N]' }));
+  const before = ids.map((id) => paneView({ pane: { paneId: id }, lines: ['$ ./deploy'], contentHash: `${id}-a`, trackingId: `t${id}` }));
+  const stuck = before.map((v) => ({ ...v, lines: ['Deploy? [y/N]'], contentHash: `${v.pane.paneId}-b`, state: 'stuck' as const, reason: 'permission' as const, verdict: yn, stuckSince: 1_000, message: 'Deploy? [y/N]' }));
   planner.observe(before);
   planner.observe(stuck);
   return stuck;
@@ -54,8 +54,8 @@ describe('notification planner', () => {
     planner.observe([restored]);
     planner.stuck(restored, 'stopped', '$', 1_000);
     // A screen that was empty (the capture failed), then came back.
-    const empty = paneView({ pane: { paneId: '%2' }, lines: [], screenHash: 'empty', trackingId: 't2' });
-    const back = { ...empty, lines: ['$'], screenHash: 'back', state: 'stuck' as const, reason: 'stopped' as const };
+    const empty = paneView({ pane: { paneId: '%2' }, lines: [], contentHash: 'empty', trackingId: 't2' });
+    const back = { ...empty, lines: ['$'], contentHash: 'back', state: 'stuck' as const, reason: 'stopped' as const };
     planner.observe([restored, empty]);
     planner.observe([restored, back]);
     planner.stuck(back, 'stopped', '$', 1_000);
