@@ -189,6 +189,7 @@ export function createEngine(options: EngineOptions): Engine {
       verdict: track.verdict,
       registeredAt: track.registeredAt,
       quietSince: track.quietSince,
+      waitSince: track.wait?.since ?? null,
       stuckSince: track.stuckSince,
       acknowledged: track.acknowledged,
       lines: entry.lines,
@@ -492,6 +493,7 @@ function sameView(a: PaneView, b: PaneView): boolean {
     a.reason === b.reason &&
     a.message === b.message &&
     a.quietSince === b.quietSince &&
+    a.waitSince === b.waitSince &&
     a.stuckSince === b.stuckSince &&
     a.acknowledged === b.acknowledged &&
     a.screenHash === b.screenHash &&

@@ -65,7 +65,7 @@ export class UnknownHostError extends Error {
   }
 }
 
-/** A guard for typing: the screen hash the person saw (see guarded-send). */
+/** A guard for typing: the content hash of the screen the person saw (PaneView.contentHash; see guarded-send). */
 export interface SendGuard {
   readonly shownHash: string;
   /** For the message when the screen changed (`main:1.0`); the key by default. */

@@ -144,8 +144,13 @@ export interface PaneView {
   readonly message: string | null;
   readonly verdict: PromptVerdict | null;
   readonly registeredAt: number;
-  /** When the screen last changed in a way that counts (ms). */
+  /** When the screen last changed, animation included (ms): the quiet timer. */
   readonly quietSince: number;
+  /**
+   * Since when the screen has shown the prompt it waits at (animation aside), or null when it
+   * waits for nothing: what `stuck` is measured against.
+   */
+  readonly waitSince: number | null;
   readonly stuckSince: number | null;
   /** Seen by the user (snoozed) until the screen changes again. */
   readonly acknowledged: boolean;

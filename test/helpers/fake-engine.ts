@@ -105,6 +105,7 @@ export function paneView(overrides: Partial<Omit<PaneView, 'pane'>> & { pane?: P
     verdict: null,
     registeredAt: 0,
     quietSince: 0,
+    waitSince: null,
     stuckSince: null,
     acknowledged: false,
     lines: [],

@@ -121,7 +121,8 @@ export class NotifyPlanner {
     for (const p of this.pending) {
       const view = byId.get(p.paneId);
       if (!view || view.trackingId !== p.trackingId || view.state !== 'stuck' || view.acknowledged) continue;
-      const quietEnough = now - view.quietSince >= this.rules.minQuietMs;
+      // Quiet, or holding its wait while it animates (a blinking dialog prints every second).
+      const quietEnough = now - Math.min(view.quietSince, view.waitSince ?? view.quietSince) >= this.rules.minQuietMs;
       const onScreen = view.verdict?.prompt === true || now - p.since >= (this.rules.settleMs ?? SETTLE_MS);
       if (quietEnough && onScreen) ready.push({ view, reason: view.reason ?? p.reason, message: view.reason === 'permission' && view.message ? view.message : p.message });
       else later.push(p);

@@ -103,6 +103,15 @@ describe('notification planner', () => {
     expect(planner.waiting).toBe(0);
   });
 
+  it('counts the minimum quiet time of a wait that animates from when the wait began, not from its last blink', () => {
+    const planner = new NotifyPlanner(rules({ minQuietMs: 10_000 }));
+    const { stuck } = witnessed(planner, '%1');
+    planner.stuck(stuck, 'permission', 'Do you want to proceed?', 1_000);
+    // It blinked a second ago, and has shown the same dialog since 0.
+    expect(planner.due([{ ...stuck, quietSince: 9_000, waitSince: 0 }], 9_999, 0)).toEqual([]);
+    expect(planner.due([{ ...stuck, quietSince: 9_000, waitSince: 0 }], 10_000, 0)).toHaveLength(1);
+  });
+
   it('rate-limits: beyond the limit, what waits goes out as one summary when a slot frees', () => {
     const planner = new NotifyPlanner(rules({ maxPerMinute: 2 }));
     const views = witnessAll(planner, ['%1', '%2', '%3', '%4', '%5']);
