@@ -13,6 +13,10 @@ export interface Turn {
   readonly schema: object | null;
   readonly lastCall?: string | null;
   readonly deferred?: string[];
+  /** The last tool result's text (Responses API). */
+  readonly lastOutput?: string;
+  /** Tool calls the model made since the user's last message (1 after the first result). */
+  readonly callsSinceUser?: number;
 }
 
 /** What the scripted model answers. */
@@ -22,6 +26,8 @@ export interface Reply {
   readonly thinkMs?: number;
   readonly slowMs?: number;
   readonly stall?: boolean;
+  /** An HTTP error status to answer with instead (429, 500). */
+  readonly error?: number;
 }
 
 export interface RequestEntry {
@@ -53,6 +59,7 @@ export interface FakeModelOptions {
 }
 
 export const KEYWORDS: Readonly<Record<string, string>>;
+export const LONG_TEXT: string;
 export const TOOLS: Readonly<Record<string, readonly { name: string; args: (value?: string) => object }[]>>;
 export function decide(turn: Turn, options?: { thinkMs?: number; slowMs?: number }): Reply;
 export function sampleOf(schema: unknown): unknown;
