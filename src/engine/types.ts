@@ -152,7 +152,7 @@ export interface PaneView {
    */
   readonly waitSince: number | null;
   readonly stuckSince: number | null;
-  /** Seen by the user (snoozed) until the screen changes again. */
+  /** Seen by the user (snoozed) until it shows another prompt or new output. */
   readonly acknowledged: boolean;
   /** Visible screen, trailing spaces and trailing blank lines removed. Empty before the first capture. */
   readonly lines: readonly string[];
