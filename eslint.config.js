@@ -27,7 +27,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['ws', 'execa', 'node:child_process', '**/server/**', '**/cli/**', '**/engine/tmux/**'] },
+        {
+          patterns: ['ws', 'execa', 'node:child_process', '**/server/**', '**/cli/**', '**/engine/tmux/**'],
+          // Text that panes and hosts control reaches the terminal only through src/ui/Text.tsx.
+          paths: [{ name: 'ink', importNames: ['Text'], message: "draw text with src/ui/Text.tsx, which makes it terminal-safe" }],
+        },
       ],
     },
   },

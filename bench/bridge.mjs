@@ -1,15 +1,25 @@
-// Chat bridge: latency from a pane printing a line to the client receiving it as an SSE delta,
-// the time from the prompt's return to the end of the stream, and CPU for many concurrent
-// streams. Runs the built `corral serve` against a private tmux server.
+// Chat bridge, this build side by side with a baseline build in one run: a long fast answer end to
+// end (`seq 1 100000`: time, CPU, lines delivered), the latency from a pane printing a line to the
+// client receiving it, the time from the prompt's return to the end of the stream, and CPU for
+// many concurrent streams. Each runs the built `corral serve` of both builds against private tmux
+// servers, the builds taking turns.
+//
+// The baseline is another checkout's build (BENCH_BASE_DIST, /tmp/corral-base/dist by default):
+//   git worktree add --detach /tmp/corral-base 5f3e000 && (cd /tmp/corral-base && npm ci && npm run build)
 
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { cpuMs, startServer } from './lib/tmux-fixture.mjs';
+import { treeCpuMs } from './lib/proc.mjs';
 
-export const title = 'Chat bridge: print-to-delta latency, end of stream after the prompt returns, and CPU for concurrent streams (100 ms poll)';
+export const title = 'Chat bridge: a long answer end to end, print-to-delta latency, end of stream, and CPU for concurrent streams, this build beside a baseline';
 
-const CLI = fileURLToPath(new URL('../dist/bin/corral.js', import.meta.url));
+const here = process.env.BENCH_DIST ?? fileURLToPath(new URL('../dist', import.meta.url));
+const baseDist = process.env.BENCH_BASE_DIST ?? '/tmp/corral-base/dist';
 const TOKEN = 'bench-token-0123456789abcdef';
+const SEQ = Number(process.env.BENCH_BRIDGE_SEQ ?? 100_000);
+const SEQ_ROUNDS = Number(process.env.BENCH_BRIDGE_SEQ_ROUNDS ?? 3);
 const LINES = Number(process.env.BENCH_BRIDGE_LINES ?? 50);
 const STREAMS = Number(process.env.BENCH_BRIDGE_STREAMS ?? 20);
 const STREAM_SECONDS = Number(process.env.BENCH_BRIDGE_SECONDS ?? 10);
@@ -17,8 +27,8 @@ const ENDS = Number(process.env.BENCH_BRIDGE_ENDS ?? 20);
 // Each pane starts with a full history (tmux keeps 2000 lines by default), as a working pane has.
 const SHELL = 'seq 3000; PS1="$ " exec bash --norc --noprofile -i';
 
-async function startCorral(server) {
-  const child = spawn(process.execPath, [CLI, 'serve', '-L', server.name, '--port', '0'], {
+async function startCorral(server, dist) {
+  const child = spawn(process.execPath, [`${dist}/bin/corral.js`, 'serve', '-L', server.name, '--port', '0'], {
     env: { ...process.env, CORRAL_TOKEN: TOKEN, TMUX: '', TMUX_PANE: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -65,39 +75,63 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+const median = (xs) => percentile([...xs].sort((a, b) => a - b), 50);
+
 async function paneIds(server) {
   return server.tmux('list-panes', '-a', '-F', '#{pane_id}').trim().split('\n');
 }
 
-async function latency(log) {
-  // One idle shell; the typed command prints LINES timestamps (bash builtins only), 150-350 ms apart.
-  const server = startServer(1, SHELL);
-  const corral = await startCorral(server);
+/** One corral of `dist` on a fresh tmux server of `panes` shells; `work` gets (corral, panes). */
+async function withCorral(dist, panes, settleMs, work) {
+  const server = startServer(panes, SHELL);
+  const corral = await startCorral(server, dist);
   try {
-    await new Promise((r) => setTimeout(r, 500));
-    const [pane] = await paneIds(server);
-    const command = `for i in $(seq ${LINES}); do read -r -t 0.$((RANDOM % 3 + 1))5 _; echo "at \${EPOCHREALTIME/./}"; done`;
-    const samples = [];
-    await stream(corral.base, pane, command, (text, receivedAt) => {
-      for (const m of text.matchAll(/at (\d{16})/g)) samples.push(receivedAt - Number(m[1]) / 1000);
-    });
-    log(`latency: ${samples.length} lines`);
-    const sorted = samples.sort((a, b) => a - b);
-    return { n: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1) };
+    await new Promise((r) => setTimeout(r, settleMs));
+    return await work(corral, await paneIds(server), server);
   } finally {
     await corral.stop();
     server.kill();
   }
 }
 
-async function endOfStream(log) {
+/** `seq 1 N` typed into an idle shell: wall time to the finish chunk, CPU, and the lines that came back. */
+function longAnswer(dist) {
+  return withCorral(dist, 1, 500, async (corral, [pane], server) => {
+    const cpuBefore = treeCpuMs(corral.child.pid);
+    const serverBefore = cpuMs(server.pid);
+    const started = Date.now();
+    let text = '';
+    const finishedAt = await stream(corral.base, pane, `seq 1 ${SEQ}`, (delta) => (text += delta));
+    const numbers = text.split('\n').filter((line) => /^\d+$/.test(line)).map(Number);
+    const whole = numbers.length === SEQ && numbers.every((n, i) => n === i + 1);
+    return {
+      ms: (finishedAt ?? Date.now()) - started,
+      corralCpu: treeCpuMs(corral.child.pid) - cpuBefore,
+      serverCpu: cpuMs(server.pid) - serverBefore,
+      lines: numbers.length,
+      first: numbers[0] ?? null,
+      whole,
+    };
+  });
+}
+
+function latency(dist) {
+  // One idle shell; the typed command prints LINES timestamps (bash builtins only), 150-350 ms apart.
+  return withCorral(dist, 1, 500, async (corral, [pane]) => {
+    const command = `for i in $(seq ${LINES}); do read -r -t 0.$((RANDOM % 3 + 1))5 _; echo "at \${EPOCHREALTIME/./}"; done`;
+    const samples = [];
+    await stream(corral.base, pane, command, (text, receivedAt) => {
+      for (const m of text.matchAll(/at (\d{16})/g)) samples.push(receivedAt - Number(m[1]) / 1000);
+    });
+    const sorted = samples.sort((a, b) => a - b);
+    return { n: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1) };
+  });
+}
+
+function endOfStream(dist) {
   // The command's last act is to print the time; bash draws its prompt right after. The stream
   // must end once the prompt held still for the quiet (800 ms), within two polls.
-  const server = startServer(1, SHELL);
-  const corral = await startCorral(server);
-  try {
-    await new Promise((r) => setTimeout(r, 500));
-    const [pane] = await paneIds(server);
+  return withCorral(dist, 1, 500, async (corral, [pane]) => {
     const samples = [];
     for (let i = 0; i < ENDS; i++) {
       const command = `read -r -t 0.$((RANDOM % 3 + 1)) _; echo "at \${EPOCHREALTIME/./}"`;
@@ -108,61 +142,95 @@ async function endOfStream(log) {
       });
       if (printedAt !== null && finishedAt !== null) samples.push(finishedAt - printedAt);
     }
-    log(`end of stream: ${samples.length} answers`);
     const sorted = samples.sort((a, b) => a - b);
     return { n: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1) };
-  } finally {
-    await corral.stop();
-    server.kill();
-  }
+  });
 }
 
-async function concurrent(log) {
-  const server = startServer(STREAMS, SHELL);
-  const corral = await startCorral(server);
-  try {
-    await new Promise((r) => setTimeout(r, 1000));
-    const panes = await paneIds(server);
+function concurrent(dist) {
+  return withCorral(dist, STREAMS, 1000, async (corral, panes, server) => {
     const lines = Math.round((STREAM_SECONDS * 1000) / 200);
     const command = `for i in $(seq ${lines}); do read -r -t 0.2 _; echo "line $i"; done`;
-    const cpuBefore = cpuMs(corral.child.pid, true);
+    const cpuBefore = treeCpuMs(corral.child.pid);
     const serverBefore = cpuMs(server.pid);
     const started = Date.now();
     let received = 0;
     await Promise.all(panes.map((pane) => stream(corral.base, pane, command, (text) => (received += (text.match(/^line \d+$/gm) ?? []).length))));
     const elapsed = Date.now() - started;
-    const corralCpu = cpuMs(corral.child.pid, true) - cpuBefore;
-    const serverCpu = cpuMs(server.pid) - serverBefore;
-    log(`concurrent: ${panes.length} streams, ${received} lines in ${elapsed} ms`);
-    return { streams: panes.length, expected: panes.length * lines, received, elapsed, corralCpu, serverCpu };
-  } finally {
-    await corral.stop();
-    server.kill();
-  }
+    return { streams: panes.length, expected: panes.length * lines, received, elapsed, corralCpu: treeCpuMs(corral.child.pid) - cpuBefore, serverCpu: cpuMs(server.pid) - serverBefore };
+  });
 }
 
+/** Runs `measure` for both builds, taking turns (baseline first, then this build), `rounds` times. */
+async function sideBySide(name, rounds, measure, log) {
+  const results = { base: [], here: [] };
+  for (let round = 0; round < rounds; round++) {
+    for (const [which, dist] of round % 2 === 0 ? [['base', baseDist], ['here', here]] : [['here', here], ['base', baseDist]]) {
+      const result = await measure(dist);
+      log(`${name}, round ${round + 1}, ${which === 'base' ? 'baseline' : 'this build'}: ${JSON.stringify(result)}`);
+      results[which].push(result);
+    }
+  }
+  return results;
+}
+
+const ratio = (a, b) => `×${(a / b).toFixed(2)}`;
+
 export async function run(log) {
-  const lat = await latency(log);
-  const end = await endOfStream(log);
-  const con = await concurrent(log);
-  const perSec = (ms) => ((ms / con.elapsed) * 1000).toFixed(0);
+  if (!existsSync(`${baseDist}/bin/corral.js`)) {
+    throw new Error(`no baseline build at ${baseDist}: build one (see the top of bench/bridge.mjs) or set BENCH_BASE_DIST`);
+  }
+  const seq = await sideBySide('seq', SEQ_ROUNDS, longAnswer, log);
+  const lat = await sideBySide('latency', 1, latency, log);
+  const end = await sideBySide('end of stream', 1, endOfStream, log);
+  const con = await sideBySide('concurrent', 1, concurrent, log);
+  const seqRow = (name, rs) => {
+    const ms = median(rs.map((r) => r.ms));
+    const cpu = median(rs.map((r) => r.corralCpu));
+    const server = median(rs.map((r) => r.serverCpu));
+    const lines = rs.map((r) => `${r.lines}${r.whole ? ' (whole)' : ` (from ${r.first})`}`).join(', ');
+    return { ms, cpu, server, text: `| ${name} | ${ms} ms | ${cpu.toFixed(0)} ms | ${server.toFixed(0)} ms | ${lines} |` };
+  };
+  const seqBase = seqRow('baseline', seq.base);
+  const seqHere = seqRow('this build', seq.here);
+  const latRow = (name, [r]) => `| ${name} | ${r.n} | ${r.p50.toFixed(0)} ms | ${r.p95.toFixed(0)} ms | ${r.max.toFixed(0)} ms |`;
+  const endRow = (name, [r]) => `| ${name} | ${r.n} | ${r.p50.toFixed(0)} ms | ${r.p95.toFixed(0)} ms | ${r.max.toFixed(0)} ms |`;
+  const perSec = (r, ms) => ((ms / r.elapsed) * 1000).toFixed(0);
+  const conRow = (name, [r]) => `| ${name} | ${r.received} / ${r.expected} | ${(r.elapsed / 1000).toFixed(1)} s | ${perSec(r, r.corralCpu)} | ${perSec(r, r.serverCpu)} |`;
+  const [lb, lh] = [lat.base[0], lat.here[0]];
   return [
-    `Latency: one pane prints ${lat.n} lines 150-350 ms apart; each line carries bash's \`$EPOCHREALTIME\`, compared with the time the client read the delta.`,
+    `Baseline: ${baseDist}; this build: ${here}. The builds take turns on fresh private tmux servers.`,
     '',
-    '| lines | p50 | p95 | max | target p50 |',
-    '|---:|---:|---:|---:|---:|',
-    `| ${lat.n} | ${lat.p50.toFixed(0)} ms | ${lat.p95.toFixed(0)} ms | ${lat.max.toFixed(0)} ms | < 120 ms (poll + 20 ms) |`,
+    `A long answer: \`seq 1 ${SEQ}\` typed into an idle shell (2000 lines of history), streamed; from the request to the finish chunk (median of ${SEQ_ROUNDS}), CPU of corral and the tmux clients it started, and of the tmux server; the lines each run delivered.`,
     '',
-    `End of stream: ${end.n} answers whose last output is the time, printed right before the shell prompt returns; from that time to the client reading the finish chunk. The answer ends once the prompt held still for the quiet (800 ms); the target is within two polls after that.`,
+    '| build | time | corral CPU | tmux server CPU | lines delivered |',
+    '|---|---:|---:|---:|---|',
+    seqBase.text,
+    seqHere.text,
     '',
-    '| answers | p50 | p95 | max | target |',
-    '|---:|---:|---:|---:|---:|',
-    `| ${end.n} | ${end.p50.toFixed(0)} ms | ${end.p95.toFixed(0)} ms | ${end.max.toFixed(0)} ms | 800 ms + at most 2 polls (1000 ms) |`,
+    `This build / baseline: time ${ratio(seqHere.ms, seqBase.ms)}, corral CPU ${ratio(seqHere.cpu, seqBase.cpu)}.`,
     '',
-    `CPU: ${con.streams} concurrent streams on ${con.streams} panes (each with 2000 lines of history), each printing a line every 200 ms for ${STREAM_SECONDS} s. CPU in ms per second of wall time (1000 = one core); corral includes the tmux clients it spawned and its engine's own 2 s poll.`,
+    `Latency: one pane prints ${LINES} lines 150-350 ms apart; each line carries bash's \`$EPOCHREALTIME\`, compared with the time the client read the delta.`,
     '',
-    '| streams | lines received / printed | wall time | corral CPU ms/s | tmux server CPU ms/s | total |',
-    '|---:|---:|---:|---:|---:|---:|',
-    `| ${con.streams} | ${con.received} / ${con.expected} | ${(con.elapsed / 1000).toFixed(1)} s | ${perSec(con.corralCpu)} | ${perSec(con.serverCpu)} | ${perSec(con.corralCpu + con.serverCpu)} |`,
+    '| build | lines | p50 | p95 | max |',
+    '|---|---:|---:|---:|---:|',
+    latRow('baseline', lat.base),
+    latRow('this build', lat.here),
+    '',
+    `This build / baseline: p50 ${ratio(lh.p50, lb.p50)}, p95 ${ratio(lh.p95, lb.p95)}.`,
+    '',
+    `End of stream: ${ENDS} answers whose last output is the time, printed right before the shell prompt returns; from that time to the client reading the finish chunk (the quiet is 800 ms).`,
+    '',
+    '| build | answers | p50 | p95 | max |',
+    '|---|---:|---:|---:|---:|',
+    endRow('baseline', end.base),
+    endRow('this build', end.here),
+    '',
+    `CPU: ${STREAMS} concurrent streams on ${STREAMS} panes (each with 2000 lines of history), each printing a line every 200 ms for ${STREAM_SECONDS} s. CPU in ms per second of wall time (1000 = one core).`,
+    '',
+    '| build | lines received / printed | wall time | corral CPU ms/s | tmux server CPU ms/s |',
+    '|---|---:|---:|---:|---:|',
+    conRow('baseline', con.base),
+    conRow('this build', con.here),
   ].join('\n');
 }

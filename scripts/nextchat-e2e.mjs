@@ -17,7 +17,11 @@
 // "browser" (the page calls corral itself, which needs --cors-origin). In each mode it types
 // commands into the chat, waits for their output, checks that the pane ran exactly the person's
 // messages (NextChat's title and summary requests were answered by corral, not typed), that the
-// conversation got corral's title, and saves a screenshot.
+// conversation got corral's title, and saves a screenshot. Then, in a new chat: a long answer
+// comes back whole, a command sent twice runs twice, a command with no output shows "(no output)",
+// a message to the pane while a program the person started runs is refused and not typed, a
+// stream stopped with NextChat's Stop button loses no line, and a question from the command ends
+// the answer and takes the next message as its answer.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -168,9 +172,21 @@ function tmuxServer() {
   const created = tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'work', '-x', '120', '-y', '32', '-c', demo, 'bash', '--norc', '--noprofile');
   if (created.status !== 0) throw new Error(`tmux could not start: ${created.stderr}`);
   tmux('select-pane', '-t', 'work:0.0', '-T', '@tb-work: NextChat demo');
+  const capture = () => tmux('capture-pane', '-p', '-J', '-t', 'work:0.0', '-S', '-').stdout;
   return {
     name,
-    capture: () => tmux('capture-pane', '-p', '-t', 'work:0.0', '-S', '-200').stdout,
+    capture,
+    /** The command lines the pane's shell ran (its prompt, then the command). */
+    typed: () =>
+      capture()
+        .split('\n')
+        .filter((line) => line.startsWith('me@box:~/demo$ ') && line.trim() !== 'me@box:~/demo$')
+        .map((line) => line.slice('me@box:~/demo$ '.length)),
+    /** Types a command into the pane as the person would at the keyboard. */
+    type: (command) => {
+      tmux('send-keys', '-t', 'work:0.0', '-l', command);
+      tmux('send-keys', '-t', 'work:0.0', 'Enter');
+    },
     kill: () => {
       tmux('kill-server');
       rmSync(demo, { recursive: true, force: true });
@@ -195,6 +211,72 @@ async function chat(page, base, say, expect) {
     expect,
     { timeout: 60_000 },
   );
+}
+
+/** The text of the last message in the chat. */
+function lastMessage(page) {
+  return page.evaluate(() => [...document.querySelectorAll('[class*="chat-message-item"]')].at(-1)?.textContent ?? '');
+}
+
+/** Sends a message and waits until the last answer holds `expect` (a string or a RegExp source). */
+async function chatUntil(page, say, pattern) {
+  log(`chat: ${say} (waiting for ${pattern})`);
+  const input = page.locator('textarea').first();
+  await input.fill(say);
+  await input.press('Enter');
+  await page.waitForFunction(
+    (source) => new RegExp(source).test([...document.querySelectorAll('[class*="chat-message-item"]')].at(-1)?.textContent ?? ''),
+    pattern.source,
+    { timeout: 60_000 },
+  );
+  await answerEnded(page);
+}
+
+/** The answer has ended: NextChat takes the Stop action off the message once its stream is done. */
+async function answerEnded(page) {
+  await page.waitForFunction(
+    () => ![...document.querySelectorAll('div, span, button')].some((node) => node.children.length === 0 && node.textContent?.trim() === 'Stop'),
+    null,
+    { timeout: 60_000 },
+  );
+}
+
+/** The bridge's cases from the person's side, in a new chat. */
+async function streamCases(page, server) {
+  await page.locator('[class*="chat-new"], [class*="new-chat"]').first().click().catch(() => undefined);
+  // Every line of a long answer, in order.
+  await chatUntil(page, 'seq 1 3000', /2999\s*3000/);
+  const numbers = (await lastMessage(page)).match(/\d+/g)?.map(Number) ?? [];
+  const run = numbers.indexOf(1);
+  if (run === -1 || numbers.slice(run, run + 3000).some((n, i) => n !== i + 1)) throw new Error('the answer to seq 1 3000 is not 1 to 3000 in order');
+  // A repeated command runs again.
+  await chatUntil(page, 'date +%T.%N', /\d\d:\d\d:\d\d\.\d+/);
+  await chatUntil(page, 'date +%T.%N', /\d\d:\d\d:\d\d\.\d+/);
+  if (server.typed().filter((line) => line === 'date +%T.%N').length !== 2) throw new Error('the same command sent twice did not run twice');
+  // Empty output is an answer.
+  await chatUntil(page, 'true', /\(no output\)/);
+  // A program the person started: refused, nothing typed.
+  server.type('sleep 8');
+  await new Promise((r) => setTimeout(r, 500));
+  await chatUntil(page, 'echo typed under sleep', /is running sleep|pane_busy/);
+  if (server.capture().includes('echo typed under sleep')) throw new Error('a message was typed under a running sleep');
+  await new Promise((r) => setTimeout(r, 8000));
+  // Stop loses nothing: every tick after the cut is in the next answer.
+  const input = page.locator('textarea').first();
+  await input.fill('for i in $(seq 1 10); do echo tick-$i; sleep 0.5; done');
+  await input.press('Enter');
+  await page.waitForFunction(() => ([...document.querySelectorAll('[class*="chat-message-item"]')].at(-1)?.textContent ?? '').includes('tick-3'), null, { timeout: 30_000 });
+  // The message's actions show on hover; the click goes to the action itself.
+  await page.getByText('Stop', { exact: true }).first().dispatchEvent('click');
+  const cutAt = Math.max(...((await lastMessage(page)).match(/tick-(\d+)/g) ?? []).map((t) => Number(t.slice(5))));
+  await new Promise((r) => setTimeout(r, 6000));
+  await chatUntil(page, 'echo after-stop', /after-stop/);
+  const late = (await lastMessage(page)).match(/tick-(\d+)/g)?.map((t) => Number(t.slice(5))) ?? [];
+  for (let n = cutAt + 1; n <= 10; n++) if (!late.includes(n)) throw new Error(`tick-${n}, printed after the stop, is missing from the next answer (${late.join(', ')})`);
+  // A question ends the answer; the next message is its answer.
+  await chatUntil(page, 'read -p "name? " n; echo "hello $n"', /waits for input/);
+  await chatUntil(page, 'bob', /hello bob/);
+  log('stream cases: ok (a long answer whole, a repeated command run twice, (no output), a busy pane refused, nothing lost after Stop, a question answered)');
 }
 
 async function runMode(mode, source, options) {
@@ -242,8 +324,7 @@ async function runMode(mode, source, options) {
     // NextChat asks for a title once the conversation is long enough; corral answers it.
     await page.waitForFunction(() => document.body.textContent?.includes('tmux work — ls -la src'), null, { timeout: 30_000 });
 
-    const commands = server.capture().split('\n').filter((line) => line.startsWith('me@box:~/demo$ ') && line.trim() !== 'me@box:~/demo$');
-    const typed = commands.map((line) => line.slice('me@box:~/demo$ '.length));
+    const typed = server.typed();
     if (JSON.stringify(typed) !== JSON.stringify(['ls -la src', 'cat src/main.c'])) {
       throw new Error(`the pane ran ${JSON.stringify(typed)}, not just the two messages typed in the chat:\n${server.capture()}`);
     }
@@ -256,6 +337,12 @@ async function runMode(mode, source, options) {
       log(`screenshot: ${options.screenshot}`);
     }
     log(`${mode} mode: ok (the pane ran exactly the person's two messages; the title came from corral${mode === 'browser' ? '; NextChat\'s server had no API address, so the page called corral itself' : ''})`);
+    await streamCases(page, server).catch(async (error) => {
+      log(`the last message was: ${JSON.stringify((await lastMessage(page)).slice(-600))}`);
+      log(`corral said:\n${corral.output().slice(-3000)}`);
+      log(`the pane:\n${server.capture().slice(-1500)}`);
+      throw error;
+    });
   } finally {
     await browser?.close();
     await nextchat?.stop();

@@ -23,6 +23,8 @@ const settings = {
   attachAllowResize: false,
   attachPauseAfter: 10,
   attachGraceMs: 300_000,
+  attachSessionIdleMs: 43_200_000,
+  attachSessionMaxMs: 604_800_000,
   ...(extra ? JSON.parse(extra) : {}),
 };
 const exec = createExecRunner(localTransport(socket));

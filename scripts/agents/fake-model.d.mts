@@ -12,11 +12,13 @@ export interface Turn {
   /** The JSON schema the answer must follow, for requests that ask for one. */
   readonly schema: object | null;
   readonly lastCall?: string | null;
+  /** The text of the last tool result, when the request carries one (Anthropic and Responses). */
+  readonly lastResult?: string | null;
   readonly deferred?: string[];
-  /** The last tool result's text (Responses API). */
-  readonly lastOutput?: string;
   /** Tool calls the model made since the user's last message (1 after the first result). */
   readonly callsSinceUser?: number;
+  /** MCP tool names (`mcp__server__tool`) the request mentions, for loading with a tool search. */
+  readonly deferredMcp?: string[];
 }
 
 /** What the scripted model answers. */

@@ -29,6 +29,7 @@ export const KEYWORDS = {
   LONGANSWER: 'write a long Markdown answer (headings, lists, a table, code, quoted prompts)',
   FAILRATE: 'answer with HTTP 429 (rate limited), every time, so the agent retries and gives up',
   FAILSERVER: 'answer with HTTP 500 (server error), every time, so the agent retries and gives up',
+  SUPERVISE: "supervise other panes through corral's MCP tools: list_panes, wait_for a permission prompt, answer it with its first offered answer",
 };
 
 /**
@@ -194,12 +195,14 @@ function absolute(path) {
 
 /**
  * @typedef {{ api: string, model: string, tools: string[], system: string, lastUser: string, afterTool: boolean, schema: object | null,
- *             lastCall?: string | null, deferred?: string[] }} Turn
+ *             lastCall?: string | null, lastResult?: string | null, deferred?: string[] }} Turn
  * @typedef {{ text?: string, call?: { name: string, args: object }, thinkMs?: number, slowMs?: number, stall?: boolean }} Reply
  */
 
 /** The reply to one request. Pure, apart from the options' durations. */
 export function decide(turn, options = {}) {
+  const supervising = supervise(turn);
+  if (supervising) return supervising;
   // After a tool search has loaded a deferred tool, or the agent went into plan mode, carry on
   // with what the user asked for.
   const loaded = turn.afterTool && (turn.lastCall === TOOL_SEARCH || TOOLS.planMode.some((t) => t.name === turn.lastCall));
@@ -207,7 +210,7 @@ export function decide(turn, options = {}) {
   if (found?.keyword === 'FAILRATE') return { error: 429 };
   if (found?.keyword === 'FAILSERVER') return { error: 500 };
   // Codex's command still runs after its yield time: wait for it, as a model does.
-  const running = turn.afterTool ? /Process running with session ID (\d+)/.exec(turn.lastOutput ?? '') : null;
+  const running = turn.afterTool ? /Process running with session ID (\d+)/.exec(turn.lastResult ?? '') : null;
   if (running && turn.tools.includes('write_stdin')) {
     return { call: { name: 'write_stdin', args: { session_id: Number(running[1]), chars: '', yield_time_ms: 30_000 } } };
   }
@@ -263,6 +266,47 @@ export function decide(turn, options = {}) {
       return { slowMs: options.slowMs ?? 600_000, text: 'Counting slowly.' };
   }
   return { text: HELLO_TEXT };
+}
+
+/**
+ * SUPERVISE walks corral's MCP tools (named `list_panes`, or `mcp__corral__list_panes` and the
+ * like by the agent): list the panes, wait for one that asks for permission, answer it with the
+ * first answer its prompt offers, on the screen wait_for returned. Null when the turn is not part
+ * of that walk.
+ */
+function supervise(turn) {
+  // Asked for in the user's message, or under way (a tool search's note can stand as the last user text).
+  const underWay = /(?:^|__)(?:list_panes|wait_for|answer)$/.test(turn.lastCall ?? '');
+  if (findKeyword(turn.lastUser)?.keyword !== 'SUPERVISE' && !underWay) return null;
+  // Offered, or (Claude Code) named in the request and loaded with its tool search first.
+  const named = (name) => (t) => t === name || t.endsWith(`__${name}`);
+  const tool = (name) => turn.tools.find(named(name)) ?? turn.deferredMcp?.find(named(name));
+  const step = (name, args, text) => {
+    const found = tool(name);
+    return found ? { text, call: { name: found, args } } : { text: `I have no ${name} tool here.` };
+  };
+  const last = turn.lastCall ?? '';
+  if (!turn.afterTool) {
+    const deferred = ['list_panes', 'wait_for', 'answer'].map((n) => turn.deferredMcp?.find(named(n))).filter(Boolean);
+    if (!turn.tools.some(named('list_panes')) && turn.tools.includes(TOOL_SEARCH) && deferred.length > 0) {
+      return { text: 'Let me load the tools.', call: { name: TOOL_SEARCH, args: { query: `select:${deferred.join(',')}`, max_results: deferred.length } } };
+    }
+    return step('list_panes', {}, 'Let me look at the panes.');
+  }
+  if (last === TOOL_SEARCH) return step('list_panes', {}, 'Let me look at the panes.');
+  if (last.endsWith('list_panes')) return step('wait_for', { state: 'permission', timeout_s: 120 }, 'I will wait for a pane that asks for permission.');
+  if (last.endsWith('wait_for')) {
+    let found = null;
+    try {
+      found = JSON.parse(turn.lastResult ?? '');
+    } catch {
+      return { text: `wait_for gave no pane: ${turn.lastResult}` };
+    }
+    if (!found?.pane || !found.answers?.length) return { text: `No pane asked for permission: ${turn.lastResult}` };
+    return step('answer', { pane: found.pane, option: found.answers[0], screen: found.screen }, `Answering ${found.pane}.`);
+  }
+  if (last.endsWith('__answer') || last === 'answer') return { text: `Supervised: ${turn.lastResult}` };
+  return { text: `Supervising, after ${last}: ${turn.lastResult}` };
 }
 
 const TOOL_SEARCH = 'ToolSearch';
@@ -346,10 +390,13 @@ function anthropicTurn(body) {
     if (m.role === 'assistant') callsSinceUser += parts.filter((b) => b?.type === 'tool_use' && b.name !== TOOL_SEARCH).length;
     else if (m.role === 'user' && stripReminders(textOf(Array.isArray(m.content) ? parts.filter((b) => b?.type !== 'tool_result') : m.content)).trim() !== '') break;
   }
+  const result = blocks.filter((b) => b?.type === 'tool_result').at(-1);
   return {
     api: 'anthropic',
     lastCall,
     callsSinceUser,
+    lastResult: result ? textOf(typeof result.content === 'string' ? result.content : (result.content ?? []).map((c) => c?.text ?? '')) : null,
+    deferredMcp: [...new Set(whole.match(/mcp__[A-Za-z0-9_-]+?__[A-Za-z0-9_]+/g) ?? [])],
     deferred: ALL_TOOL_NAMES.filter((name) => whole.includes(name)),
     model: body.model ?? '',
     tools: (body.tools ?? []).map((t) => t.name).filter(Boolean),
@@ -369,16 +416,16 @@ function responsesTurn(body) {
   const input = Array.isArray(body.input) ? body.input : [{ role: 'user', content: body.input ?? '' }];
   const last = input.at(-1);
   const afterTool = last?.type === 'function_call_output' || last?.type === 'custom_tool_call_output';
+  const output = afterTool ? last.output : null;
   const users = input.filter((i) => i.role === 'user' && (i.type === undefined || i.type === 'message'));
   const isCall = (i) => i.type === 'function_call' || i.type === 'custom_tool_call';
   const lastCall = input.filter(isCall).at(-1)?.name ?? null;
   const lastUserAt = input.findLastIndex((i) => i.role === 'user' && (i.type === undefined || i.type === 'message'));
-  const output = last?.output;
   return {
     api: 'responses',
-    lastOutput: typeof output === 'string' ? output : Array.isArray(output) ? output.map((o) => o?.text ?? '').join('\n') : '',
     lastCall,
     callsSinceUser: input.slice(lastUserAt + 1).filter(isCall).length,
+    lastResult: output === null ? null : typeof output === 'string' ? output : textOf(output),
     model: body.model ?? '',
     tools: (body.tools ?? []).map((t) => t.name ?? t.type).filter(Boolean),
     system: body.instructions ?? '',

@@ -38,6 +38,29 @@ const shellWith =
   (ps1, before = 'ls') =>
   ({ work }) => ['bash', '--norc', '--noprofile', '-c', `cd ${shellQuote(work)}; ${before}; PS1=${shellQuote(ps1)} exec bash --norc --noprofile -i`];
 
+const zshVersion = versionOf(['zsh', '--version']);
+const fishVersion = versionOf(['fish', '--version']);
+
+/** zsh without rc files showing PS1 (the default prompt when null), after a command. */
+const zshWith =
+  (ps1, before = 'ls') =>
+  ({ work }) => ['bash', '--norc', '--noprofile', '-c', `cd ${shellQuote(work)}; ${before}; ${ps1 === null ? '' : `PS1=${shellQuote(ps1)} `}exec zsh -f -i`];
+
+/** fish without config files, with its own prompt function (the default prompt when null), after a command. */
+const fishWith =
+  (prompt, before = 'ls') =>
+  ({ work }) => [
+    'bash',
+    '--norc',
+    '--noprofile',
+    '-c',
+    `cd ${shellQuote(work)}; ${before}; exec fish --no-config -i -C ${shellQuote(`set -g fish_greeting${prompt === null ? '' : `; function fish_prompt; ${prompt}; end`}`)}`,
+  ];
+
+/** One everyday shell prompt, recorded as `stopped` once the prompt's last character shows. */
+const shellPrompt = ({ program: name, version, state, argv, last }) =>
+  program({ tool: 'programs', program: name, version, state, label: 'stopped', argv, wait: lastLine(last) });
+
 function shellQuote(s) {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
@@ -129,6 +152,20 @@ export const PROGRAMS = [
     argv: shellWith('\\u@\\h:\\w\\$ '),
     wait: lastLine(/[$#]$/),
   }),
+  // The prompts people use every day, in real zsh and fish as well as bash: defaults, one-line
+  // prompts in the style of starship and pure, oh-my-zsh's arrow and lambda themes, and
+  // powerlevel10k's two-line prompt, with and without the trailing space (tmux drops it anyway).
+  shellPrompt({ program: 'zsh', version: zshVersion, state: 'zsh-default', argv: zshWith(null), last: /[%#]$/ }),
+  shellPrompt({ program: 'zsh', version: zshVersion, state: 'zsh-starship', argv: zshWith('%~ main* ❯ '), last: /❯$/ }),
+  shellPrompt({ program: 'zsh', version: zshVersion, state: 'zsh-starship-no-space', argv: zshWith('%~ main* ❯'), last: /❯$/ }),
+  shellPrompt({ program: 'zsh', version: zshVersion, state: 'zsh-oh-my-zsh-arrow', argv: zshWith('➜  %c git:(main) ✗ '), last: /✗$/ }),
+  shellPrompt({ program: 'zsh', version: zshVersion, state: 'zsh-oh-my-zsh-lambda', argv: zshWith('λ %~/ git:(main) '), last: /\)$/ }),
+  shellPrompt({ program: 'zsh', version: zshVersion, state: 'zsh-powerlevel10k', argv: zshWith('╭─ %~  main ✔\n╰─❯ '), last: /❯$/ }),
+  shellPrompt({ program: 'zsh', version: zshVersion, state: 'zsh-powerlevel10k-lean', argv: zshWith('%~ main\n❯'), last: /❯$/ }),
+  shellPrompt({ program: 'fish', version: fishVersion, state: 'fish-default', argv: fishWith(null), last: /[>#]$/ }),
+  shellPrompt({ program: 'fish', version: fishVersion, state: 'fish-starship', argv: fishWith("echo -n (prompt_pwd)' main* ❯ '"), last: /❯$/ }),
+  shellPrompt({ program: 'bash', version: bashVersion, state: 'shell-starship-no-space', argv: shellWith('\\w main* ❯'), last: /❯$/ }),
+  shellPrompt({ program: 'bash', version: bashVersion, state: 'shell-lambda-first', argv: shellWith('λ \\w '), last: /λ/ }),
   program({
     tool: 'programs',
     program: 'less',

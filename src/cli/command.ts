@@ -2,6 +2,7 @@
 
 import type { Settings } from '../engine/config.js';
 import type { FlagSpec } from './args.js';
+import type { SettingKey } from './command-settings.js';
 import type { Lifecycle } from './lifecycle.js';
 
 export interface CommandContext {
@@ -22,6 +23,11 @@ export interface Command {
   readonly usage: string;
   readonly details?: string;
   readonly flags: readonly FlagSpec[];
+  /**
+   * The settings it reads: their flags are its options (see command-settings.ts); the flag of any
+   * other setting is refused.
+   */
+  readonly settings: readonly SettingKey[];
   /** What its positional arguments are, for the shell completions: fixed words, or file names. */
   readonly args?: { readonly words?: readonly string[]; readonly files?: boolean };
   /** Resolves to the process exit code. */

@@ -36,6 +36,8 @@ export interface DashboardOptions {
   readonly pollMs: number;
   /** corral's own pane when it runs inside the watched server: Enter can switch the client. */
   readonly selfPaneId: string | null;
+  /** corral runs inside the watched server, in a pane or a popup (default: when it has a pane there). */
+  readonly insideServer?: boolean;
   readonly bell: BellMode;
   readonly label?: string | null;
   readonly env: NodeJS.ProcessEnv;
@@ -66,9 +68,10 @@ export function createDashboardActions(
   engine: DashboardEngine,
   selfPaneId: string | null,
   quit: () => void,
-  extra: Pick<DashboardOptions, 'toggleBridge' | 'toggleAttach'> = {},
+  extra: Pick<DashboardOptions, 'toggleBridge' | 'toggleAttach' | 'insideServer'> = {},
 ): DashboardActions {
   const { tmux } = engine;
+  const inside = extra.insideServer ?? selfPaneId !== null;
   const refresh = () => void engine.pollNow().catch(() => {});
   const tmuxOf = (host: string): TmuxClient => {
     const client = host === LOCAL_HOST ? tmux : (engine.tmuxOf?.(host) ?? null);
@@ -95,7 +98,7 @@ export function createDashboardActions(
       // Another host's pane is not in this tmux server: only an attach reaches it.
       if (pane.host !== LOCAL_HOST) return { switched: false, message: `${pane.key} is on ${pane.host}: attach with corral attach ${pane.key}` };
       const attach = attachCommand(engine, pane.target);
-      if (selfPaneId === null) {
+      if (!inside) {
         return { switched: false, message: `to go there run: ${attach}   (corral is not inside this tmux server)` };
       }
       try {
@@ -121,6 +124,7 @@ export function watchForStuck(engine: DashboardEngine, mode: BellMode, ring: () 
     if (mode === 'message' || mode === 'both') {
       const view = engine.getSnapshot().panes.find((v) => v.key === event.key);
       const where = `${view?.target ?? event.paneId}${event.host === LOCAL_HOST ? '' : ` on ${event.host}`}`;
+      // tmux draws the message in every client's status line: nothing in it may act on those terminals.
       engine.tmux.displayMessage(`corral: ${where} is stuck (${event.reason}): ${event.message}`).catch(() => {});
     }
   });

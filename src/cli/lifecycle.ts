@@ -2,7 +2,9 @@
 // awaits untilStopped() (SIGINT, SIGTERM, SIGHUP, a crash, or stop()); whatever it starts goes on
 // the shutdown stack, and the stack runs last in, first out, each step bounded in time, so
 // viewers hear "corral is stopping" before the tmux connections go. A second signal while
-// shutting down exits at once. Nothing below the CLI installs a signal handler.
+// shutting down exits at once (a repeated SIGHUP does not: a closing terminal sends it twice),
+// after the few synchronous exit steps that must run on every way out. Nothing below the CLI
+// installs a signal handler.
 //
 // When the terminal goes away (the tmux pane closes with its server, or the program reading
 // corral's output quits), writes fail with EIO or EPIPE. That is a stop, not a crash, and after it
@@ -34,7 +36,12 @@ export interface Lifecycle {
   onShutdown(name: string, step: () => unknown): () => void;
   /** Runs the steps, newest first; later calls wait for the same run. */
   shutdown(): Promise<void>;
-  /** Stops listening for signals and crashes. */
+  /**
+   * A synchronous step for every way out: it runs once, at dispose() after the shutdown, or
+   * instead of the shutdown when a second signal makes corral exit at once.
+   */
+  atExit(name: string, step: () => void): void;
+  /** Stops listening for signals and crashes, and runs the exit steps. */
   dispose(): void;
 }
 
@@ -67,6 +74,16 @@ export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
   const proc: LifecycleProcess = options.process ?? process;
   const stepTimeoutMs = options.stepTimeoutMs ?? 5_000;
   const steps: { name: string; step: () => unknown }[] = [];
+  const exitSteps: { name: string; step: () => void }[] = [];
+  const runExitSteps = () => {
+    for (const { name, step } of exitSteps.splice(0)) {
+      try {
+        step();
+      } catch (error) {
+        say(`corral: ${name} failed: ${(error as Error)?.message ?? String(error)}\n`);
+      }
+    }
+  };
   let reason: StopReason | null = null;
   let resolveStopped: (reason: StopReason) => void = () => {};
   const stopped = new Promise<StopReason>((resolve) => {
@@ -91,8 +108,11 @@ export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
     resolveStopped(why);
   };
   const onSignal = (signal: NodeJS.Signals) => {
-    // A second signal means "now": the person does not want to wait for the orderly stop.
+    // A second signal means "now": the person does not want to wait for the orderly stop. A
+    // terminal that closes hangs up more than once (tmux's kill, then the pty's own hangup).
     if (reason !== null) {
+      if (signal === 'SIGHUP') return;
+      runExitSteps();
       proc.exit(signalExitCode(signal));
       return;
     }
@@ -122,6 +142,7 @@ export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
     for (const stream of options.stdio ?? []) stream.on('error', onCrash);
   };
   const dispose = () => {
+    runExitSteps();
     if (!listening) return;
     listening = false;
     for (const signal of STOP_SIGNALS) proc.off(signal, onSignal);
@@ -163,6 +184,9 @@ export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
         const index = steps.indexOf(entry);
         if (index !== -1) steps.splice(index, 1);
       };
+    },
+    atExit(name, step) {
+      exitSteps.push({ name, step });
     },
     shutdown() {
       running ??= (async () => {

@@ -9,11 +9,15 @@ import { createAnswerFeature } from '../server/answers/answer-feature.js';
 import { createNotifier, notificationsWanted, type Notifier, type NotifierOptions } from '../notify/notifier.js';
 import type { Services } from './services.js';
 
-/** Types one answer: a key answer is the text (or the Enter key) alone; a line answer is the text, then Enter. */
+/**
+ * Types one answer: a key answer is the text (or the Enter key) alone; a line answer is the text,
+ * then Enter. Only while the pane shows the screen the link was made for (read again first).
+ */
 export async function typeAnswer(panes: Pick<PanePort, 'send' | 'reply'>, claims: AnswerClaims): Promise<void> {
-  if (claims.answer === 'Enter') await panes.send(claims.pane, [{ kind: 'key', key: 'Enter' }]);
-  else if (claims.kind === 'line') await panes.reply(claims.pane, claims.answer);
-  else await panes.send(claims.pane, [{ kind: 'text', text: claims.answer }]);
+  const guard = { shownHash: claims.screen };
+  if (claims.answer === 'Enter') await panes.send(claims.pane, [{ kind: 'key', key: 'Enter' }], guard);
+  else if (claims.kind === 'line') await panes.reply(claims.pane, claims.answer, guard);
+  else await panes.send(claims.pane, [{ kind: 'text', text: claims.answer }], guard);
 }
 
 export interface NotificationsOptions {

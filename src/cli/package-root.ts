@@ -2,7 +2,7 @@
 // code runs from the compiled module tree (dist/cli/) and from the bundle (dist/bin/), which sit at
 // different depths, so no fixed `../..` would do for both.
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,4 +14,9 @@ export function packageRoot(from: string = import.meta.url): string {
     if (parent === dir) throw new Error(`corral: no package.json above ${fileURLToPath(from)}`);
     dir = parent;
   }
+}
+
+/** corral's version, from its package.json. */
+export function corralVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }

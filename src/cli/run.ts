@@ -2,23 +2,20 @@
 // one-line messages and exit codes (2 usage/config, 127 tmux missing, 1 other).
 
 import { hostname } from 'node:os';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { ConfigError, SETTINGS, resolveSettings, type SettingSpec } from '../engine/config.js';
 import { TmuxMissingError } from '../engine/tmux/runner.js';
+import { removeProcessControlDir } from '../engine/tmux/transport.js';
 import { InvalidPaneIdError } from '../engine/tmux/pane-id.js';
 import { UnknownKeyError } from '../engine/keys.js';
 import { UsageError, formatFlags, parseArgv } from './args.js';
 import { COMMANDS, DEFAULT_COMMAND } from './commands/index.js';
 import { defaultConfigPath, loadConfigFile } from './config-file.js';
-import { GLOBAL_FLAGS } from './global-flags.js';
+import { GLOBAL_FLAGS, OWN_FLAGS, settingFlags } from './global-flags.js';
+import { refuseUnusedSettings } from './setting-flags.js';
 import { createLifecycle, isTerminalGone, type Lifecycle } from './lifecycle.js';
-import { packageRoot } from './package-root.js';
+import { corralVersion } from './package-root.js';
+import { terminalSafeStream } from './terminal-output.js';
 
-function version(): string {
-  const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
-  return pkg.version;
-}
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -30,10 +27,11 @@ function mainHelp(): string {
     'Commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}${c.name === DEFAULT_COMMAND ? ' (default)' : ''}`),
     '',
-    'Global options (before or after the command):',
-    formatFlags(GLOBAL_FLAGS),
+    'Options of every command (before or after the command):',
+    formatFlags(OWN_FLAGS),
     '',
-    'Run corral COMMAND --help for the options of one command.',
+    'Run corral COMMAND --help for the options and settings of one command (corral dashboard --help',
+    'for every setting: the dashboard uses them all).',
   ].join('\n');
 }
 
@@ -45,9 +43,10 @@ function commandHelp(name: string): string {
     `Usage: corral ${command.usage}`,
     ...(command.details ? ['', command.details] : []),
     ...(command.flags.length ? ['', 'Options:', formatFlags(command.flags)] : []),
+    ...(command.settings.length ? ['', 'Settings (also from the environment or the config file; see the README):', formatFlags(settingFlags(command.settings))] : []),
     '',
-    'Global options:',
-    formatFlags(GLOBAL_FLAGS),
+    'Options of every command:',
+    formatFlags(OWN_FLAGS),
   ].join('\n');
 }
 
@@ -63,9 +62,9 @@ function flagsToSettings(flags: Record<string, unknown>): Record<string, unknown
 export async function main(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
-  lifecycle: Lifecycle = createLifecycle({ stderr: process.stderr, stdio: [process.stdout, process.stderr] }),
+  lifecycle: Lifecycle = createLifecycle({ stderr: terminalSafeStream(process.stderr), stdio: [process.stdout, process.stderr] }),
 ): Promise<number> {
-  const { stderr } = process;
+  const stderr = terminalSafeStream(process.stderr);
   try {
     return await runCommand(argv, env, lifecycle);
   } catch (error) {
@@ -80,10 +79,12 @@ export async function main(
 }
 
 async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv, lifecycle: Lifecycle): Promise<number> {
-  const { stdout, stderr } = process;
+  // Every command writes through these: nothing a pane or a host controls reaches the terminal raw.
+  const stdout = terminalSafeStream(process.stdout);
+  const stderr = terminalSafeStream(process.stderr);
   const parsed = parseArgv(argv, GLOBAL_FLAGS, (name) => COMMANDS.find((c) => c.name === name)?.flags ?? null);
   if (parsed.flags.version) {
-    stdout.write(`${version()}\n`);
+    stdout.write(`${corralVersion()}\n`);
     return 0;
   }
   if (parsed.flags.help) {
@@ -96,6 +97,10 @@ async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv, lifec
   const settings = resolveSettings({ flags: flagsToSettings(parsed.flags), env, file, fileName: configPath, machineName: hostname() });
   const name = parsed.command ?? DEFAULT_COMMAND;
   const command = COMMANDS.find((c) => c.name === name)!;
+  refuseUnusedSettings(command, parsed.flags, COMMANDS);
+  // Closing the hosts removes this process's ssh folder; an exit that cannot wait for that (a
+  // second signal, a shutdown step that timed out) still leaves no folder behind.
+  lifecycle.atExit('removing the ssh master folder', () => removeProcessControlDir());
   const code = await command.run({ settings, flags: parsed.flags, positionals: parsed.positionals, stdout, stderr, env, lifecycle });
   await lifecycle.shutdown();
   const reason = lifecycle.reason;

@@ -5,13 +5,16 @@
 import type { AttachSettings, BridgeSettings, PromptSettings, ServerSettings } from '../engine/config.js';
 import { LOCAL_HOST, type EngineHandle, type HookEvent } from '../engine/types.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
-import type { CaptureTicker } from '../engine/diff/capture-ticker.js';
+import type { CaptureTicker } from '../engine/conversation/capture-ticker.js';
 import { CorralServer, type HttpFeature } from '../server/http-server.js';
 import { BRIDGE_FEATURE, createBridgeFeature, type BridgeFeature } from '../server/bridge/index.js';
 import { createAttachFeature, type AttachFeature, type LoginLink } from '../server/attach/attach-feature.js';
 import { HOOKS_FEATURE, createHookFeature } from '../server/hooks/hook-feature.js';
+import { BrowserSessions } from '../server/attach/sessions.js';
 import { createPanePort, routePorts, type HostPanePort, type PanePort } from '../engine/pane-port.js';
-import { networkInterfaces } from 'node:os';
+import { homedir, networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+import { envValue } from '../engine/env.js';
 import { classifyScreen } from '../engine/prompt/matcher.js';
 import { rulesFromSettings } from './setup.js';
 
@@ -97,6 +100,31 @@ export function browserBase(host: string, port: number): string {
   return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
 }
 
+/** Where answers past their cap keep every line: $XDG_STATE_HOME/corral/answers. */
+export function answersDir(env: NodeJS.ProcessEnv): string {
+  const base = envValue(env, 'XDG_STATE_HOME') ?? join(homedir(), '.local', 'state');
+  return join(base, 'corral', 'answers');
+}
+
+/**
+ * One pane port per host (its capture ticker and pane streams), routed by pane key: what every
+ * server, and the MCP server, reaches panes through.
+ */
+export function buildPanePorts(options: Pick<ServicesOptions, 'engine' | 'tmux' | 'remotes' | 'settings'>): { port: PanePort; local: HostPanePort } {
+  const { settings } = options;
+  // The same prompt rules as the engine, so busy and prompt mean the same on the dashboard.
+  const rules = rulesFromSettings(settings);
+  const classify = (lines: readonly string[]) => classifyScreen(lines, rules);
+  // Answers past their cap keep every line in a file of this machine, whichever host printed it.
+  const spillDir = answersDir(process.env);
+  const local = createPanePort({ engine: options.engine, tmux: options.tmux, host: LOCAL_HOST, settings, classify, spillDir });
+  const ports = new Map<string, PanePort>([[LOCAL_HOST, local]]);
+  for (const [name, remote] of options.remotes ?? []) {
+    ports.set(name, createPanePort({ engine: remote.engine, tmux: remote.tmux, host: name, settings, classify, spillDir }));
+  }
+  return { port: routePorts(ports, options.engine), local };
+}
+
 export function createServices(options: ServicesOptions): Services {
   const { settings } = options;
   // Answer links reach corral through the address the phone uses (a reverse proxy, a tunnel).
@@ -110,18 +138,15 @@ export function createServices(options: ServicesOptions): Services {
   let localPort: HostPanePort | null = null;
   const portOf = (): PanePort => {
     if (port) return port;
-    // The same prompt rules as the engine, so busy and prompt mean the same on the dashboard.
-    const rules = rulesFromSettings(settings);
-    const classify = (lines: readonly string[]) => classifyScreen(lines, rules);
-    localPort = createPanePort({ engine: options.engine, tmux: options.tmux, host: LOCAL_HOST, settings, classify });
-    const ports = new Map<string, PanePort>([[LOCAL_HOST, localPort]]);
-    for (const [name, remote] of options.remotes ?? []) {
-      ports.set(name, createPanePort({ engine: remote.engine, tmux: remote.tmux, host: name, settings, classify }));
-    }
-    port = routePorts(ports, options.engine);
+    const built = buildPanePorts(options);
+    localPort = built.local;
+    port = built.port;
     return port;
   };
   let attach: AttachFeature | null = null;
+  // Browser sessions belong to the process, not to one start of the attach server: switching it
+  // off and on (w in the dashboard) keeps browsers signed in; stopping corral ends them all.
+  const sessions = new BrowserSessions({ idleMs: settings.attachSessionIdleMs, maxMs: settings.attachSessionMaxMs });
   let error: string | null = null;
   let status: ServicesStatus = { url: null, bridge: false, attach: false, hooks: false, error: null };
 
@@ -199,6 +224,7 @@ export function createServices(options: ServicesOptions): Services {
         port: portOf(),
         token: options.token,
         settings,
+        sessions,
         baseUrl: () => browserBase(settings.listen, server.port),
       });
       server.enable(attach);

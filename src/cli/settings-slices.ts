@@ -37,8 +37,8 @@ export function settingsSlices(settings: Settings): SettingsSlices {
     prompt: pick(settings, ['promptPack', 'promptPatterns']),
     hosts: pick(settings, ['socketName', 'socketPath', 'hosts']),
     server: pick(settings, ['listen', 'port', 'hooks', 'answerUrl']),
-    bridge: pick(settings, ['bridgePollMs', 'bridgeQuietMs', 'bridgeLongQuietMs', 'bridgeMaxDurationMs', 'bridgeHistoryLines', 'bridgeTypeSideRequests', 'corsOrigins']),
-    attach: pick(settings, ['attachRingBytes', 'attachSlowClientBytes', 'attachAllowedOrigins', 'attachAllowResize', 'attachPauseAfter', 'attachGraceMs']),
+    bridge: pick(settings, ['bridgePollMs', 'bridgeQuietMs', 'bridgeLongQuietMs', 'bridgeMaxDurationMs', 'bridgeHistoryLines', 'bridgeMaxLines', 'bridgeTypeSideRequests', 'corsOrigins']),
+    attach: pick(settings, ['attachRingBytes', 'attachSlowClientBytes', 'attachAllowedOrigins', 'attachAllowResize', 'attachPauseAfter', 'attachGraceMs', 'attachSessionIdleMs', 'attachSessionMaxMs']),
     notify: pick(settings, ['onStuck', 'notifyDesktop', 'ntfyUrl', 'ntfyAuth', 'notifyReasons', 'notifyMinQuietMs', 'quietHours', 'notifyMaxPerMinute', 'answerUrl', 'answerTtlMs']),
     dashboard: pick(settings, ['bell', 'hooks']),
   };

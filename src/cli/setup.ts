@@ -2,6 +2,7 @@
 // runs inside the server it watches (then its own pane is left out).
 
 import { realpathSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { basename, dirname } from 'node:path';
 import type { HostsSettings, PromptSettings, Settings } from '../engine/config.js';
 import { settingsSlices } from './settings-slices.js';
@@ -10,7 +11,10 @@ import { buildRules, type PromptRules } from '../engine/prompt/matcher.js';
 import { TmuxClient, tmuxVersion } from '../engine/tmux/client.js';
 import { TmuxMissingError } from '../engine/tmux/runner.js';
 import { localHost, openTmux, type OpenedTmux } from '../engine/tmux/open.js';
+import { removeStaleControlDirs } from '../engine/tmux/transport.js';
 import { combineEngines, type HostsEngine } from '../engine/hosts-engine.js';
+import { processAlive } from '../engine/process-alive.js';
+import { startStatusWriter } from '../engine/status-writer.js';
 import { namedSocketPath, socketPathFromTmuxEnv } from '../engine/tmux/socket.js';
 import { LOCAL_HOST, type HostSpec, type TmuxSocket } from '../engine/types.js';
 
@@ -57,13 +61,22 @@ function samePath(a: string, b: string): boolean {
   }
 }
 
-/** corral's own pane id, when it runs inside the very server it watches (pane ids repeat across servers). */
-export async function selfPaneId(tmux: TmuxClient, env: NodeJS.ProcessEnv): Promise<string | null> {
+/**
+ * Whether corral runs inside the very server it watches, and in which pane: a popup
+ * (`display-popup`) is inside the server without a pane of its own (tmux sets $TMUX there, not
+ * $TMUX_PANE). Pane ids repeat across servers, so the socket must match.
+ */
+export async function corralPlace(tmux: TmuxClient, env: NodeJS.ProcessEnv): Promise<{ readonly inside: boolean; readonly paneId: string | null }> {
   const ownSocket = socketPathFromTmuxEnv(env.TMUX);
-  const ownPane = env.TMUX_PANE;
-  if (!ownSocket || !ownPane) return null;
+  if (!ownSocket) return { inside: false, paneId: null };
   const watched = await tmux.socketPath();
-  return watched !== null && samePath(watched, ownSocket) ? ownPane : null;
+  const inside = watched !== null && samePath(watched, ownSocket);
+  return { inside, paneId: inside ? (env.TMUX_PANE ?? null) || null : null };
+}
+
+/** corral's own pane id, when it runs in a pane of the server it watches. */
+export async function selfPaneId(tmux: TmuxClient, env: NodeJS.ProcessEnv): Promise<string | null> {
+  return (await corralPlace(tmux, env)).paneId;
 }
 
 /** One watched host: its engine and the tmux client under it. */
@@ -80,6 +93,8 @@ export interface EngineSetup {
   /** This machine's tmux client. */
   readonly tmux: TmuxClient;
   readonly selfPaneId: string | null;
+  /** corral runs inside the local server it watches (in a pane, or in a popup without one). */
+  readonly insideServer: boolean;
 }
 
 /** The hosts other than this machine, by name. */
@@ -103,10 +118,13 @@ export async function setupEngine(
 ): Promise<EngineSetup> {
   const slices = settingsSlices(settings);
   const persistent = options.persistent ?? false;
+  // What corral processes killed outright left behind (ssh master folders, idle masters) goes first.
+  removeStaleControlDirs();
   const local = openTmux(localHost(socketFromSettings(slices.hosts, env)), { persistent });
   const tmux = local.client;
   await checkTmux(tmux, stderr);
-  const self = await selfPaneId(tmux, env);
+  const place = await corralPlace(tmux, env);
+  const self = place.paneId;
   const rules = rulesFromSettings(slices.prompt);
   const opened: OpenedTmux[] = [local];
   const hosts = new Map<string, HostHandle>();
@@ -121,13 +139,17 @@ export async function setupEngine(
     hosts.set(spec.name, { spec, tmux: remote.client, engine: createEngine({ settings: slices.engine, tmux: remote.client, rules, host: spec }) });
   }
   const combined = combineEngines(new Map([...hosts].map(([name, handle]) => [name, handle.engine])));
+  // A long-running corral keeps each server's status-line options (status-options.ts).
+  const writers = persistent && settings.statusOptions ? [...hosts.values()].map((handle) => startStatusWriter({ engine: handle.engine, tmux: handle.tmux, machine: hostname(), pid: process.pid, alive: processAlive })) : [];
   const engine: HostsEngine = {
     ...combined,
     async stop() {
+      // The options go while the connections are still open.
+      await Promise.all(writers.map((writer) => writer.stop()));
       await combined.stop();
       // The engines closed their poll connections; what is left are the ssh masters.
       await Promise.all(opened.map((o) => o.close()));
     },
   };
-  return { engine, hosts, tmux, selfPaneId: self };
+  return { engine, hosts, tmux, selfPaneId: self, insideServer: place.inside };
 }

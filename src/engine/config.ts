@@ -45,6 +45,7 @@ export const SETTINGS = [
   { key: 'bridgeQuietMs', type: 'int', default: 800, min: 50, max: 600_000, flag: 'bridge-quiet', env: ['CORRAL_BRIDGE_QUIET_MS'], valueName: 'MS', description: 'chat bridge: the answer ends once the program is back at its prompt and the screen held still this long' },
   { key: 'bridgeLongQuietMs', type: 'int', default: 60_000, min: 100, max: 3_600_000, flag: 'bridge-long-quiet', env: ['CORRAL_BRIDGE_LONG_QUIET_MS'], valueName: 'MS', description: 'chat bridge: when corral does not recognise the prompt, the answer ends after this long without new output' },
   { key: 'bridgeMaxDurationMs', type: 'int', default: 600_000, min: 1_000, flag: 'bridge-max-duration', env: ['CORRAL_BRIDGE_MAX_DURATION_MS'], valueName: 'MS', description: 'chat bridge: longest answer; it then ends with finish_reason "length"' },
+  { key: 'bridgeMaxLines', type: 'int', default: 200_000, min: 100, max: 100_000_000, flag: 'bridge-max-lines', env: ['CORRAL_BRIDGE_MAX_LINES'], valueName: 'N', description: 'chat bridge: most lines one answer holds; past it the answer says how many lines were left out and names the file that holds them all' },
   { key: 'bridgeHistoryLines', type: 'int', default: 2_000, min: 0, max: 100_000, flag: 'bridge-history', env: ['CORRAL_BRIDGE_HISTORY_LINES'], valueName: 'N', description: 'chat bridge: history lines captured with the screen' },
   { key: 'bridgeTypeSideRequests', type: 'boolean', default: false, flag: 'bridge-type-side-requests', env: ['CORRAL_BRIDGE_TYPE_SIDE_REQUESTS'], description: 'chat bridge: type chat UIs\' title, summary, tag and follow-up requests into the pane like any message (turns their recognition off)' },
   { key: 'corsOrigins', type: 'string-list', default: [], flag: 'cors-origin', env: ['CORRAL_CORS_ORIGINS'], valueName: 'ORIGIN', description: 'chat bridge: browser origin allowed to call the API (repeatable; none by default)' },
@@ -54,9 +55,13 @@ export const SETTINGS = [
   { key: 'attachAllowResize', type: 'boolean', default: false, flag: 'attach-allow-resize', env: ['CORRAL_ATTACH_ALLOW_RESIZE'], description: 'attach server: let writing viewers resize panes (this changes your tmux layout)' },
   { key: 'attachPauseAfter', type: 'int', default: 10, min: 0, max: 3600, flag: 'attach-pause-after', env: ['CORRAL_ATTACH_PAUSE_AFTER'], valueName: 'SECONDS', description: 'attach server: tmux pauses a pane whose output is this many seconds behind, corral then repaints it (0: no flow control)' },
   { key: 'attachGraceMs', type: 'int', default: 300_000, min: 0, max: 86_400_000, flag: 'attach-grace', env: ['CORRAL_ATTACH_GRACE_MS'], valueName: 'MS', description: 'attach server: after the last viewer of a pane leaves, keep its recent output (and the tmux control client of its session) this long, so a viewer back within it gets exactly what it missed' },
+  { key: 'statusOptions', type: 'boolean', default: true, flag: 'status-options', env: ['CORRAL_STATUS_OPTIONS'], description: 'keep tmux user options (@corral_state, @corral_waiting ...) up to date on each watched server for its status line, while corral watches it' },
+  { key: 'attachSessionIdleMs', type: 'int', default: 43_200_000, min: 60_000, max: 2_592_000_000, flag: 'attach-session-idle', env: ['CORRAL_ATTACH_SESSION_IDLE_MS'], valueName: 'MS', description: 'attach server: a browser session unused this long ends (default 12 hours; an open page or terminal keeps it in use)' },
+  { key: 'attachSessionMaxMs', type: 'int', default: 604_800_000, min: 60_000, max: 2_592_000_000, flag: 'attach-session-max', env: ['CORRAL_ATTACH_SESSION_MAX_MS'], valueName: 'MS', description: 'attach server: a browser session ends this long after its sign-in, used or not (default 7 days); every session also ends when corral stops' },
   { key: 'hooks', type: 'boolean', default: true, flag: 'hooks', env: ['CORRAL_HOOKS'], description: 'receive agent hook calls (corral hooks install) on the HTTP server; the dashboard then listens from its start' },
   { key: 'hookGraceMs', type: 'int', default: 10_000, min: 0, max: 3_600_000, flag: 'hook-grace', env: ['CORRAL_HOOK_GRACE_MS'], valueName: 'MS', description: 'agent hooks: how long the screen may contradict a hook (permission, a running turn) before the screen wins' },
   { key: 'hookPermissionTtlMs', type: 'int', default: 600_000, min: 1_000, flag: 'hook-permission-ttl', env: ['CORRAL_HOOK_PERMISSION_TTL_MS'], valueName: 'MS', description: 'agent hooks: a permission request the screen never confirms lapses after this long (a rejection fires no hook)' },
+  { key: 'allowTyping', type: 'string-list', default: [], flag: 'allow-typing', env: ['CORRAL_ALLOW_TYPING'], valueName: 'PATTERN', description: 'MCP server: panes its clients may answer and type into, by key, target or HOST/* (* matches anything; repeatable; none by default: reading only)' },
   { key: 'onStuck', type: 'string', default: null, flag: 'on-stuck', env: ['CORRAL_ON_STUCK'], valueName: 'CMD', description: 'notify: run this shell command when a pane becomes stuck, with CORRAL_PANE, CORRAL_TARGET, CORRAL_REASON, CORRAL_MESSAGE, CORRAL_HOST set' },
   { key: 'notifyDesktop', type: 'boolean', default: false, flag: 'notify-desktop', env: ['CORRAL_NOTIFY_DESKTOP'], description: 'notify: a desktop notification (notify-send on Linux, Notification Center on macOS)' },
   { key: 'ntfyUrl', type: 'string', default: null, flag: 'ntfy', env: ['CORRAL_NTFY_URL'], valueName: 'TOPIC_URL', description: 'notify: push to this ntfy topic URL (https://ntfy.sh/my-secret-topic or a server of your own), with answer buttons' },
@@ -90,6 +95,7 @@ export interface Settings {
   bridgeLongQuietMs: number;
   bridgeMaxDurationMs: number;
   bridgeHistoryLines: number;
+  bridgeMaxLines: number;
   bridgeTypeSideRequests: boolean;
   corsOrigins: string[];
   attachRingBytes: number;
@@ -98,9 +104,13 @@ export interface Settings {
   attachAllowResize: boolean;
   attachPauseAfter: number;
   attachGraceMs: number;
+  statusOptions: boolean;
+  attachSessionIdleMs: number;
+  attachSessionMaxMs: number;
   hooks: boolean;
   hookGraceMs: number;
   hookPermissionTtlMs: number;
+  allowTyping: string[];
   onStuck: string | null;
   notifyDesktop: boolean;
   ntfyUrl: string | null;
@@ -127,12 +137,19 @@ export type ServerSettings = Pick<Settings, 'listen' | 'port' | 'hooks' | 'answe
 /** The chat bridge (OpenAI-compatible API). */
 export type BridgeSettings = Pick<
   Settings,
-  'bridgePollMs' | 'bridgeQuietMs' | 'bridgeLongQuietMs' | 'bridgeMaxDurationMs' | 'bridgeHistoryLines' | 'bridgeTypeSideRequests' | 'corsOrigins'
+  'bridgePollMs' | 'bridgeQuietMs' | 'bridgeLongQuietMs' | 'bridgeMaxDurationMs' | 'bridgeHistoryLines' | 'bridgeMaxLines' | 'bridgeTypeSideRequests' | 'corsOrigins'
 >;
 /** The attach server (browser and terminal viewers). */
 export type AttachSettings = Pick<
   Settings,
-  'attachRingBytes' | 'attachSlowClientBytes' | 'attachAllowedOrigins' | 'attachAllowResize' | 'attachPauseAfter' | 'attachGraceMs'
+  | 'attachRingBytes'
+  | 'attachSlowClientBytes'
+  | 'attachAllowedOrigins'
+  | 'attachAllowResize'
+  | 'attachPauseAfter'
+  | 'attachGraceMs'
+  | 'attachSessionIdleMs'
+  | 'attachSessionMaxMs'
 >;
 /** The notifications (--on-stuck, desktop, ntfy). */
 export type NotifySettings = Pick<

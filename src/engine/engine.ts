@@ -5,6 +5,7 @@
 import { followInterval, following, needsCapture, outputEndedBy, type LastCapture } from './capture-gate.js';
 import type { EngineSettings } from './config.js';
 import { acknowledge, end, hookView, observe, register, type PaneTrack } from './pane-machine.js';
+import { agentExited, decodeHookRecord, hookRecordEvent, hookRecordValue } from './hooks/hook-record.js';
 import { DEFAULT_RULES, classifyScreen, type PromptRules } from './prompt/matcher.js';
 import { contentHash } from './screen-content.js';
 import { readLines } from './screen-hash.js';
@@ -84,6 +85,11 @@ interface Entry {
   captured: (LastCapture & { readonly pane: PaneInfo; readonly cycle: number }) | null;
   /** The last captured text and what was made of it: the same text again needs no new verdict. */
   screen: ScreenReading | null;
+  /** The pane's hook record as last read or written (see hooks/hook-record.ts), and the last one cleared. */
+  hookRecord: string;
+  clearedRecord: string;
+  /** The pane's foreground command when its last hook came (its agent's). */
+  agentCommand: string;
 }
 
 interface ScreenReading {
@@ -247,6 +253,44 @@ export function createEngine(options: EngineOptions): Engine {
     skew = Math.max(...skewSamples);
   };
 
+  /**
+   * What the pane's hook record says, once: the agent hook it tells of (received by whichever corral
+   * process runs the hook receiver, or recorded by the hook itself), observed at the time it fired.
+   * A pane whose agent has exited (a shell where the agent was, or a dead pane) keeps no claim, and
+   * its record is cleared for every corral process.
+   */
+  const followHookRecord = (entry: Entry, pane: PaneInfo, now: number): CorralEvent[] => {
+    const events: CorralEvent[] = [];
+    // The event part only: a record this engine wrote itself comes back with the command filled in.
+    const event = hookRecordEvent(pane.hookRecord);
+    if (event !== entry.hookRecord) {
+      entry.hookRecord = event;
+      const record = decodeHookRecord(pane.hookRecord);
+      // The record of an agent that has exited since is not news: it is only cleared (below).
+      if (record !== null && agentExited(record.command, pane.command)) entry.agentCommand = record.command;
+      else if (record !== null) {
+        entry.agentCommand = record.command;
+        // The record's time is the recording machine's wall clock: moved to the engine's clock.
+        const at = now - (wallClock.now() - (remote ? record.at - skew : record.at));
+        const step = observe(entry.track, { kind: 'hook', hook: record.hook, at }, now, machine);
+        entry.track = step.track;
+        events.push(...step.events);
+      }
+    }
+    if (!pane.dead && !agentExited(entry.agentCommand, pane.command)) return events;
+    if (pane.hookRecord !== '' && entry.clearedRecord !== pane.hookRecord) {
+      entry.clearedRecord = pane.hookRecord;
+      void tmux.clearHookRecord(pane.paneId, pane.hookRecord).catch(() => undefined);
+    }
+    const { hook } = entry.track;
+    if (hook === null || hook.claim === null) return events;
+    const exited = { agent: hook.agent, signal: 'end', event: 'agent-exited', sessionId: hook.sessionId, transcriptPath: hook.transcriptPath, cwd: entry.track.cwd, message: null } as const;
+    const step = observe(entry.track, { kind: 'hook', hook: exited }, now, machine);
+    entry.track = step.track;
+    events.push(...step.events);
+    return events;
+  };
+
   const runCycle = async (): Promise<boolean> => {
     cycle += 1;
     let registeredNew = false;
@@ -302,6 +346,8 @@ export function createEngine(options: EngineOptions): Engine {
         const pane = toLocalClock(listed);
         present.add(pane.paneId);
         if (inScope(pane, scope)) watched.set(pane.paneId, pane);
+        // A dead pane (kept by remain-on-exit) is not watched, and its agent is gone with its record.
+        else if (pane.dead && pane.hookRecord !== '') void tmux.clearHookRecord(pane.paneId, pane.hookRecord).catch(() => undefined);
       }
       const events: CorralEvent[] = [];
       entries.forEach((entry, paneId) => {
@@ -316,13 +362,15 @@ export function createEngine(options: EngineOptions): Engine {
         if (!entry) {
           const step = register(pane, now, host);
           events.push(...step.events);
-          entry = { pane, track: step.track, lines: [], view: null, viewTrack: null, captured: null, screen: null };
+          entry = { pane, track: step.track, lines: [], view: null, viewTrack: null, captured: null, screen: null, hookRecord: '', clearedRecord: '', agentCommand: '' };
           entries.set(paneId, entry);
+          events.push(...followHookRecord(entry, pane, now));
           if (screen === undefined) {
             registeredNew = true;
             continue;
           }
         }
+        if (entry.pane !== pane) events.push(...followHookRecord(entry, pane, now));
         entry.pane = pane;
         if (screen === undefined) {
           // Left out on purpose: the screen is the one seen last time, and quiet time still counts.
@@ -426,6 +474,11 @@ export function createEngine(options: EngineOptions): Engine {
       if (!entry) return false;
       const step = observe(entry.track, { kind: 'hook', hook }, clock.now(), machine);
       entry.track = step.track;
+      // Recorded on the pane, so that every other corral process on this server hears it too.
+      entry.agentCommand = entry.pane.command;
+      const value = hookRecordValue({ hook, at: wallClock.now() });
+      entry.hookRecord = hookRecordEvent(value);
+      void tmux.writeHookRecord(entry.track.paneId, value).catch(() => undefined);
       emit(step.events);
       publish(snapshot.status, snapshot.statusMessage);
       if (running) {

@@ -34,9 +34,9 @@ export interface GuardOptions {
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The pane's content hash now, as the poller computes it. */
-export async function currentContentHash(tmux: TmuxClient, paneId: string): Promise<string> {
-  const { lines, hash } = readLines(await tmux.capture(paneId));
+/** The pane's content hash now: its screen read as a poll reads it, hashed as the poller hashes content. */
+export async function currentContentHash(tmux: Pick<TmuxClient, 'screen'>, paneId: string): Promise<string> {
+  const { lines, hash } = readLines(await tmux.screen(paneId));
   return contentHash(lines, hash);
 }
 

@@ -24,6 +24,7 @@ import {
   type PaneInfo,
   type PromptVerdict,
   type StuckReason,
+  type StuckSource,
 } from './types.js';
 
 export interface MachineConfig {
@@ -116,6 +117,11 @@ export interface ScreenObservation {
 export interface HookObservation {
   readonly kind: 'hook';
   readonly hook: HookEvent;
+  /**
+   * When the hook fired (a hook read from its pane record fired before it was read); `now` when
+   * not given. Claims, quiet time and a permission's stuck time count from it.
+   */
+  readonly at?: number;
 }
 
 export type Observation = ScreenObservation | HookObservation;
@@ -154,10 +160,14 @@ export function register(pane: PaneInfo, now: number, host: string = LOCAL_HOST)
 }
 
 export function observe(track: PaneTrack, observation: Observation, now: number, config: MachineConfig): Step {
-  return observation.kind === 'hook' ? observeHook(track, observation.hook, now) : observeScreen(track, observation, now, config);
+  if (observation.kind !== 'hook') return observeScreen(track, observation, now, config);
+  const at = Math.min(now, observation.at ?? now);
+  // A hook older than the last one this pane heard of changes nothing (records are read late).
+  if (track.hook !== null && at < track.hook.lastEventAt) return { track, events: [] };
+  return observeHook(track, observation.hook, at);
 }
 
-function stuckEvent(track: PaneTrack, reason: StuckReason, message: string, now: number): CorralEvent {
+function stuckEvent(track: PaneTrack, reason: StuckReason, message: string, now: number, source: StuckSource): CorralEvent {
   return {
     type: 'stuck',
     host: track.host,
@@ -168,6 +178,7 @@ function stuckEvent(track: PaneTrack, reason: StuckReason, message: string, now:
     transcriptPath: track.hook?.transcriptPath ?? '',
     reason,
     message,
+    source,
     timestamp: now,
   };
 }
@@ -204,7 +215,7 @@ function observeHook(track: PaneTrack, hook: HookEvent, now: number): Step {
     const message = hook.message ?? 'permission requested';
     if (track.state === 'stuck' && track.reason === 'permission') return { track: { ...next, message }, events: [] };
     const events: CorralEvent[] = track.state === 'stuck' ? [unstuckEvent(track, now)] : [];
-    events.push(stuckEvent(next, 'permission', message, now));
+    events.push(stuckEvent(next, 'permission', message, now, 'hook'));
     return {
       track: { ...next, state: 'stuck', stuckSince: now, reason: 'permission', message, acknowledged: false },
       events,
@@ -234,8 +245,13 @@ function contradiction(claim: HookClaim, verdict: PromptVerdict): string | null 
   }
 }
 
-/** Weighs the claim against a screen; returns the updated hook track and the claim that just ended. */
-function weighClaim(hook: HookTrack | null, verdict: PromptVerdict, now: number, config: MachineConfig): { hook: HookTrack | null; ended: HookClaim | null } {
+/**
+ * Weighs the claim against a screen; returns the updated hook track and the claim that just ended.
+ * `screenSince` is when the screen last changed: a contradiction counts from then, or from the
+ * claim when that came later, so a corral process that starts late (or reads the claim from its
+ * pane record) reaches the verdict at the same moment as one that watched all along.
+ */
+function weighClaim(hook: HookTrack | null, verdict: PromptVerdict, now: number, screenSince: number, config: MachineConfig): { hook: HookTrack | null; ended: HookClaim | null } {
   if (hook === null || hook.claim === null) return { hook, ended: null };
   const grace = config.hookGraceMs ?? DEFAULT_HOOK_GRACE_MS;
   const ttl = config.hookPermissionTtlMs ?? DEFAULT_HOOK_PERMISSION_TTL_MS;
@@ -250,7 +266,7 @@ function weighClaim(hook: HookTrack | null, verdict: PromptVerdict, now: number,
     if (hook.contradiction === null && confirmedAt === hook.confirmedAt) return { hook, ended: null };
     return { hook: { ...hook, contradiction: null, confirmedAt }, ended: null };
   }
-  const since = hook.contradiction?.since ?? now;
+  const since = hook.contradiction?.since ?? Math.min(now, Math.max(hook.claimSince, screenSince));
   if (now - since >= grace) {
     return { hook: { ...hook, claim: null, contradiction: null, confirmedAt, overruled: { claim, screen, at: now } }, ended: claim };
   }
@@ -316,18 +332,23 @@ function takeScreen(track: PaneTrack, observation: ScreenObservation, now: numbe
 }
 
 /** Why the pane is stuck now (and the words for it), or null: not yet, or not at all. */
-function stuckNow(track: PaneTrack, claim: HookClaim | null, now: number, config: MachineConfig): { reason: StuckReason; message: string } | null {
+function stuckNow(
+  track: PaneTrack,
+  claim: HookClaim | null,
+  now: number,
+  config: MachineConfig,
+): { reason: StuckReason; message: string; source: StuckSource } | null {
   const { verdict, wait } = track;
   if (verdict === null || verdict.busy) return null;
   if (wait !== null) {
     if (now - wait.since < config.quietThresholdMs) return null;
     // A running turn vetoes "stopped": an agent's input box is drawn while it works.
     if (wait.reason === 'stopped' && claim === 'working') return null;
-    return { reason: wait.reason, message: stuckMessage(verdict) };
+    return { reason: wait.reason, message: stuckMessage(verdict), source: 'screen' };
   }
   // The agent said its turn is over; the screen has no rule for what it shows: quiet time decides.
   if (claim === 'waiting' && now - track.quietSince >= config.quietThresholdMs) {
-    return { reason: 'stopped', message: verdict.line || 'waiting for the next prompt' };
+    return { reason: 'stopped', message: verdict.line || 'waiting for the next prompt', source: 'hook' };
   }
   return null;
 }
@@ -335,7 +356,10 @@ function stuckNow(track: PaneTrack, claim: HookClaim | null, now: number, config
 function observeScreen(track: PaneTrack, observation: ScreenObservation, now: number, config: MachineConfig): Step {
   const events: CorralEvent[] = [];
   const verdict = observation.verdict;
-  const weighed = weighClaim(track.hook, verdict, now, config);
+  // When the screen last changed: a contradiction of the hook's claim counts from there at the earliest.
+  const changed = track.hash !== null && observation.hash !== track.hash;
+  const screenSince = changed ? Math.min(now, observation.changedAt ?? now) : track.quietSince;
+  const weighed = weighClaim(track.hook, verdict, now, screenSince, config);
   const claim = weighed.hook?.claim ?? null;
   const taken = takeScreen(track, observation, now, weighed.hook);
   let next = taken.next;
@@ -357,7 +381,7 @@ function observeScreen(track: PaneTrack, observation: ScreenObservation, now: nu
   const stuck = stuckNow(next, claim, now, config);
   if (stuck !== null) {
     next = { ...next, state: 'stuck', stuckSince: now, reason: stuck.reason, message: stuck.message };
-    events.push(stuckEvent(next, stuck.reason, stuck.message, now));
+    events.push(stuckEvent(next, stuck.reason, stuck.message, now, stuck.source));
   }
   return { track: next, events };
 }

@@ -3,11 +3,13 @@
 // per host owns that host's capture ticker and pane streams, shared by every server; a server
 // never holds a tmux client. routePorts puts one port per host behind a single one.
 
+import { AnswerRefusedError, planAnswer, type AnswerPlan } from './answer-plan.js';
 import { HostDownError, refuseIfHostDown } from './host-status.js';
-import { createConversations, type ConversationOutcome, type ConverseOptions, type PaneConversations, type PaneHold } from './diff/run-conversation.js';
-import type { CaptureTicker } from './diff/capture-ticker.js';
-import type { Classifier } from './diff/conversation.js';
+import { createConversations, type ConversationOutcome, type ConverseOptions, type PaneConversations, type PaneHold } from './conversation/run-conversation.js';
+import type { CaptureTicker } from './conversation/capture-ticker.js';
+import type { Classifier } from './conversation/conversation.js';
 import { PaneStreams, type StreamViewer, type Subscription } from './pane-stream/pane-streams.js';
+import { openSpillFile } from './conversation/spill-file.js';
 import { printedCapturesLeak } from './pane-stream/repaint.js';
 import { ScreenChangedError, currentContentHash } from './guarded-send.js';
 import { PaneGoneError as TmuxPaneGoneError, tmuxVersion, type TmuxClient } from './tmux/client.js';
@@ -15,6 +17,7 @@ import { UnknownKeyError, parseSendItems, type SendItem } from './keys.js';
 import {
   parsePaneKey,
   paneKey,
+  systemClock,
   systemTimers,
   type Clock,
   type CorralEvent,
@@ -27,8 +30,8 @@ import {
 
 // What the servers need about keys and errors, without reaching into the tmux layer.
 export { HostDownError, refuseIfHostDown };
-export { ScreenChangedError, UnknownKeyError, parseSendItems, TmuxPaneGoneError as PaneGoneError };
-export type { SendItem, ConversationOutcome, ConverseOptions, PaneHold, StreamViewer, Subscription };
+export { AnswerRefusedError, ScreenChangedError, UnknownKeyError, parseSendItems, TmuxPaneGoneError as PaneGoneError };
+export type { AnswerPlan, SendItem, ConversationOutcome, ConverseOptions, PaneHold, StreamViewer, Subscription };
 
 /** Full-screen agents can drop an Enter that arrives with the text; a short pause avoids it. */
 export const ENTER_DELAY_MS = 100;
@@ -82,6 +85,11 @@ export interface PanePort extends EngineHandle {
   converse(key: string, text: string, options?: ConverseOptions): Promise<ConversationOutcome>;
   /** Why a pane is not free for a new message; null when it is. */
   hold(key: string): PaneHold | null;
+  /**
+   * The tmux server the pane's key belongs to now (`pid:start`): a pane id is unique only within
+   * one server, so what is kept per pane is kept per server too.
+   */
+  identify(key: string): Promise<string>;
   holds(): PaneHold[];
   /** Stops following a pane's conversation and drops its hold (a server that is switched off). */
   release(key: string): void;
@@ -91,10 +99,18 @@ export interface PanePort extends EngineHandle {
   repaint(key: string, viewer: StreamViewer): Promise<void>;
   /** Keys or text (validated with parseSendItems); with a guard, only while the screen is the one seen. */
   send(key: string, items: readonly SendItem[], guard?: SendGuard): Promise<void>;
+  /** The pane's screen now, with `history` lines above it (wrapped lines joined), as tmux holds it. */
+  read(key: string, history: number): Promise<string>;
   /** Raw terminal bytes (a viewer's keystrokes). */
   input(key: string, bytes: Buffer): Promise<void>;
-  /** A line of text, then Enter a moment later (an empty text sends Enter alone). */
-  reply(key: string, text: string): Promise<void>;
+  /** A line of text, then Enter a moment later (an empty text sends Enter alone); with a guard, only while the screen is the one seen. */
+  reply(key: string, text: string, guard?: SendGuard): Promise<void>;
+  /**
+   * Gives one of the answers the pane's prompt offers (answer-plan.ts), only while the pane shows
+   * the screen the answer was chosen on: `guard`'s, else the one in the store. Resolves to what was
+   * typed; AnswerRefusedError when the prompt does not take it, ScreenChangedError when the screen changed.
+   */
+  answer(key: string, option: string, guard?: SendGuard): Promise<AnswerPlan>;
   resize(key: string, cols: number, rows: number): Promise<void>;
   /** Ends streams and conversations; the engine itself is stopped by its owner. */
   close(): Promise<void>;
@@ -106,6 +122,8 @@ export interface PanePortSettings {
   readonly bridgeLongQuietMs: number;
   readonly bridgeMaxDurationMs: number;
   readonly bridgeHistoryLines: number;
+  /** Most lines one answer holds (default 200,000). */
+  readonly bridgeMaxLines?: number;
   readonly attachRingBytes: number;
   readonly attachPauseAfter: number;
   readonly attachGraceMs: number;
@@ -118,6 +136,8 @@ export interface PanePortOptions {
   readonly settings: PanePortSettings;
   /** How busy and prompt screens are told apart (the engine's rules). */
   readonly classify?: Classifier;
+  /** Where answers past their cap keep every line (one file each); without it they are only counted. */
+  readonly spillDir?: string;
   readonly clock?: Clock;
   readonly timers?: Timers;
 }
@@ -146,7 +166,11 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
       historyLines: settings.bridgeHistoryLines,
       enterDelayMs: 100,
       pasteThreshold: 200,
+      ...(settings.bridgeMaxLines !== undefined ? { maxLines: settings.bridgeMaxLines } : {}),
     },
+    // Answers are read from the same pane streams the attach server's viewers use.
+    streams: () => openStreams(),
+    ...(options.spillDir !== undefined ? { openSpill: (paneId: string) => openSpillFile(options.spillDir!, paneKey(host, paneId), (options.clock ?? systemClock).now()) } : {}),
   });
 
   // Streams are built on first use: they need the tmux version (a process) first.
@@ -190,6 +214,10 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
   }
 
   const sendItems = async (paneId: string, items: readonly SendItem[]) => (await openStreams()).sendItems(paneId, items);
+  // The pane is read again right before the keys go out, the way the poll read the screen the person saw.
+  const refuseIfChanged = async (paneId: string, key: string, guard: SendGuard | undefined) => {
+    if (guard && (await currentContentHash(tmux, paneId)) !== guard.shownHash) throw new ScreenChangedError(guard.target ?? key);
+  };
 
   return {
     host,
@@ -212,6 +240,10 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
       return hold ? keyOfHold(hold) : null;
     },
     holds: () => conversations.holds().map(keyOfHold),
+    async identify(key) {
+      paneIdOf(key);
+      return `${host}/${await tmux.serverIdentity()}`;
+    },
     release: (key) => conversations.drop(paneIdOf(key)),
     async stream(key, viewer, fromOffset) {
       const paneId = paneIdOf(key);
@@ -223,18 +255,30 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
     },
     async send(key, items, guard) {
       const paneId = paneIdOf(key);
-      if (guard && (await currentContentHash(tmux, paneId)) !== guard.shownHash) {
-        throw new ScreenChangedError(guard.target ?? key);
-      }
+      await refuseIfChanged(paneId, key, guard);
       await sendItems(paneId, items);
+    },
+    async read(key, history) {
+      return tmux.capture(paneIdOf(key), { history, join: true });
     },
     async input(key, bytes) {
       const paneId = paneIdOf(key);
       await (await openStreams()).sendBytes(paneId, bytes);
     },
-    async reply(key, text) {
+    async reply(key, text, guard) {
       const paneId = paneIdOf(key);
+      await refuseIfChanged(paneId, key, guard);
       await typeLine((items) => sendItems(paneId, items), text, timers);
+    },
+    async answer(key, option, guard) {
+      const paneId = paneIdOf(key);
+      const view = find(key);
+      if (view === null) throw new TmuxPaneGoneError(paneId);
+      const plan = planAnswer(view.verdict, option, guard?.target ?? view.target);
+      await refuseIfChanged(paneId, key, guard ?? { shownHash: view.contentHash, target: view.target });
+      if (plan.kind === 'line') await typeLine((items) => sendItems(paneId, items), plan.text, timers);
+      else await sendItems(paneId, plan.items);
+      return plan;
     },
     async resize(key, cols, rows) {
       const paneId = paneIdOf(key);
@@ -294,6 +338,7 @@ export function routePorts(
       return parsed ? (ports.get(parsed.host)?.hold(key) ?? null) : null;
     },
     holds: () => all.flatMap((port) => port.holds()),
+    identify: async (key) => portOf(key).identify(key),
     release(key) {
       const parsed = parsePaneKey(key);
       if (parsed) ports.get(parsed.host)?.release(key);
@@ -301,8 +346,10 @@ export function routePorts(
     stream: async (key, viewer, fromOffset) => portOf(key).stream(key, viewer, fromOffset),
     repaint: async (key, viewer) => portOf(key).repaint(key, viewer),
     send: async (key, items, guard) => portOf(key).send(key, items, guard),
+    read: async (key, history) => portOf(key).read(key, history),
     input: async (key, bytes) => portOf(key).input(key, bytes),
-    reply: async (key, text) => portOf(key).reply(key, text),
+    reply: async (key, text, guard) => portOf(key).reply(key, text, guard),
+    answer: async (key, option, guard) => portOf(key).answer(key, option, guard),
     resize: async (key, cols, rows) => portOf(key).resize(key, cols, rows),
     async close() {
       await Promise.all(all.map((port) => port.close()));

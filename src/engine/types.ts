@@ -83,9 +83,14 @@ export interface PaneInfo {
   readonly alternateOn: boolean;
   /** Last activity of the pane's window, epoch ms (tmux gives 1 s resolution). */
   readonly windowActivity: number;
+  /** The pane's `@corral_hook` option: its agent's last hook event as corral recorded it ('' when none). */
+  readonly hookRecord: string;
 }
 
 export type StuckReason = 'permission' | 'stopped';
+
+/** What made a pane stuck: its screen (a prompt held still), or its agent's hook (a permission request, a finished turn). */
+export type StuckSource = 'screen' | 'hook';
 
 /**
  * How a person answers a prompt:
@@ -255,6 +260,7 @@ export type CorralEvent =
       readonly transcriptPath: string;
       readonly reason: StuckReason;
       readonly message: string;
+      readonly source: StuckSource;
     })
   | (EventBase & { readonly type: 'unstuck' })
   | (EventBase & { readonly type: 'ended'; readonly why: EndReason });

@@ -4,12 +4,14 @@
 // gives up after a short timeout, prints nothing on stdout or stderr (Gemini CLI reads either as
 // a hook reply) and exits 0 whatever happens.
 
+import { execFile } from 'node:child_process';
 import { appendFileSync, closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { envValue } from '../engine/env.js';
-import { isAgent, type HookReport } from '../engine/hooks/agent-hooks.js';
+import { hookSignal, isAgent, permissionMessage, type HookReport } from '../engine/hooks/agent-hooks.js';
+import { HOOK_OPTION, hookRecordValue } from '../engine/hooks/hook-record.js';
 
 const DEFAULT_TIMEOUT_MS = 1_000;
 const MAX_INPUT_BYTES = 16 * 1024 * 1024;
@@ -22,8 +24,10 @@ export const HOOK_HELP = [
   '',
   'Reads the hook JSON on stdin and POSTs the fields corral needs, with $TMUX_PANE and the tmux',
   'socket from $TMUX, to http://HOST:PORT/hooks (CORRAL_LISTEN/CORRAL_PORT or the config file; or',
-  '--url / CORRAL_HOOK_URL) with the token (CORRAL_TOKEN or the token file). Prints nothing and',
-  'exits 0 whatever happens, so the agent is never blocked; CORRAL_HOOK_LOG=FILE logs each call.',
+  '--url / CORRAL_HOOK_URL) with the token (CORRAL_TOKEN or the token file). When no corral answers',
+  "there, it records the event on its own pane (the tmux option @corral_hook), where every corral",
+  'watching that server reads it. Prints nothing and exits 0 whatever happens, so the agent is',
+  'never blocked; CORRAL_HOOK_LOG=FILE logs each call.',
   'corral hooks install --agent NAME registers it.',
 ].join('\n');
 
@@ -188,6 +192,37 @@ function post(url: string, token: string, body: string, timeoutMs: number): Prom
   });
 }
 
+/**
+ * Records the event on the hook's own pane, for the corral processes that read it from their
+ * listings; false when there is nothing to record (an event corral ignores) or no pane to record on
+ * (no tmux, or a daemon whose $TMUX_PANE is another pane's).
+ */
+function recordOnPane(report: HookReport, timeoutMs: number): Promise<boolean> {
+  const signal = hookSignal(report);
+  if (signal === null || report.pane === null || report.socket === null || report.daemon) return Promise.resolve(false);
+  const hook = {
+    agent: report.agent,
+    signal,
+    event: report.event,
+    sessionId: report.sessionId,
+    transcriptPath: report.transcriptPath,
+    cwd: report.cwd,
+    message: signal === 'permission' ? permissionMessage(report) : null,
+  };
+  const value = hookRecordValue({ hook, at: Date.now() });
+  return new Promise((resolve, reject) => {
+    execFile('tmux', ['-S', report.socket as string, 'set-option', '-p', '-F', '-t', report.pane as string, HOOK_OPTION, value], { timeout: timeoutMs }, (error) =>
+      error ? reject(new Error(`could not record it on ${report.pane}: ${error.message.split('\n')[0]}`)) : resolve(true),
+    );
+  });
+}
+
+/** Whether a POST failed because nothing listens (or answers) there: no corral to receive hooks. */
+function nobodyListens(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EHOSTUNREACH' || code === 'ENOTFOUND' || /no answer within/.test((error as Error).message);
+}
+
 /** Runs one hook call; resolves when done, never rejects. */
 export async function hookMain(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const started = performance.now();
@@ -214,16 +249,24 @@ export async function hookMain(argv: readonly string[], env: NodeJS.ProcessEnv =
   let sent = '';
   try {
     if (!isAgent(args.agent)) return log(`unknown --agent ${JSON.stringify(args.agent)}`);
-    const token = hookToken(env);
-    if (!token) return log('no token (CORRAL_TOKEN or the token file)');
     const input = await readStdin();
     const payload = JSON.parse(input) as unknown;
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return log('stdin is not a JSON object');
     const tty = hasControllingTerminal();
     const report = buildReport(args.agent, payload as Record<string, unknown>, env, tty, runByDaemon(tty));
     sent = `${report.event} pane=${report.pane ?? '-'} tty=${report.tty} daemon=${report.daemon} `;
-    const status = await post(hookUrl(env, args.url), token, JSON.stringify(report), args.timeoutMs);
-    log(`${sent}-> HTTP ${status}`);
+    const token = hookToken(env);
+    if (token) {
+      try {
+        const status = await post(hookUrl(env, args.url), token, JSON.stringify(report), args.timeoutMs);
+        return log(`${sent}-> HTTP ${status}`);
+      } catch (error) {
+        if (!nobodyListens(error)) throw error;
+        sent += `(${(error as Error).message}) `;
+      }
+    }
+    const recorded = await recordOnPane(report, args.timeoutMs);
+    log(`${sent}${token ? '' : 'no token; '}${recorded ? `recorded on ${report.pane}` : 'not recorded (no pane of its own, or an event corral ignores)'}`);
   } catch (error) {
     log(`${sent}failed: ${(error as Error).message}`);
   } finally {

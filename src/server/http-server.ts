@@ -2,7 +2,7 @@
 // can be switched on and off while it runs; the server itself only checks Host, routes by path and
 // answers what no feature claims.
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { timingSafeEqual } from 'node:crypto';
 
@@ -65,13 +65,25 @@ export function rejectUpgrade(
   options: { readonly type?: string; readonly headers?: Record<string, string> } = {},
 ): void {
   const body = JSON.stringify(errorBody(message, options.type ?? 'invalid_request_error', code));
-  const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }[status] ?? 'Error';
+  const reason = STATUS_CODES[status] ?? 'Error';
   const extra = Object.entries(options.headers ?? {})
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`,
   );
+}
+
+/**
+ * One path segment or query value decoded from percent-encoding; null when it is not valid
+ * percent-encoded UTF-8 (`%E0%A4%A`, an overlong form, a lone `%`), which callers answer with a 4xx.
+ */
+export function decodeComponent(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
 }
 
 /** Constant-time comparison of a presented token with the expected one. */
@@ -116,8 +128,17 @@ export class CorralServer {
   constructor(private readonly options: CorralServerOptions) {
     this.server = createServer((req, res) => void this.onRequest(req, res));
     this.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
-    this.server.on('clientError', (_error, socket) => {
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    // Requests Node's parser refuses (a NUL or a space in the path, a head over 16 KiB) get a JSON
+    // refusal like every other error, then the connection closes.
+    this.server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+      if (!socket.writable) return;
+      const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+      rejectUpgrade(
+        socket,
+        tooLarge ? 431 : 400,
+        tooLarge ? 'the request head is too large (at most 16 KiB)' : 'malformed HTTP request',
+        tooLarge ? 'request_too_large' : 'bad_request',
+      );
     });
   }
 
@@ -210,6 +231,9 @@ export class CorralServer {
     try {
       await feature.handleRequest({ req, res, url });
     } catch (error) {
+      // Only a decoder meets a URIError: input that is not valid percent-encoded UTF-8.
+      if (error instanceof URIError)
+        return sendJson(res, 400, errorBody('the request URL is not valid percent-encoded UTF-8', 'invalid_request_error', 'bad_url'));
       sendJson(res, 500, errorBody(`internal error: ${(error as Error).message}`, 'server_error', 'internal'));
     }
   }

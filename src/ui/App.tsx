@@ -7,7 +7,8 @@
 // pane whose screen changed since (see actions.ts).
 
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
-import { Box, Text, useInput, type Key } from 'ink';
+import { Box, useInput, type Key } from 'ink';
+import { Text } from './Text.js';
 import type { Clock, EngineHandle, EngineSnapshot, PaneView } from '../engine/types.js';
 import { LOCAL_HOST, systemClock } from '../engine/types.js';
 import type { DashboardActions, TypeRequest } from './actions.js';

@@ -1,6 +1,6 @@
 // The names above the list's columns.
 
-import { Text } from 'ink';
+import { Text } from './Text.js';
 import type { RowColumns } from './layout.js';
 
 export function ColumnHeader({ columns }: { readonly columns: RowColumns }) {

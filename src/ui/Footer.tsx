@@ -1,7 +1,7 @@
 // The bottom line: the most useful keys, from the keymap table. The answer key appears with the
 // answers the selected prompt takes (`a 1-3/Enter answer`), and not at all when there are none.
 
-import { Text } from 'ink';
+import { Text } from './Text.js';
 import { clip } from './format.js';
 import { footerItems } from './keymap.js';
 

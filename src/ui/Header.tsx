@@ -2,7 +2,8 @@
 // first look at the server has answered), and the servers' state. When it does not fit on one
 // line, the servers' state moves to a second line.
 
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text.js';
 import { clip } from './format.js';
 import type { StatusCounts } from '../engine/pane-status.js';
 import { describeService, type ServicesSnapshot } from './services.js';

@@ -1,7 +1,8 @@
 // All keys, grouped, from the keymap table. The Answer group lists the answers valid for the
 // selected pane's prompt, not every key the table knows. Two columns when the terminal is wide enough.
 
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text.js';
 import { clip } from './format.js';
 import { ANSWER_PREFIX, bindingKeys, bindingsByGroup, keyLabel } from './keymap.js';
 import type { PaneAnswers } from './quick-answers.js';

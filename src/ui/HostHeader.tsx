@@ -1,7 +1,7 @@
 // The line above a host's rows when corral watches several hosts: the host's name and health
 // (`build-box · unreachable since 14:05 (retry in 8s)`).
 
-import { Text } from 'ink';
+import { Text } from './Text.js';
 import { clip } from './format.js';
 import { hostTone, type HostTone } from './hosts.js';
 import type { HostHealth } from '../engine/types.js';

@@ -1,7 +1,8 @@
 // One row of the pane list: marker, badge, target, name (window name or title), short cwd, quiet timer.
 
 import { memo } from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text.js';
 import { fit } from './format.js';
 import type { RowColumns } from './layout.js';
 import type { PaneStatus } from '../engine/pane-status.js';

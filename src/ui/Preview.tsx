@@ -1,6 +1,7 @@
 // The selected pane's last screen lines, escapes stripped and clipped to the width.
 
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text.js';
 import { clip, previewLines } from './format.js';
 
 interface Props {

@@ -1,7 +1,7 @@
 // The line above the footer: what the dashboard is doing (typing a reply, waiting for an answer
 // key, asking before a signal) or what just happened.
 
-import { Text } from 'ink';
+import { Text } from './Text.js';
 import { clip } from './format.js';
 import { ANSWER_PREFIX } from './keymap.js';
 import { answerHint, type PaneAnswers } from './quick-answers.js';

@@ -1,6 +1,7 @@
 // Pure text helpers for the dashboard: quiet timers, short paths, clipping to a width.
 
 import stripAnsi from 'strip-ansi';
+import { terminalSafe } from '../engine/terminal-text.js';
 
 /**
  * The quiet timer: seconds under a minute, then whole minutes, hours and minutes, days and hours
@@ -34,9 +35,13 @@ export function shortCwd(cwd: string, home: string | null, maxWidth = 24): strin
   return clip(`…/${tail}`, maxWidth);
 }
 
-/** Cuts text to `width` columns, marking the cut with `…`. Counts code points (no wide-glyph maths). */
-export function clip(text: string, width: number): string {
+/**
+ * Cuts text to `width` columns, marking the cut with `…`. Counts code points (no wide-glyph maths).
+ * Control characters are shown visibly first (as Text would draw them), so columns stay aligned.
+ */
+export function clip(raw: string, width: number): string {
   if (width <= 0) return '';
+  const text = terminalSafe(raw);
   const chars = [...text];
   if (chars.length <= width) return text;
   if (width === 1) return '…';
@@ -49,19 +54,10 @@ export function fit(text: string, width: number): string {
   return clipped + ' '.repeat(Math.max(0, width - [...clipped].length));
 }
 
-/** Screen lines for the preview: escapes and control characters removed, tabs expanded, clipped. */
+/** Screen lines for the preview: colour codes removed, tabs expanded, other controls shown visibly, clipped. */
 export function previewLines(lines: readonly string[], width: number, height: number): string[] {
   if (height <= 0) return [];
-  const cleaned = lines.map((line) =>
-    clip(
-      stripAnsi(line)
-        .replace(/\t/g, '    ')
-        // eslint-disable-next-line no-control-regex
-        .replace(/[\u0000-\u001f\u007f]/g, '')
-        .trimEnd(),
-      width,
-    ),
-  );
+  const cleaned = lines.map((line) => clip(stripAnsi(line).replace(/\t/g, '    ').trimEnd(), width));
   while (cleaned.length > 0 && cleaned[cleaned.length - 1] === '') cleaned.pop();
   return cleaned.slice(-height);
 }

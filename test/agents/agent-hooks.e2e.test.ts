@@ -1,7 +1,9 @@
 // Hooks from the real agent CLIs: Claude Code, Codex and Gemini CLI, pinned, run offline against the scripted
 // model server (scripts/agents/fake-model.mjs) in a private tmux server, with their hooks installed by
 // `corral hooks install`. corral must receive their real hook calls: a permission request (the pane
-// stuck at once), the approval, then Stop.
+// stuck at once), the approval, then Stop. And every other corral on the server must tell the same
+// state while the dialog is open: `corral ls --json`, a running `corral watch` and the events it
+// posts to --daemon-url, and a running dashboard.
 //
 // The CLIs (about 660 MB) come from `npm run agents:install` (scripts/agent-clis.mjs), which .ci/run
 // runs; the test finds them in its folder (or CORRAL_AGENT_CLIS). Where they are not installed it is
@@ -9,11 +11,13 @@
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CorralEvent } from '../../src/engine/types.js';
-import { CLI } from '../helpers/cli.js';
+import { CLI, cliEnv, runCli, startCli, type LiveCli } from '../helpers/cli.js';
+import { shellQuote } from '../helpers/corral-shim.js';
 import { HOOK_TOKEN, startHookHarness, type HookHarness } from '../helpers/hook-harness.js';
 import { processesWithEnv } from '../helpers/processes.js';
 import { mustNotSkip } from '../helpers/skips.js';
@@ -37,14 +41,34 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
   let model: FakeModel;
   let work: string;
   const marker = `CORRAL_AGENT_HOOKS_RUN=${process.pid}-${Date.now()}`;
+  // The other corral processes on the same tmux server, which hear the hooks through the pane records.
+  let watch: LiveCli;
+  let daemon: Server;
+  const posted: CorralEvent[] = [];
+  let dashboard = '';
+  const followers = () => ['-L', h.tmux.socketName, '--quiet-threshold', '600000', '--poll-interval', '200'];
 
   beforeAll(async () => {
     if (!installed) throw new Error(`no claude, codex and gemini in ${CLIS}: run npm run agents:install`);
     work = mkdtempSync(join(tmpdir(), 'corral-agent-hooks-'));
     model = await startFakeModel();
     h = await startHookHarness({ quietThresholdMs: '600000' });
+    daemon = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        posted.push(JSON.parse(body) as CorralEvent);
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => daemon.listen(0, '127.0.0.1', resolve));
+    watch = startCli(['watch', ...followers(), '--daemon-url', `http://127.0.0.1:${(daemon.address() as { port: number }).port}/events`]);
+    dashboard = (await h.tmux.tmux('new-session', '-d', '-s', 'corral-dashboard', '-x', '160', '-y', '40', '-P', '-F', '#{pane_id}', `${shellQuote(process.execPath)} ${shellQuote(CLI)} dashboard ${followers().map(shellQuote).join(' ')} --no-hooks; sleep 600`)).trim();
+    await h.tmux.waitForScreen(dashboard, (s) => s.includes('corral ·'), 15_000);
   });
   afterAll(async () => {
+    await watch?.stop();
+    await new Promise((resolve) => daemon?.close(resolve));
     // Codex leaves its hook daemon running for a while: end every process of this run.
     for (const pid of processesWithEnv(marker)) {
       try {
@@ -159,6 +183,27 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
     }
   }
 
+  /**
+   * While the dialog is open, the corral processes that did not receive the hook tell the same state
+   * as the one that did: `ls --json`, `watch` (printed and posted, with the same stuck time) and the
+   * dashboard's row.
+   */
+  async function sameStateEverywhere(pane: string, stuck: Extract<CorralEvent, { type: 'stuck' }>) {
+    const same = (e: CorralEvent) => e.type === 'stuck' && e.paneId === pane && e.timestamp >= stuck.timestamp - 5;
+    const line = await watch.waitForLine((l) => same(JSON.parse(l) as CorralEvent), 10_000);
+    const watched = JSON.parse(line) as Extract<CorralEvent, { type: 'stuck' }>;
+    expect(watched).toMatchObject({ reason: 'permission', message: stuck.message, source: 'hook', transcriptPath: stuck.transcriptPath });
+    // Stuck at the moment the hook fired, as in the corral that received it.
+    expect(Math.abs(watched.timestamp - stuck.timestamp)).toBeLessThanOrEqual(5);
+    await expect.poll(() => posted.find(same), { timeout: 5_000 }).toEqual(watched);
+    const ls = await runCli(['ls', '--json', '-L', h.tmux.socketName, '--quiet-threshold', '600000', '--port', String(h.port)], { env: cliEnv({ CORRAL_TOKEN: HOOK_TOKEN }) });
+    expect(ls.stderr).toBe('');
+    const entry = (JSON.parse(ls.stdout) as Array<Record<string, unknown>>).find((p) => p.paneId === pane);
+    expect(entry).toMatchObject({ status: 'stuck', state: 'stuck', reason: 'permission', hook: { claim: 'permission' } });
+    const target = h.engine.getSnapshot().panes.find((v) => v.pane.paneId === pane)!.target;
+    await h.tmux.waitForScreen(dashboard, (s) => s.split('\n').some((row) => row.includes(target) && row.includes('STUCK permission')), 10_000);
+  }
+
   const hookOf = (pane: string) => h.engine.getSnapshot().panes.find((v) => v.pane.paneId === pane)?.hook ?? null;
   const eventsOf = (pane: string, from: number): CorralEvent[] => h.events.slice(from).filter((e) => e.paneId === pane);
 
@@ -181,6 +226,7 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
     expect(stuck.message).toContain('claude-ran.txt');
     expect(stuck.transcriptPath).toMatch(/\.jsonl$/);
     expect(hookOf(pane)).toMatchObject({ agent: 'claude-code', claim: 'permission', lastEvent: 'PermissionRequest' });
+    await sameStateEverywhere(pane, stuck);
     await answerDialog(pane, await screenUntil(pane, (s) => /Do you want to proceed\?/.test(s), 'the permission dialog'), 'Enter');
     await screenUntil(pane, (s) => /Done: the tool finished/.test(s), 'the answer after the tool');
     await expect.poll(() => hookOf(pane)?.lastEvent, { timeout: 20_000 }).toBe('Stop');
@@ -221,6 +267,7 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
     expect(stuck.message).toContain('codex-ran.txt');
     expect(stuck.transcriptPath).toMatch(/rollout-.*\.jsonl$/);
     expect(hookOf(pane)).toMatchObject({ agent: 'codex', claim: 'permission', lastEvent: 'PermissionRequest' });
+    await sameStateEverywhere(pane, stuck);
     await answerDialog(pane, await screenUntil(pane, (s) => /Would you like to run the following command\?/.test(s), 'the approval overlay'), 'y');
     await expect.poll(() => hookOf(pane)?.lastEvent, { timeout: 30_000 }).toBe('Stop');
     expect(eventsOf(pane, from).map((e) => e.type)).toEqual(['stuck', 'unstuck']);
@@ -228,6 +275,17 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
     // By default Codex runs hooks in its detached daemon: corral found the pane by folder and session.
     await expect.poll(log, { timeout: 10_000 }).toMatch(/Stop pane=%\d+ tty=false daemon=true -> HTTP 200/);
     expect(log()).toMatch(/PermissionRequest pane=%\d+ tty=false daemon=true -> HTTP 200/);
+    // Quitting the TUI sends no SessionEnd (its daemon sends it much later): the claim ends with the
+    // agent's process, in the receiving corral and in the others.
+    expect(hookOf(pane)?.claim).toBe('waiting');
+    await h.tmux.tmux('send-keys', '-t', pane, 'C-c');
+    await sleep(300);
+    await h.tmux.tmux('send-keys', '-t', pane, 'C-c');
+    await expect.poll(async () => (await h.tmux.tmux('display-message', '-p', '-t', pane, '#{pane_dead}')).trim(), { timeout: 15_000 }).toBe('1');
+    await expect.poll(() => hookOf(pane)?.claim ?? null, { timeout: 3_000 }).toBeNull();
+    expect(log()).not.toMatch(/SessionEnd/);
+    // Its record is gone too, so no corral started later hears of the old claim.
+    await expect.poll(async () => (await h.tmux.tmux('show-options', '-p', '-t', pane)).includes('@corral_hook'), { timeout: 3_000 }).toBe(false);
   });
 
   it('Gemini CLI: BeforeAgent, the ToolPermission notification, AfterTool and AfterAgent reach corral', async () => {
@@ -244,6 +302,7 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
     const stuck = await stuckEvent(pane, log);
     expect(stuck).toMatchObject({ reason: 'permission', message: `touch ${join(outside, 'gemini-ran.txt')}` });
     expect(stuck.transcriptPath).toMatch(/session-.*\.jsonl$/);
+    await sameStateEverywhere(pane, stuck);
     await answerDialog(pane, await screenUntil(pane, (s) => /Allow execution of/.test(s), 'the permission dialog'), 'Enter');
     await expect.poll(() => hookOf(pane)?.lastEvent, { timeout: 30_000 }).toBe('AfterAgent');
     expect(hookOf(pane)?.claim).toBe('waiting');

@@ -53,9 +53,20 @@ describe('dashboard services', () => {
     const link = /^(http:\S+\?code=[\w-]+) \(works once/.exec(attach.link ?? '')![1]!;
     expect(link.startsWith(attach.url!)).toBe(true);
     expect(link).not.toContain(TOKEN);
-    const signIn = await fetch(link, { redirect: 'manual' });
-    expect(signIn.status).toBe(302);
-    expect(signIn.headers.get('set-cookie')).toMatch(/^corral_session=/);
+    const signIn = await fetch(`${attach.url}api/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: new URL(link).searchParams.get('code') }),
+    });
+    expect(signIn.status).toBe(201);
+    const { session } = (await signIn.json()) as { session: string };
+    const panes = () => fetch(`${attach.url}api/panes`, { headers: { authorization: `Bearer ${session}` } });
+    expect((await panes()).status).toBe(200);
+    // Sessions belong to the process: w off and on again keeps the browser signed in.
+    await services.toggleAttach();
+    expect((await panes()).status).toBe(404);
+    await services.toggleAttach();
+    expect((await panes()).status).toBe(200);
     await services.toggleBridge();
     expect(services.store.getSnapshot().bridge).toEqual({ status: 'off' });
     expect(services.store.getSnapshot().attach.status).toBe('on');

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { attachCommand, createDashboardActions, watchForStuck } from '../../src/cli/dashboard-session.js';
 import type { DashboardEngine } from '../../src/cli/dashboard-session.js';
-import { TmuxClient } from '../../src/engine/tmux/client.js';
+import { NoClientError, TmuxClient, pickClient } from '../../src/engine/tmux/client.js';
 import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
 import type { CorralEvent } from '../../src/engine/types.js';
 import { ScreenChangedError } from '../../src/engine/guarded-send.js';
@@ -28,7 +28,8 @@ function fakeEngine(options: { terminalClient?: boolean } = {}) {
           .replace('#{client_name}', name)
           .replace('#{client_control_mode}', control)
           .replace('#{session_id}', '$1')
-          .replace('#{pane_id}', '%99');
+          .replace('#{pane_id}', '%99')
+          .replace('#{client_activity}', '1700000000');
       const terminal = options.terminalClient === false ? '' : `${line('/dev/pts/7', '0')}\n`;
       return { stdout: `${line('client-123', '1')}\n${terminal}`, stderr: '', exitCode: 0 };
     }
@@ -134,6 +135,19 @@ describe('dashboard actions', () => {
   });
 });
 
+describe('the client Enter moves', () => {
+  const sep = '|';
+  const listing = ['ctl-1|1|%5|1700000009', '/dev/pts/1|0|%2|1700000001', '/dev/pts/2|0|%5|1700000003', '/dev/pts/3|0|%7|1700000002'].join('\n');
+
+  it("is the terminal client showing corral's pane, else the one used last; never a control client", () => {
+    expect(pickClient(listing, sep, '%2')).toBe('/dev/pts/1');
+    expect(pickClient(listing, sep, '%5')).toBe('/dev/pts/2');
+    expect(pickClient(listing, sep, '%9')).toBe('/dev/pts/2');
+    expect(pickClient(listing, sep, null)).toBe('/dev/pts/2');
+    expect(() => pickClient('ctl-1|1|%5|1700000009\n', sep, null)).toThrow(NoClientError);
+  });
+});
+
 describe('stuck notifier', () => {
   const stuck: CorralEvent = {
     type: 'stuck',
@@ -146,6 +160,7 @@ describe('stuck notifier', () => {
     transcriptPath: '',
     reason: 'permission',
     message: 'Deploy? [y/N]',
+    source: 'screen',
   };
 
   it('rings and shows a tmux message for new stuck panes', async () => {

@@ -1,5 +1,6 @@
 // `corral ls --json` and `corral check --pane` show what a running corral's hooks said, and where
-// the screen disagrees: real `corral serve`, real tmux, a real hook report over HTTP.
+// the screen disagrees, from the record on the pane: real `corral serve`, real tmux, a real hook
+// report over HTTP.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raw } from '../helpers/bridge-server.js';
@@ -39,7 +40,7 @@ describe('hook state in ls --json and check --pane', () => {
     let check = { stdout: '', code: 0 as number | null };
     const deadline = Date.now() + 10_000;
     for (;;) {
-      check = await runCli(['check', '--pane', pane, '-L', tmux.socketName, '--port', String(port)], { env });
+      check = await runCli(['check', '--pane', pane, '-L', tmux.socketName, '--hook-grace', '600000'], { env });
       if (check.stdout.includes('"disagreement":"hook says')) break;
       if (Date.now() > deadline) throw new Error(`no disagreement: ${check.stdout}`);
       await new Promise((r) => setTimeout(r, 200));
@@ -53,13 +54,16 @@ describe('hook state in ls --json and check --pane', () => {
       disagreement: 'hook says permission, screen shows stopped',
     });
 
-    const ls = await runCli(['ls', '--json', '-L', tmux.socketName, '--port', String(port)], { env });
+    const ls = await runCli(['ls', '--json', '-L', tmux.socketName, '--port', String(port), '--hook-grace', '600000'], { env });
     const entry = (JSON.parse(ls.stdout) as Array<Record<string, unknown>>).find((p) => p.paneId === pane);
-    expect(entry).toMatchObject({ hook: { claim: 'permission' }, disagreement: 'hook says permission, screen shows stopped' });
+    expect(entry).toMatchObject({ status: 'stuck', state: 'stuck', reason: 'permission', hook: { claim: 'permission' }, disagreement: 'hook says permission, screen shows stopped' });
+    expect(ls.stderr).toBe('');
 
-    // Without a corral to ask, the screen alone: hook null.
-    const alone = await runCli(['check', '--pane', pane, '-L', tmux.socketName, '--port', '9'], { env });
-    expect(JSON.parse(alone.stdout)).toMatchObject({ pane, hook: null, disagreement: null });
+    // The claim is on the pane: a corral that cannot reach the receiver reads the same, and says
+    // that nothing receives hooks where it would send them.
+    const alone = await runCli(['ls', '--json', '-L', tmux.socketName, '--port', '9', '--hook-grace', '600000'], { env });
+    expect((JSON.parse(alone.stdout) as Array<Record<string, unknown>>).find((p) => p.paneId === pane)).toMatchObject({ status: 'stuck', hook: { claim: 'permission' } });
+    expect(alone.stderr).toMatch(/^corral: no corral receives agent hooks at http:\/\/127\.0\.0\.1:9\/hooks/);
     const gone = await runCli(['check', '--pane', '%999', '-L', tmux.socketName], { env });
     expect(gone).toMatchObject({ code: 1, stderr: 'corral: pane %999 does not exist (it may have closed)\n' });
   });

@@ -238,12 +238,19 @@ describe.skipIf(browserCheck.skip)('the triage page across hosts, in Chromium on
       await card.locator('.answers button', { hasText: /^y$/ }).tap();
       await remote.waitForScreen(pane, (s) => s.includes('remote answered:y'));
 
-      // The host goes: the card stays, greyed, says offline, and offers nothing to press.
+      // The host goes: the card stays, greyed, says offline, and offers nothing to press; nor does a
+      // card whose last screen was a question (its last view is stuck, but nothing can reach it).
+      const asking = await remote.spawn(`read -p "Another question? [y/N] " a; sleep 600`);
+      const askingCard = page.locator(`article.pane[data-pane="box/${asking}"]`);
+      await askingCard.locator('.answers button').first().waitFor({ timeout: 30_000 });
       await sshd.stop();
       await expect.poll(() => card.locator('.badge').textContent(), { timeout: 30_000 }).toBe('offline');
       expect(await cardIs("node.classList.contains('offline')")).toBe(true);
       expect(await cardIs('getComputedStyle(node).opacity')).toBe('0.5');
       expect(await card.locator('.answers button').count()).toBe(0);
+      await expect.poll(() => askingCard.locator('.badge').textContent(), { timeout: 30_000 }).toBe('offline');
+      expect(await askingCard.locator('.answers button:visible').count()).toBe(0);
+      expect(await askingCard.locator('form.reply:visible').count()).toBe(0);
       expect(await sideways()).toBeLessThanOrEqual(0);
 
       // It comes back: the card is live again.

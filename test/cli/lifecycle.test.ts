@@ -66,11 +66,34 @@ describe('lifecycle', () => {
     expect(await stopped).toEqual({ kind: 'signal', signal: 'SIGTERM' });
     expect(lifecycle.reason).toEqual({ kind: 'signal', signal: 'SIGTERM' });
     expect(f.exits).toEqual([]);
-    // A second signal while stopping: out at once, with the shell's code for it.
+    // A second signal while stopping: out at once, with the shell's code for it, after the exit steps.
+    const ran: string[] = [];
+    lifecycle.atExit('folder', () => ran.push('folder'));
+    lifecycle.atExit('broken', () => {
+      throw new Error('no');
+    });
+    lifecycle.atExit('after', () => ran.push('after'));
     f.proc.emit('SIGINT', 'SIGINT');
     expect(f.exits).toEqual([130]);
+    expect(ran).toEqual(['folder', 'after']);
     lifecycle.dispose();
+    expect(ran).toEqual(['folder', 'after']); // once
     expect(f.listeners()).toBe(0);
+  });
+
+  it('does not take a repeated SIGHUP for "now": a closing terminal hangs up twice', async () => {
+    const f = fakeProcess();
+    const lifecycle = createLifecycle({ process: f.proc });
+    const stopped = lifecycle.untilStopped();
+    f.proc.emit('SIGHUP', 'SIGHUP');
+    expect(await stopped).toEqual({ kind: 'signal', signal: 'SIGHUP' });
+    f.proc.emit('SIGHUP', 'SIGHUP');
+    expect(f.exits).toEqual([]);
+    let ran = 0;
+    lifecycle.atExit('folder', () => (ran += 1));
+    await lifecycle.shutdown();
+    lifecycle.dispose();
+    expect(ran).toBe(1);
   });
 
   it('runs the shutdown steps newest first, once', async () => {

@@ -49,6 +49,20 @@ describe('corral serve', () => {
     expect(result.stderr).toBe(`corral: no corral server at http://127.0.0.1:${port}: start it with corral serve --attach\n`);
   });
 
+  it('corral link says what goes with what', async () => {
+    const env = { env: cliEnv({ CORRAL_TOKEN: 'a-token-for-the-link-test' }) };
+    for (const [args, message] of [
+      [['--all'], '--all goes with --revoke: corral link --revoke --all'],
+      [['--revoke'], '--revoke needs session ids (corral link --list shows them) or --all'],
+      [['--revoke', 'abcdefgh', '--all'], '--revoke takes session ids or --all, not both'],
+      [['--json'], '--json goes with --list'],
+      [['--list', '--revoke', '--all'], '--list takes no session ids and no --revoke'],
+      [['abcdefgh'], 'usage: corral link [--read-only] [--url URL] (session ids go with --revoke)'],
+    ] as const) {
+      expect(await runCli(['link', ...args], env)).toEqual({ code: 2, stdout: '', stderr: `corral: ${message}\n` });
+    }
+  });
+
   it('fails with a clear sentence when the port is taken', async () => {
     const blocker: Server = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
@@ -79,10 +93,15 @@ describe('corral serve', () => {
         const link = /(http:\S+\?code=[\w-]+)/.exec(linkLine)![1]!;
         expect(link.startsWith(`${url}/?code=`)).toBe(true);
         expect(cli.stdoutLines.join('\n')).not.toContain(token);
-        const signIn = await fetch(link, { redirect: 'manual' });
-        expect(signIn.status).toBe(302);
-        const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
-        expect((await fetch(`${url}/`, { headers: { cookie } })).status).toBe(200);
+        const trade = (loginUrl: string) =>
+          fetch(`${url}/api/sessions`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ code: new URL(loginUrl).searchParams.get('code') }),
+          });
+        const signIn = await trade(link);
+        expect(signIn.status).toBe(201);
+        const auth = { authorization: `Bearer ${((await signIn.json()) as { session: string }).session}` };
         // corral link asks the running server for another link; it works too, once.
         const made = await runCli(['link', '--url', url], { env: cliEnv({ XDG_CONFIG_HOME: home, CORRAL_TOKEN: token }) });
         expect(made.code).toBe(0);
@@ -90,13 +109,13 @@ describe('corral serve', () => {
         const another = made.stdout.trim();
         expect(another).toMatch(new RegExp(`^${url}/\\?code=[\\w-]+$`));
         expect(another).not.toBe(link);
-        expect((await fetch(another, { redirect: 'manual' })).status).toBe(302);
-        expect((await fetch(another, { redirect: 'manual' })).status).toBe(401);
+        expect((await trade(another)).status).toBe(201);
+        expect((await trade(another)).status).toBe(401);
 
         // The engine's first poll may still be under way: wait until the pane is listed.
         let listed = '';
         for (let i = 0; i < 100 && !listed.includes(`"${pane}"`); i++) {
-          const panes = await fetch(`${url}/api/panes`, { headers: { cookie } });
+          const panes = await fetch(`${url}/api/panes`, { headers: auth });
           expect(panes.status).toBe(200);
           listed = JSON.stringify(await panes.json());
           if (!listed.includes(`"${pane}"`)) await new Promise((r) => setTimeout(r, 100));

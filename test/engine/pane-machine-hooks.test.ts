@@ -66,6 +66,7 @@ describe('pane machine with hooks', () => {
         transcriptPath: '/home/me/.claude/projects/x/sess-1.jsonl',
         reason: 'permission',
         message: 'Bash: touch /tmp/x',
+        source: 'hook',
         timestamp: 2_000,
       },
     ]);

@@ -41,7 +41,7 @@ describe('pane state machine', () => {
     const stuck = run(early.track, [[30_000, 'h1', prompt]]);
     expect(stuck.track.state).toBe('stuck');
     expect(stuck.events).toEqual([
-      { type: 'stuck', host: 'local', key: '%7', sessionId: 'tmux-%7-0', paneId: '%7', cwd: '/srv/app', transcriptPath: '', reason: 'permission', message: 'Deploy? [y/N]', timestamp: 30_000 },
+      { type: 'stuck', host: 'local', key: '%7', sessionId: 'tmux-%7-0', paneId: '%7', cwd: '/srv/app', transcriptPath: '', reason: 'permission', message: 'Deploy? [y/N]', source: 'screen', timestamp: 30_000 },
     ]);
     // No second stuck event while nothing changes.
     expect(run(stuck.track, [[60_000, 'h1', prompt]]).events).toEqual([]);

@@ -16,6 +16,7 @@ import {
   type AttachFeature,
   type AttachSettings,
 } from '../../src/server/attach/attach-feature.js';
+import type { BrowserSessions } from '../../src/server/attach/sessions.js';
 import { fakeEngine, type FakeEngine } from './fake-engine.js';
 import { startTestTmux, type TestTmux } from './tmux-server.js';
 
@@ -28,6 +29,8 @@ export const DEFAULT_ATTACH_SETTINGS: AttachSettings = {
   attachAllowResize: false,
   attachPauseAfter: 10,
   attachGraceMs: 300_000,
+  attachSessionIdleMs: 43_200_000,
+  attachSessionMaxMs: 604_800_000,
 };
 
 export interface Harness {
@@ -56,6 +59,9 @@ export async function startHarness(
     persistent?: boolean;
     /** Run the real engine (with these settings flags) instead of the hand-driven one. */
     realEngine?: Record<string, unknown>;
+    /** The browser sessions (with a test's clock and limits), and how often their limits are checked. */
+    sessions?: BrowserSessions;
+    heartbeatMs?: number;
   } = {},
 ): Promise<Harness> {
   const tmux = options.tmux ?? (await startTestTmux());
@@ -94,6 +100,8 @@ export async function startHarness(
     token: TOKEN,
     settings: all,
     ...(options.allowWrite === undefined ? {} : { allowWrite: options.allowWrite }),
+    ...(options.sessions ? { sessions: options.sessions } : {}),
+    ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
   server.enable(feature);
   return {
@@ -130,8 +138,8 @@ export class TestClient {
   readonly ws: WebSocket;
   readonly opened: Promise<void>;
 
-  constructor(url: string, headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }) {
-    this.ws = new WebSocket(url, { headers });
+  constructor(url: string, headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }, protocols: string[] = []) {
+    this.ws = new WebSocket(url, protocols, { headers });
     this.opened = new Promise((resolve, reject) => {
       this.ws.once('open', () => resolve());
       this.ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
@@ -184,6 +192,22 @@ export class TestClient {
   }
 }
 
+/**
+ * Signs a browser in as the page does: a login link's code traded for a session credential
+ * (POST /api/sessions); returns the credential the page would keep in its origin's storage.
+ */
+export async function signInBrowser(h: Pick<Harness, 'server' | 'feature'>, write = true): Promise<string> {
+  const base = `http://127.0.0.1:${h.server.port}`;
+  const code = new URL(h.feature.loginLink({ write, base }).url).searchParams.get('code');
+  const res = await fetch(`${base}/api/sessions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ code }),
+  });
+  if (res.status !== 201) throw new Error(`sign-in refused: HTTP ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { session: string }).session;
+}
+
 export async function waitUntil(
   condition: () => boolean | Promise<boolean>,
   timeoutMs = 5000,
@@ -197,9 +221,9 @@ export async function waitUntil(
 }
 
 /** Status code of a refused upgrade (or 101 when it was accepted). */
-export function upgradeStatus(url: string, headers: Record<string, string>): Promise<number> {
+export function upgradeStatus(url: string, headers: Record<string, string>, protocols: string[] = []): Promise<number> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers });
+    const ws = new WebSocket(url, protocols, { headers });
     ws.once('open', () => {
       ws.close();
       resolve(101);

@@ -84,6 +84,7 @@ export function paneInfo(overrides: Partial<PaneInfo> = {}): PaneInfo {
     inMode: false,
     alternateOn: false,
     windowActivity: 0,
+    hookRecord: '',
     ...overrides,
   };
 }

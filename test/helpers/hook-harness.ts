@@ -23,8 +23,11 @@ export interface HookHarness {
   readonly dir: string;
   /** A shell pane at its prompt in `cwd`, known to the engine. */
   shell(cwd?: string): Promise<string>;
-  /** Runs `corral hook --agent AGENT` in the pane with this payload on stdin; resolves when it exited. */
-  hookInPane(paneId: string, agent: string, payload: object): Promise<void>;
+  /**
+   * Runs `corral hook --agent AGENT` in the pane with this payload on stdin; resolves when it exited.
+   * `url` sends it elsewhere than this harness's receiver (one where nothing listens, say).
+   */
+  hookInPane(paneId: string, agent: string, payload: object, url?: string): Promise<void>;
   waitForEvent(predicate: (event: CorralEvent) => boolean, timeoutMs?: number): Promise<CorralEvent>;
   close(): Promise<void>;
 }
@@ -63,13 +66,14 @@ export async function startHookHarness(flags: Record<string, unknown> = {}): Pro
         await engine.pollNow();
         return id;
       },
-      async hookInPane(paneId, agent, payload) {
+      async hookInPane(paneId, agent, payload, url = `http://127.0.0.1:${port}`) {
         calls += 1;
         const file = join(dir, `payload-${calls}.json`);
         writeFileSync(file, JSON.stringify(payload));
-        const env = `CORRAL_HOOK_URL=http://127.0.0.1:${port} CORRAL_TOKEN=${HOOK_TOKEN}`;
+        const env = `CORRAL_HOOK_URL=${url} CORRAL_TOKEN=${HOOK_TOKEN}`;
         const marker = `hook-done-${calls}`;
-        await tmux.tmux('send-keys', '-t', paneId, '-l', `${env} ${shellQuote(process.execPath)} ${shellQuote(CLI)} hook --agent ${agent} < ${shellQuote(file)}; echo ${marker}-$?`);
+        // In the background, as an agent runs its hooks: the pane's foreground stays the "agent" (the shell).
+        await tmux.tmux('send-keys', '-t', paneId, '-l', `${env} ${shellQuote(process.execPath)} ${shellQuote(CLI)} hook --agent ${agent} < ${shellQuote(file)} & wait $!; echo ${marker}-$?`);
         await tmux.tmux('send-keys', '-t', paneId, 'Enter');
         await tmux.waitForScreen(paneId, (screen) => screen.includes(`${marker}-0`), 10_000);
       },

@@ -12,6 +12,11 @@ export interface FakePane {
   alternate?: boolean;
   /** Foreground command (default bash). */
   command?: string;
+  /** Cursor column (default: the end of the cursor line). */
+  cursorX?: number;
+  width?: number;
+  /** The tmux server's pid and start time (default 100:1700000000). */
+  server?: string;
 }
 
 export interface ScriptedTmux {
@@ -54,6 +59,11 @@ export function scriptedTmux(initial: Record<string, FakePane>): ScriptedTmux {
       const fail = (): TmuxResult => ({ stdout, stderr: `can't find pane: ${target}\n`, exitCode: 1 });
       switch (command[0]) {
         case 'display-message': {
+          // Without a target it asks about the server itself (its pid and start time).
+          if (!command.includes('-t')) {
+            stdout += `${(command[command.length - 1] ?? '').replace('#{pid}:#{start_time}', '100:1700000000')}\n`;
+            break;
+          }
           if (!pane) return fail();
           const format = command[command.length - 1] ?? '';
           const screenTop = Math.max(0, pane.lines.length - pane.height);
@@ -62,6 +72,9 @@ export function scriptedTmux(initial: Record<string, FakePane>): ScriptedTmux {
             .replace('#{pane_height}', String(pane.height))
             .replace('#{pane_dead}', pane.dead ? '1' : '0')
             .replace('#{alternate_on}', pane.alternate ? '1' : '0')
+            .replace('#{cursor_x}', String(pane.cursorX ?? (pane.lines[pane.cursorRow] ?? '').length))
+            .replace('#{pane_width}', String(pane.width ?? 100))
+            .replace('#{pid}:#{start_time}', pane.server ?? '100:1700000000')
             .replace('#{pane_current_command}', pane.command ?? 'bash')}\n`;
           break;
         }

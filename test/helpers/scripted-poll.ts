@@ -2,6 +2,7 @@
 // the server's clock, `%%` a percent sign), capture-pane (printed, or into a buffer as a
 // control-mode poll does) and the buffer commands, from a mutable list of panes.
 
+import { HOOK_RECORD_FORMAT } from '../../src/engine/hooks/hook-record.js';
 import type { TmuxResult, TmuxRunner } from '../../src/engine/tmux/runner.js';
 
 export interface PolledPane {
@@ -14,6 +15,10 @@ export interface PolledPane {
   height?: number;
   /** Shows its alternate screen (a full-screen program). */
   alternateOn?: boolean;
+  /** The pane's `@corral_hook` option, as a listing shows it (see hook-record.ts). */
+  hookRecord?: string;
+  /** Its foreground command (bash by default). */
+  command?: string;
 }
 
 export interface ScriptedPoll {
@@ -39,7 +44,7 @@ function variables(p: PolledPane): Record<string, string> {
     pane_index: '0',
     pane_title: p.title ?? 'title',
     pane_current_path: '/work',
-    pane_current_command: 'bash',
+    pane_current_command: p.command ?? 'bash',
     pane_pid: '1',
     pane_dead: '0',
     pane_width: String(p.width ?? 80),
@@ -52,7 +57,7 @@ function variables(p: PolledPane): Record<string, string> {
 
 function expand(format: string, p: PolledPane): string {
   const vars = variables(p);
-  return format.replace(/#\{([a-z_]+)\}/g, (whole, name: string) => {
+  return format.replaceAll(HOOK_RECORD_FORMAT, p.hookRecord ?? '').replace(/#\{([a-z_]+)\}/g, (whole, name: string) => {
     const value = vars[name];
     if (value === undefined) throw new Error(`the scripted tmux knows no format variable ${whole}`);
     return value;
@@ -97,6 +102,17 @@ export function scriptedPoll(panes: readonly PolledPane[], serverSeconds: () => 
         stdout += `${text.replaceAll('\\', '\\\\')}\n`;
       } else if (cmd[0] === 'delete-buffer') {
         buffers.delete(cmd[2]!);
+      } else if (cmd[0] === 'set-option' && cmd.includes('-p')) {
+        // Pane options: only the hook record is kept.
+        const p = panes.find((x) => x.id === cmd[cmd.indexOf('-t') + 1]);
+        if (!p) return { stdout, stderr: `can't find pane: ${cmd[cmd.indexOf('-t') + 1]}\n`, exitCode: 1 };
+        const value = cmd.includes('-F') ? cmd.at(-1)!.replaceAll('#{pane_current_command}', p.command ?? 'bash') : cmd.at(-1)!;
+        if (cmd.at(cmd.includes('-u') ? -1 : -2) === '@corral_hook') p.hookRecord = cmd.includes('-u') ? '' : value;
+      } else if (cmd[0] === 'if-shell' && cmd.includes('-F')) {
+        // `#{==:#{@corral_hook},VALUE}` then `set-option -p -u -t %N @corral_hook`: compare and clear.
+        const p = panes.find((x) => x.id === cmd[cmd.indexOf('-t') + 1]);
+        const wanted = /^#\{==:#\{@corral_hook\},(.*)\}$/.exec(cmd.at(-2)!)?.[1];
+        if (p && wanted !== undefined && p.hookRecord === wanted && /set-option -p -u/.test(cmd.at(-1)!)) p.hookRecord = '';
       }
     }
     return { stdout, stderr: '', exitCode: 0 };

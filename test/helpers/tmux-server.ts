@@ -10,16 +10,22 @@ import type { TmuxSocket } from '../../src/engine/types.js';
 
 const execFileAsync = promisify(execFile);
 
-export function requireTmux(): void {
+export function requireTmux(binary = 'tmux'): void {
   try {
-    execFileSync('tmux', ['-V'], { stdio: 'pipe' });
+    execFileSync(binary, ['-V'], { stdio: 'pipe' });
   } catch {
-    throw new Error('integration tests need tmux >= 3.2 on PATH (apt-get install tmux); it was not found');
+    throw new Error(
+      binary === 'tmux'
+        ? 'integration tests need tmux >= 3.2 on PATH (apt-get install tmux); it was not found'
+        : `integration tests cannot run the tmux at ${binary}`,
+    );
   }
 }
 
 export interface TestTmux {
   readonly socketName: string;
+  /** The tmux program the server runs (`tmux` from PATH unless the test chose another build). */
+  readonly binary: string;
   readonly socket: TmuxSocket;
   /** Runs tmux on the private socket and returns stdout. */
   tmux(...args: string[]): Promise<string>;
@@ -49,12 +55,13 @@ export function removeSocketFile(socketName: string): void {
   rmSync(namedSocketPath(socketName, process.env, process.getuid?.() ?? 0), { force: true });
 }
 
-export async function startTestTmux(): Promise<TestTmux> {
-  requireTmux();
+export async function startTestTmux(options: { readonly binary?: string } = {}): Promise<TestTmux> {
+  const binary = options.binary ?? 'tmux';
+  requireTmux(binary);
   const socketName = `corral-test-${randomBytes(5).toString('hex')}`;
   let sessions = 0;
   const tmux = async (...args: string[]): Promise<string> => {
-    const { stdout } = await execFileAsync('tmux', ['-L', socketName, ...args], { env: CLEAN_ENV });
+    const { stdout } = await execFileAsync(binary, ['-L', socketName, ...args], { env: CLEAN_ENV, maxBuffer: 64 * 1024 * 1024 });
     return stdout;
   };
   const shell = (command: string | undefined) =>
@@ -62,6 +69,7 @@ export async function startTestTmux(): Promise<TestTmux> {
 
   const api: TestTmux = {
     socketName,
+    binary,
     socket: { kind: 'name', name: socketName },
     tmux,
     async spawn(command, options = {}) {
@@ -96,7 +104,7 @@ export async function startTestTmux(): Promise<TestTmux> {
     async kill() {
       sessions = 0;
       try {
-        await execFileAsync('tmux', ['-L', socketName, 'kill-server'], { env: CLEAN_ENV });
+        await execFileAsync(binary, ['-L', socketName, 'kill-server'], { env: CLEAN_ENV });
       } catch {
         // already gone
       }

@@ -26,8 +26,11 @@ const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
 };
 const NPM_FLAGS = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
-/** The largest tarball this test accepts; the README gives the measured size. */
-const MAX_TARBALL_BYTES = 600 * 1024;
+/**
+ * The largest tarball this test accepts; the README gives the measured size. The bundle carries a
+ * terminal emulator (the chat bridge reads pane output through it) and the MCP SDK.
+ */
+const MAX_TARBALL_BYTES = 700 * 1024;
 
 interface PackResult {
   filename: string;
@@ -87,6 +90,15 @@ async function checkInstalled(binDir: string, corral: string[]): Promise<void> {
   const check = await runInstalled(binDir, [...corral, 'check', '-'], 'Deploy to production? [y/N] ');
   expect(check.stderr).toBe('');
   expect(JSON.parse(check.stdout)).toMatchObject({ prompt: true, reason: 'permission', tool: 'generic' });
+  // The MCP server, from what was installed: it starts, initializes and lists its tools.
+  const messages = [
+    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'install-test', version: '1' } } },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
+  ];
+  const mcp = await runInstalled(binDir, ['timeout', '15', ...corral, 'mcp', '-L', host.socketName], `${messages.map((m) => JSON.stringify(m)).join('\n')}\n`);
+  const replies = mcp.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: number; result: { tools?: { name: string }[] } });
+  expect(replies.find((r) => r.id === 2)?.result.tools?.map((t) => t.name).sort(), mcp.stderr).toEqual(['answer', 'list_panes', 'read_pane', 'type_line', 'wait_for']);
   await demoQuits(binDir, corral.map(shellQuote).join(' ') + ' demo');
 }
 
@@ -126,6 +138,13 @@ describe('the npm tarball', () => {
     expect(Math.abs(packed.size / 1000 - Number(stated![1])) / Number(stated![1])).toBeLessThan(0.15);
   });
 
+  /**
+   * Ajv (the MCP SDK's schema validator) holds these `require(...)` calls only as text for the code
+   * it writes for standalone builds; at run time it passes the bundled modules themselves. The MCP
+   * round trip of every install below runs it from the installed files.
+   */
+  const AJV_CODEGEN = new Set(['ajv/dist/runtime/validation_error', 'ajv/dist/runtime/uri', 'ajv/dist/runtime/ucs2length', 'ajv/dist/runtime/equal', 'ajv-formats/dist/formats']);
+
   it('needs at run time nothing but Node built-ins and its dependencies (everything else is bundled)', () => {
     // Optional packages the bundled code only tries: ws's native speed-ups, and ink's devtools (DEV=true only).
     const optional = new Set(['bufferutil', 'utf-8-validate', 'react-devtools-core']);
@@ -140,7 +159,7 @@ describe('the npm tarball', () => {
         ...text.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g),
         ...text.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g),
       ].map((m) => m[1]!);
-      for (const spec of specifiers) if (!spec.startsWith('.')) needed.add(spec);
+      for (const spec of specifiers) if (!spec.startsWith('.') && !AJV_CODEGEN.has(spec)) needed.add(spec);
     }
     expect(needed).toContain('node:fs'); // the scan sees the bundle's imports
     const packageOf = (spec: string) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');

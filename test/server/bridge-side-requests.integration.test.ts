@@ -7,6 +7,7 @@ import OpenAI from 'openai';
 import { TOKEN, startBridge, type BridgeHarness } from '../helpers/bridge-server.js';
 import { sideRequestFixtures } from '../helpers/side-request-fixtures.js';
 import { SIDE_PROMPTS } from '../../src/server/bridge/side-requests.js';
+import { NOTHING_TYPED } from '../../src/server/bridge/index.js';
 
 type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -100,17 +101,17 @@ describe('side requests of chat UIs', () => {
 });
 
 describe('only a new message from the person is typed', () => {
-  it('answers the same conversation again without typing it (a retry)', async () => {
+  it('types the same conversation sent again: a repeated command runs again', async () => {
     const pane = await h.shell();
     const conversation: Message[] = [{ role: 'user', content: 'echo once' }];
     expect(await answer(pane, conversation, true)).toBe(fenced('once'));
     expect(await answer(pane, conversation)).toBe(fenced('once'));
-    expect(await commandLines(pane)).toEqual(['$ echo once']);
-    expect(logged.at(-1)).toMatch(/the same conversation again .*nothing typed/);
-    // The same words as a new turn of the conversation do run again.
+    expect(await commandLines(pane)).toEqual(['$ echo once', '$ echo once']);
+    expect(logged.some((line) => line.includes('replayed'))).toBe(false);
+    // The same words as a new turn of the conversation run again too.
     const again: Message[] = [...conversation, { role: 'assistant', content: fenced('once') }, { role: 'user', content: 'echo once' }];
     expect(await answer(pane, again)).toBe(fenced('once'));
-    expect(await commandLines(pane)).toEqual(['$ echo once', '$ echo once']);
+    expect(await commandLines(pane)).toEqual(['$ echo once', '$ echo once', '$ echo once']);
   });
 
   it('types nothing when the last message is not the person\'s', async () => {
@@ -120,8 +121,8 @@ describe('only a new message from the person is typed', () => {
       { role: 'user', content: 'echo first' },
       { role: 'assistant', content: fenced('first') },
     ];
-    expect(await answer(pane, history)).toBe('');
-    expect(await answer(pane, [...history, { role: 'system', content: 'Condense the conversation above.' }], true)).toBe('');
+    expect(await answer(pane, history)).toBe(NOTHING_TYPED);
+    expect(await answer(pane, [...history, { role: 'system', content: 'Condense the conversation above.' }], true)).toBe(NOTHING_TYPED);
     expect(await commandLines(pane)).toEqual(['$ echo first']);
     expect(logged.at(-1)).toMatch(/typed nothing into pane .*the last message is from the system/);
   });

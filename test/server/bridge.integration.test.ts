@@ -172,7 +172,7 @@ describe('chat bridge with the openai client', () => {
     });
     expect(completion.choices[0]?.message.content).toBe('tmux titled — ls');
     const empty = await client.chat.completions.create({ model: pane, stream: true, messages: [{ role: 'system', content: 'hello' }] });
-    expect(await collect(empty)).toEqual({ text: '', finish: 'stop' });
+    expect(await collect(empty)).toEqual({ text: '(nothing was typed: the last message is not a new message from you)', finish: 'stop' });
     expect(await h.tmux.capture(pane)).toBe(before);
   });
 });

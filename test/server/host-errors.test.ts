@@ -39,6 +39,7 @@ function recordingPort(panes: readonly PaneView[], calls: string[], answer = 'fi
     },
     hold: () => null,
     holds: () => [],
+    identify: async (key) => `${key.split('/')[0]}/100:1700000000`,
     release: () => undefined,
     stream: refuse,
     repaint: refuse,
@@ -46,6 +47,11 @@ function recordingPort(panes: readonly PaneView[], calls: string[], answer = 'fi
       calls.push(`send ${key}`);
     },
     input: refuse,
+    read: refuse,
+    async answer(key, option) {
+      calls.push(`answer ${key} ${option}`);
+      return { kind: 'keys', items: [{ kind: 'text', text: option }], label: option };
+    },
     async reply(key, text) {
       calls.push(`reply ${key} ${text}`);
     },

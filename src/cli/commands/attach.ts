@@ -6,6 +6,7 @@ import type WsClient from 'ws';
 import type { Settings } from '../../engine/config.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
+import { settingsOf } from '../command-settings.js';
 import { configDir } from '../config-file.js';
 import { findToken } from '../token.js';
 
@@ -54,6 +55,7 @@ export const attachCommand: Command = {
     'Detach with C-] (Ctrl and the right square bracket). Read-only unless --write: keys then go to the pane.',
     'The token comes from --token, $CORRAL_TOKEN, or the token file in the config folder.',
   ].join('\n'),
+  settings: settingsOf('address'),
   flags: [
     { name: 'write', short: 'w', type: 'boolean', description: 'send your keystrokes to the pane' },
     {

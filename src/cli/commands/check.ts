@@ -5,10 +5,12 @@ import { open } from 'node:fs/promises';
 import { classifyScreen } from '../../engine/prompt/matcher.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
+import { settingsOf } from '../command-settings.js';
 import { TmuxClient } from '../../engine/tmux/client.js';
 import { assertPaneId } from '../../engine/tmux/pane-id.js';
-import { fetchHookStates } from '../hook-state.js';
-import { rulesFromSettings, socketFromSettings } from '../setup.js';
+import { describeDisagreement } from '../../engine/pane-machine.js';
+import { rulesFromSettings, setupEngine, socketFromSettings } from '../setup.js';
+import { terminalSafeJson } from '../../engine/terminal-text.js';
 
 /** A captured screen is a few KB; more than this is not one, and is not read further. */
 export const MAX_SCREEN_BYTES = 1024 * 1024;
@@ -90,8 +92,8 @@ export const checkCommand: Command = {
     '(tmux display -p -t %3 "#{alternate_on}" prints 1) with --alternate-screen, as the dashboard knows it.',
     '',
     'With --pane %N the screen is captured from that pane (-L/-S choose the server), and the line adds',
-    '"pane", "hook" (what its agent hooks last claimed, from the corral serving on --listen/--port; null',
-    'when none runs or no hook reached it) and "disagreement" (the hook and the screen disagree).',
+    '"pane", "hook" (what its agent hooks last claimed, as recorded on the pane by the corral that',
+    'received them; null when no hook reached it) and "disagreement" (the hook and the screen disagree).',
     '',
     'Examples:',
     '  tmux capture-pane -p -t %3 | corral check',
@@ -99,11 +101,12 @@ export const checkCommand: Command = {
     "  corral check --prompt-pattern 'permission:^Deploy to production\\?' screen.txt",
   ].join('\n'),
   args: { files: true },
+  settings: [...settingsOf('prompt'), 'socketName', 'socketPath', 'optIn', 'prefix', 'hookGraceMs', 'hookPermissionTtlMs'],
   flags: [
     { name: 'alternate-screen', type: 'boolean', description: 'the screen was captured on the alternate screen (a full-screen program)' },
     { name: 'pane', type: 'string', valueName: '%N', description: 'capture this pane instead of reading a screen, and add what its hooks said' },
   ],
-  async run({ settings, positionals, flags, env, stdout }) {
+  async run({ settings, positionals, flags, env, stdout, stderr }) {
     if (positionals.length > 1) throw new UsageError('corral check takes one FILE (or - for stdin)');
     const pane = typeof flags.pane === 'string' ? flags.pane : null;
     if (pane !== null && positionals.length > 0) throw new UsageError('corral check takes a FILE or --pane, not both');
@@ -116,12 +119,17 @@ export const checkCommand: Command = {
     const verdict = classifyScreen(text.split(/\r?\n/), rules, { alternateScreen });
     const { prompt, reason, busy, tool, rule, line, answer } = verdict;
     if (tmux && pane) {
-      const hooks = await fetchHookStates(settings, env, await tmux.socketPath());
-      const state = hooks?.get(pane);
-      stdout.write(`${JSON.stringify({ prompt, reason, busy, tool, rule, line, answer, pane, hook: state?.hook ?? null, disagreement: state?.disagreement ?? null })}\n`);
+      // What the hooks said, weighed against the screen as every corral weighs it: one look by the engine.
+      const { engine } = await setupEngine({ ...settings, hosts: [] }, env, stderr);
+      await engine.pollNow(); // lists the pane
+      await engine.pollNow(); // captures it
+      const view = engine.getSnapshot().panes.find((v) => v.key === pane) ?? null;
+      await engine.stop();
+      const hook = view?.hook ?? null;
+      stdout.write(`${terminalSafeJson({ prompt, reason, busy, tool, rule, line, answer, pane, hook, disagreement: describeDisagreement(hook?.disagreement ?? null) })}\n`);
       return 0;
     }
-    stdout.write(`${JSON.stringify({ prompt, reason, busy, tool, rule, line, answer })}\n`);
+    stdout.write(`${terminalSafeJson({ prompt, reason, busy, tool, rule, line, answer })}\n`);
     return 0;
   },
 };

@@ -16,6 +16,7 @@ export const completionCommand: Command = {
     'fish:  corral completion fish > ~/.config/fish/completions/corral.fish',
   ].join('\n'),
   args: { words: SHELLS },
+  settings: [],
   flags: [],
   async run({ positionals, stdout }) {
     const [shell, ...extra] = positionals;

@@ -3,7 +3,9 @@
 
 import { statusBadge } from '../../engine/pane-status.js';
 import type { Command } from '../command.js';
+import { ALL_SETTINGS } from '../command-settings.js';
 import { loadDashboard } from '../load-dashboard.js';
+import { checkDaemonUrl, connectDaemon } from '../daemon-sink.js';
 import { createDashboardServices } from '../dashboard-services.js';
 import { bellMode, dashboardServiceOptions, requireTerminal } from '../dashboard-options.js';
 import { remoteHosts, setupEngine } from '../setup.js';
@@ -20,20 +22,25 @@ export const dashboardCommand: Command = {
     'Tip: bind C display-popup -E -w 90% -h 80% corral   (in ~/.tmux.conf)',
     'With no tmux server running (and no -L/-S), it starts the demo instead.',
   ].join('\n'),
+  // Every setting but what only an MCP server reads.
+  settings: ALL_SETTINGS.filter((key) => key !== 'allowTyping'),
   flags: [],
   async run({ settings, env, stdout, stderr, lifecycle }) {
     requireTerminal(stdout);
     if (notificationsWanted(settings)) notifyRules(settings);
+    checkDaemonUrl(settings.daemonUrl);
     // Ink and React load only for the dashboard, not for ls/send/watch; start now, in parallel.
     const session = loadDashboard();
     const setup = await setupEngine(settings, env, stderr, { persistent: true });
-    const { selfPaneId, tmux, hosts } = setup;
+    const { selfPaneId, insideServer, tmux, hosts } = setup;
     const engine = { ...setup.engine, tmux, tmuxOf: (host: string) => hosts.get(host)?.tmux ?? null, remotes: remoteHosts(hosts) };
     const explicitServer = settings.socketName !== null || settings.socketPath !== null || hosts.size > 1;
     if (!explicitServer && !(await tmux.hasServer())) {
       await engine.stop();
       return runDemo({ settings, env, stderr, lifecycle, label: 'DEMO (no tmux server of yours is running)' });
     }
+    // A daemon that goes down is told in tmux's message line: stderr would scribble over the dashboard.
+    connectDaemon(engine, settings, (line) => void tmux.displayMessage(line).catch(() => {}), lifecycle);
     // Look at the server while Ink loads: the first frame can then list the panes.
     engine.start();
     const { runDashboard } = await session.catch(async (error: unknown) => {
@@ -50,7 +57,7 @@ export const dashboardCommand: Command = {
       notifier = await startNotifications({ engine, settings, services: services.services, log: () => {} });
     });
     try {
-      return await runDashboard({ engine, pollMs: settings.pollIntervalMs, selfPaneId, bell: bellMode(settings), env, lifecycle, ...dashboardServiceOptions(services) });
+      return await runDashboard({ engine, pollMs: settings.pollIntervalMs, selfPaneId, insideServer, bell: bellMode(settings), env, lifecycle, ...dashboardServiceOptions(services) });
     } finally {
       await started.catch(() => {});
       (notifier as Notifier | null)?.close();

@@ -15,6 +15,7 @@ import { createExecRunner, runChecked, type TmuxRunner } from '../../engine/tmux
 import { localTransport } from '../../engine/tmux/transport.js';
 import { namedSocketPath } from '../../engine/tmux/socket.js';
 import type { Command } from '../command.js';
+import { settingsOf } from '../command-settings.js';
 import { loadDashboard } from '../load-dashboard.js';
 import { packageRoot } from '../package-root.js';
 import { checkTmux, rulesFromSettings, selfPaneId } from '../setup.js';
@@ -198,6 +199,7 @@ export const demoCommand: Command = {
     'threshold 3 s and poll 0.5 s, and opens the dashboard on it. The demo server is removed when you',
     'quit; two demos at once each have their own.',
   ].join('\n'),
+  settings: [...settingsOf('prompt', 'bell', 'bridge', 'attach', 'address'), 'prefix', 'previewLines', 'hookGraceMs', 'hookPermissionTtlMs'],
   flags: [],
   async run({ settings, env, stdout, stderr, lifecycle }) {
     requireTerminal(stdout);

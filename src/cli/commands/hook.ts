@@ -12,6 +12,7 @@ export const hookCommand: Command = {
     'Reads the hook JSON on stdin and POSTs what corral needs, with $TMUX_PANE and the tmux socket,',
     'to corral\'s server. Prints nothing and exits 0 whatever happens. CORRAL_HOOK_LOG=FILE logs each call.',
   ].join('\n'),
+  settings: [],
   flags: [
     { name: 'agent', type: 'string', valueName: 'NAME', choices: AGENTS, description: 'the agent that runs the hook: claude-code, codex or gemini-cli' },
     { name: 'url', type: 'string', valueName: 'URL', description: 'corral\'s server (default from CORRAL_LISTEN/CORRAL_PORT or the config file)' },

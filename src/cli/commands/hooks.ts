@@ -95,6 +95,7 @@ export const hooksCommand: Command = {
     'twice changes nothing. uninstall removes only corral\'s entries. print shows them without writing.',
   ].join('\n'),
   args: { words: ['install', 'uninstall', 'print'] },
+  settings: [],
   flags: [
     { name: 'agent', type: 'string', valueName: 'NAME', choices: AGENTS, description: 'claude-code, codex or gemini-cli' },
     { name: 'file', type: 'string', valueName: 'PATH', description: 'the settings file to change (default: the agent\'s user settings)' },

@@ -10,8 +10,11 @@ import { hooksCommand } from './hooks.js';
 import { demoCommand } from './demo.js';
 import { linkCommand } from './link.js';
 import { lsCommand } from './ls.js';
+import { mcpCommand } from './mcp.js';
+import { nextCommand } from './next.js';
 import { sendCommand } from './send.js';
 import { serveCommand } from './serve.js';
+import { statusCommand } from './status.js';
 import { watchCommand } from './watch.js';
 
 export const COMMANDS: readonly Command[] = [
@@ -19,9 +22,12 @@ export const COMMANDS: readonly Command[] = [
   demoCommand,
   watchCommand,
   lsCommand,
+  statusCommand,
+  nextCommand,
   sendCommand,
   checkCommand,
   serveCommand,
+  mcpCommand,
   attachCommand,
   linkCommand,
   hooksCommand,

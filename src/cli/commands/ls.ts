@@ -5,9 +5,12 @@
 import { formatDuration } from '../../engine/durations.js';
 import { OFFLINE_BADGE, paneStatus, statusBadge } from '../../engine/pane-status.js';
 import { hostProblem } from '../../engine/host-status.js';
+import { terminalSafe, terminalSafeJson } from '../../engine/terminal-text.js';
 import type { PaneView } from '../../engine/types.js';
 import type { Command } from '../command.js';
-import { fetchHookStates } from '../hook-state.js';
+import { settingsOf } from '../command-settings.js';
+import { describeDisagreement } from '../../engine/pane-machine.js';
+import { hookReceiverAnswers, hookReceiverUrl } from '../hook-receiver.js';
 import { setupEngine } from '../setup.js';
 
 function stateLabel(view: PaneView, now: number): string {
@@ -22,7 +25,9 @@ function lastLine(view: PaneView): string {
   return '';
 }
 
-function table(rows: string[][], maxLast: number): string {
+/** The rows as columns; each cell made terminal-safe before it is measured, so the columns line up. */
+function table(raw: string[][], maxLast: number): string {
+  const rows = raw.map((row) => row.map(terminalSafe));
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length)));
   return rows
     .map((row) =>
@@ -42,11 +47,17 @@ export const lsCommand: Command = {
     'Takes two quick looks at the server (list, then capture) and prints a table, or JSON with --json.',
     `STATE is ${statusBadge('stuck', 'permission')} / ${statusBadge('stuck', 'stopped')} (waits for you), ${statusBadge('snoozed', null)}, ${statusBadge('quiet', null)} or ${statusBadge('active', null)} (changed in the last 5 s); ${OFFLINE_BADGE} while its host is down.`,
     'With --json, each pane also says what its agent hooks last claimed ("hook") and where the screen',
-    'disagrees ("disagreement"), as told by the corral serving on --listen/--port (null when none runs).',
+    'disagrees ("disagreement"). Hook claims are read from the panes themselves, where the corral that',
+    'received them recorded them, so ls shows the state the running dashboard or serve shows; when no',
+    'corral receives hooks on --listen/--port and hooks are on a pane, ls says so on stderr.',
   ].join('\n'),
+  // One look: no poll interval to keep.
+  settings: settingsOf('servers', 'engine', 'prompt', 'address').filter((key) => key !== 'pollIntervalMs'),
   flags: [{ name: 'json', type: 'boolean', description: 'print a JSON array instead of a table' }],
-  async run({ settings, env, flags, stdout, stderr }) {
-    const { engine, tmux } = await setupEngine(settings, env, stderr);
+  async run({ settings, env, flags, stdout, stderr, lifecycle }) {
+    const { engine } = await setupEngine(settings, env, stderr);
+    // Its ssh masters (and their folder) go when ls is done, on every way out.
+    lifecycle.onShutdown('the tmux connections', () => engine.stop());
     await engine.pollNow(); // discovers panes
     await engine.pollNow(); // captures them
     const snapshot = engine.getSnapshot();
@@ -61,8 +72,12 @@ export const lsCommand: Command = {
     if (several && down.length === snapshot.hosts.length) return 1;
     const now = Date.now();
     const panes = [...snapshot.panes].sort((a, b) => Number(b.state === 'stuck') - Number(a.state === 'stuck') || a.quietSince - b.quietSince);
+    if (panes.some((v) => v.hook !== null) && !(await hookReceiverAnswers(settings, env))) {
+      stderr.write(
+        `corral: no corral receives agent hooks at ${hookReceiverUrl(settings)}: hooks that know their pane record themselves on it, others (Codex run by its daemon) are lost until corral serve or the dashboard runs\n`,
+      );
+    }
     if (flags.json) {
-      const hooks = await fetchHookStates(settings, env, await tmux.socketPath());
       const out = panes.map((v) => ({
         key: v.key,
         host: v.host,
@@ -80,10 +95,10 @@ export const lsCommand: Command = {
         busy: v.verdict?.busy ?? false,
         lastLine: lastLine(v),
         sessionId: v.trackingId,
-        hook: hooks?.get(v.key)?.hook ?? null,
-        disagreement: hooks?.get(v.key)?.disagreement ?? null,
+        hook: v.hook,
+        disagreement: describeDisagreement(v.hook?.disagreement ?? null),
       }));
-      stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+      stdout.write(`${terminalSafeJson(out, 2)}\n`);
       return 0;
     }
     if (panes.length === 0) {
@@ -103,7 +118,7 @@ export const lsCommand: Command = {
         lastLine(v),
       ]),
     ];
-    const fixed = rows[0]!.slice(0, -1).map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length)) + 2);
+    const fixed = rows[0]!.slice(0, -1).map((_, col) => Math.max(...rows.map((r) => terminalSafe(r[col] ?? '').length)) + 2);
     stdout.write(`${table(rows, Math.max(20, width - fixed.reduce((a, b) => a + b, 0)))}\n`);
     return 0;
   },

@@ -9,6 +9,7 @@ import { localHost, openTmux } from '../../engine/tmux/open.js';
 import type { HostSpec } from '../../engine/types.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
+import { settingsOf } from '../command-settings.js';
 import { checkTmux, socketFromSettings } from '../setup.js';
 
 /** `build-box/%3` -> that host and `%3`; anything without a known host in front is this machine's. */
@@ -32,6 +33,7 @@ export const sendCommand: Command = {
     'with C- (Ctrl), M- (Alt) and S- (Shift) prefixes: C-c, M-x, S-Up, C-M-Delete. Other items are typed as text.',
     "Example: corral send %3 'git status' Enter",
   ].join('\n'),
+  settings: [...settingsOf('servers'), 'prefix'],
   flags: [{ name: 'literal', short: 'l', type: 'boolean', description: 'type every item as literal text' }],
   async run({ settings, env, flags, positionals, stdout, stderr }) {
     const [name, ...rest] = positionals;

@@ -1,8 +1,12 @@
 // `corral serve`: runs the HTTP services without the dashboard until SIGINT/SIGTERM. With no
 // service named, the chat bridge runs.
 
+import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
+import { corralVersion } from '../package-root.js';
+import { ALL_SETTINGS } from '../command-settings.js';
 import { configDir } from '../config-file.js';
+import { checkDaemonUrl, connectDaemon } from '../daemon-sink.js';
 import { remoteHosts, setupEngine } from '../setup.js';
 import { resolveToken } from '../token.js';
 import { notificationsWanted, notifyRules } from '../../notify/notifier.js';
@@ -21,25 +25,33 @@ export const serveCommand: Command = {
     'The token is printed only when it is new or with --show-token; otherwise its file is named.',
     'With --attach a browser link is printed at every start: it holds a login code that works once,',
     'for 10 minutes, and signs the browser in (the token itself never goes into a URL). corral link',
-    'prints a new one while the server runs.',
+    'prints a new one while the server runs; corral link --list and --revoke manage the sessions, which',
+    'end after --attach-session-idle unused, --attach-session-max after sign-in, or when corral stops.',
     'Agent hooks (corral hooks install) are received on /hooks unless --no-hooks. Notifications:',
     '--on-stuck CMD, --notify-desktop, --ntfy TOPIC_URL (answer buttons reach /answer; see --answer-url).',
   ].join('\n'),
+  settings: ALL_SETTINGS.filter((key) => key !== 'bell'),
   flags: [
     { name: 'bridge', type: 'boolean', description: 'run the chat bridge (the default)' },
     { name: 'attach', type: 'boolean', description: 'run the WebSocket attach server' },
     { name: 'token', type: 'string', valueName: 'TOKEN', description: 'API token (default $CORRAL_TOKEN or the token file)' },
     { name: 'show-token', type: 'boolean', description: 'print the token even when it is not new' },
+    { name: 'mcp', type: 'boolean', description: 'the MCP server at /mcp (Streamable HTTP, behind the token; see corral mcp --help)' },
   ],
   async run({ settings, flags, env, stdout, stderr, lifecycle }) {
     if (notificationsWanted(settings)) notifyRules(settings); // bad notification settings stop us before anything starts
+    checkDaemonUrl(settings.daemonUrl);
+    const wantMcp = flags.mcp === true;
+    if (!wantMcp && settings.allowTyping.length > 0) throw new UsageError('--allow-typing says what MCP clients may type into: add --mcp to serve the MCP server');
     const wantAttach = flags.attach === true;
     const wantBridge = flags.bridge === true || !wantAttach;
     const token = resolveToken({ flag: typeof flags.token === 'string' ? flags.token : undefined, env, configDir: configDir(env) });
     // The servers (and ws) load only for the commands that serve: `corral` itself starts faster.
     const { createServices, ServiceError } = await import('../services.js');
     const { engine, tmux, hosts } = await setupEngine(settings, env, stderr, { persistent: true });
-    // Stopped in reverse order: the servers (viewers hear 1001) before the engine and its tmux connection.
+    // Stopped in reverse order: the servers (viewers hear 1001) before the engine and its tmux
+    // connection, and the daemon queue's last delivery after both.
+    connectDaemon(engine, settings, (line) => stderr.write(`${line}\n`), lifecycle);
     lifecycle.onShutdown('the engine', () => engine.stop());
     const services = createServices({ engine, tmux, remotes: remoteHosts(hosts), settings, token: token.token, log: (line) => stderr.write(`corral: ${line}\n`) });
     lifecycle.onShutdown('the HTTP services', () => services.close());
@@ -48,6 +60,11 @@ export const serveCommand: Command = {
       if (wantBridge) await services.startBridge();
       if (wantAttach) await services.startAttach();
       if (settings.hooks) await services.startHooks();
+      if (wantMcp) {
+        const [{ createMcpFeature }, { typingPolicy }] = await Promise.all([import('../../server/mcp/mcp-feature.js'), import('../../server/mcp/typing-policy.js')]);
+        const log = (line: string) => stderr.write(`corral: ${line}\n`);
+        await services.enable(createMcpFeature({ port: services.panes(), token: token.token, policy: typingPolicy(settings.allowTyping), log, version: corralVersion() }));
+      }
     } catch (error) {
       if (error instanceof ServiceError) {
         stderr.write(`corral: ${error.message}\n`);
@@ -68,6 +85,7 @@ export const serveCommand: Command = {
       stdout.write(`corral: open in a browser (works once, for 10 minutes; corral link makes another): ${link.url}\n`);
     }
     if (settings.hooks) stdout.write(`corral: agent hooks received on ${url}/hooks (corral hooks install --agent NAME)\n`);
+    if (wantMcp) stdout.write(`corral: MCP server on ${url}/mcp (typing ${settings.allowTyping.length > 0 ? `allowed into ${settings.allowTyping.join(', ')}` : 'not allowed'})\n`);
     if (token.source === 'generated') stdout.write(`corral: new API token (saved in ${token.path}): ${token.token}\n`);
     else if (flags['show-token'] === true) stdout.write(`corral: API token: ${token.token}\n`);
     else if (token.source === 'file') stdout.write(`corral: API token in ${token.path} (print it with --show-token)\n`);

@@ -1,14 +1,15 @@
 // `corral watch`: the headless detector. stdout is JSON Lines (one event a line, nothing else);
 // diagnostics go to stderr. Runs until SIGINT/SIGTERM.
 
-import { ConfigError } from '../../engine/config.js';
 import { REASON_MEANINGS, STATUS_MEANINGS, statusBadge } from '../../engine/pane-status.js';
 import type { EngineStatus, HostState } from '../../engine/types.js';
 import type { Command } from '../command.js';
-import { connectDaemon, validateDaemonUrl } from '../daemon-sink.js';
+import { settingsOf } from '../command-settings.js';
+import { checkDaemonUrl, connectDaemon } from '../daemon-sink.js';
 import { setupEngine } from '../setup.js';
 import { hostProblem } from '../../engine/host-status.js';
 import { notificationsWanted, notifyRules } from '../../notify/notifier.js';
+import { terminalSafeJson } from '../../engine/terminal-text.js';
 
 export const watchCommand: Command = {
   name: 'watch',
@@ -24,20 +25,19 @@ export const watchCommand: Command = {
     'Notifications: --on-stuck CMD, --notify-desktop, --ntfy TOPIC_URL (without answer buttons here).',
     'Example: corral watch --quiet-threshold 10000 | jq -c \'select(.type == "stuck")\'',
   ].join('\n'),
+  settings: settingsOf('servers', 'engine', 'prompt', 'notify', 'events', 'status'),
   flags: [],
   async run({ settings, env, stdout, stderr, lifecycle }) {
-    try {
-      validateDaemonUrl(settings.daemonUrl);
-    } catch (error) {
-      throw new ConfigError((error as Error).message);
-    }
+    checkDaemonUrl(settings.daemonUrl);
     if (notificationsWanted(settings)) notifyRules(settings);
     const { engine } = await setupEngine(settings, env, stderr, { persistent: true });
     const notifier = notificationsWanted(settings)
       ? await (await import('../notifications.js')).startNotifications({ engine, settings, services: null, log: (line) => stderr.write(`${line}\n`) })
       : null;
-    engine.onEvent((event) => stdout.write(`${JSON.stringify(event)}\n`));
-    const queue = connectDaemon(engine, settings, stderr);
+    engine.onEvent((event) => stdout.write(`${terminalSafeJson(event)}\n`));
+    // Before the engine's own step: the shutdown stack runs last in, first out, so the queue
+    // delivers what it holds once the engine has stopped.
+    connectDaemon(engine, settings, (line) => stderr.write(`${line}\n`), lifecycle);
     let lastStatus: EngineStatus = 'starting';
     const hostStates = new Map<string, HostState>();
     engine.subscribe(() => {
@@ -56,13 +56,7 @@ export const watchCommand: Command = {
       else if (status === 'ok' && lastStatus !== 'starting') stderr.write(`corral: tmux server on ${server} is available\n`);
       lastStatus = status;
     });
-    lifecycle.onShutdown('the engine', async () => {
-      await engine.stop();
-      if (queue) {
-        await Promise.race([queue.whenIdle(), new Promise((r) => setTimeout(r, 1000))]);
-        queue.close();
-      }
-    });
+    lifecycle.onShutdown('the engine', () => engine.stop());
     // Last in, first out: notifications stop before the engine does.
     if (notifier) lifecycle.onShutdown('notifications', () => notifier.close());
     engine.start();

@@ -322,6 +322,16 @@ export class PaneStreams {
     this.reset(stream, viewer, bytes, snapshotOffset);
   }
 
+  /**
+   * Resolves once every byte tmux had read from the pane before this call has reached the pane's
+   * viewers: tmux answers a control client's command only after the output it queued before it.
+   */
+  async sync(paneId: string): Promise<void> {
+    const link = [...this.ready.values()].find((l) => l.panes.has(paneId) && !l.client.closed);
+    if (!link) return;
+    await link.client.run([['display-message', '-p', '-t', paneId, '']]).catch(() => undefined);
+  }
+
   /** Types raw terminal bytes into the pane. */
   async sendBytes(paneId: string, bytes: Buffer): Promise<void> {
     if (bytes.length === 0) return;

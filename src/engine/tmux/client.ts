@@ -42,6 +42,9 @@ import {
   type BufferStyle,
 } from './control-capture.js';
 import type { ControlReply } from './control-protocol.js';
+import { HOOK_OPTION } from '../hooks/hook-record.js';
+import { terminalSafe } from '../terminal-text.js';
+import { OPTION_PANES_FORMAT, parseOptionPanes, type OptionPane } from '../status-options.js';
 import type { SendItem } from '../keys.js';
 import { assertPaneId } from './pane-id.js';
 import { TmuxCommandError, createExecRunner, isNoServerMessage, runChecked, type RunOptions, type TmuxResult, type TmuxRunner } from './runner.js';
@@ -62,10 +65,10 @@ export class PaneGoneError extends Error {
   }
 }
 
-/** No terminal client is attached where corral could switch it (Enter in the dashboard). */
+/** No terminal client is attached to the server, so there is none to switch (Enter in the dashboard). */
 export class NoClientError extends Error {
   constructor() {
-    super('no tmux client is attached to the session corral runs in');
+    super('no tmux client is attached to this tmux server');
     this.name = 'NoClientError';
   }
 }
@@ -350,6 +353,19 @@ export class TmuxClient {
     return { captures, gone };
   }
 
+  /**
+   * The tmux server's identity: its pid and start time (`4411:1796285931`). Pane ids are unique
+   * only within one server; a new server on the same socket starts again at `%0`.
+   */
+  async serverIdentity(): Promise<string> {
+    const result = await this.roundTrip(['display-message', '-p', '#{pid}:#{start_time}']);
+    if (result.exitCode !== 0) {
+      if (isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
+      throw new TmuxCommandError(['display-message'], result);
+    }
+    return result.stdout.trim();
+  }
+
   /** Ends the persistent poll connection, if there is one. */
   async close(): Promise<void> {
     await this.pollRunner.close?.();
@@ -396,6 +412,27 @@ export class TmuxClient {
     return this.checked(paneId, captureCommand(paneId, options));
   }
 
+  /**
+   * The pane's visible screen read the way a poll reads it: over the persistent connection through
+   * a paste buffer and the same decoder, else as a capture of its own. A screen a person saw (its
+   * hash came from a poll) and this one are then the same text whenever the pane did not change.
+   */
+  async screen(paneId: string): Promise<string> {
+    assertPaneId(paneId);
+    if (this.pollRunner.replies && this.pollRunner.connected?.() !== false && this.pollRunner !== this.runner) {
+      const style = await this.bufferStyle();
+      const commands = bufferedScreensCommands([paneId], `${captureBufferName(this.framing)}-look`);
+      const replies = await this.pollRunner.replies(commands);
+      if (replies !== null) {
+        const screen = screensFromReplies([paneId], replies, style).get(paneId);
+        if (screen !== undefined) return screen;
+        const failed = replies.find((reply) => !reply.ok);
+        if (failed && /can't find pane|can't find window|can't find session/i.test(failed.text)) throw new PaneGoneError(paneId);
+      }
+    }
+    return this.capture(paneId);
+  }
+
   /** Types keys and literal text in order, in one tmux process (all validated beforehand). */
   async send(paneId: string, items: readonly SendItem[]): Promise<void> {
     if (items.length === 0) return;
@@ -409,10 +446,14 @@ export class TmuxClient {
     await this.checked(paneId, chain([['load-buffer', '-b', buffer, '-'], ...pasteBufferCommands(paneId, buffer)]), text);
   }
 
-  /** Moves the client that runs `fromPaneId` (corral's own pane) to the target pane. */
+  /**
+   * Moves a person's tmux client to the target pane, across sessions: the client that shows
+   * `fromPaneId` (corral's own pane), else the one used most recently (corral in a popup, or in a
+   * pane no client shows). Throws NoClientError when no terminal client is attached at all.
+   */
   async switchClientTo(target: PaneInfo, fromPaneId: string | null): Promise<void> {
     assertPaneId(target.paneId);
-    const client = fromPaneId === null ? [] : ['-c', await this.clientOf(fromPaneId)];
+    const client = ['-c', await this.clientOf(fromPaneId)];
     await this.checked(
       target.paneId,
       chain([
@@ -423,26 +464,115 @@ export class TmuxClient {
     );
   }
 
-  async displayMessage(text: string): Promise<void> {
-    await runChecked(this.runner, ['display-message', escapeArg(escapeFormat(text))]);
+  /**
+   * Runs independent commands (setting options, say) in as few round trips as it can: tmux stops a
+   * command line at the first command that fails (an option of a pane that closed meanwhile), so
+   * the ones after it go again. Resolves to how many failed.
+   */
+  async runEach(commands: readonly (readonly string[])[]): Promise<number> {
+    let failed = 0;
+    let rest = commands;
+    while (rest.length > 0) {
+      const replies = this.pollRunner.replies ? await this.pollRunner.replies(rest) : null;
+      let done: number;
+      if (replies !== null) {
+        done = replies.length;
+        if (replies.at(-1)?.ok === false) failed += 1;
+      } else {
+        const result = await this.pollRunner(chain(rest));
+        if (result.exitCode === 0) return failed;
+        if (isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
+        // Which one failed is not told: run them one by one.
+        for (const command of rest) if ((await this.pollRunner(command)).exitCode !== 0) failed += 1;
+        return failed;
+      }
+      rest = rest.slice(Math.max(1, done));
+    }
+    return failed;
+  }
+
+  /** Every pane's status options (status-options.ts), and the global options (the writers among them). */
+  async statusOptions(): Promise<{ readonly panes: OptionPane[]; readonly globals: string }> {
+    const out = await runChecked(this.commandRunner, ['list-panes', '-a', '-F', OPTION_PANES_FORMAT]).catch((error: unknown) => {
+      if (error instanceof TmuxCommandError && isNoServerMessage(error.result.stderr)) throw new NoServerError(this.serverLabel);
+      throw error;
+    });
+    return { panes: parseOptionPanes(out), globals: await this.globalOptions() };
   }
 
   /**
-   * The client showing the given pane: a terminal client (never a control-mode one, such as
-   * corral's own poll connection) whose current pane it is, else one on the pane's session.
+   * The terminal clients attached to this server (never a control-mode one, such as corral's own
+   * connection), most recently active first: name, tty, session id and current pane.
    */
-  private async clientOf(paneId: string): Promise<string> {
-    assertPaneId(paneId);
-    const session = (await this.checked(paneId, ['display-message', '-p', '-t', paneId, '#{session_id}'])).trim();
+  async terminalClients(): Promise<Array<{ readonly name: string; readonly tty: string; readonly sessionId: string; readonly paneId: string }>> {
     const sep = this.framing.fieldSep;
-    const out = await runChecked(this.runner, ['list-clients', '-F', ['#{client_name}', '#{client_control_mode}', '#{session_id}', '#{pane_id}'].join(sep)]);
-    const clients = out
-      .split('\n')
-      .map((line) => line.split(sep))
-      .filter((f) => f.length === 4 && f[1] === '0' && f[2] === session);
-    const client = clients.find((f) => f[3] === paneId) ?? clients[0];
-    if (!client) throw new NoClientError();
-    return client[0] as string;
+    const format = ['#{client_activity}', '#{client_control_mode}', '#{client_name}', '#{client_tty}', '#{session_id}', '#{pane_id}'].join(sep) + this.framing.recordEnd;
+    const out = await runChecked(this.runner, ['list-clients', '-F', format]);
+    return out
+      .split(this.framing.recordEnd)
+      .map((record) => record.replace(/^\n/, '').split(sep))
+      .filter((f) => f.length === 6 && f[1] === '0')
+      .sort((a, b) => Number(b[0]) - Number(a[0]))
+      .map((f) => ({ name: f[2]!, tty: f[3]!, sessionId: f[4]!, paneId: f[5]! }));
+  }
+
+  /** Shows the pane on a client: its session, its window, the pane itself, in one step. */
+  async jumpClient(client: string, paneId: string): Promise<void> {
+    assertPaneId(paneId);
+    await this.checked(
+      paneId,
+      chain([
+        ['switch-client', '-c', client, '-t', paneId],
+        ['select-window', '-t', paneId],
+        ['select-pane', '-t', paneId],
+      ]),
+    );
+  }
+
+  /** A message in a client's status line (a key binding has no other place to say something). */
+  async tellClient(client: string, text: string): Promise<void> {
+    await runChecked(this.runner, ['display-message', '-c', client, escapeArg(escapeFormat(terminalSafe(text)))]);
+  }
+
+  /** `show-options -g`: the global session options, user options among them, one a line. */
+  async globalOptions(): Promise<string> {
+    return runChecked(this.commandRunner, ['show-options', '-g']);
+  }
+
+  /**
+   * Sets the pane's hook record (see hooks/hook-record.ts: `value` from hookRecordValue, whose
+   * format tmux expands), over the control connection when there is one.
+   */
+  async writeHookRecord(paneId: string, value: string): Promise<void> {
+    assertPaneId(paneId);
+    await runChecked(this.commandRunner, ['set-option', '-p', '-F', '-t', paneId, HOOK_OPTION, value]);
+  }
+
+  /**
+   * Removes the pane's hook record if it still holds `value` (tmux compares and removes in one
+   * step, so a record written meanwhile by another corral process stays).
+   */
+  async clearHookRecord(paneId: string, value: string): Promise<void> {
+    assertPaneId(paneId);
+    if (!/^[A-Za-z0-9._-]+$/.test(value)) return;
+    await runChecked(this.commandRunner, ['if-shell', '-F', '-t', paneId, `#{==:#{${HOOK_OPTION}},${value}}`, `set-option -p -u -t ${paneId} ${HOOK_OPTION}`]);
+  }
+
+  /** A message in tmux's message line; control characters in it are shown, never sent (terminal-text.ts). */
+  async displayMessage(text: string): Promise<void> {
+    await runChecked(this.runner, ['display-message', escapeArg(escapeFormat(terminalSafe(text)))]);
+  }
+
+  /**
+   * The terminal client (never a control-mode one, such as corral's own poll connection) that
+   * shows `paneId`, else the most recently active one, wherever it is attached.
+   */
+  private async clientOf(paneId: string | null): Promise<string> {
+    if (paneId !== null) assertPaneId(paneId);
+    const sep = this.framing.fieldSep;
+    const fields = ['#{client_name}', '#{client_control_mode}', '#{pane_id}', '#{client_activity}'];
+    const out = await runChecked(this.runner, ['list-clients', '-F', fields.join(sep)]);
+    return pickClient(out, sep, paneId);
   }
 
   /** The socket path of the server this client talks to (to tell whether corral runs inside it). */
@@ -463,6 +593,23 @@ export class TmuxClient {
     if (/can't find pane|can't find window|can't find session/i.test(result.stderr)) throw new PaneGoneError(paneId);
     throw new TmuxCommandError(args, result);
   }
+}
+
+/**
+ * From a `list-clients` listing (name, control mode, current pane, last activity): the terminal
+ * client showing `paneId`, else the one with the latest activity.
+ */
+export function pickClient(listing: string, sep: string, paneId: string | null): string {
+  const clients = listing
+    .split('\n')
+    .map((line) => line.split(sep))
+    .filter((f) => f.length === 4 && f[1] === '0')
+    .map(([name, , pane, activity]) => ({ name: name as string, pane: pane as string, activity: Number(activity) || 0 }));
+  const showing = paneId === null ? undefined : clients.find((c) => c.pane === paneId);
+  const recent = clients.reduce<(typeof clients)[number] | undefined>((best, c) => (best === undefined || c.activity > best.activity ? c : best), undefined);
+  const client = showing ?? recent;
+  if (!client) throw new NoClientError();
+  return client.name;
 }
 
 function detailsOf(pane: PaneInfo): PaneDetails {
@@ -506,7 +653,8 @@ function sameActivity(a: PaneActivity, b: PaneActivity): boolean {
     a.height === b.height &&
     a.inMode === b.inMode &&
     a.alternateOn === b.alternateOn &&
-    a.windowActivity === b.windowActivity
+    a.windowActivity === b.windowActivity &&
+    a.hookRecord === b.hookRecord
   );
 }
 

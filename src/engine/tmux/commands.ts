@@ -1,6 +1,7 @@
 // Pure builders and parsers for tmux command lines. Nothing here runs tmux.
 
 import { bufferedCapture } from './control-capture.js';
+import { HOOK_RECORD_FORMAT } from '../hooks/hook-record.js';
 import type { PaneInfo } from '../types.js';
 import type { SendItem } from '../keys.js';
 import { assertPaneId } from './pane-id.js';
@@ -115,15 +116,21 @@ export function makeFraming(nonce: string): Framing {
   };
 }
 
+/** A full listing's format: every field, then the pane's hook record (see hook-record.ts). */
+function paneFormat(framing: Framing): string {
+  return [...PANE_FIELDS.map((field) => `#{${field}}`), HOOK_RECORD_FORMAT].join(framing.fieldSep) + framing.recordEnd;
+}
+
 export function listPanesCommand(framing: Framing): TmuxCommand {
-  return ['list-panes', '-a', '-F', PANE_FIELDS.map((field) => `#{${field}}`).join(framing.fieldSep) + framing.recordEnd];
+  return ['list-panes', '-a', '-F', paneFormat(framing)];
 }
 
 /**
  * The fields of an activity listing: only what tmux itself generates (ids, indexes, numbers and
- * flags), never a name, title or path a program or a person chose. Space-separated, one pane a
- * line: nothing in them can contain a space or a line break, so they need no framing. A poll uses
- * them between two full listings (see TmuxClient); the names come from the last full one.
+ * flags), never a name, title or path a program or a person chose, and last the pane's hook record
+ * with every character a record never holds removed by tmux. Space-separated, one pane a line:
+ * nothing in them can contain a space or a line break, so they need no framing. A poll uses them
+ * between two full listings (see TmuxClient); the names come from the last full one.
  */
 const ACTIVITY_FIELDS = [
   'pane_id',
@@ -144,7 +151,7 @@ const ACTIVITY_FIELDS = [
 export type PaneActivity = Omit<PaneInfo, 'sessionName' | 'windowName' | 'title' | 'cwd' | 'command'>;
 
 export function activityListCommand(): TmuxCommand {
-  return ['list-panes', '-a', '-F', ACTIVITY_FIELDS.map((field) => `#{${field}}`).join(' ')];
+  return ['list-panes', '-a', '-F', [...ACTIVITY_FIELDS.map((field) => `#{${field}}`), HOOK_RECORD_FORMAT].join(' ')];
 }
 
 const PANE_ID = /^%\d+$/;
@@ -154,8 +161,8 @@ export type PaneNames = Pick<PaneInfo, 'sessionName' | 'windowName' | 'title' | 
 
 /** A pane's activity from its fields' text, in ACTIVITY_FIELDS order (the caller checked there are as many). */
 function activityOf(f: readonly string[]): PaneActivity {
-  const [paneId, sessionId, windowId, windowIndex, paneIndex, pid, dead, width, height, inMode, alternateOn, activity] = f as [
-    string, string, string, string, string, string, string, string, string, string, string, string,
+  const [paneId, sessionId, windowId, windowIndex, paneIndex, pid, dead, width, height, inMode, alternateOn, activity, hookRecord] = f as [
+    string, string, string, string, string, string, string, string, string, string, string, string, string,
   ];
   return {
     paneId,
@@ -170,6 +177,7 @@ function activityOf(f: readonly string[]): PaneActivity {
     inMode: inMode === '1',
     alternateOn: alternateOn === '1',
     windowActivity: toInt(activity) * 1000,
+    hookRecord,
   };
 }
 
@@ -193,6 +201,7 @@ export function withNames(a: PaneActivity, names: PaneNames): PaneInfo {
     inMode: a.inMode,
     alternateOn: a.alternateOn,
     windowActivity: a.windowActivity,
+    hookRecord: a.hookRecord,
   };
 }
 
@@ -201,7 +210,7 @@ export function parseActivityList(text: string): PaneActivity[] {
   const panes: PaneActivity[] = [];
   for (const line of text.split('\n')) {
     const f = line.split(' ');
-    if (f.length !== ACTIVITY_FIELDS.length || !PANE_ID.test(f[0]!)) continue;
+    if (f.length !== ACTIVITY_FIELDS.length + 1 || !PANE_ID.test(f[0]!)) continue;
     panes.push(activityOf(f));
   }
   return panes;
@@ -210,8 +219,7 @@ export function parseActivityList(text: string): PaneActivity[] {
 /** What list-panes says about one pane, from `display-message` (no other pane is listed). */
 export function paneInfoCommand(framing: Framing, paneId: string): TmuxCommand {
   assertPaneId(paneId);
-  const format = PANE_FIELDS.map((field) => `#{${field}}`).join(framing.fieldSep) + framing.recordEnd;
-  return ['display-message', '-p', '-t', paneId, format];
+  return ['display-message', '-p', '-t', paneId, paneFormat(framing)];
 }
 
 export function parsePaneList(text: string, framing: Framing): PaneInfo[] {
@@ -220,11 +228,11 @@ export function parsePaneList(text: string, framing: Framing): PaneInfo[] {
     const record = raw.replace(/^\r?\n/, '');
     if (record.trim() === '') continue;
     const f = record.split(framing.fieldSep);
-    if (f.length !== PANE_FIELDS.length) continue;
-    const [paneId, sessionId, sessionName, windowId, windowIndex, windowName, paneIndex, title, cwd, command, pid, dead, width, height, inMode, alternateOn, activity] = f as [
-      string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string,
+    if (f.length !== PANE_FIELDS.length + 1) continue;
+    const [paneId, sessionId, sessionName, windowId, windowIndex, windowName, paneIndex, title, cwd, command, pid, dead, width, height, inMode, alternateOn, activity, hookRecord] = f as [
+      string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string,
     ];
-    const numbers = activityOf([paneId, sessionId, windowId, windowIndex, paneIndex, pid, dead, width, height, inMode, alternateOn, activity]);
+    const numbers = activityOf([paneId, sessionId, windowId, windowIndex, paneIndex, pid, dead, width, height, inMode, alternateOn, activity, hookRecord]);
     panes.push(withNames(numbers, { sessionName, windowName, title, cwd, command }));
   }
   return panes;
@@ -348,15 +356,15 @@ export interface CaptureBatchOptions {
 }
 
 /**
- * For each pane: a marker line that also carries the cursor row, the screen height, whether the
- * pane is dead, whether it shows the alternate screen and its foreground command, then the joined
- * capture with history. One tmux process for all panes.
+ * For each pane: a marker line that also carries the cursor, the screen size, whether the pane is
+ * dead, whether it shows the alternate screen, the tmux server's identity and the pane's foreground
+ * command, then the joined capture with history. One tmux process for all panes.
  */
 export function captureBatchCommand(framing: Framing, paneIds: readonly string[], options: CaptureBatchOptions): string[] {
   const commands: TmuxCommand[] = [];
   for (const id of paneIds) {
     assertPaneId(id);
-    commands.push(['display-message', '-p', '-t', id, `${framing.blockStart}${markerId(id)}~> #{cursor_y} #{pane_height} #{pane_dead} #{alternate_on} #{pane_current_command}`]);
+    commands.push(['display-message', '-p', '-t', id, `${framing.blockStart}${markerId(id)}~> #{cursor_y} #{pane_height} #{pane_dead} #{alternate_on} #{cursor_x} #{pane_width} #{pid}:#{start_time} #{pane_current_command}`]);
     commands.push(captureCommand(id, { history: options.historyByPane?.get(id) ?? options.history, join: true }));
   }
   return chain(commands);
@@ -374,6 +382,14 @@ export interface BatchCapture {
   readonly alternate: boolean;
   /** The pane's foreground command (`bash`, `sleep`, `vim` ...), as tmux names it. */
   readonly command: string;
+  /** Column of the cursor on its row. */
+  readonly cursorX?: number;
+  readonly width?: number;
+  /**
+   * The tmux server that holds the pane: its pid and start time (`4411:1796285931`). A pane id is
+   * unique only within one server; a new server on the same socket starts again at `%0`.
+   */
+  readonly server?: string;
 }
 
 /**
@@ -381,7 +397,7 @@ export interface BatchCapture {
  * may be cut short, so it is dropped unless the run ended cleanly.
  */
 export function parseCaptureBatch(stdout: string, framing: Framing, exitedCleanly: boolean): BatchCapture[] {
-  const head = `^${escapeRegExp(framing.blockStart)}%?(\\d+)~> (\\d+) (\\d+) ([01])(?: ([01]) ?(.*))?$`;
+  const head = `^${escapeRegExp(framing.blockStart)}%?(\\d+)~> (\\d+) (\\d+) ([01])(?: ([01])(?: (\\d+) (\\d+) (\\d+:\\d+))? ?(.*))?$`;
   const marker = new RegExp(head, 'm');
   const first = stdout.search(marker);
   if (first === -1) return [];
@@ -397,7 +413,16 @@ export function parseCaptureBatch(stdout: string, framing: Framing, exitedCleanl
     const rows = text.endsWith('\n') ? text.slice(0, -1).split('\n').length : text === '' ? 0 : text.split('\n').length;
     // Count from the bottom: joined rows above the cursor do not shift it.
     const cursorRow = Math.max(0, rows - (height - cursorY));
-    out.push({ paneId: `%${m[1] as string}`, text, cursorRow, height, dead: m[4] === '1', alternate: m[5] === '1', command: m[6] ?? '' });
+    out.push({
+      paneId: `%${m[1] as string}`,
+      text,
+      cursorRow,
+      height,
+      dead: m[4] === '1',
+      alternate: m[5] === '1',
+      command: m[9] ?? '',
+      ...(m[6] !== undefined ? { cursorX: Number(m[6]), width: Number(m[7]), server: m[8] as string } : {}),
+    });
   });
   return out;
 }

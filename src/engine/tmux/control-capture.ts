@@ -5,8 +5,10 @@
 // captures of a 200x50 screen: +55 MB). Text a control client reads with `show-buffer` is freed, so
 // over a control connection corral captures into a paste buffer of its own, shows it and deletes
 // it, on every version. How `show-buffer` prints to a control client differs: 3.2 and 3.3 encode it
-// like vis(3) (a backslash doubled, tabs and control bytes as C escapes or octal), 3.4 on print it
-// as it is. Rather than trust a version number, corral asks the server once (probeCommand).
+// like vis(3) (a backslash doubled, `$` before a letter, `_` or `{` as `\$`, tabs and control bytes
+// as C escapes or octal), 3.4 on print it as it is. Rather than trust a version number, corral asks
+// the server once (probeCommand). Screens read this way and plain `capture-pane -p` are the same text
+// (test/engine/tmux/*-oracle.integration.test.ts compares them on every tmux build it finds).
 
 import type { Framing } from './commands.js';
 import type { ControlReply } from './control-protocol.js';
@@ -45,28 +47,84 @@ export function bufferedCapture(paneId: string, buffer: string): string[][] {
   ];
 }
 
-const C_ESCAPES: Readonly<Record<string, string>> = {
-  a: '\x07',
-  b: '\b',
-  t: '\t',
-  n: '\n',
-  v: '\v',
-  f: '\f',
-  r: '\r',
-  s: ' ',
-  E: '\x1b',
-  e: '\x1b',
-  '0': '\0',
-  '\\': '\\',
-};
+// What a backslash and one character stand for in tmux's encoding (vis(3) with VIS_CSTYLE, plus
+// tmux's own `\$` before a letter, `_` or `{`). Indexed by the character's code.
+const C_ESCAPES: readonly (string | undefined)[] = (() => {
+  const table: (string | undefined)[] = [];
+  const pairs: [string, string][] = [
+    ['a', '\x07'],
+    ['b', '\b'],
+    ['t', '\t'],
+    ['n', '\n'],
+    ['v', '\v'],
+    ['f', '\f'],
+    ['r', '\r'],
+    ['s', ' '],
+    ['\\', '\\'],
+    ['$', '$'],
+  ];
+  for (const [code, text] of pairs) table[code.charCodeAt(0)] = text;
+  return table;
+})();
 
-/** Undoes tmux 3.2/3.3's vis(3) encoding (VIS_OCTAL | VIS_CSTYLE | VIS_TAB) of a shown buffer. */
+const BACKSLASH = 0x5c;
+
+function octalDigit(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  return code >= 0x30 && code <= 0x37 ? code - 0x30 : -1;
+}
+
+/** The byte of a three-digit octal escape whose digits start at `at`, or -1. */
+function octalByte(text: string, at: number): number {
+  const a = octalDigit(text, at);
+  if (a < 0 || a > 3) return -1;
+  const b = octalDigit(text, at + 1);
+  if (b < 0) return -1;
+  const c = octalDigit(text, at + 2);
+  return c < 0 ? -1 : (a << 6) | (b << 3) | c;
+}
+
+/**
+ * Undoes the encoding tmux 3.2 and 3.3 give a paste buffer shown to a control client (utf8_strvis
+ * with VIS_OCTAL | VIS_CSTYLE | VIS_TAB): `\\` is a backslash, `\$` a dollar (written before a
+ * letter, `_` or `{`), `\t` `\r` `\a` `\b` `\v` `\f` `\0` the control characters, `\ooo` any other
+ * byte. Valid UTF-8 arrives as itself. Escaped bytes of 0x80 and above are gathered and read as
+ * UTF-8, so the result is the buffer's bytes read as UTF-8, exactly as a plain `tmux` prints them.
+ */
 export function decodeEscaped(text: string): string {
-  if (!text.includes('\\')) return text;
-  return text.replace(/\\([0-7]{3}|.)/gs, (whole, code: string) => {
-    if (code.length === 3) return String.fromCharCode(Number.parseInt(code, 8));
-    return C_ESCAPES[code] ?? whole;
-  });
+  let at = text.indexOf('\\');
+  if (at === -1) return text;
+  let out = '';
+  let copied = 0;
+  while (at !== -1) {
+    out += text.slice(copied, at);
+    const next = text.charCodeAt(at + 1);
+    const byte = octalByte(text, at + 1);
+    if (byte >= 0x80) {
+      // A run of escaped high bytes: read them together, as the bytes of the original text.
+      const bytes: number[] = [];
+      let end = at;
+      for (let b = byte; b >= 0x80; b = text.charCodeAt(end) === BACKSLASH ? octalByte(text, end + 1) : -1) {
+        bytes.push(b);
+        end += 4;
+      }
+      out += Buffer.from(bytes).toString('utf8');
+      copied = end;
+    } else if (byte >= 0) {
+      out += String.fromCharCode(byte);
+      copied = at + 4;
+    } else if (next === 0x30 /* \0 before a character that is not an octal digit */) {
+      out += '\0';
+      copied = at + 2;
+    } else {
+      const decoded = C_ESCAPES[next];
+      // Anything else is not tmux's: kept as it is.
+      out += decoded ?? text.slice(at, at + 2);
+      copied = Math.min(text.length, at + 2);
+    }
+    at = text.indexOf('\\', copied);
+  }
+  return out + text.slice(copied);
 }
 
 /**

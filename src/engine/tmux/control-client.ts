@@ -2,13 +2,14 @@
 // replies resolve promises, and a stream of notifications (pane output above all). Besides
 // runner.ts this is the only place that starts tmux, through the host's transport (over ssh:
 // `ssh -T HOST -- tmux -C attach …`; control mode needs no terminal). Attaching and detaching go through the
-// server's ControlGate, one at a time. No signal handlers here: a control client whose stdin
-// closes detaches, so one never outlives corral, however corral ends (even on SIGKILL).
+// server's ControlGate, one at a time. No signal handlers here: each client runs under a small
+// supervisor (control-supervisor.ts) that ends it when its commands stop coming, so none outlives
+// corral, however corral ends (even on SIGKILL).
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { TmuxSocket } from '../types.js';
 import { controlGate, type ControlGate } from './control-gate.js';
-import { ControlParser, formatControlLine, replyLines, type ControlEvent, type ControlReply } from './control-protocol.js';
+import { ControlLimitError, ControlParser, formatControlLine, replyLines, type ControlEvent, type ControlReply } from './control-protocol.js';
 import { localTransport, type TmuxTransport } from './transport.js';
 
 export interface ControlHandlers {
@@ -75,6 +76,8 @@ export class ControlClient {
   private readonly exitedPromise: Promise<void>;
   sessionId = '';
   sessionName = '';
+  /** Why the connection was dropped for sending more than a reader keeps (see MAX_CONTROL_LINE); null otherwise. */
+  overflow: string | null = null;
 
   private constructor(
     private readonly child: ChildProcessWithoutNullStreams,
@@ -98,10 +101,17 @@ export class ControlClient {
       (options.binary === undefined ? localTransport(options.socket) : localTransport(options.socket, options.binary));
     // -u: tmux would otherwise replace every non-ASCII byte of command replies with `_` under a
     // non-UTF-8 locale (titles, paths, screens shown from buffers).
-    const command = transport.command(['-u', '-C', 'attach-session', '-f', flags, '-t', options.session]);
+    const command = transport.controlCommand(['-u', '-C', 'attach-session', '-f', flags, '-t', options.session]);
     const gate = controlGate(options.socket, transport.remote ? transport.host : null);
     return gate.run(() => {
-      const child = spawn(command.file, command.args, { stdio: ['pipe', 'pipe', 'pipe'] });
+      // In a session (and process group) of its own: a terminal that closes hangs up corral alone,
+      // which then detaches its clients in order; kill() ends the whole group. The lifeline (fd 3)
+      // is never written: the supervisor waits for its end.
+      const child = spawn(command.file, command.args, {
+        stdio: command.lifeline ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      }) as ChildProcessWithoutNullStreams;
+      child.stdio[3]?.on('error', () => undefined);
       const client = new ControlClient(child, gate, options.handlers ?? {});
       live.add(client);
       return client.start(options.timeoutMs ?? 5000, transport);
@@ -135,12 +145,12 @@ export class ControlClient {
         if (!attached) {
           // ssh's own failures (host down, key refused) say more than "could not attach".
           const failure = code === null || code === 0 ? null : transport.classify(code, stderr.join(''));
-          const why = [...early, ...stderr].join(' ').trim() || 'tmux exited';
+          const why = this.overflow ?? ([...early, ...stderr].join(' ').trim() || 'tmux exited');
           reject(failure ?? new ControlClientError(`could not attach a tmux control client: ${why}`));
         }
       });
       this.child.stdout.on('data', (chunk: Buffer) => {
-        this.parser.push(chunk, (event) => {
+        this.feed(chunk, transport, (event) => {
           if (!attached) {
             if (event.kind === 'session-changed') {
               attached = true;
@@ -157,6 +167,19 @@ export class ControlClient {
         });
       });
     });
+  }
+
+  /** Parses what tmux sent; a peer that writes without end (a broken or hostile host) is dropped, alone. */
+  private feed(chunk: Buffer, transport: TmuxTransport, emit: (event: ControlEvent) => void): void {
+    if (this.overflow !== null) return;
+    try {
+      this.parser.push(chunk, emit);
+    } catch (error) {
+      if (!(error instanceof ControlLimitError)) throw error;
+      this.overflow = transport.remote ? `the host ${error.message}` : `tmux ${error.message}`;
+      this.exitReason = this.overflow;
+      this.kill();
+    }
   }
 
   get closed(): boolean {
@@ -254,9 +277,15 @@ export class ControlClient {
     return this.closing;
   }
 
-  /** Ends the process at once (exit paths that cannot wait). */
+  /** Ends the process at once (exit paths that cannot wait), with its whole group. */
   kill(): void {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
+    if (this.child.exitCode === null && this.child.signalCode === null && this.child.pid !== undefined) {
+      try {
+        process.kill(-this.child.pid, 'SIGTERM');
+      } catch {
+        // gone meanwhile
+      }
+    }
     this.finish(this.exitReason || 'killed');
   }
 

@@ -2,11 +2,31 @@
 // (`%begin`/`%end`/`%error` with matching numbers), the octal unescaping of `%output` data, and the
 // quoting of the command lines corral writes. Nothing here starts a process.
 
+/**
+ * The longest line corral reads from a control connection: a screen row, a listing line and a
+ * chunk of pane output are all far shorter. A longer one means a broken or hostile peer (a host
+ * writing without newlines): the reader throws ControlLimitError and the connection is dropped.
+ */
+export const MAX_CONTROL_LINE = 4 * 1024 * 1024;
+/** The largest reply (all lines of one command's answer): listings of thousands of panes fit. */
+export const MAX_CONTROL_REPLY = 16 * 1024 * 1024;
+
+/** A peer sent more than a reader keeps: the connection must be dropped. */
+export class ControlLimitError extends Error {
+  constructor(what: 'line' | 'reply', limit: number) {
+    super(`sent a control-mode ${what} longer than ${Math.round(limit / (1024 * 1024))} MiB; corral dropped the connection`);
+    this.name = 'ControlLimitError';
+  }
+}
+
 /** Splits a byte stream into lines (without the trailing "\n"); bytes stay bytes. */
 export class LineSplitter {
   private pending: Buffer[] = [];
+  private pendingBytes = 0;
 
-  /** Feeds a chunk and returns the complete lines it finished. */
+  constructor(private readonly maxLine = MAX_CONTROL_LINE) {}
+
+  /** Feeds a chunk and returns the complete lines it finished; throws ControlLimitError past maxLine. */
   push(chunk: Buffer): Buffer[] {
     const lines: Buffer[] = [];
     let start = 0;
@@ -18,12 +38,21 @@ export class LineSplitter {
         this.pending.push(piece);
         lines.push(Buffer.concat(this.pending));
         this.pending = [];
+        this.pendingBytes = 0;
       } else {
         lines.push(piece);
       }
       start = nl + 1;
     }
-    if (start < chunk.length) this.pending.push(chunk.subarray(start));
+    if (start < chunk.length) {
+      this.pendingBytes += chunk.length - start;
+      if (this.pendingBytes > this.maxLine) {
+        this.pending = [];
+        this.pendingBytes = 0;
+        throw new ControlLimitError('line', this.maxLine);
+      }
+      this.pending.push(chunk.subarray(start));
+    }
     return lines;
   }
 }
@@ -192,8 +221,11 @@ const NEWLINE_PERCENT = Buffer.from('\n%');
 export class ControlParser {
   /** The start of an unfinished line, carried over to the next chunk. */
   private pending: Buffer = EMPTY;
-  private block: { number: number; flags: number; parts: Buffer[] } | null = null;
+  private block: { time: number; number: number; flags: number; parts: Buffer[]; bytes: number } | null = null;
 
+  constructor(private readonly limits: { readonly maxLine: number; readonly maxReply: number } = { maxLine: MAX_CONTROL_LINE, maxReply: MAX_CONTROL_REPLY }) {}
+
+  /** Feeds a chunk; throws ControlLimitError when a line or a reply outgrows its limit (drop the connection then). */
   push(chunk: Buffer, emit: (event: ControlEvent) => void): void {
     const data = this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : chunk;
     let start = 0;
@@ -204,7 +236,7 @@ export class ControlParser {
         const marked = data.indexOf(NEWLINE_PERCENT, start);
         const end = marked === -1 ? data.lastIndexOf(0x0a) + 1 : marked + 1;
         if (end <= start) break;
-        block.parts.push(data.subarray(start, end));
+        this.addToBlock(block, data.subarray(start, end));
         start = end;
         continue;
       }
@@ -213,8 +245,22 @@ export class ControlParser {
       this.line(data.subarray(start, nl), emit);
       start = nl + 1;
     }
+    if (data.length - start > this.limits.maxLine) {
+      this.pending = EMPTY;
+      this.block = null;
+      throw new ControlLimitError('line', this.limits.maxLine);
+    }
     // A copy: the rest may outlive this chunk by many reads.
     this.pending = start < data.length ? Buffer.from(data.subarray(start)) : EMPTY;
+  }
+
+  private addToBlock(block: NonNullable<ControlParser['block']>, part: Buffer): void {
+    block.bytes += part.length;
+    if (block.bytes > this.limits.maxReply) {
+      this.block = null;
+      throw new ControlLimitError('reply', this.limits.maxReply);
+    }
+    block.parts.push(part);
   }
 
   line(raw: Buffer, emit: (event: ControlEvent) => void): void {
@@ -222,7 +268,9 @@ export class ControlParser {
       // Inside a block every line is reply text, unless it is the matching guard.
       if (raw[0] === 0x25) {
         const parsed = parseControlLine(raw);
-        if (parsed.kind === 'end' && parsed.number === this.block.number) {
+        // The guard tmux ends a reply with repeats its %begin's time, number and flags; a screen
+        // line that only looks like one ends nothing.
+        if (parsed.kind === 'end' && parsed.number === this.block.number && parsed.time === this.block.time && parsed.flags === this.block.flags) {
           const { number, flags, parts } = this.block;
           this.block = null;
           const text = parts.length === 0 ? '' : parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts).toString('utf8');
@@ -230,13 +278,14 @@ export class ControlParser {
           return;
         }
       }
-      this.block.parts.push(raw, LF);
+      this.addToBlock(this.block, raw);
+      this.addToBlock(this.block, LF);
       return;
     }
     const parsed = parseControlLine(raw);
     switch (parsed.kind) {
       case 'begin':
-        this.block = { number: parsed.number, flags: parsed.flags, parts: [] };
+        this.block = { time: parsed.time, number: parsed.number, flags: parsed.flags, parts: [], bytes: 0 };
         return;
       case 'end':
       case 'text':

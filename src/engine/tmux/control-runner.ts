@@ -4,6 +4,7 @@
 // died) the call goes to the exec runner instead, and a later call connects again.
 
 import { ControlClient } from './control-client.js';
+import { HostUnreachableError } from '../host-errors.js';
 import type { ControlReply } from './control-protocol.js';
 import type { RunOptions, TmuxResult, TmuxRunner } from './runner.js';
 import type { TmuxSocket } from '../types.js';
@@ -44,6 +45,11 @@ function splitChain(args: readonly string[]): string[][] {
 }
 
 export function createControlRunner(options: ControlRunnerOptions): ControlRunner {
+  const refuseOverflow = (connection: ControlClient) => {
+    if (connection.overflow === null) return;
+    if (options.transport?.remote) throw new HostUnreachableError(options.transport.host, connection.overflow);
+    throw new Error(connection.overflow);
+  };
   const retryMs = options.retryMs ?? 5_000;
   const now = options.now ?? Date.now;
   let client: ControlClient | null = null;
@@ -92,8 +98,10 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
     try {
       replies = await connection.run(commands);
     } catch {
-      // The connection died under this call: answer it the slow way, reconnect later.
+      // The connection died under this call: answer it the slow way, reconnect later; unless the
+      // peer flooded it, which the caller must hear of (a host goes offline with the reason).
       lastConnected = false;
+      refuseOverflow(connection);
       return options.exec(args);
     }
     lastConnected = true;
@@ -115,6 +123,8 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
         return answered;
       } catch {
         // The connection died under this call.
+        lastConnected = false;
+        refuseOverflow(connection);
       }
     }
     lastConnected = false;

@@ -1,11 +1,12 @@
 // Builds everything that talks to one host's tmux: its transport, the exec runner, the control-mode
-// poll runner when the engine polls for long, and the TmuxClient on top. close() ends all of it.
+// poll runner when the engine polls for long, and the TmuxClient on top. close() ends all of it,
+// and the last host to close removes this process's folder of ssh master sockets.
 
 import { LOCAL_HOST, type HostSpec } from '../types.js';
 import { TmuxClient } from './client.js';
 import { createControlRunner } from './control-runner.js';
 import { createExecRunner } from './runner.js';
-import { localTransport, processControlDir, sshTransport, type TmuxTransport } from './transport.js';
+import { localTransport, processControlDir, removeProcessControlDir, sshTransport, type TmuxTransport } from './transport.js';
 
 export interface OpenTmuxOptions {
   /** The engine polls for a long time (dashboard, watch, serve): poll over one control-mode connection. */
@@ -32,7 +33,12 @@ export function localHost(socket: HostSpec['socket']): HostSpec {
   return { name: LOCAL_HOST, ssh: null, socket };
 }
 
+/** Open hosts that keep their masters in this process's own folder. */
+let inOwnFolder = 0;
+
 export function openTmux(host: HostSpec, options: OpenTmuxOptions): OpenedTmux {
+  const ownFolder = host.ssh !== null && options.controlDir === undefined;
+  if (ownFolder) inOwnFolder += 1;
   const transport =
     host.ssh === null
       ? localTransport(host.socket)
@@ -64,6 +70,7 @@ export function openTmux(host: HostSpec, options: OpenTmuxOptions): OpenedTmux {
           await client.close();
         } finally {
           await transport.close();
+          if (ownFolder && --inOwnFolder === 0) removeProcessControlDir();
         }
       })();
       return closing;

@@ -53,7 +53,17 @@ export function tmuxSpawnCountByHost(): ReadonlyMap<string, number> {
 export interface ExecRunnerOptions {
   /** Ends a run that takes longer (ms); it then fails as the host being unreachable. Default: none locally, 30 s over ssh. */
   readonly timeoutMs?: number;
+  /** Ends a run that prints more (characters on stdout or stderr): MAX_EXEC_OUTPUT, over ssh MAX_REMOTE_EXEC_OUTPUT. */
+  readonly maxOutputBytes?: number;
 }
+
+/**
+ * The most one tmux command may print (characters), here and on another host: captures with the
+ * longest history of many panes stay well below it. More means a broken or hostile tmux or host;
+ * the run is ended and fails.
+ */
+export const MAX_EXEC_OUTPUT = 64 * 1024 * 1024;
+export const MAX_REMOTE_EXEC_OUTPUT = 8 * 1024 * 1024;
 
 /**
  * Runs each call as one process through the transport: `tmux ARGS` here, `ssh HOST -- tmux ARGS`
@@ -62,6 +72,7 @@ export interface ExecRunnerOptions {
  */
 export function createExecRunner(transport: TmuxTransport, options: ExecRunnerOptions = {}): TmuxRunner {
   const timeoutMs = options.timeoutMs ?? (transport.remote ? 30_000 : undefined);
+  const maxBuffer = options.maxOutputBytes ?? (transport.remote ? MAX_REMOTE_EXEC_OUTPUT : MAX_EXEC_OUTPUT);
   return async (args, runOptions) => {
     spawnCount += 1;
     spawnsByHost.set(transport.host, (spawnsByHost.get(transport.host) ?? 0) + 1);
@@ -71,12 +82,17 @@ export function createExecRunner(transport: TmuxTransport, options: ExecRunnerOp
       result = await execa(command.file, command.args, {
         reject: false,
         stripFinalNewline: false,
+        maxBuffer,
         ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }),
         ...(runOptions?.input === undefined ? { stdin: 'ignore' as const } : { input: runOptions.input }),
       });
     } catch (error) {
       if ((error as { code?: string }).code === 'ENOENT') throw transport.missingProgram();
       throw error;
+    }
+    if (result.isMaxBuffer) {
+      const why = `printed more than ${Math.round(maxBuffer / (1024 * 1024))} MiB for one command; corral ended it`;
+      throw transport.remote ? new HostUnreachableError(transport.host, `the host ${why}`) : new Error(`tmux ${args[0] ?? ''} ${why}`);
     }
     if (result.timedOut) {
       throw transport.remote

@@ -1,18 +1,20 @@
 // How tmux is reached on one host: this machine's tmux directly, or another machine's over ssh.
 // A transport only builds the program and argv of a run and reads ssh's failures; runner.ts and
-// control-client.ts stay the only modules that start processes (plus `ssh -O exit` in close()).
+// control-client.ts stay the only modules that start processes (plus `ssh -O exit`, which ends a
+// master in close() and the masters that dead corral processes left).
 
 import { processAlive } from '../process-alive.js';
 import { HostAuthError, HostUnreachableError } from '../host-errors.js';
 
 export { HostAuthError, HostUnreachableError };
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { envValue, type Env } from '../env.js';
 import { LOCAL_HOST, type HostSpec, type TmuxSocket } from '../types.js';
 import { socketArgs } from './socket.js';
+import { localSupervisorArgs, remoteSupervisorArgs } from './control-supervisor.js';
 
 export interface TmuxTransport {
   /** The host's name (`local` for this machine). */
@@ -20,6 +22,14 @@ export interface TmuxTransport {
   readonly remote: boolean;
   /** Program and argv that run tmux with these args (socket flags included); never a shell string locally. */
   command(args: readonly string[]): { file: string; args: string[] };
+  /**
+   * The same for a long-lived control client, which runs under a supervisor of
+   * control-supervisor.ts so that it ends when corral does, however corral ends: here the
+   * supervisor itself, which needs the lifeline pipe as fd 3 (`lifeline`); over ssh the remote
+   * command (and ending ssh ends it). Either is started in a session of its own and ended as a
+   * process group.
+   */
+  controlCommand(args: readonly string[]): { file: string; args: string[]; lifeline: boolean };
   /** A failed run (exit code and stderr) as HostUnreachableError, HostAuthError or TmuxMissingError; null when tmux itself failed. */
   classify(exitCode: number, stderr: string): Error | null;
   /** The error for a program that could not be started at all (ENOENT). */
@@ -66,13 +76,18 @@ export function sshBinary(env: Env = process.env): string {
   return envValue(env, 'CORRAL_SSH_BIN') ?? 'ssh';
 }
 
+/** The shell the control-client supervisor runs in, on this machine. */
+const LOCAL_SHELL = '/bin/sh';
+
 export function localTransport(socket: TmuxSocket, binary: string = tmuxBinary()): TmuxTransport {
   const prefix = socketArgs(socket);
   return {
     host: LOCAL_HOST,
     remote: false,
     command: (args) => ({ file: binary, args: [...prefix, ...args] }),
-    classify: () => null,
+    controlCommand: (args) => ({ file: LOCAL_SHELL, args: localSupervisorArgs(binary, [...prefix, ...args]), lifeline: true }),
+    // Under the supervisor, a missing tmux is the shell's "not found" (127), not ENOENT.
+    classify: (exitCode, stderr) => (exitCode === 127 && /not found|no such file/i.test(stderr) ? new TmuxMissingError() : null),
     missingProgram: () => new TmuxMissingError(),
     close: () => Promise.resolve(),
   };
@@ -150,13 +165,50 @@ export function defaultControlDir(uid: number = process.getuid?.() ?? 0): string
  */
 export function processControlDir(base: string = defaultControlDir(), pid: number = process.pid): string {
   ensureControlDir(base);
-  for (const entry of readdirSync(base)) {
-    if (!/^\d+$/.test(entry) || Number(entry) === pid || processAlive(Number(entry))) continue;
-    rmSync(join(base, entry), { recursive: true, force: true });
-  }
+  removeStaleControlDirs(base, pid);
   const own = join(base, String(pid));
   ensureControlDir(own);
   return own;
+}
+
+/**
+ * Removes the folders that corral processes no longer running left in `base` (one killed by
+ * SIGKILL cannot remove its own), after asking any master still listening there to exit: such a
+ * master has no session left and would otherwise linger until its ControlPersist runs out.
+ */
+export function removeStaleControlDirs(base: string = defaultControlDir(), pid: number = process.pid, ssh: string = sshBinary()): void {
+  let entries: string[];
+  try {
+    if (statSync(base).uid !== process.getuid?.()) return;
+    entries = readdirSync(base);
+  } catch {
+    return; // no folder: nothing was left
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === pid || processAlive(Number(entry))) continue;
+    const dir = join(base, entry);
+    for (const socket of safeList(dir)) {
+      try {
+        execFileSync(ssh, ['-o', `ControlPath=${join(dir, socket)}`, '-O', 'exit', 'corral-stale-master'], { stdio: 'ignore', timeout: 3_000 });
+      } catch {
+        // no master listens there any more
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** Removes this process's own folder of master sockets (its masters were asked to exit before). */
+export function removeProcessControlDir(base: string = defaultControlDir(), pid: number = process.pid): void {
+  rmSync(join(base, String(pid)), { recursive: true, force: true });
 }
 
 
@@ -183,7 +235,7 @@ export interface SshTransportOptions {
   readonly ssh?: string;
   /** Seconds ssh waits for the connection and the server's greeting (default 5). */
   readonly connectTimeoutS?: number;
-  /** Seconds an idle master stays up after its last session (default 60). */
+  /** Seconds an idle master stays up after its last session (default 10). */
   readonly persistS?: number;
   /** Seconds between keep-alives on the master; three unanswered ones end it (default 5). */
   readonly serverAliveS?: number;
@@ -213,7 +265,7 @@ export function sshTransport(options: SshTransportOptions): TmuxTransport {
     '-o',
     'ControlMaster=auto',
     '-o',
-    `ControlPersist=${options.persistS ?? 60}s`,
+    `ControlPersist=${options.persistS ?? 10}s`,
     '-o',
     `ControlPath=${join(options.controlDir, '%C')}`,
     '-o',
@@ -232,6 +284,13 @@ export function sshTransport(options: SshTransportOptions): TmuxTransport {
     command: (args) => ({
       file: ssh,
       args: [...shared, '-T', destination, '--', remoteCommandLine([...tmux, ...args])],
+    }),
+    // The remote shell runs the supervisor: when this ssh ends (corral closed it, or died and the
+    // channel closed), the remote tmux client ends too.
+    controlCommand: (args) => ({
+      file: ssh,
+      args: [...shared, '-T', destination, '--', remoteCommandLine(['sh', ...remoteSupervisorArgs(tmux[0] as string, [...tmux.slice(1), ...args])])],
+      lifeline: false,
     }),
     classify: (exitCode, stderr) => classifySshFailure(host.name, exitCode, stderr),
     missingProgram: () => new SshMissingError(ssh),

@@ -3,8 +3,9 @@
 // looked at afresh; a screen that changed since the notification (answered at the keyboard, moved
 // on) refuses the link, so an answer never lands on a prompt the person did not see.
 
+import { ScreenChangedError } from '../../engine/pane-port.js';
 import type { EngineStore } from '../../engine/types.js';
-import { errorBody, sendJson, type HttpFeature } from '../http-server.js';
+import { decodeComponent, errorBody, sendJson, type HttpFeature } from '../http-server.js';
 import type { AnswerClaims, AnswerLinks } from './answer-links.js';
 
 export const ANSWERS_FEATURE = 'answers';
@@ -28,7 +29,9 @@ export function createAnswerFeature(options: AnswerFeatureOptions): HttpFeature 
       const refuse = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
         sendJson(res, status, errorBody(message, 'invalid_request_error', code), headers);
       if (req.method !== 'POST') return refuse(405, 'method_not_allowed', 'answer links take POST', { allow: 'POST' });
-      const verified = links.verify(decodeURIComponent(url.pathname.slice('/answer/'.length)), now());
+      const link = decodeComponent(url.pathname.slice('/answer/'.length));
+      if (link === null) return refuse(404, 'bad_link', 'this is not an answer link');
+      const verified = links.verify(link, now());
       if (!verified.ok) return refuse(verified.status, verified.code, verified.message);
       const { claims } = verified;
       // Single use from here on, whatever happens next: a second tap is always refused.
@@ -38,7 +41,13 @@ export function createAnswerFeature(options: AnswerFeatureOptions): HttpFeature 
       if (!view) return refuse(404, 'pane_gone', `pane ${claims.pane} is gone`);
       if (!view.online) return refuse(503, 'host_unreachable', `${view.host} is unreachable: not sent`, { 'retry-after': '5' });
       if (view.contentHash !== claims.screen) return refuse(409, 'stale_screen', `pane ${claims.pane} shows another screen now; nothing was typed`);
-      await options.answer(claims);
+      try {
+        await options.answer(claims);
+      } catch (error) {
+        // Read again right before typing, the pane showed another screen after all.
+        if (error instanceof ScreenChangedError) return refuse(409, 'stale_screen', `pane ${claims.pane} shows another screen now; nothing was typed`);
+        throw error;
+      }
       void engine.pollNow().catch(() => {});
       sendJson(res, 200, { answered: claims.pane, target: view.target, sent: claims.answer, kind: claims.kind });
     },

@@ -1,5 +1,5 @@
 // The attach server as a feature of corral's HTTP server: the triage page and its assets, the
-// pane list (live from the engine store), the page's answers and replies, login links, and
+// pane list (live from the engine store), the page's answers and replies, browser sessions, and
 // WebSocket mirrors of panes at /attach/N. It holds no tmux client: panes are looked up in the
 // store, streamed and typed into through the pane port the CLI hands it (shared with the bridge).
 
@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AttachSettings } from '../../engine/config.js';
 import type { LiveChunk } from '../../engine/pane-stream/pane-streams.js';
-import { BadPaneKeyError, HostDownError, UnknownHostError, type PanePort } from '../../engine/pane-port.js';
+import { BadPaneKeyError, HostDownError, ScreenChangedError, UnknownHostError, type PanePort } from '../../engine/pane-port.js';
 import { systemClock, type Clock, type PaneView } from '../../engine/types.js';
 import { HttpError, readBody } from '../bridge/request.js';
 import {
@@ -21,11 +21,13 @@ import {
   type UpgradeContext,
 } from '../http-server.js';
 import { AttachConnection } from './attach-connection.js';
-import { BrowserLogins, originAllowed, requestAccess, writeOriginAllowed, type Access } from './auth.js';
+import { PAGE_PROTOCOL, originAllowed, requestAccess, writeOriginAllowed, type Access } from './auth.js';
+import { BrowserSessions } from './sessions.js';
+import { SessionConnections, handleSessionRequest, isSessionPath } from './session-routes.js';
 import { ActionError, actionPath, planAction } from './pane-actions.js';
 import { listPanes, listShape, type PaneList } from './pane-list.js';
-import { paneKeyFromPath } from './protocol.js';
-import { FAVICON_SVG, PAGE_SCRIPT, PAGE_STYLE, loginHtml, pageHtml } from './page.js';
+import { CLOSE_CODES, paneKeyFromPath } from './protocol.js';
+import { FAVICON_SVG, PAGE_SCRIPT, PAGE_STYLE, pageHtml } from './page.js';
 
 export type { AttachSettings };
 
@@ -43,6 +45,11 @@ export interface AttachFeatureOptions {
   /** WebSocket heartbeat (ping, then terminate when no pong came back). */
   readonly heartbeatMs?: number;
   readonly clock?: Clock;
+  /**
+   * The browser sessions and login codes. They outlive the feature (switching the attach server
+   * off and on keeps browsers signed in) and end with the process; a private set by default.
+   */
+  readonly sessions?: BrowserSessions;
   /** Where browsers reach this server (login links); default: the Host of the request. */
   readonly baseUrl?: () => string;
 }
@@ -84,14 +91,23 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
   const { settings, token, port } = options;
   const allowWrite = options.allowWrite ?? true;
   const clock = options.clock ?? systemClock;
-  const logins = new BrowserLogins(token, { clock });
+  const sessions = options.sessions ?? new BrowserSessions({ clock });
+  const live = new SessionConnections(sessions);
   const require = createRequire(import.meta.url);
   const assetCache = new Map<string, Buffer>();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  // The page asks for two subprotocols, `corral` and one carrying its session: only `corral` is
+  // ever echoed back.
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 1024 * 1024,
+    handleProtocols: (offered) => (offered.has(PAGE_PROTOCOL) ? PAGE_PROTOCOL : false),
+  });
   const alive = new WeakMap<WebSocket, boolean>();
   let connections = 0;
 
   const heartbeat = setInterval(() => {
+    // Sessions past their limits end here too, closing their connections.
+    sessions.sweep();
     for (const ws of wss.clients) {
       if (alive.get(ws) === false) {
         ws.terminate();
@@ -146,10 +162,16 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
 
   function loginLink(linkOptions: { readonly write?: boolean; readonly base?: string } = {}): LoginLink {
     const write = allowWrite && (linkOptions.write ?? true);
-    const issued = logins.issue(write);
+    const issued = sessions.issueCode(write);
     const base = linkOptions.base ?? options.baseUrl?.() ?? 'http://127.0.0.1';
     return { url: `${base.replace(/\/$/, '')}/?code=${issued.code}`, expiresAt: issued.expiresAt, write };
   }
+
+  const sessionRoutes = {
+    sessions,
+    allowedOrigins: settings.attachAllowedOrigins,
+    loginLink: (write: boolean, req: IncomingMessage) => loginLink({ write, base: baseOf(req) }),
+  };
 
   async function serveAsset(res: ServerResponse, path: string): Promise<void> {
     const asset = ASSETS[path];
@@ -195,7 +217,7 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
   const broadcast = () => {
     pendingPush = null;
     const lists = new Map<boolean, PaneList>();
-    for (const write of [false, true]) lists.set(write, paneList({ write, via: 'session' }));
+    for (const write of [false, true]) lists.set(write, paneList({ write, via: 'session', sessionId: null }));
     for (const listener of [...listeners]) listener(lists);
   };
   function listen(listener: (lists: Map<boolean, PaneList>) => void): () => void {
@@ -222,12 +244,19 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
   }
 
   function streamPaneList(req: IncomingMessage, res: ServerResponse, access: Access): void {
+    // A session that ends (signed out, revoked, expired) ends its stream at once.
+    const forget = live.add(access, () => res.end());
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
       connection: 'keep-alive',
       ...SECURITY_HEADERS,
     });
+    // HEAD asks for the head alone: there is no stream to keep open.
+    if (req.method === 'HEAD') {
+      forget();
+      return void res.end();
+    }
     let lastShape = '';
     let lastSent = 0;
     const push = (list: PaneList) => {
@@ -244,14 +273,11 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
     keepAlive.unref();
     const end = () => {
       stop();
+      forget();
       clearInterval(keepAlive);
     };
     req.on('close', end);
     res.on('close', end);
-  }
-
-  function unauthorizedPage(res: ServerResponse, why: string): void {
-    sendText(res, 401, 'text/html; charset=utf-8', loginHtml(why), { 'content-security-policy': PAGE_CSP });
   }
 
   async function handleAction(
@@ -303,9 +329,12 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
       throw error;
     }
     try {
-      if (plan.kind === 'line') await port.reply(target.paneId, plan.text);
-      else await port.send(target.paneId, plan.items);
+      const guard = plan.shownHash === null ? undefined : { shownHash: plan.shownHash, target: view.target };
+      if (plan.kind === 'line') await port.reply(target.paneId, plan.text, guard);
+      else await port.send(target.paneId, plan.items, guard);
     } catch (error) {
+      if (error instanceof ScreenChangedError)
+        return sendJson(res, 409, errorBody(error.message, 'invalid_request_error', 'screen_changed'));
       if (error instanceof HostDownError)
         return sendJson(res, 503, errorBody(error.message, 'server_error', 'host_unreachable'), {
           'retry-after': String(error.retryAfterS),
@@ -331,8 +360,10 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
       if (path === '/assets/attach-page.css') return sendText(res, 200, 'text/css; charset=utf-8', PAGE_STYLE);
       return serveAsset(res, path);
     }
+    const access = requestAccess(req, url, token, sessions, { queryToken: false });
+    if (isSessionPath(path)) return handleSessionRequest(req, res, path, access, sessionRoutes);
     const target = actionPath(path);
-    const allowed = target !== null || path === '/api/login-codes' ? 'POST' : 'GET';
+    const allowed = target !== null ? 'POST' : 'GET';
     if (method !== allowed && !(allowed === 'GET' && method === 'HEAD')) {
       return sendJson(
         res,
@@ -342,59 +373,11 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
       );
     }
     if (path === '/') {
-      const code = url.searchParams.get('code');
-      const presentedToken = url.searchParams.get('token');
-      if (code !== null || presentedToken !== null) {
-        // Trade the code (or, for older links, the token) for a session cookie, then show a clean URL.
-        const granted =
-          code !== null
-            ? logins.redeem(code)
-            : requestAccess(req, url, token, logins, { queryToken: true })?.via === 'token'
-              ? { write: true, via: 'session' as const }
-              : null;
-        if (granted) {
-          return sendText(res, 302, 'text/plain; charset=utf-8', 'redirecting', {
-            location: '/',
-            'set-cookie': logins.sessionCookie(granted),
-          });
-        }
-        // A used link in a browser that is already signed in just opens the page.
-        if (logins.sessionOf(req)) return sendText(res, 302, 'text/plain; charset=utf-8', 'redirecting', { location: '/' });
-        return unauthorizedPage(
-          res,
-          code !== null
-            ? 'This link has expired or was used already (a link works once, for 10 minutes).'
-            : 'That token is not the one this server uses.',
-        );
-      }
-      if (!requestAccess(req, url, token, logins, { queryToken: false }))
-        return unauthorizedPage(res, 'This browser is not signed in to corral.');
+      // The page holds no pane data: it signs in with the code from its address (or the session
+      // its origin's storage keeps) and asks the API. A code in the address is never redeemed
+      // here, so a prefetch or a preview of the link cannot use it up.
       return sendText(res, 200, 'text/html; charset=utf-8', pageHtml(), { 'content-security-policy': PAGE_CSP });
     }
-    if (path === '/api/login-codes') {
-      // Only programs holding the token make links (corral link); a browser session cannot.
-      const access = requestAccess(req, url, token, logins, { queryToken: false });
-      if (access?.via !== 'token')
-        return sendJson(
-          res,
-          401,
-          errorBody('missing or wrong token (Authorization: Bearer TOKEN)', 'invalid_request_error', 'unauthorized'),
-          { 'www-authenticate': 'Bearer' },
-        );
-      let fields: Record<string, unknown> = {};
-      try {
-        const text = await readBody(req, MAX_ACTION_BODY);
-        if (text.trim() !== '') fields = JSON.parse(text) as Record<string, unknown>;
-      } catch (error) {
-        if (error instanceof HttpError) return sendJson(res, error.status, errorBody(error.message, error.type, error.code));
-        return sendJson(res, 400, errorBody('the body is not valid JSON', 'invalid_request_error', 'bad_json'));
-      }
-      if (typeof fields !== 'object' || fields === null || (fields.write !== undefined && typeof fields.write !== 'boolean'))
-        return sendJson(res, 400, errorBody('write must be true or false', 'invalid_request_error', 'bad_request'));
-      const link = loginLink({ write: fields.write !== false, base: baseOf(req) });
-      return sendJson(res, 200, { url: link.url, expires_at: link.expiresAt, write: link.write });
-    }
-    const access = requestAccess(req, url, token, logins, { queryToken: false });
     if (!access) {
       return sendJson(
         res,
@@ -411,7 +394,7 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
 
   function handleUpgrade({ req, socket, head, url }: UpgradeContext): void {
     // Nothing about a pane is sent before these checks pass.
-    const access = requestAccess(req, url, token, logins, { queryToken: true });
+    const access = requestAccess(req, url, token, sessions, { queryToken: true });
     if (!access) return rejectUpgrade(socket, 401, 'missing or wrong token', 'unauthorized');
     if (!originAllowed(req, settings.attachAllowedOrigins))
       return rejectUpgrade(socket, 403, 'this Origin may not open attach connections', 'bad_origin');
@@ -434,6 +417,9 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
           alive.set(ws, true);
           ws.on('pong', () => alive.set(ws, true));
           connections += 1;
+          // A session that ends closes its viewers at once, saying why.
+          const forget = live.add(access, (why) => ws.close(CLOSE_CODES.unauthorized, why));
+          ws.once('close', forget);
           const connection = new AttachConnection({
             ws,
             key: view.key,
@@ -480,7 +466,7 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
         p.startsWith('/assets/') ||
         p === '/api/panes' ||
         p.startsWith('/api/panes/') ||
-        p === '/api/login-codes' ||
+        isSessionPath(p) ||
         p.startsWith('/attach/')
       );
     },
@@ -488,6 +474,7 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
     handleUpgrade,
     async close() {
       clearInterval(heartbeat);
+      live.close();
       for (const listener of [...listeners]) listeners.delete(listener);
       if (listTimer) clearInterval(listTimer);
       if (pendingPush) clearTimeout(pendingPush);

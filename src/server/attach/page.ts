@@ -28,6 +28,7 @@ header#top h1 img { width: 22px; height: 22px; }
 #summary { color: var(--muted); font-size: 13px; }
 #summary b { color: var(--stuck); }
 #link-state { margin-left: auto; font-size: 12px; color: var(--muted); }
+#sign-out { min-height: 36px; font-size: 13px; }
 #link-state[data-state="live"]::before { content: "\\25CF "; color: var(--ok); }
 #notice { margin: 10px 14px; padding: 10px 12px; border-radius: 10px; background: #2d2210; border: 1px solid #6b4a1a; }
 main { display: block; padding: 10px; max-width: 1400px; margin: 0 auto; }
@@ -98,6 +99,7 @@ export function pageHtml(): string {
   <h1><img src="/favicon.svg" alt="">corral</h1>
   <span id="summary"></span>
   <span id="link-state" data-state="connecting">connecting…</span>
+  <button id="sign-out" type="button" hidden>Sign out</button>
 </header>
 <p id="notice" hidden></p>
 <main>
@@ -124,41 +126,46 @@ export function pageHtml(): string {
 `;
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c] ?? c);
-}
-
-/** Shown instead of the page to a browser without a session (or with a used or expired link). */
-export function loginHtml(why: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="dark">
-<title>corral: sign in</title>
-<link rel="icon" href="/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/assets/attach-page.css">
-</head>
-<body>
-<header id="top"><h1><img src="/favicon.svg" alt="">corral</h1></header>
-<main>
-<section class="pane">
-<p>${escapeHtml(why)}</p>
-<p>Get a new link where corral runs: <code>corral link</code> prints one, <code>corral serve --attach</code> prints one when
-it starts, and the dashboard shows one when you press <code>w</code>. A link signs this browser in for 30 days.</p>
-</section>
-</main>
-</body>
-</html>
-`;
-}
-
 /** The page's script (served as /assets/attach-page.js). */
 export const PAGE_SCRIPT = String.raw`// corral triage page: the pane list from /api/panes/events, answers and replies by POST, one
-// pane mirrored over /attach/N on demand.
+// pane mirrored over /attach/N on demand. The session lives in this origin's localStorage and
+// goes out as a header (API) or a WebSocket subprotocol; corral sets no cookie.
 (function () {
   'use strict';
+
+  // --- the session ------------------------------------------------------------------------------
+
+  var SESSION_KEY = 'corral.session';
+  // A login code (or anything else) in the address goes at once, before any request: it must not
+  // stay in the address bar, the history, or a Referer.
+  var startParams = new URLSearchParams(location.search);
+  var loginCode = startParams.get('code');
+  if (location.search !== '' || location.hash !== '') history.replaceState(null, '', location.pathname);
+
+  function storedSession() {
+    try {
+      var value = JSON.parse(localStorage.getItem(SESSION_KEY) || 'null');
+      return value && typeof value.credential === 'string' ? value : null;
+    } catch (e) {
+      return null;
+    }
+  }
+  var session = storedSession();
+  function authHeaders(extra) {
+    var headers = extra || {};
+    if (session) headers.authorization = 'Bearer ' + session.credential;
+    return headers;
+  }
+  /** fetch() with the session; a 401 means the session ended: the page signs out. */
+  function api(path, options) {
+    var opts = options || {};
+    opts.headers = authHeaders(opts.headers);
+    opts.cache = 'no-store';
+    return fetch(path, opts).then(function (res) {
+      if (res.status === 401) signedOut('This browser is signed out of corral (the session ended or was revoked).');
+      return res;
+    });
+  }
 
   var $ = function (id) { return document.getElementById(id); };
   var listBox = $('list');
@@ -380,7 +387,9 @@ export const PAGE_SCRIPT = String.raw`// corral triage page: the pane list from 
     card.prompt.textContent = prompt ? prompt.lines.join('\n') : '';
     card.lastLine.hidden = stuck && !!prompt;
     card.lastLine.textContent = pane.last_line || '';
-    var options = stuck && prompt && write ? prompt.options : [];
+    // A pane whose host is down keeps its card, greyed, with nothing to press: it could not be sent.
+    var canAct = write && pane.online !== false;
+    var options = stuck && prompt && canAct ? prompt.options : [];
     var key = options.join(' ') + '|' + pane.screen;
     if (key !== card.answersKey) {
       card.answersKey = key;
@@ -403,9 +412,9 @@ export const PAGE_SCRIPT = String.raw`// corral triage page: the pane list from 
     card.input.type = secret ? 'password' : 'text';
     card.input.placeholder = secret ? 'secret for ' + pane.target + ' (typed, never shown)' : 'reply to ' + pane.target + ', then Enter';
     card.input.setAttribute('aria-label', card.input.placeholder);
-    card.reply.style.display = write ? '' : 'none';
-    card.replyToggle.hidden = !write || stuck;
-    card.signals.forEach(function (button) { button.hidden = !write; });
+    card.reply.style.display = canAct ? '' : 'none';
+    card.replyToggle.hidden = !canAct || stuck;
+    card.signals.forEach(function (button) { button.hidden = !canAct; });
     card.readonlyNote.hidden = write || !stuck;
   }
 
@@ -414,10 +423,9 @@ export const PAGE_SCRIPT = String.raw`// corral triage page: the pane list from 
     buttons.forEach(function (b) { b.disabled = true; });
     card.result.dataset.tone = '';
     card.result.textContent = 'sending ' + label + '…';
-    return fetch('/api/panes/' + paneNumber(card.id) + '/' + action, {
+    return api('/api/panes/' + paneNumber(card.id) + '/' + action, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      credentials: 'same-origin',
       body: JSON.stringify(body),
     })
       .then(function (res) {
@@ -429,7 +437,6 @@ export const PAGE_SCRIPT = String.raw`// corral triage page: the pane list from 
         card.result.dataset.tone = r.ok ? 'ok' : 'error';
         card.result.textContent = r.ok ? 'sent ' + label + ' to ' + card.pane.target
           : (r.data && r.data.error && r.data.error.message) || 'not sent (HTTP ' + r.status + ')';
-        if (r.status === 401) signedOut();
         return r.ok;
       }, function () {
         card.result.dataset.tone = 'error';
@@ -464,29 +471,119 @@ export const PAGE_SCRIPT = String.raw`// corral triage page: the pane list from 
 
   // --- the live list ----------------------------------------------------------------------------
 
-  function signedOut() {
+  var signOutButton = $('sign-out');
+  var stream = null; // { controller, attempt }
+
+  function signedOut(why) {
+    var was = session;
+    session = null;
+    if (was) try { localStorage.removeItem(SESSION_KEY); } catch (e) {}
+    if (stream) { stream.controller.abort(); stream = null; }
+    closeTerminal();
+    // Nothing of the panes stays on a signed-out page.
+    state.list = null;
+    state.cards.forEach(function (card) { card.node.remove(); });
+    state.cards.clear();
+    summary.textContent = '';
+    emptyLine.hidden = true;
     notice.dataset.kind = 'session';
-    setNotice('This browser is signed out of corral. Open a new link: corral link prints one.');
+    setNotice(why + ' To sign in, open a new link: corral link prints one where corral runs.');
     linkState.dataset.state = 'signed-out';
     linkState.textContent = 'signed out';
+    signOutButton.hidden = true;
   }
 
-  var events = new EventSource('/api/panes/events');
-  events.onmessage = function (e) {
-    state.list = JSON.parse(e.data);
+  signOutButton.addEventListener('click', function () {
+    var ending = session;
+    signOutButton.disabled = true;
+    var done = function () { signOutButton.disabled = false; signedOut('Signed out.'); };
+    if (!ending) return done();
+    fetch('/api/session', { method: 'DELETE', headers: { authorization: 'Bearer ' + ending.credential }, cache: 'no-store' }).then(done, done);
+  });
+
+  // Another tab signed in or out: follow it.
+  window.addEventListener('storage', function (e) {
+    if (e.key !== SESSION_KEY && e.key !== null) return;
+    var next = storedSession();
+    if (!next && session) signedOut('This browser was signed out in another tab.');
+    else if (next && (!session || next.credential !== session.credential)) location.reload();
+  });
+
+  /** One server-sent event block: its data lines are one pane list. */
+  function onEventBlock(block) {
+    var data = block.split('\n').filter(function (line) { return line.indexOf('data: ') === 0; })
+      .map(function (line) { return line.slice(6); }).join('\n');
+    if (data === '') return;
+    state.list = JSON.parse(data);
     state.receivedAt = performance.now();
     linkState.dataset.state = 'live';
     linkState.textContent = 'live';
     render();
-  };
-  events.onerror = function () {
-    linkState.dataset.state = 'reconnecting';
-    linkState.textContent = 'reconnecting…';
-    // A closed stream after an error is a refusal: find out whether the session ended.
-    if (events.readyState === EventSource.CLOSED) {
-      fetch('/api/panes', { credentials: 'same-origin' }).then(function (res) { if (res.status === 401) signedOut(); }, function () {});
+  }
+
+  // The live list is an event stream read with fetch, so that it can carry the session header.
+  function streamPanes(attempt) {
+    if (!session) return;
+    var mine = { controller: new AbortController(), attempt: attempt || 0 };
+    stream = mine;
+    api('/api/panes/events', { signal: mine.controller.signal }).then(function (res) {
+      if (res.status === 401) return;
+      if (!res.ok || !res.body) throw new Error('HTTP ' + res.status);
+      var reader = res.body.getReader();
+      var decoder = new TextDecoder();
+      var buffer = '';
+      mine.attempt = 0;
+      var pump = function () {
+        return reader.read().then(function (chunk) {
+          if (chunk.done) throw new Error('the stream ended');
+          buffer += decoder.decode(chunk.value, { stream: true });
+          var blocks = buffer.split('\n\n');
+          buffer = blocks.pop();
+          blocks.forEach(onEventBlock);
+          return pump();
+        });
+      };
+      return pump();
+    }).catch(function () {
+      if (stream !== mine || !session) return;
+      linkState.dataset.state = 'reconnecting';
+      linkState.textContent = 'reconnecting…';
+      setTimeout(function () { if (stream === mine) streamPanes(mine.attempt + 1); }, Math.min(10000, 500 * Math.pow(2, mine.attempt)));
+    });
+  }
+
+  var signInProblem = null;
+
+  function start() {
+    if (!session) {
+      signedOut(signInProblem || 'This browser is not signed in to corral.');
+      return;
     }
-  };
+    signOutButton.hidden = false;
+    signOutButton.title = session.write ? 'signed in: may answer' : 'signed in: read-only';
+    streamPanes(0);
+  }
+
+  /** Trades the link's code for a session kept in this origin's storage. */
+  function signIn(code) {
+    return fetch('/api/sessions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      cache: 'no-store',
+      body: JSON.stringify({ code: code }),
+    }).then(function (res) {
+      return res.json().then(function (body) {
+        // A used link in a browser that is already signed in just opens the page.
+        if (!res.ok || typeof body.session !== 'string') {
+          var message = body && body.error && body.error.message;
+          signInProblem = message ? message.charAt(0).toUpperCase() + message.slice(1) + '.' : 'The link was refused (HTTP ' + res.status + ').';
+          return;
+        }
+        session = { credential: body.session, id: body.id, write: body.write };
+        try { localStorage.setItem(SESSION_KEY, JSON.stringify(session)); } catch (e) {}
+      });
+    }).catch(function () { signInProblem = 'corral is not reachable: is it still running?'; });
+  }
 
   // --- the terminal view ------------------------------------------------------------------------
 
@@ -568,7 +665,9 @@ export const PAGE_SCRIPT = String.raw`// corral triage page: the pane list from 
     if (current) { current.closing = true; current.ws.close(1000); }
     var proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     var url = proto + '//' + location.host + '/attach/' + paneNumber(pane.id) + (writing ? '?write=1' : '');
-    var conn = { pane: pane, ws: new WebSocket(url), offset: resume ? resume.offset : null, fence: -1, writing: writing, closing: false, ended: false, cols: pane.cols };
+    // The session travels as a second subprotocol; the server answers with "corral" alone.
+    var protocols = session ? ['corral', 'corral-session.' + session.credential] : ['corral'];
+    var conn = { pane: pane, ws: new WebSocket(url, protocols), offset: resume ? resume.offset : null, fence: -1, writing: writing, closing: false, ended: false, cols: pane.cols };
     current = conn;
     typeToggle.checked = writing;
     conn.ws.onopen = function () {
@@ -604,6 +703,7 @@ export const PAGE_SCRIPT = String.raw`// corral triage page: the pane list from 
     conn.ws.onclose = function (e) {
       if (conn !== current || conn.closing || conn.ended) return;
       if (e.code === 4000 || e.code === 4404) { setViewerState('ended', 'the pane is gone'); return; }
+      if (e.code === 4401) { signedOut('This browser is signed out of corral (' + (e.reason || 'the session ended') + ').'); return; }
       var wait = Math.min(10000, 1000 * Math.pow(2, attempt || 0));
       setViewerState('reconnecting', 'disconnected (' + e.code + '), reconnecting…');
       // Resume where we stopped: the server sends exactly the missed bytes, or a repaint.
@@ -614,5 +714,7 @@ export const PAGE_SCRIPT = String.raw`// corral triage page: the pane list from 
   typeToggle.addEventListener('change', function () {
     if (current) attach(current.pane, typeToggle.checked && !!(state.list && state.list.write), { offset: current.offset });
   });
+
+  (loginCode !== null ? signIn(loginCode) : Promise.resolve()).then(start);
 })();
 `;

@@ -23,10 +23,13 @@ export class ActionError extends Error {
   }
 }
 
-/** What to type: items at once, or a line (text, a short pause, Enter). */
+/**
+ * What to type: items at once, or a line (text, a short pause, Enter). `shownHash` is the screen the
+ * person answered (null when they named none): the pane is read again before the keys go out.
+ */
 export type TypePlan =
-  | { readonly kind: 'items'; readonly items: readonly SendItem[]; readonly label: string }
-  | { readonly kind: 'line'; readonly text: string; readonly label: string };
+  | { readonly kind: 'items'; readonly items: readonly SendItem[]; readonly label: string; readonly shownHash: string | null }
+  | { readonly kind: 'line'; readonly text: string; readonly label: string; readonly shownHash: string | null };
 
 export type PaneActionName = 'answer' | 'reply' | 'keys';
 
@@ -67,9 +70,9 @@ function planAnswer(view: PaneView, fields: Record<string, unknown>): TypePlan {
     const offered = prompt.options.length > 0 ? prompt.options.join(', ') : 'none (type a reply instead)';
     throw new ActionError(400, 'not_an_option', `${JSON.stringify(answer)} is not an answer to this prompt; offered: ${offered}`);
   }
-  if (answer === 'Enter') return { kind: 'items', items: [{ kind: 'key', key: 'Enter' }], label: 'Enter' };
-  if (prompt.kind === 'line') return { kind: 'line', text: answer, label: answer };
-  return { kind: 'items', items: [{ kind: 'text', text: answer }], label: answer };
+  if (answer === 'Enter') return { kind: 'items', items: [{ kind: 'key', key: 'Enter' }], label: 'Enter', shownHash: screen };
+  if (prompt.kind === 'line') return { kind: 'line', text: answer, label: answer, shownHash: screen };
+  return { kind: 'items', items: [{ kind: 'text', text: answer }], label: answer, shownHash: screen };
 }
 
 /** `{"text": "...", "screen"?: "..."}`: one line, typed, then Enter. */
@@ -80,8 +83,9 @@ function planReply(view: PaneView, fields: Record<string, unknown>): TypePlan {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(text))
     throw new ActionError(400, 'bad_request', 'a reply is one line of text without control characters');
-  checkScreen(view, screenOf(fields));
-  return { kind: 'line', text, label: text === '' ? 'Enter' : 'the reply' };
+  const screen = screenOf(fields);
+  checkScreen(view, screen);
+  return { kind: 'line', text, label: text === '' ? 'Enter' : 'the reply', shownHash: screen };
 }
 
 /** `{"keys": ["C-c"], "confirmed": true}`: named keys; the signalling ones only when confirmed. */
@@ -106,8 +110,9 @@ function planKeys(view: PaneView, fields: Record<string, unknown>): TypePlan {
       `${signalling.map((i) => (i.kind === 'key' ? i.key : '')).join(', ')} can stop the program in ${view.target}: send again with "confirmed": true`,
     );
   }
-  checkScreen(view, screenOf(fields));
-  return { kind: 'items', items, label: (keys as string[]).join(' ') };
+  const screen = screenOf(fields);
+  checkScreen(view, screen);
+  return { kind: 'items', items, label: (keys as string[]).join(' '), shownHash: screen };
 }
 
 export function planAction(name: PaneActionName, view: PaneView, body: unknown): TypePlan {

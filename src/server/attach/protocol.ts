@@ -2,6 +2,7 @@
 // codes, and the validation of what clients send. Pure: text in, a message or an error out.
 
 import { LOCAL_HOST, paneKey } from '../../engine/types.js';
+import { decodeComponent } from '../http-server.js';
 
 /** Close codes the attach server uses (also listed in the README). */
 export const CLOSE_CODES = {
@@ -100,12 +101,8 @@ export function parseClientMessage(text: string): Parsed {
 export function paneKeyFromPath(pathname: string): string | null {
   const m = /^\/attach\/(?:([A-Za-z0-9._-]{1,64})\/)?([^/]+)\/?$/.exec(pathname);
   if (!m) return null;
-  let part = m[2] as string;
-  try {
-    part = decodeURIComponent(part);
-  } catch {
-    // `%3` unencoded is not valid percent-encoding: take it as written.
-  }
+  // `%3` unencoded is not valid percent-encoding: then it is taken as written.
+  const part = decodeComponent(m[2] as string) ?? (m[2] as string);
   const id = /^%?(\d{1,9})$/.exec(part);
   if (!id) return null;
   const host = m[1] ?? LOCAL_HOST;

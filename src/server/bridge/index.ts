@@ -1,18 +1,20 @@
 // The chat bridge as a feature of corral's HTTP server: an OpenAI-compatible API where each
 // watched pane is a "model". A request types the person's new message into the pane and streams
 // the pane's output back until the program is back at its prompt. Chat UIs' own requests
-// (titles, summaries, tags) and repeats of a conversation are answered without typing. The
-// bridge talks to panes only through the engine's conversation port.
+// (titles, summaries, tags) and a client's automatic retries are answered without typing; any
+// other request is typed, a repeated command included. The bridge talks to panes only through the
+// engine's conversation port.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { systemClock, type Clock, type EngineStore, type PaneView } from '../../engine/types.js';
 import { systemTimers, type Timers } from '../../engine/types.js';
-import { PaneBusyError } from '../../engine/diff/run-conversation.js';
+import { NotAtPromptError, PaneBusyError } from '../../engine/conversation/run-conversation.js';
 import { HostDownError, PaneGoneError, UnknownHostError, type ConversationOutcome, type PanePort } from '../../engine/pane-port.js';
 import { bearerToken, errorBody, sendJson, tokenMatches, type HttpFeature, type RequestContext } from '../http-server.js';
 import { HttpError, messageToType, parseChatRequest, readBody, type ChatRequest } from './request.js';
 import { SIDE_MODEL, listModels, modelName, resolveModel } from './models.js';
-import { PaneMemory } from './memory.js';
+import { PaneMemory, memoryKey } from './memory.js';
+import { ReplayDesk, type LiveAnswer, type Replay, type RequestMark } from './replays.js';
 import { guessSideKind, recogniseSideRequest } from './side-requests.js';
 import { sideAnswer } from './side-answers.js';
 import {
@@ -49,7 +51,7 @@ export interface BridgeOptions {
   readonly settings: BridgeSettings;
   readonly clock?: Clock;
   readonly timers?: Timers;
-  /** One line per notable decision (a side request answered, a retry, nothing typed). */
+  /** One line per notable decision (a side request answered, a retry replayed, nothing typed). */
   readonly log?: (line: string) => void;
 }
 
@@ -76,6 +78,7 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
   /** Panes this bridge typed into: their holds are dropped when it is switched off. */
   const conversed = new Set<string>();
   const memory = new PaneMemory();
+  const replays = new ReplayDesk();
   const startedAt = clock.now();
 
   const fail = (res: ServerResponse, error: HttpError) =>
@@ -150,7 +153,8 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
       req.resume();
       throw new HttpError(415, 'send the request body as JSON (Content-Type: application/json)', 'invalid_request_error', 'unsupported_media_type');
     }
-    const chat = parseChatRequest(await readBody(req));
+    const body = await readBody(req);
+    const chat = parseChatRequest(body);
     const ident = identity(chat.model, clock.now(), chat.stream && chat.includeUsage);
     if (chat.model === SIDE_MODEL) {
       // The side model never types: it answers whatever it is sent as a side request.
@@ -178,7 +182,7 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
     const side = settings.typeSideRequests === true ? null : recogniseSideRequest(chat.messages);
     if (side) {
       log(`chat bridge: ${side.ui} ${side.kind} request for pane ${key} (${name}) answered without typing [${side.id}]`);
-      answerDirectly(res, chat, ident, sideAnswer(side.kind, side.shape, sideContext(view, chat)));
+      answerDirectly(res, chat, ident, sideAnswer(side.kind, side.shape, sideContext(view, chat, await port.identify(key).catch(() => null))));
       return;
     }
     // Only a new message from the person is typed.
@@ -186,39 +190,61 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
     const message = last?.role === 'user' && last.text !== null ? messageToType(last.text) : '';
     if (message === '') {
       log(`chat bridge: typed nothing into pane ${key} (${name}): the last message is ${last?.role === 'user' ? 'empty' : `from the ${last?.role ?? 'nobody'}, not a new message from the person`}`);
-      answerDirectly(res, chat, ident, '');
+      answerDirectly(res, chat, ident, NOTHING_TYPED);
       return;
     }
-    const userTurns = chat.messages.filter((m) => m.role === 'user').map((m) => m.text ?? '');
-    const retry = memory.retryOf(key, userTurns, clock.now());
-    if (retry) {
-      log(`chat bridge: the same conversation again for pane ${key} (${name}): answered as before, nothing typed`);
-      answerDirectly(res, chat, ident, retry.answer, retry.finishReason);
+    const server = await guarded(key, () => port.identify(key));
+    const mark: RequestMark = { pane: key, server, body, retryCount: retryCountOf(req), idempotencyKey: headerValue(req, 'idempotency-key') };
+    const replay = replays.find(mark, clock.now());
+    if (replay) {
+      const id = replay.kind === 'live' ? replay.live.id : replay.recorded.id;
+      log(`chat bridge: replayed the answer ${id} of pane ${key} (${name}) to a retry (${replay.why}); nothing typed`);
+      await answerReplay(res, chat, ident, replay);
       return;
     }
-
+    // A pane whose command still runs is looked at again by the port, which names the command.
     const hold = port.hold(key);
-    if (active.has(key) || hold) {
-      const why = hold?.phase === 'running' ? new PaneBusyError(hold).message : `pane ${key} is already answering another request`;
-      throw new HttpError(409, `${why}; wait for it to finish`, 'invalid_request_error', 'pane_busy', 'model', { 'x-should-retry': 'false' });
+    if (active.has(key) || hold?.phase === 'typing' || hold?.phase === 'answering') {
+      throw new HttpError(409, `pane ${key} is already answering another request; wait for it to finish`, 'invalid_request_error', 'pane_busy', 'model', { 'x-should-retry': 'false' });
     }
+    await answerTyped(res, { chat, ident, key, message, server, live: replays.start(mark, ident.id) });
+  }
+
+  interface Typed {
+    readonly chat: ChatRequest;
+    readonly ident: CompletionIdentity;
+    readonly key: string;
+    readonly message: string;
+    readonly server: string;
+    readonly live: LiveAnswer;
+  }
+
+  /** Types the message and answers with the pane's output; the answer is kept for retries and titles. */
+  async function answerTyped(res: ServerResponse, typed: Typed): Promise<void> {
+    const { chat, ident, key, message, server, live } = typed;
+    const userTurns = chat.messages.filter((m) => m.role === 'user').map((m) => m.text ?? '');
     const controller = new AbortController();
     active.set(key, controller);
     const onClose = () => {
       if (!res.writableEnded) controller.abort();
     };
     res.on('close', onClose);
+    let wasTyped = false;
+    const hooks = {
+      onTyped: () => (wasTyped = true),
+      onText: (text: string) => live.push(text),
+    };
     const remember = (outcome: ConversationOutcome) => {
-      if (outcome.status === 'pane-gone') {
-        memory.forget(key);
-        return;
-      }
+      if (!wasTyped) return;
       const finishReason = outcome.status === 'finished' ? outcome.finishReason : 'stop';
-      memory.record(key, { userTurns, typed: message, answer: outcome.answer, finishReason, at: clock.now() });
+      const end = outcome.status === 'finished' ? 'finished' : outcome.status === 'aborted' ? 'cut' : 'failed';
+      replays.finish(live, { answer: outcome.answer, finishReason, end, at: clock.now() });
+      if (outcome.status === 'pane-gone') memory.forget(memoryKey(server, key));
+      else memory.record(memoryKey(server, key), { userTurns, typed: message, answer: outcome.answer, finishReason, at: clock.now() });
     };
     const answering = chat.stream
-      ? streamAnswer(res, ident, key, message, controller.signal, remember)
-      : wholeAnswer(res, ident, key, message, controller.signal, remember);
+      ? streamAnswer(res, ident, key, message, controller.signal, remember, hooks)
+      : wholeAnswer(res, ident, key, message, controller.signal, remember, hooks);
     conversed.add(key);
     inFlight.add(answering);
     try {
@@ -227,6 +253,8 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
       inFlight.delete(answering);
       res.off('close', onClose);
       active.delete(key);
+      // Nothing was typed (a refusal, an error before typing): a retry of it must be typed.
+      if (!wasTyped) replays.drop(live);
       // Aborted while the client is still there: the bridge was switched off.
       // (An error before the headers is not that: it is answered with its own status.)
       if (!res.writableEnded && !res.destroyed && (res.headersSent || controller.signal.aborted)) {
@@ -236,24 +264,61 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
     }
   }
 
-  function sideContext(view: PaneView | null, chat: ChatRequest) {
+  /** A retry: the first request's answer, live while it still streams, marked as a replay. */
+  async function answerReplay(res: ServerResponse, chat: ChatRequest, ident: CompletionIdentity, replay: Replay): Promise<void> {
+    if (replay.kind === 'recorded') {
+      answerDirectly(res, chat, ident, replay.recorded.answer, replay.recorded.finishReason, { [REPLAY_HEADER]: replay.recorded.id });
+      return;
+    }
+    const { live } = replay;
+    if (!chat.stream) {
+      const recorded = await live.done;
+      answerDirectly(res, chat, ident, recorded.answer, recorded.finishReason, { [REPLAY_HEADER]: live.id });
+      return;
+    }
+    res.writeHead(200, { ...streamHeaders(), [REPLAY_HEADER]: live.id });
+    res.write(sseEvent(roleChunk(ident)));
+    const write = (text: string) => {
+      if (text !== '' && !res.writableEnded && !res.destroyed) res.write(sseEvent(contentChunk(ident, text)));
+    };
+    write(live.soFar);
+    const stop = live.follow(write);
+    const gone = new Promise<void>((resolve) => res.once('close', () => resolve()));
+    const recorded = await Promise.race([live.done, gone.then(() => null)]);
+    stop();
+    if (recorded === null || res.writableEnded || res.destroyed) return;
+    res.write(sseEvent(finishChunk(ident, recorded.finishReason)));
+    if (ident.includeUsage) res.write(sseEvent(usageChunk(ident, usageOf('', recorded.answer))));
+    res.end(SSE_DONE);
+  }
+
+  /** Runs a port call for a request; the port's errors become HTTP errors. */
+  async function guarded<T>(key: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw httpErrorOf(error, key);
+    }
+  }
+
+  function sideContext(view: PaneView | null, chat: ChatRequest, server: string | null = null) {
     return {
       paneName: view === null ? null : modelName(view),
       command: view?.pane.command ?? null,
       cwd: view?.pane.cwd || null,
-      recentTyped: view === null ? [] : memory.recent(view.key).map((exchange) => exchange.typed),
+      recentTyped: view === null ? [] : memory.recent(memoryKey(server, view.key)).map((exchange) => exchange.typed),
       messages: chat.messages,
     };
   }
 
   /** An answer corral knows without typing, streamed whole or as one JSON completion. */
-  function answerDirectly(res: ServerResponse, chat: ChatRequest, ident: CompletionIdentity, text: string, finishReason: 'stop' | 'length' = 'stop'): void {
+  function answerDirectly(res: ServerResponse, chat: ChatRequest, ident: CompletionIdentity, text: string, finishReason: 'stop' | 'length' = 'stop', headers: Record<string, string> = {}): void {
     const usage = usageOf('', text);
     if (chat.stream) {
-      res.writeHead(200, streamHeaders());
+      res.writeHead(200, { ...streamHeaders(), ...headers });
       res.end(wholeStream(ident, text, finishReason, usage));
     } else {
-      sendJson(res, 200, completion(ident, text, finishReason, usage));
+      sendJson(res, 200, completion(ident, text, finishReason, usage), headers);
     }
   }
 
@@ -263,19 +328,13 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
     signal: AbortSignal,
     hooks: { onTyped?: () => void; onText?: (text: string) => void } = {},
   ): Promise<ConversationOutcome> {
-    try {
-      return await port.converse(key, message, { signal, ...hooks });
-    } catch (error) {
-      if (error instanceof HostDownError) throw new HttpError(503, error.message, 'server_error', 'host_unreachable', 'model', { 'retry-after': String(error.retryAfterS) });
-      if (error instanceof UnknownHostError) throw new HttpError(404, `The model \`${key}\` does not exist: ${error.message}`, 'invalid_request_error', 'model_not_found', 'model');
-      if (error instanceof PaneGoneError) throw new HttpError(404, `pane ${key} no longer exists`, 'invalid_request_error', 'model_not_found', 'model');
-      if (error instanceof PaneBusyError) throw new HttpError(409, `${error.message}; wait for it to finish`, 'invalid_request_error', 'pane_busy', 'model', { 'x-should-retry': 'false' });
-      throw new HttpError(502, `could not reach the pane through tmux: ${(error as Error).message}`, 'server_error', 'tmux_failed');
-    }
+    return guarded(key, () => port.converse(key, message, { signal, ...hooks }));
   }
 
-  async function wholeAnswer(res: ServerResponse, ident: CompletionIdentity, key: string, message: string, signal: AbortSignal, remember: (o: ConversationOutcome) => void): Promise<void> {
-    const outcome = await converse(key, message, signal);
+  type Hooks = { onTyped: () => void; onText: (text: string) => void };
+
+  async function wholeAnswer(res: ServerResponse, ident: CompletionIdentity, key: string, message: string, signal: AbortSignal, remember: (o: ConversationOutcome) => void, hooks: Hooks): Promise<void> {
+    const outcome = await converse(key, message, signal, hooks);
     remember(outcome);
     if (outcome.status === 'aborted') return;
     if (outcome.status !== 'finished') {
@@ -285,7 +344,7 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
     sendJson(res, 200, completion(ident, outcome.answer, outcome.finishReason, usageOf(message, outcome.answer)));
   }
 
-  async function streamAnswer(res: ServerResponse, ident: CompletionIdentity, key: string, message: string, signal: AbortSignal, remember: (o: ConversationOutcome) => void): Promise<void> {
+  async function streamAnswer(res: ServerResponse, ident: CompletionIdentity, key: string, message: string, signal: AbortSignal, remember: (o: ConversationOutcome) => void, hooks: Hooks): Promise<void> {
     let started = false;
     let lastWrite = clock.now();
     const write = (text: string) => {
@@ -312,8 +371,12 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
     try {
       // Headers go out once the message is typed: errors before that get a real status code.
       const outcome = await converse(key, message, signal, {
-        onTyped: start,
+        onTyped: () => {
+          hooks.onTyped();
+          start();
+        },
         onText: (text) => {
+          hooks.onText(text);
           start();
           write(sseEvent(contentChunk(ident, text)));
         },
@@ -352,6 +415,34 @@ export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
       conversed.clear();
     },
   };
+}
+
+/** The answer to a request whose last message is not a new one from the person: never empty. */
+export const NOTHING_TYPED = '(nothing was typed: the last message is not a new message from you)';
+/** Set on a replayed answer: the completion id of the answer it repeats. */
+export const REPLAY_HEADER = 'x-corral-replay-of';
+
+function headerValue(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name];
+  const text = Array.isArray(value) ? value[0] : value;
+  return text === undefined || text.trim() === '' ? null : text.trim();
+}
+
+/** The openai SDK's retry counter (0 on a first attempt, or when absent or not a number). */
+function retryCountOf(req: IncomingMessage): number {
+  const count = Number(headerValue(req, 'x-stainless-retry-count') ?? '0');
+  return Number.isInteger(count) && count > 0 ? count : 0;
+}
+
+/** What the pane port throws, as the HTTP error a client gets. */
+function httpErrorOf(error: unknown, key: string): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error instanceof HostDownError) return new HttpError(503, error.message, 'server_error', 'host_unreachable', 'model', { 'retry-after': String(error.retryAfterS) });
+  if (error instanceof UnknownHostError) return new HttpError(404, `The model \`${key}\` does not exist: ${error.message}`, 'invalid_request_error', 'model_not_found', 'model');
+  if (error instanceof PaneGoneError) return new HttpError(404, `pane ${key} no longer exists`, 'invalid_request_error', 'model_not_found', 'model');
+  if (error instanceof NotAtPromptError) return new HttpError(409, error.message, 'invalid_request_error', 'pane_busy', 'model', { 'x-should-retry': 'false' });
+  if (error instanceof PaneBusyError) return new HttpError(409, `${error.message}; wait for it to finish`, 'invalid_request_error', 'pane_busy', 'model', { 'x-should-retry': 'false' });
+  return new HttpError(502, `could not reach the pane through tmux: ${(error as Error).message}`, 'server_error', 'tmux_failed');
 }
 
 function streamHeaders(): Record<string, string> {

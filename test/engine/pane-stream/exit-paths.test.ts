@@ -1,5 +1,6 @@
-// No tmux control client outlives corral, however it ends: the client detaches when its stdin
-// closes, so even SIGKILL (no handler can run) leaves none behind.
+// No tmux control client outlives corral, however it ends: each client runs under a supervisor
+// that ends it when its input ends, so even SIGKILL (no handler can run) leaves none behind, also
+// when tmux still holds output for it (which alone kept a client attached for minutes).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,11 +19,17 @@ async function controlClients(t: TestTmux): Promise<number> {
     .length;
 }
 
-describe.each(['SIGTERM', 'SIGINT', 'SIGKILL'] as const)('on %s', (signal) => {
+describe.each([
+  ['SIGTERM', false],
+  ['SIGINT', false],
+  ['SIGKILL', false],
+  ['SIGKILL', true],
+] as const)('on %s (hung with output queued: %s)', (signal, hang) => {
   it('the control client goes away with the process', async () => {
     tmux = await startTestTmux();
-    const pane = await tmux.spawn('bash --norc');
-    const child = spawn(process.execPath, [fixture, tmux.socketName, pane], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // A pane that prints without a pause: a reader that stops reading falls behind at once.
+    const pane = await tmux.spawn(hang ? 'yes corral-is-printing-a-lot' : 'bash --norc');
+    const child = spawn(process.execPath, [fixture, tmux.socketName, pane, ...(hang ? ['hang'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     await new Promise<void>((resolve, reject) => {
@@ -32,6 +39,7 @@ describe.each(['SIGTERM', 'SIGINT', 'SIGKILL'] as const)('on %s', (signal) => {
       );
     });
     expect(await controlClients(tmux)).toBe(1);
+    if (hang) await new Promise((r) => setTimeout(r, 500)); // let tmux's queue for it fill
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, sig) => resolve(sig)));
     child.kill(signal);
     // The signal keeps its default effect: the process ends by it.

@@ -5,7 +5,7 @@ const framing = makeFraming('abc123');
 
 describe('captureBatchCommand', () => {
   it('chains a marker and a joined capture with history per pane', () => {
-    const marker = (id: string) => `<~abc123:${id.slice(1)}~> #{cursor_y} #{pane_height} #{pane_dead} #{alternate_on} #{pane_current_command}`;
+    const marker = (id: string) => `<~abc123:${id.slice(1)}~> #{cursor_y} #{pane_height} #{pane_dead} #{alternate_on} #{cursor_x} #{pane_width} #{pid}:#{start_time} #{pane_current_command}`;
     expect(captureBatchCommand(framing, ['%1', '%22'], { history: 2000 })).toEqual([
       ...['display-message', '-p', '-t', '%1', marker('%1'), ';'],
       ...['capture-pane', '-p', '-t', '%1', '-J', '-S', '-2000', ';'],
@@ -17,7 +17,7 @@ describe('captureBatchCommand', () => {
   it("keeps '%' out of display-message text, which tmux passes through strftime", () => {
     // `display -p '<~n:%4~>'` prints '<~n: %4~>' and '%12' comes out padded with spaces.
     const texts = captureBatchCommand(framing, ['%4', '%12'], { history: 0 }).filter((arg) => arg.startsWith(framing.blockStart));
-    expect(texts).toEqual(['<~abc123:4~> #{cursor_y} #{pane_height} #{pane_dead} #{alternate_on} #{pane_current_command}', '<~abc123:12~> #{cursor_y} #{pane_height} #{pane_dead} #{alternate_on} #{pane_current_command}']);
+    expect(texts).toEqual(['<~abc123:4~> #{cursor_y} #{pane_height} #{pane_dead} #{alternate_on} #{cursor_x} #{pane_width} #{pid}:#{start_time} #{pane_current_command}', '<~abc123:12~> #{cursor_y} #{pane_height} #{pane_dead} #{alternate_on} #{cursor_x} #{pane_width} #{pid}:#{start_time} #{pane_current_command}']);
   });
 
   it('asks each pane for its own history when told', () => {
@@ -48,6 +48,13 @@ describe('parseCaptureBatch', () => {
     expect(captures).toEqual([
       { paneId: '%1', text: 'history line\n$ ls\na  b\n$\n', cursorRow: 3, height: 3, dead: false, alternate: false, command: 'bash' },
       { paneId: '%2', text: 'dead pane\n\n', cursorRow: 0, height: 2, dead: true, alternate: true, command: 'my tool' },
+    ]);
+  });
+
+  it('reads the cursor column, the width and the server identity where tmux printed them', () => {
+    const captures = parseCaptureBatch('<~abc123:0~> 1 2 0 0 6 80 4411:1796285931 read me\n$ ls\nname? \n', framing, true);
+    expect(captures).toEqual([
+      { paneId: '%0', text: '$ ls\nname? \n', cursorRow: 1, height: 2, dead: false, alternate: false, command: 'read me', cursorX: 6, width: 80, server: '4411:1796285931' },
     ]);
   });
 

@@ -17,6 +17,18 @@ describe('screens shown from paste buffers', () => {
     expect(decodeEscaped('ü 🚀 ❯ plain')).toBe('ü 🚀 ❯ plain');
   });
 
+  it('undoes the backslash tmux writes before a dollar that a letter, `_` or `{` follows', () => {
+    expect(decodeEscaped('echo \\$HOME \\${PATH} \\$_x $1 $ $')).toBe('echo $HOME ${PATH} $_x $1 $ $');
+    expect(decodeEscaped('x\\\\\\$y')).toBe('x\\$y');
+  });
+
+  it('reads escaped bytes of 0x80 and above as UTF-8, as the bytes they stand for', () => {
+    // A lone lead byte and a cut sequence are not characters: each reads as U+FFFD, like the bytes would.
+    expect(decodeEscaped('a\\303b')).toBe(Buffer.from([0x61, 0xc3, 0x62]).toString('utf8'));
+    expect(decodeEscaped('\\342\\202x')).toBe(Buffer.from([0xe2, 0x82, 0x78]).toString('utf8'));
+    expect(decodeEscaped('\\0001 \\0x')).toBe('\x001 \x00x');
+  });
+
   it('tells the two ways a server shows a buffer from the probe', () => {
     expect(parseProbe('corral\\probe\n')).toBe('raw');
     expect(parseProbe('corral\\\\probe\n')).toBe('escaped');

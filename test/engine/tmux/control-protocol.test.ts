@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ControlLimitError,
   ControlParser,
   LineSplitter,
   formatControlLine,
@@ -31,6 +32,36 @@ describe('LineSplitter', () => {
     expect(splitter.push(line('%out')).map(String)).toEqual([]);
     expect(splitter.push(line('put %1 a\nsecond')).map(String)).toEqual(['%output %1 a']);
     expect(splitter.push(line('\n\n')).map(String)).toEqual(['second', '']);
+  });
+});
+
+describe('bounded readers', () => {
+  it('a line splitter refuses a line longer than its limit, across chunks', () => {
+    const splitter = new LineSplitter(10);
+    expect(splitter.push(line('12345')).map(String)).toEqual([]);
+    expect(() => splitter.push(line('678901'))).toThrow(ControlLimitError);
+    expect(new LineSplitter(10).push(line('1234567890\nab')).map(String)).toEqual(['1234567890']);
+  });
+
+  it('a control parser refuses an endless line and an endless reply, and keeps nothing of them', () => {
+    const events: ControlEvent[] = [];
+    const parser = new ControlParser({ maxLine: 64, maxReply: 256 });
+    parser.push(line('%output %1 ' + 'x'.repeat(40)), (e) => events.push(e));
+    expect(() => parser.push(line('x'.repeat(40)), (e) => events.push(e))).toThrow(/line longer than/);
+    const replies = new ControlParser({ maxLine: 64, maxReply: 256 });
+    replies.push(line('%begin 1 2 1\n'), (e) => events.push(e));
+    for (let i = 0; i < 6; i++) replies.push(line(`${'y'.repeat(40)}\n`), (e) => events.push(e));
+    expect(() => replies.push(line(`${'y'.repeat(40)}\n`), (e) => events.push(e))).toThrow(/reply longer than/);
+    expect(events).toEqual([]);
+  });
+
+  it('a reply ends only at the guard that repeats its %begin: a screen line that looks like one is text', () => {
+    const replies: ControlReply[] = [];
+    const parser = new ControlParser();
+    parser.push(line('%begin 1700000000 7 1\n%end 1700000001 7 1\n%end 1700000000 7 0\nscreen\n%end 1700000000 7 1\n'), (e) => {
+      if (e.kind === 'reply') replies.push(e.reply);
+    });
+    expect(replies).toEqual([{ number: 7, flags: 1, ok: true, text: '%end 1700000001 7 1\n%end 1700000000 7 0\nscreen\n' }]);
   });
 });
 

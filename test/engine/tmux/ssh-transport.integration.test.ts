@@ -2,7 +2,7 @@
 // master per host, and what a lost host, a refused key, a hung host and a recovered host look like.
 
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import {
   HostAuthError,
   HostUnreachableError,
   TmuxMissingError,
+  removeStaleControlDirs,
   sshTransport,
   type TmuxTransport,
 } from '../../../src/engine/tmux/transport.js';
@@ -152,6 +153,24 @@ describe('tmux over ssh', () => {
       (await server.tmux('list-clients', '-F', '#{client_control_mode}')).split('\n').filter((mode) => mode === '1'),
     ).toEqual([]);
     await tmux.close();
+  });
+
+  it('a master that a killed corral left is ended, and its folder removed, by the next corral', { timeout: 60_000 }, async () => {
+    const base = controlDir();
+    const dead = join(base, '999999999'); // no such process
+    const live = join(base, String(process.pid));
+    mkdirSync(dead, { mode: 0o700 });
+    mkdirSync(live, { mode: 0o700 });
+    for (const dir of [dead, live])
+      await execFileAsync('ssh', [...sshd.sshOptions, '-o', 'ControlMaster=auto', '-o', 'ControlPersist=60s', '-o', `ControlPath=${join(dir, '%C')}`, sshd.alias, 'true']);
+    expect(masters(dead)).toHaveLength(1);
+    removeStaleControlDirs(base, process.pid, 'ssh');
+    await waitUntil(() => masters(dead).length === 0, 5_000, 'the stale master to exit');
+    expect(existsSync(dead)).toBe(false);
+    // A folder of a process that still runs is left alone, master and all.
+    expect(masters(live)).toHaveLength(1);
+    expect(readdirSync(live)).toHaveLength(1);
+    await execFileAsync('ssh', ['-o', `ControlPath=${join(live, readdirSync(live)[0]!)}`, '-O', 'exit', 'x']);
   });
 
   it('a host whose sshd is gone fails fast with HostUnreachableError, then works again once it is back', { timeout: 90_000 }, async () => {

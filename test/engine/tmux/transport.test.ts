@@ -17,6 +17,7 @@ import {
   remoteCommandLine,
   sshTransport,
 } from '../../../src/engine/tmux/transport.js';
+import { localSupervisorArgs, remoteSupervisorArgs } from '../../../src/engine/tmux/control-supervisor.js';
 
 /** What a POSIX shell makes of `printf '%s\0' LINE`: the words it sees. */
 function wordsSeenByShell(line: string): string[] {
@@ -95,8 +96,11 @@ describe('classifying ssh failures', () => {
     expect(classifySshFailure('b', 1, 'no server running on /tmp/tmux-0/x')).toBeNull();
   });
 
-  it('a local transport never classifies', () => {
-    expect(localTransport({ kind: 'default' }).classify(255, 'Permission denied')).toBeNull();
+  it('a local transport classifies only a missing tmux (the supervisor shell says "not found")', () => {
+    const local = localTransport({ kind: 'default' });
+    expect(local.classify(255, 'Permission denied')).toBeNull();
+    expect(local.classify(1, "can't find session: x")).toBeNull();
+    expect(local.classify(127, 'corral-control: 1: tmux: not found')).toBeInstanceOf(TmuxMissingError);
   });
 });
 
@@ -140,12 +144,24 @@ describe('transports build argv', () => {
     expect(args).toContain('BatchMode=yes');
     expect(args).toContain('ConnectTimeout=3');
     expect(args).toContain('ControlMaster=auto');
-    expect(args).toContain('ControlPersist=60s');
+    expect(args).toContain('ControlPersist=10s');
     expect(args).toContain(`ControlPath=${controlDir}/%C`);
     expect(args.slice(-4)).toEqual(['-T', 'me@box', '--', "'tmux' '-L' 'w' 'send-keys' '-l' '-t' '%1' 'it'\\''s $(id)'"]);
     expect(transport.remote).toBe(true);
     expect(transport.host).toBe('box');
     expect(statSync(controlDir).mode & 0o777).toBe(0o700);
+  });
+
+  it('runs control clients under the supervisor: here, or over ssh on the remote shell', () => {
+    const local = localTransport({ kind: 'name', name: 'w' }, '/opt/tmux').controlCommand(['-C', 'attach-session']);
+    expect(local).toEqual({ file: '/bin/sh', args: localSupervisorArgs('/opt/tmux', ['-L', 'w', '-C', 'attach-session']), lifeline: true });
+    dir = mkdtempSync(join(tmpdir(), 'corral-cd-'));
+    const remote = sshTransport({ host: { name: 'box', ssh: 'me@box', socket: { kind: 'name', name: 'w' } }, controlDir: join(dir, 'cm') });
+    const { args, lifeline } = remote.controlCommand(['-C', 'attach-session', '-t', "it's"]);
+    expect(lifeline).toBe(false);
+    expect(args.slice(-4, -1)).toEqual(['-T', 'me@box', '--']);
+    // The remote shell sees sh, its script and tmux's words, each one intact.
+    expect(wordsSeenByShell(args.at(-1)!)).toEqual(['sh', ...remoteSupervisorArgs('tmux', ['-L', 'w', '-C', 'attach-session', '-t', "it's"])]);
   });
 
   it('refuses a destination starting with "-" before building anything', () => {

@@ -2,8 +2,9 @@
 // requests type; only answers the prompt offers; only into the screen the person saw; signalling
 // keys only when confirmed. Anything refused types nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashScreen } from '../../../src/engine/screen-hash.js';
 import type { PaneInfo, PaneView, PromptAnswer } from '../../../src/engine/types.js';
-import { TOKEN, startHarness, type Harness } from '../../helpers/attach-harness.js';
+import { TOKEN, signInBrowser, startHarness, type Harness } from '../../helpers/attach-harness.js';
 import { paneView } from '../../helpers/fake-engine.js';
 
 let h: Harness;
@@ -28,9 +29,23 @@ function stuck(pane: PaneInfo, answer: PromptAnswer | null, screenHash = `screen
   });
 }
 
+const offered = new Map<string, PromptAnswer | null>();
+
+/**
+ * Shows the panes as the engine would now: each with its prompt and the hash of the screen it
+ * really shows (the pane is read again before anything is typed). Returns that hash for `pane`.
+ */
+async function seen(pane: PaneInfo): Promise<string> {
+  const views = await Promise.all(
+    [keysPane, shellPane].map(async (p) => stuck(p, offered.get(p.paneId) ?? null, hashScreen(await h.client.screen(p.paneId)))),
+  );
+  h.engine.setPanes(views);
+  return views.find((v) => v.pane.paneId === pane.paneId)!.screenHash;
+}
+
+/** The Authorization header value of a new browser session. */
 async function signIn(write: boolean): Promise<string> {
-  const res = await fetch(h.feature.loginLink({ write, base }).url, { redirect: 'manual' });
-  return (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+  return `Bearer ${await signInBrowser(h, write)}`;
 }
 
 function post(pane: PaneInfo, action: string, body: unknown, headers: Record<string, string>) {
@@ -49,7 +64,9 @@ beforeAll(async () => {
   const panes = await h.client.listPanes();
   keysPane = panes.find((p) => p.paneId === keysId)!;
   shellPane = panes.find((p) => p.paneId === shellId)!;
-  h.engine.setPanes([stuck(keysPane, { kind: 'key', options: ['1', '2', 'Enter'] }), stuck(shellPane, { kind: 'line', options: ['y', 'n'] })]);
+  offered.set(keysPane.paneId, { kind: 'key', options: ['1', '2', 'Enter'] });
+  offered.set(shellPane.paneId, { kind: 'line', options: ['y', 'n'] });
+  await seen(keysPane);
   writing = await signIn(true);
   looking = await signIn(false);
 });
@@ -68,10 +85,10 @@ describe('who may type', () => {
     const answer = { answer: '1', screen: `screen-${keysPane.paneId}` };
     const expectations: [Record<string, string>, number, string][] = [
       [{ ...own() }, 401, 'unauthorized'],
-      [{ ...own(), cookie: looking }, 403, 'read_only'],
-      [{ cookie: writing, origin: 'http://evil.example' }, 403, 'bad_origin'],
-      [{ cookie: writing, origin: base, 'sec-fetch-site': 'cross-site' }, 403, 'bad_origin'],
-      [{ cookie: writing }, 403, 'bad_origin'],
+      [{ ...own(), authorization: looking }, 403, 'read_only'],
+      [{ authorization: writing, origin: 'http://evil.example' }, 403, 'bad_origin'],
+      [{ authorization: writing, origin: base, 'sec-fetch-site': 'cross-site' }, 403, 'bad_origin'],
+      [{ authorization: writing }, 403, 'bad_origin'],
     ];
     for (const [headers, status, code] of expectations) {
       const res = await post(keysPane, 'answer', answer, headers);
@@ -82,69 +99,76 @@ describe('who may type', () => {
   });
 
   it('needs a JSON body', async () => {
-    const res = await post(keysPane, 'answer', 'answer=1', { ...own(), cookie: writing, 'content-type': 'text/plain' });
+    const res = await post(keysPane, 'answer', 'answer=1', { ...own(), authorization: writing, 'content-type': 'text/plain' });
     expect(res.status).toBe(415);
-    expect((await post(keysPane, 'answer', '{nope', { ...own(), cookie: writing })).status).toBe(400);
-    expect((await fetch(`${base}/api/panes/1/answer`, { headers: { cookie: writing } })).status).toBe(405);
+    expect((await post(keysPane, 'answer', '{nope', { ...own(), authorization: writing })).status).toBe(400);
+    expect((await fetch(`${base}/api/panes/1/answer`, { headers: { authorization: writing } })).status).toBe(405);
     expect(await typed(keysPane)).toBe('');
   });
 });
 
 describe('what may be typed', () => {
   it('types a quick answer the prompt offers, for the screen the person saw', async () => {
-    const res = await post(keysPane, 'answer', { answer: '1', screen: `screen-${keysPane.paneId}` }, { ...own(), cookie: writing });
+    const first = await seen(keysPane);
+    const res = await post(keysPane, 'answer', { answer: '1', screen: first }, { ...own(), authorization: writing });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ ok: true, pane: keysPane.paneId, sent: '1' });
     await h.tmux.waitForScreen(keysPane.paneId, (s) => s.includes('[1]'));
-    const enter = await post(keysPane, 'answer', { answer: 'Enter', screen: `screen-${keysPane.paneId}` }, { ...own(), cookie: writing });
+    // The pane shows [1] now: an answer for the screen before it is refused, even while the views
+    // still show that screen; one for the screen as it is now goes in.
+    const stale = await post(keysPane, 'answer', { answer: 'Enter', screen: first }, { ...own(), authorization: writing });
+    expect(stale.status).toBe(409);
+    expect(((await stale.json()) as { error: { code: string } }).error.code).toBe('screen_changed');
+    const enter = await post(keysPane, 'answer', { answer: 'Enter', screen: await seen(keysPane) }, { ...own(), authorization: writing });
     expect(enter.status).toBe(200);
     await h.tmux.waitForScreen(keysPane.paneId, (s) => s.includes('[1][]'));
   });
 
   it('types nothing for an answer the prompt does not offer, a changed screen, or no prompt', async () => {
     const before = await typed(keysPane);
+    const now = await seen(keysPane);
     const cases: [unknown, number, string][] = [
-      [{ answer: '3', screen: `screen-${keysPane.paneId}` }, 400, 'not_an_option'],
-      [{ answer: 'y; rm -rf /', screen: `screen-${keysPane.paneId}` }, 400, 'not_an_option'],
+      [{ answer: '3', screen: now }, 400, 'not_an_option'],
+      [{ answer: 'y; rm -rf /', screen: now }, 400, 'not_an_option'],
       [{ answer: '1', screen: 'an-older-screen' }, 409, 'screen_changed'],
       [{ answer: '1' }, 400, 'bad_request'],
     ];
     for (const [body, status, code] of cases) {
-      const res = await post(keysPane, 'answer', body, { ...own(), cookie: writing });
+      const res = await post(keysPane, 'answer', body, { ...own(), authorization: writing });
       expect(res.status, JSON.stringify(body)).toBe(status);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe(code);
     }
-    h.engine.setPanes([stuck(keysPane, null), stuck(shellPane, { kind: 'line', options: ['y', 'n'] })]);
-    const none = await post(keysPane, 'answer', { answer: '1', screen: `screen-${keysPane.paneId}` }, { ...own(), cookie: writing });
+    offered.set(keysPane.paneId, null);
+    const none = await post(keysPane, 'answer', { answer: '1', screen: await seen(keysPane) }, { ...own(), authorization: writing });
     expect(none.status).toBe(409);
-    const unwatched = await post({ ...keysPane, paneId: '%999' }, 'answer', { answer: '1', screen: 'x' }, { ...own(), cookie: writing });
+    const unwatched = await post({ ...keysPane, paneId: '%999' }, 'answer', { answer: '1', screen: 'x' }, { ...own(), authorization: writing });
     expect(unwatched.status).toBe(404);
     await new Promise((r) => setTimeout(r, 200));
     expect(await typed(keysPane)).toBe(before);
-    h.engine.setPanes([stuck(keysPane, { kind: 'key', options: ['1', '2', 'Enter'] }), stuck(shellPane, { kind: 'line', options: ['y', 'n'] })]);
+    offered.set(keysPane.paneId, { kind: 'key', options: ['1', '2', 'Enter'] });
   });
 
   it('a line answer is the text, then Enter', async () => {
-    const res = await post(shellPane, 'answer', { answer: 'y', screen: `screen-${shellPane.paneId}` }, { ...own(), cookie: writing });
+    const res = await post(shellPane, 'answer', { answer: 'y', screen: await seen(shellPane) }, { ...own(), authorization: writing });
     expect(res.status).toBe(200);
     await h.tmux.waitForScreen(shellPane.paneId, (s) => /y: command not found/.test(s));
   });
 
   it('replies with one line of text, then Enter; control characters are refused', async () => {
-    const bad = await post(shellPane, 'reply', { text: 'echo a\necho b' }, { ...own(), cookie: writing });
+    const bad = await post(shellPane, 'reply', { text: 'echo a\necho b' }, { ...own(), authorization: writing });
     expect(bad.status).toBe(400);
-    const res = await post(shellPane, 'reply', { text: 'echo reply-$((6*7))' }, { ...own(), cookie: writing });
+    const res = await post(shellPane, 'reply', { text: 'echo reply-$((6*7))' }, { ...own(), authorization: writing });
     expect(res.status).toBe(200);
     await h.tmux.waitForScreen(shellPane.paneId, (s) => s.includes('reply-42'));
   });
 
   it('sends C-c only when confirmed; a token holder needs no Origin', async () => {
     await h.tmux.tmux('send-keys', '-t', shellPane.paneId, 'sleep 30', 'Enter');
-    const unconfirmed = await post(shellPane, 'keys', { keys: ['C-c'] }, { ...own(), cookie: writing });
+    const unconfirmed = await post(shellPane, 'keys', { keys: ['C-c'] }, { ...own(), authorization: writing });
     expect(unconfirmed.status).toBe(428);
     expect(((await unconfirmed.json()) as { error: { code: string } }).error.code).toBe('confirmation_needed');
-    expect((await post(shellPane, 'keys', { keys: ['C-Nope'] }, { ...own(), cookie: writing })).status).toBe(400);
-    expect((await post(shellPane, 'keys', { keys: ['echo', 'hi'] }, { ...own(), cookie: writing })).status).toBe(400);
+    expect((await post(shellPane, 'keys', { keys: ['C-Nope'] }, { ...own(), authorization: writing })).status).toBe(400);
+    expect((await post(shellPane, 'keys', { keys: ['echo', 'hi'] }, { ...own(), authorization: writing })).status).toBe(400);
     await new Promise((r) => setTimeout(r, 200));
     expect(await h.tmux.capture(shellPane.paneId)).not.toContain('^C');
     const confirmed = await post(shellPane, 'keys', { keys: ['C-c'], confirmed: true }, { authorization: `Bearer ${TOKEN}` });

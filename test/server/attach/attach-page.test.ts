@@ -46,8 +46,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** A signed-in page that records console errors and failed requests. */
-async function openPage(context: BrowserContext, write = true): Promise<{ page: Page; problems: string[] }> {
+/** A signed-in page that records console errors and failed requests, and its session credential. */
+async function openPage(context: BrowserContext, write = true): Promise<{ page: Page; problems: string[]; session: string }> {
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
@@ -56,8 +56,11 @@ async function openPage(context: BrowserContext, write = true): Promise<{ page: 
   page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
   const link = h.feature.loginLink({ write, base: `http://127.0.0.1:${h.server.port}` });
   await page.goto(link.url);
+  // The page trades the code for a session kept in this origin's storage.
+  await expect.poll(() => page.evaluate("localStorage.getItem('corral.session')"), { timeout: 10_000 }).not.toBeNull();
   expect(new URL(page.url()).search).toBe(''); // the code left the address bar
-  return { page, problems };
+  const session = (await page.evaluate("JSON.parse(localStorage.getItem('corral.session')).credential")) as string;
+  return { page, problems, session };
 }
 
 const card = (page: Page, pane: string) => page.locator(`article.pane[data-pane="${pane}"]`);
@@ -72,11 +75,12 @@ async function noSidewaysScroll(page: Page): Promise<void> {
 describe.skipIf(browserCheck.skip)('the triage page on a phone (390x844)', () => {
   it('lists panes like the dashboard, answers prompts, replies, asks before C-c, and shows a terminal that fits', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-    const { page, problems } = await openPage(context);
+    const { page, problems, session } = await openPage(context);
     await card(page, panes.menu).locator('.answers button').first().waitFor({ timeout: 10_000 });
 
     // The same order, words and counts as the engine gives the dashboard.
-    const api = (await (await page.request.get(`http://127.0.0.1:${h.server.port}/api/panes`)).json()) as {
+    const listed = await page.request.get(`http://127.0.0.1:${h.server.port}/api/panes`, { headers: { authorization: `Bearer ${session}` } });
+    const api = (await listed.json()) as {
       panes: { id: string; badge: string; prompt: { options: string[] } | null }[];
     };
     expect(await page.evaluate("[...document.querySelectorAll('article.pane')].map((c) => c.dataset.pane)")).toEqual(

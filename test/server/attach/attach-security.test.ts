@@ -1,10 +1,13 @@
 // Attach server security and robustness: token, Origin, read-only enforcement, malformed frames,
 // slow clients.
 import { connect } from 'node:net';
+import { BrowserSessions } from '../../../src/server/attach/sessions.js';
+import { ManualTime } from '../../helpers/manual-time.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   TOKEN,
   TestClient,
+  signInBrowser,
   startHarness,
   upgradeStatus,
   waitUntil,
@@ -25,13 +28,8 @@ afterAll(async () => {
 
 const auth = { authorization: `Bearer ${TOKEN}` };
 
-/** Opens a login link as a browser would and returns the session cookie it gets. */
-async function signIn(write: boolean): Promise<string> {
-  const link = h.feature.loginLink({ write, base: `http://127.0.0.1:${h.server.port}` });
-  const res = await fetch(link.url, { redirect: 'manual' });
-  expect(res.status).toBe(302);
-  return (res.headers.get('set-cookie') ?? '').split(';')[0]!;
-}
+const signIn = (write: boolean) => signInBrowser(h, write);
+const asSession = (credential: string) => ({ authorization: `Bearer ${credential}` });
 
 describe('who may connect', () => {
   it('refuses an upgrade without the token, or with a wrong one, with 401', async () => {
@@ -40,20 +38,30 @@ describe('who may connect', () => {
     expect(await upgradeStatus(h.wsUrl(pane, 'token=nope'), {})).toBe(401);
   });
 
-  it('accepts the token as header or query parameter, and a browser session cookie', async () => {
+  it('accepts the token as header or query parameter, and a browser session as subprotocol or header', async () => {
     expect(await upgradeStatus(h.wsUrl(pane), auth)).toBe(101);
     expect(await upgradeStatus(h.wsUrl(pane, `token=${TOKEN}`), {})).toBe(101);
     const session = await signIn(false);
-    expect(await upgradeStatus(h.wsUrl(pane), { cookie: `other=1; ${session}` })).toBe(101);
-    // The long-lived token is never a cookie.
-    expect(await upgradeStatus(h.wsUrl(pane), { cookie: `corral_token=${TOKEN}` })).toBe(401);
+    expect(await upgradeStatus(h.wsUrl(pane), {}, ['corral', `corral-session.${session}`])).toBe(101);
+    expect(await upgradeStatus(h.wsUrl(pane), asSession(session))).toBe(101);
+    expect(await upgradeStatus(h.wsUrl(pane), {}, ['corral', `corral-session.${session.slice(0, -2)}xx`])).toBe(401);
+    // Nothing in a cookie counts, neither the token nor a session.
+    expect(await upgradeStatus(h.wsUrl(pane), { cookie: `corral_token=${TOKEN}; corral_session=${session}` })).toBe(401);
+  });
+
+  it('echoes only the page subprotocol, never the one carrying the session', async () => {
+    const session = await signIn(false);
+    const client = new TestClient(h.wsUrl(pane), {}, ['corral', `corral-session.${session}`]);
+    await client.opened;
+    client.close();
+    expect(client.ws.protocol).toBe('corral');
   });
 
   it('lets a read-only session look but not type; a writing one may ask to type', async () => {
     const looking = await signIn(false);
-    expect(await upgradeStatus(h.wsUrl(pane, 'write=1'), { cookie: looking })).toBe(403);
+    expect(await upgradeStatus(h.wsUrl(pane, 'write=1'), {}, ['corral', `corral-session.${looking}`])).toBe(403);
     const writing = await signIn(true);
-    expect(await upgradeStatus(h.wsUrl(pane, 'write=1'), { cookie: writing })).toBe(101);
+    expect(await upgradeStatus(h.wsUrl(pane, 'write=1'), {}, ['corral', `corral-session.${writing}`])).toBe(101);
   });
 
   it('refuses a foreign Origin, accepts its own', async () => {
@@ -171,35 +179,107 @@ describe('malformed frames', () => {
 describe('the page and the pane list', () => {
   const base = () => `http://127.0.0.1:${h.server.port}`;
 
-  it('needs a session: a login code works once and becomes an HttpOnly, SameSite=Strict cookie', async () => {
-    expect((await fetch(`${base()}/`)).status).toBe(401);
+  it('serves the page to anyone, but the panes only to a session a login code made, once, with no cookie', async () => {
+    const page = await fetch(`${base()}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('set-cookie')).toBeNull();
+    const html = await page.text();
+    expect(html).toContain('/assets/attach-page.js');
+    expect(html).not.toContain('%'); // no pane id, no pane data
     expect((await fetch(`${base()}/api/panes`)).status).toBe(401);
-    expect((await fetch(`${base()}/?code=made-up`, { redirect: 'manual' })).status).toBe(401);
+    // Opening the link is only the page: the code is traded by the page's script, not by a GET
+    // (a link preview or a prefetch cannot use it up), and no cookie is set.
     const link = h.feature.loginLink({ base: base() });
     expect(link.url).toMatch(new RegExp(`^${base()}/\\?code=[\\w-]{24}$`));
     expect(link.url).not.toContain(TOKEN);
-    const res = await fetch(link.url, { redirect: 'manual' });
-    expect(res.status).toBe(302);
-    expect(res.headers.get('location')).toBe('/');
-    const setCookie = res.headers.get('set-cookie') ?? '';
-    expect(setCookie).toContain('HttpOnly');
-    expect(setCookie).toContain('SameSite=Strict');
-    expect(setCookie).not.toContain(TOKEN);
-    const cookie = setCookie.split(';')[0]!;
-    const page = await fetch(`${base()}/`, { headers: { cookie } });
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
-    expect(await page.text()).toContain('/assets/attach-page.js');
-    // Used once: a second browser gets the explanation; the signed-in one just gets the page.
-    const again = await fetch(link.url, { redirect: 'manual' });
+    const opened = await fetch(link.url, { redirect: 'manual' });
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('set-cookie')).toBeNull();
+    const code = new URL(link.url).searchParams.get('code');
+    const trade = (headers: Record<string, string> = {}) =>
+      fetch(`${base()}/api/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: base(), ...headers },
+        body: JSON.stringify({ code }),
+      });
+    // Another site cannot sign a visitor in with a code it got hold of.
+    expect((await trade({ origin: 'http://127.0.0.1:1' })).status).toBe(403);
+    const signed = await trade();
+    expect(signed.status).toBe(201);
+    expect(signed.headers.get('set-cookie')).toBeNull();
+    const body = (await signed.json()) as { session: string; id: string; write: boolean; expires_at: number; idle_ms: number };
+    expect(body).toMatchObject({ write: true, id: body.session.split('.')[0], idle_ms: 12 * 3_600_000 });
+    expect(body.session).not.toContain(TOKEN);
+    expect((await fetch(`${base()}/api/panes`, { headers: asSession(body.session) })).status).toBe(200);
+    expect(await (await fetch(`${base()}/api/session`, { headers: asSession(body.session) })).json()).toMatchObject({ id: body.id, write: true });
+    // Used once.
+    const again = await trade();
     expect(again.status).toBe(401);
-    expect(await again.text()).toContain('corral link');
-    expect((await fetch(link.url, { redirect: 'manual', headers: { cookie } })).status).toBe(302);
-    // Only a token holder makes new links.
-    expect((await fetch(`${base()}/api/login-codes`, { method: 'POST', headers: { cookie } })).status).toBe(401);
+    expect(await again.json()).toMatchObject({ error: { code: 'bad_code', message: expect.stringContaining('works once') } });
+    // Only a token holder makes new links or sees the sessions.
+    for (const [method, path] of [['POST', '/api/login-codes'], ['GET', '/api/sessions'], ['DELETE', '/api/sessions'], ['DELETE', `/api/sessions/${body.id}`]] as const)
+      expect((await fetch(`${base()}${path}`, { method, headers: asSession(body.session) })).status).toBe(401);
     const made = await fetch(`${base()}/api/login-codes`, { method: 'POST', headers: auth });
     expect(made.status).toBe(200);
     expect(await made.json()).toMatchObject({ url: expect.stringMatching(/\/\?code=/), write: true });
+    // Signing out ends it at once.
+    expect((await fetch(`${base()}/api/session`, { method: 'DELETE', headers: asSession(body.session) })).status).toBe(200);
+    expect((await fetch(`${base()}/api/panes`, { headers: asSession(body.session) })).status).toBe(401);
+  });
+
+  it('lists sessions for the token holder and revokes one or all, closing their connections at once', async () => {
+    const looking = await signIn(false);
+    const writing = await signIn(true);
+    const listed = (await (await fetch(`${base()}/api/sessions`, { headers: auth })).json()) as {
+      sessions: { id: string; write: boolean; connections: number; client: string }[];
+    };
+    const ids = [looking, writing].map((c) => c.split('.')[0]);
+    expect(listed.sessions.filter((s) => ids.includes(s.id)).map((s) => [s.id, s.write])).toEqual([
+      [ids[0], false],
+      [ids[1], true],
+    ]);
+    expect(JSON.stringify(listed)).not.toContain(looking.split('.')[1]);
+    const viewer = new TestClient(h.wsUrl(pane), {}, ['corral', `corral-session.${looking}`]);
+    await viewer.opened;
+    const revoked = await fetch(`${base()}/api/sessions/${ids[0]}`, { method: 'DELETE', headers: auth });
+    expect(await revoked.json()).toEqual({ revoked: [ids[0]] });
+    await waitUntil(() => viewer.closeCode !== null, 2000, 'the revoked viewer to close');
+    expect([viewer.closeCode, viewer.closeReason]).toEqual([4401, 'session revoked']);
+    expect((await fetch(`${base()}/api/panes`, { headers: asSession(looking) })).status).toBe(401);
+    expect((await fetch(`${base()}/api/sessions/${ids[0]}`, { method: 'DELETE', headers: auth })).status).toBe(404);
+    expect((await fetch(`${base()}/api/panes`, { headers: asSession(writing) })).status).toBe(200);
+    const all = (await (await fetch(`${base()}/api/sessions`, { method: 'DELETE', headers: auth })).json()) as { revoked: string[] };
+    expect(all.revoked).toContain(ids[1]);
+    expect((await fetch(`${base()}/api/panes`, { headers: asSession(writing) })).status).toBe(401);
+  });
+
+  it('ends a session at its absolute limit, closing its open terminal and its pane-list stream', async () => {
+    const time = new ManualTime(Date.now());
+    const sessions = new BrowserSessions({ clock: time, idleMs: 60_000, maxMs: 3_600_000 });
+    const timed = await startHarness({}, { tmux: h.tmux, sessions, heartbeatMs: 20 });
+    try {
+      const credential = await signInBrowser(timed);
+      const viewer = new TestClient(timed.wsUrl(pane), {}, ['corral', `corral-session.${credential}`]);
+      await viewer.opened;
+      const stream = await fetch(`http://127.0.0.1:${timed.server.port}/api/panes/events`, { headers: asSession(credential) });
+      expect(stream.status).toBe(200);
+      const reading = stream.text();
+      // Open connections keep it in use however long: idle never ends it.
+      await time.advance(120_000);
+      sessions.sweep();
+      expect(sessions.list().map((s) => [s.id, s.connections])).toEqual([[credential.split('.')[0], 2]]);
+      expect(viewer.closeCode).toBeNull();
+      await time.advance(3_600_000);
+      await waitUntil(() => viewer.closeCode !== null, 2_000, 'the expired viewer to close');
+      expect([viewer.closeCode, viewer.closeReason]).toEqual([4401, 'session expired']);
+      expect(await reading).toContain('data: '); // the stream ended, after what it had sent
+      expect((await fetch(`http://127.0.0.1:${timed.server.port}/api/panes`, { headers: asSession(credential) })).status).toBe(401);
+    } finally {
+      await timed.server.close();
+      await timed.port.close();
+    }
   });
 
   it('serves a favicon to anyone', async () => {

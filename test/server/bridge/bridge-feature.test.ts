@@ -7,7 +7,7 @@ import { CorralServer } from '../../../src/server/http-server.js';
 import { createBridgeFeature } from '../../../src/server/bridge/index.js';
 import { TmuxClient } from '../../../src/engine/tmux/client.js';
 import { createPanePort, type PanePort } from '../../../src/engine/pane-port.js';
-import type { Classifier } from '../../../src/engine/diff/conversation.js';
+import type { Classifier } from '../../../src/engine/conversation/conversation.js';
 import { LOCAL_HOST, type EngineHandle, type EngineSnapshot, type PaneView, type PromptVerdict } from '../../../src/engine/types.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { scriptedTmux, type FakePane } from '../../helpers/scripted-panes.js';

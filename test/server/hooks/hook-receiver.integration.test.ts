@@ -1,12 +1,13 @@
 // The hook receiver over real HTTP, fed by the real `corral hook` running inside real tmux panes.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raw } from '../../helpers/bridge-server.js';
 import { CLI } from '../../helpers/cli.js';
 import { HOOK_TOKEN, claudePayload, startHookHarness, type HookHarness } from '../../helpers/hook-harness.js';
+import { HOOK_OPTION, decodeHookRecord } from '../../../src/engine/hooks/hook-record.js';
 
 let h: HookHarness;
 beforeAll(async () => {
@@ -132,6 +133,27 @@ describe('hook receiver', () => {
     const ok = await post(report({ event: 'Stop', pane, socket }));
     expect(ok.status).toBe(200);
     expect(JSON.parse(ok.body)).toEqual({ paneId: pane, matchedBy: 'pane', signal: 'stop' });
+  });
+
+  it('with no corral to receive it, corral hook records the event on its own pane, where a watching corral reads it', async () => {
+    const pane = await h.shell();
+    // A stand-in agent: a program that runs the hook as its child and stays in the foreground.
+    const payload = join(h.dir, 'orphan-payload.json');
+    writeFileSync(payload, JSON.stringify({ hook_event_name: 'PermissionRequest', session_id: 'sess-9', cwd: h.dir, transcript_path: '', tool_name: 'Bash', tool_input: { command: 'make deploy' } }));
+    const agent = join(h.dir, 'stand-in-agent.py');
+    writeFileSync(agent, `import subprocess, sys\nsubprocess.run(sys.argv[2:], stdin=open(sys.argv[1]))\nprint('agent-waits')\ninput()\n`);
+    // Port 9 (discard) has no listener here: the POST is refused at once.
+    await h.tmux.tmux('send-keys', '-t', pane, '-l', `CORRAL_HOOK_URL=http://127.0.0.1:9 CORRAL_TOKEN=${HOOK_TOKEN} python3 '${agent}' '${payload}' '${process.execPath}' '${CLI}' hook --agent claude-code`);
+    await h.tmux.tmux('send-keys', '-t', pane, 'Enter');
+    await h.tmux.waitForScreen(pane, (screen) => /^agent-waits$/m.test(screen));
+    const record = decodeHookRecord((await h.tmux.tmux('show-options', '-p', '-v', '-t', pane, HOOK_OPTION)).trim());
+    expect(record).toMatchObject({ command: 'python3', hook: { agent: 'claude-code', signal: 'permission', sessionId: 'sess-9', message: 'Bash: make deploy' } });
+    const stuck = await h.waitForEvent((e) => e.type === 'stuck' && e.paneId === pane);
+    expect(stuck).toMatchObject({ reason: 'permission', message: 'Bash: make deploy', source: 'hook' });
+    // The agent exits: the shell is back, the claim and the record go at once.
+    await h.tmux.tmux('send-keys', '-t', pane, 'C-c');
+    await h.waitForEvent((e) => e.type === 'unstuck' && e.paneId === pane);
+    await expect.poll(async () => (await h.tmux.tmux('show-options', '-p', '-t', pane)).includes(HOOK_OPTION)).toBe(false);
   });
 
   it('corral hook prints nothing and exits 0 when corral is not running, in well under its timeout', async () => {

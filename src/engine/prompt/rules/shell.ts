@@ -1,8 +1,9 @@
 // Shells idle at their prompt. A shell prompt counts only as the last non-empty line: a `$` in old
 // output higher up is not a prompt. Prompts seen: bash/zsh `user@host:~/dir$`, `[user@host dir]$`,
 // root `#`, zsh `host%` and `user@host ~ %`, fish `user@host ~/dir>`, starship/pure `❯`,
-// oh-my-zsh `➜  dir git:(main) ✗`, `bash-5.2$`, a bare `myhost$`, PowerShell `PS /home/me>`,
-// the second line of two-line prompts (`└──╼ $`) and `src λ`.
+// oh-my-zsh `➜  dir git:(main) ✗` and `λ ~/dir/ git:(main)`, one-line `~/src/app main* ❯`,
+// `bash-5.2$`, a bare `myhost$`, PowerShell `PS /home/me>`, the second line of two-line prompts
+// (`└──╼ $`, powerlevel10k's `╰─❯`) and `src λ`.
 
 import type { RuleSet } from '../rule.js';
 
@@ -67,6 +68,23 @@ export const shellRules: RuleSet = {
       kind: 'stopped',
       where: 'last-line',
       pattern: /^[╰└]─+(?:╼|>)?\s?[❯$%#>λ]$/,
+      answer: 'line',
+    },
+    {
+      // A folder, a few words (a git branch, marks) and an arrow: one-line prompts in the style of
+      // starship and pure, `~/src/app main* ❯`, `me@box ~/src/app ❯`.
+      id: 'shell/path-arrow',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^(?:[\w.-]+@[\w.-]+\s+)?[~/][^\s❯]*(?:\s+[^\s❯]+){0,4}\s[❯»]$/,
+      answer: 'line',
+    },
+    {
+      // A lambda, then the folder: oh-my-zsh's lambda theme, `λ ~/src/app/ git:(main)`.
+      id: 'shell/lambda-first',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^λ\s+[~/][^\s]*(?:\s+git:\([^()]*\)(?:\s+[✗✔])?)?$/,
       answer: 'line',
     },
     {

@@ -1,0 +1,460 @@
+// One exchange with a pane, without I/O: fed the baseline capture, then the lines of its output
+// (from a line source: the pane's output stream, or the screen differ) and one capture per poll
+// for what only the screen tells (the prompt is back, a busy line, the alternate screen), it
+// returns the answer text to send (sanitized, filtered and fenced), says when the answer is
+// complete, and then keeps watching until the pane is free again (its program back at its
+// prompt), handing over what the pane printed after the answer ended. run-conversation.ts does
+// the typing, the stream and the polling around it.
+//
+// Phases: answering -> finishing (the answer has ended, the command still runs: the pane stays
+// reserved and its output is kept as late output; or the command asks a question, and the next
+// message is typed as its answer) -> released.
+
+import type { PromptVerdict } from '../types.js';
+import { classifyScreen } from '../prompt/matcher.js';
+import type { Capture } from './screen-diff.js';
+import { createEchoState, removeEcho, type EchoState } from './echo.js';
+import { isProgressLine } from './progress-filter.js';
+import { FenceWriter } from './fence.js';
+import { decide, startQuiescence, type QuiescenceConfig, type QuiescenceState } from './quiescence.js';
+import { ScreenDiffSource, type LineSource } from './line-source.js';
+import { AnswerCap, type OpenSpill } from './answer-cap.js';
+
+export interface ConversationConfig extends QuiescenceConfig {
+  /** Wrap the output in a fenced code block (default true). */
+  readonly fence?: boolean;
+  /** Lines an answer holds at most; the rest go to a spill file (default 200,000). */
+  readonly maxLines?: number;
+}
+
+/** The answer of a command that printed nothing: chat UIs show an empty answer as an error. */
+export const NO_OUTPUT = '(no output)';
+/** Said when the answer ends on a question from the command. */
+export const WAITS_FOR_INPUT = '(the program waits for input: your next message is typed as its answer)';
+export const DEFAULT_MAX_LINES = 200_000;
+
+export interface ConversationExtras {
+  /** Where the lines come from (default: the screen differ over the captures). */
+  readonly source?: LineSource;
+  /** Where lines past the cap are kept. */
+  readonly openSpill?: OpenSpill;
+}
+
+export interface PaneCapture extends Capture {
+  /** Rows of the visible screen (the last `height` lines are on screen). */
+  readonly height: number;
+  /** The pane shows the alternate screen (vim, less, top, a full-screen TUI). */
+  readonly alternate?: boolean;
+  /** The pane's foreground command as tmux names it (`bash`, `sleep` ...). */
+  readonly command?: string;
+  /** Column of the cursor on its row. */
+  readonly cursorX?: number;
+}
+
+export type FinishReason = 'stop' | 'length';
+
+export type ConversationPhase = 'answering' | 'finishing' | 'released';
+
+export interface ConversationStep {
+  /** Answer text to send now ('' when nothing new). */
+  readonly text: string;
+  /** Set on the step where the answer ends; `text` then includes the closing fence. */
+  readonly finish: FinishReason | null;
+  /** Lines the pane printed after the answer ended (its late output), new in this step. */
+  readonly late: readonly string[];
+  /** The pane is free again: its program is back at its prompt (or, unrecognised, long quiet). */
+  readonly released: boolean;
+  /** The message opened a REPL block (Python `for ...:`): press Enter once more so that it runs. */
+  readonly closeBlock?: boolean;
+  /** The answer ended on a question from the command: the next message is its answer. */
+  readonly question?: boolean;
+}
+
+export type Classifier = (lines: readonly string[]) => PromptVerdict;
+
+// A Python (or IPython) continuation prompt alone on the cursor line, under the block it continues.
+const CONTINUATION = /^\.\.\.:?$/;
+const BLOCK_LINE = /^(?:\.\.\.:?)(?:\s|$)/;
+const BLOCK_START = /^(?:>>>|In \[\d+\]:)\s/;
+
+/** Whether the cursor waits at `...` under a block opened at a `>>>` (or `In [n]:`) prompt. */
+export function waitsInReplBlock(lines: readonly string[], cursorRow: number): boolean {
+  if (!CONTINUATION.test((lines[cursorRow] ?? '').trim())) return false;
+  for (let row = cursorRow - 1; row >= 0 && row >= cursorRow - 200; row--) {
+    const line = (lines[row] ?? '').trim();
+    if (BLOCK_START.test(line)) return true;
+    if (!BLOCK_LINE.test(line)) return false;
+  }
+  return false;
+}
+
+const NOTHING: ConversationStep = { text: '', finish: null, late: [], released: false };
+
+// A line that ends in a question and leaves the cursor right after it: the command waits for an answer.
+const QUESTION_END = /[?:>\])]\s*$/;
+
+export class Conversation {
+  private readonly source: LineSource;
+  private echo: EchoState;
+  private quiet: QuiescenceState;
+  private fence: FenceWriter | null;
+  private cap: AnswerCap;
+  private blankRun = 0;
+  private answerText = '';
+  private finished: FinishReason | null = null;
+  private phaseNow: ConversationPhase = 'answering';
+  private lastOpen: readonly string[] = [];
+  private lastPromptBack = false;
+  /** The lines of the last piece of answer given (what a client that was cut off may have missed). */
+  private lastGiven: string[] = [];
+  /** Open lines flushed into the answer when it ended: not late output when they are committed later. */
+  private flushedOpen: string[] = [];
+  // Alternate screen: the answer is a snapshot of the settled screen, never a stream of redraws.
+  private inAlternate: boolean;
+  private enteredAlternate = false;
+  private altScreen: readonly string[] | null = null;
+  private readonly baselinePrompt: boolean;
+  private readonly baselineCommand: string | undefined;
+  private readonly baselineLine: string;
+  /** The answer ended on a question; the next message is typed as its answer. */
+  private asking = false;
+  /** Enter was pressed once more to run a REPL block; its empty continuation line is not output. */
+  private blockClosed = false;
+  private continuationToDrop = 0;
+
+  constructor(
+    baseline: PaneCapture,
+    message: string,
+    now: number,
+    private readonly config: ConversationConfig,
+    private readonly classify: Classifier = (lines) => classifyScreen(lines),
+    private readonly extras: ConversationExtras = {},
+  ) {
+    this.source = extras.source ?? new ScreenDiffSource(baseline);
+    this.echo = createEchoState(message);
+    this.quiet = startQuiescence(now);
+    this.fence = config.fence === false ? null : new FenceWriter();
+    this.cap = new AnswerCap(config.maxLines ?? DEFAULT_MAX_LINES, extras.openSpill ?? null);
+    this.inAlternate = baseline.alternate === true;
+    this.altScreen = this.inAlternate ? visibleScreen(baseline) : null;
+    this.baselinePrompt = this.classify(visibleScreen(baseline)).prompt;
+    this.baselineCommand = baseline.command;
+    this.baselineLine = (baseline.lines[baseline.cursorRow] ?? '').trim();
+  }
+
+  /** Everything sent so far. */
+  get answer(): string {
+    return this.answerText;
+  }
+
+  get finishReason(): FinishReason | null {
+    return this.finished;
+  }
+
+  get phase(): ConversationPhase {
+    return this.phaseNow;
+  }
+
+  /** The answer ended on a question from the command, and nothing moved since. */
+  get waitsForInput(): boolean {
+    return this.phaseNow === 'finishing' && this.asking;
+  }
+
+  observe(capture: PaneCapture, now: number): ConversationStep {
+    if (this.phaseNow === 'released') return NOTHING;
+    const screen = visibleScreen(capture);
+    const { added, changed } = this.take(capture, screen);
+    const verdict = this.classify(screen);
+    const question = this.isQuestion(verdict, capture);
+    const promptBack = !question && !verdict.busy && ((verdict.prompt && this.promptAtBottom(verdict, screen, capture)) || this.baselinePromptAgain(capture, screen));
+    this.lastPromptBack = promptBack;
+    if (this.phaseNow === 'finishing') return this.whileFinishing(added, { changed, busy: verdict.busy, promptBack }, capture, now);
+
+    let text = this.give(added);
+    let closeBlock = false;
+    if (!this.blockClosed && this.answerText === '' && capture.alternate !== true && waitsInReplBlock(capture.lines, capture.cursorRow)) {
+      this.blockClosed = true;
+      this.continuationToDrop = 1;
+      closeBlock = true;
+    }
+    const settledEnds = this.inAlternate && this.enteredAlternate;
+    const result = decide(this.quiet, { changed, busy: verdict.busy, promptBack, settledEnds, question }, now, this.config);
+    this.quiet = result.state;
+    switch (result.decision) {
+      case 'continue':
+        return { text, finish: null, late: [], released: false, closeBlock };
+      case 'prompt':
+        text += this.end('stop');
+        this.phaseNow = 'released';
+        return { text, finish: 'stop', late: [], released: true };
+      case 'question':
+        text += this.end('stop', false, true);
+        this.asking = true;
+        return { text, finish: 'stop', late: [], released: false, question: true };
+      case 'settled':
+        text += this.end('stop');
+        return { text, finish: 'stop', late: [], released: false };
+      case 'long-quiet': {
+        text += this.end('stop');
+        const free = this.mayReleaseQuietly(capture);
+        if (free) this.phaseNow = 'released';
+        return { text, finish: 'stop', late: [], released: free };
+      }
+      case 'length':
+        text += this.end('length');
+        return { text, finish: 'length', late: [], released: false };
+    }
+  }
+
+  /**
+   * Between two polls: the lines the source has ready (the stream's), as answer text while the
+   * answer runs, as late output after it.
+   */
+  pump(): { text: string; late: readonly string[] } {
+    if (this.phaseNow === 'released' || this.inAlternate) return { text: '', late: [] };
+    const { added } = this.source.step(null);
+    if (added.length === 0) return { text: '', late: [] };
+    if (this.phaseNow === 'finishing') return { text: '', late: this.filter(this.withoutFlushed(added)) };
+    return { text: this.give(added), late: [] };
+  }
+
+  /**
+   * The answer to the command's question was typed: a new answer starts on the same output, from
+   * where the last one stopped.
+   */
+  reply(message: string, now: number): void {
+    this.echo = createEchoState(message);
+    this.quiet = startQuiescence(now);
+    this.fence = this.config.fence === false ? null : new FenceWriter();
+    this.cap = new AnswerCap(this.config.maxLines ?? DEFAULT_MAX_LINES, this.extras.openSpill ?? null);
+    this.answerText = '';
+    this.blankRun = 0;
+    this.lastGiven = [];
+    this.finished = null;
+    this.asking = false;
+    this.phaseNow = 'answering';
+  }
+
+  /** History lines the next capture needs (none when the stream gives the lines). */
+  historyWanted(full: number): number {
+    return this.source.historyWanted(full, this.lastHeight);
+  }
+
+  private lastHeight = 0;
+
+  /** The tick's new lines and whether anything moved; follows the alternate screen. */
+  private take(capture: PaneCapture, screen: readonly string[]): { added: readonly string[]; changed: boolean } {
+    this.lastHeight = capture.height;
+    if (capture.alternate === true) {
+      if (!this.inAlternate) {
+        this.inAlternate = true;
+        this.enteredAlternate = this.phaseNow === 'answering';
+        this.source.alternate(true, capture);
+      }
+      // What the source committed before the switch (the stream's); the screen is not diffed.
+      const before = this.source.step(null);
+      const changed = !sameLines(screen, this.altScreen ?? []);
+      this.altScreen = screen;
+      this.lastOpen = [];
+      return { added: before.added, changed };
+    }
+    let left = false;
+    if (this.inAlternate) {
+      this.inAlternate = false;
+      this.altScreen = null;
+      this.source.alternate(false, capture);
+      left = true;
+    }
+    const step = this.source.step(capture);
+    this.lastOpen = step.open;
+    return { added: step.added, changed: step.changed || left };
+  }
+
+  /** After the answer ended: late output, and whether the pane is free again. */
+  private whileFinishing(added: readonly string[], observation: { changed: boolean; busy: boolean; promptBack: boolean }, capture: PaneCapture, now: number): ConversationStep {
+    const late = this.filter(this.withoutFlushed(added));
+    // Something moved since the question: someone answered it in the pane.
+    if (observation.changed) this.asking = false;
+    const result = decide(this.quiet, observation, now, this.config, true);
+    this.quiet = result.state;
+    const free = result.decision === 'prompt' || (result.decision === 'long-quiet' && !this.asking && this.mayReleaseQuietly(capture));
+    if (!free) return { text: '', finish: null, late, released: false };
+    this.phaseNow = 'released';
+    return { text: '', finish: null, late: [...late, ...this.filter(this.openWithoutPrompt())], released: true };
+  }
+
+  /**
+   * Whether the command itself waits for an answer: a permission or secret prompt, a prompt of a
+   * program the message started (its own foreground command), or an unrecognised line that ends
+   * in a question with the cursor right after it; never the prompt the pane showed before typing.
+   */
+  private isQuestion(verdict: PromptVerdict, capture: PaneCapture): boolean {
+    if (capture.alternate === true || verdict.busy) return false;
+    const line = (capture.lines[capture.cursorRow] ?? '').trimEnd();
+    if (line.trim() === '') return false;
+    if (verdict.prompt && (verdict.reason === 'permission' || verdict.answer?.kind === 'secret')) return true;
+    const sameProgram = this.baselineCommand === undefined || capture.command === undefined || capture.command === this.baselineCommand;
+    if (sameProgram && line.trim() === this.baselineLine) return false;
+    if (verdict.prompt) return !sameProgram && verdict.line.trim() === line.trim();
+    const cursorAtEnd = capture.cursorX === undefined || capture.cursorX >= line.length;
+    return cursorAtEnd && QUESTION_END.test(line);
+  }
+
+  /**
+   * The line the pane waited on before typing is back on the cursor at the bottom, under the same
+   * program: a prompt corral does not know (`deploy>` of a script) has come back all the same.
+   */
+  private baselinePromptAgain(capture: PaneCapture, screen: readonly string[]): boolean {
+    if (capture.alternate === true || this.baselineLine === '') return false;
+    if (this.baselineCommand !== undefined && capture.command !== undefined && capture.command !== this.baselineCommand) return false;
+    const line = (capture.lines[capture.cursorRow] ?? '').trim();
+    let last = screen.length - 1;
+    while (last >= 0 && (screen[last] ?? '').trim() === '') last -= 1;
+    return line === this.baselineLine && (screen[last] ?? '').trim() === line;
+  }
+
+  /**
+   * Ends the answer now (the pane closed, the client left, the bridge stops): flushes what is on
+   * screen and closes the fence. The conversation goes on watching for late output unless `release`.
+   * `keepCursorLine` keeps the line the cursor waits on (a question) even where it looks like a prompt.
+   */
+  end(reason: FinishReason, release = false, keepCursorLine = false): string {
+    if (this.finished) {
+      if (release) this.phaseNow = 'released';
+      return '';
+    }
+    this.finished = reason;
+    this.phaseNow = release ? 'released' : 'finishing';
+    let text: string;
+    if (this.inAlternate && this.altScreen) {
+      // A full-screen program: its settled screen, once.
+      const lines = trimBlankEdges(this.altScreen);
+      text = this.write(this.answerText === '' ? lines : ['', ...lines]);
+    } else {
+      // Lines the cursor never left: keep them (a question waiting for an answer), except the
+      // prompt the program returned to and unfinished progress.
+      const open = this.filter(keepCursorLine ? [...this.lastOpen] : this.openWithoutPrompt());
+      this.flushedOpen = this.source.commitOpen() ? [] : [...open];
+      text = this.write(open);
+    }
+    text += this.writeRaw(this.cap.finish());
+    const closing = this.fence ? this.fence.close() : '';
+    let after = closing;
+    if (keepCursorLine) after += `${this.answerText === '' && closing === '' ? '' : '\n'}${WAITS_FOR_INPUT}\n`;
+    else if (this.answerText === '' && closing === '') after = `${NO_OUTPUT}\n`;
+    this.answerText += after;
+    return text + after;
+  }
+
+  /**
+   * The client is gone: the answer ends unsent, the pane stays watched until it is free. Returns
+   * the lines of the last piece given, which the client may not have received.
+   */
+  abandon(): string[] {
+    if (this.finished) return [];
+    this.finished = 'stop';
+    this.phaseNow = 'finishing';
+    this.flushedOpen = [];
+    return this.lastGiven;
+  }
+
+  private openWithoutPrompt(): string[] {
+    const open = [...this.lastOpen];
+    if (this.lastPromptBack && open.length > 0) open.pop();
+    return open;
+  }
+
+  /** A prompt the program waits at: on the cursor line when it is the screen's last line, or an input box drawn above a footer. */
+  private promptAtBottom(verdict: PromptVerdict, screen: readonly string[], capture: PaneCapture): boolean {
+    if (capture.alternate === true) return true;
+    let last = screen.length - 1;
+    while (last >= 0 && (screen[last] ?? '').trim() === '') last -= 1;
+    const promptLine = verdict.line.trim();
+    if (last >= 0 && (screen[last] ?? '').trim() === promptLine) {
+      return (capture.lines[capture.cursorRow] ?? '').trim() === promptLine;
+    }
+    // An agent's input box under its transcript: it shows before the agent has started too, so it
+    // counts once the answer has begun.
+    return this.answerText !== '';
+  }
+
+  /**
+   * After the long quiet with no prompt in sight: free the pane unless a command started from a
+   * prompt corral knows is still in the foreground (`sleep 300` under bash).
+   */
+  private mayReleaseQuietly(capture: PaneCapture): boolean {
+    if (!this.baselinePrompt) return true;
+    if (capture.alternate === true) return false;
+    return this.baselineCommand === undefined || capture.command === undefined || capture.command === this.baselineCommand;
+  }
+
+  private withoutFlushed(lines: readonly string[]): readonly string[] {
+    if (this.flushedOpen.length === 0 || lines.length === 0) return lines;
+    let skip = 0;
+    while (skip < lines.length && this.flushedOpen.length > 0 && lines[skip] === this.flushedOpen[0]) {
+      this.flushedOpen.shift();
+      skip += 1;
+    }
+    this.flushedOpen = [];
+    return lines.slice(skip);
+  }
+
+  /** Drops the echo of the message, progress lines and blank lines at the edges of the answer. */
+  private filter(raw: readonly string[]): string[] {
+    if (raw.length === 0) return [];
+    const echo = removeEcho(this.echo, raw);
+    this.echo = echo.state;
+    const lines: string[] = [];
+    for (const line of echo.lines) {
+      if (isProgressLine(line)) continue;
+      if (this.continuationToDrop > 0 && lines.length === 0 && this.answerText === '' && CONTINUATION.test(line.trim())) {
+        this.continuationToDrop -= 1;
+        continue;
+      }
+      if (line.trim() === '') {
+        // Blank lines wait for the next text line, so the answer never ends in blanks.
+        if (lines.length > 0 || this.answerText !== '') this.blankRun += 1;
+        continue;
+      }
+      for (; this.blankRun > 0; this.blankRun--) lines.push('');
+      lines.push(line);
+    }
+    return lines;
+  }
+
+  /** New output for the answer: filtered, except past the cap, where every line is only kept. */
+  private give(raw: readonly string[]): string {
+    return this.cap.capped ? this.write(raw) : this.write(this.filter(raw));
+  }
+
+  /** Answer lines up to the cap; past it they are counted and spilled (see AnswerCap). */
+  private write(lines: readonly string[]): string {
+    return this.writeRaw(this.cap.take(lines));
+  }
+
+  private writeRaw(lines: readonly string[]): string {
+    if (lines.length === 0) return '';
+    const text = this.fence ? this.fence.write(lines) : lines.map((line) => `${line}\n`).join('');
+    this.answerText += text;
+    this.lastGiven = [...lines];
+    return text;
+  }
+}
+
+function visibleScreen(capture: PaneCapture): string[] {
+  return capture.lines.slice(Math.max(0, capture.lines.length - capture.height));
+}
+
+function trimBlankEdges(lines: readonly string[]): string[] {
+  let start = 0;
+  let end = lines.length;
+  while (start < end && (lines[start] ?? '').trim() === '') start += 1;
+  while (end > start && (lines[end - 1] ?? '').trim() === '') end -= 1;
+  return lines.slice(start, end);
+}
+
+function sameLines(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

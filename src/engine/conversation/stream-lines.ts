@@ -1,0 +1,405 @@
+// A pane's output stream turned into lines, as a terminal would show them: the bytes go through a
+// headless terminal (xterm.js) of the pane's size, which does the wrapping, `\r` rewrites, cursor
+// moves, erases and the alternate screen; out come the lines the cursor has left, each once, in
+// order. Rows that scroll off the top are final and are collected after every piece of input, and
+// rows about to be erased (a clear, a reset, the switch to the alternate screen) just before, so
+// output of any length and speed comes out whole.
+
+import xtermHeadless from '@xterm/headless';
+import type { IBuffer, Terminal as HeadlessTerminal } from '@xterm/headless';
+
+const { Terminal } = xtermHeadless;
+
+/** What the stream shows now and what it committed since the last step. */
+export interface StreamStep {
+  /** Lines the cursor has left (or that scrolled off), new since the last step, in order. */
+  readonly added: readonly string[];
+  /** Lines from the cursor's row down to the last one with text (they may still change). */
+  readonly open: readonly string[];
+  /** The screen's text changed, or lines were committed, since the last step that consumed it. */
+  readonly changed: boolean;
+  /** The program shows the alternate screen (its lines are not collected: see Conversation). */
+  readonly alternate: boolean;
+}
+
+export interface StreamLinesOptions {
+  readonly cols: number;
+  readonly rows: number;
+  /** The screen at the seam (a repaint) and whether it was the alternate screen. */
+  readonly screen?: Buffer;
+  readonly alternate?: boolean;
+}
+
+// Input goes in pieces of at most this many bytes, and the terminal keeps more rows of scrollback
+// than a piece can scroll: every row that leaves the screen is read before it is dropped.
+const PIECE_BYTES = 2048;
+const SCROLLBACK_ROWS = 2600;
+// An input box drawn around the cursor line: its top border belongs to the chrome too.
+const BOX_ONLY = /^[\s─━═╭╮╰╯┌┐└┘┏┓┗┛╔╗╚╝│┃║-]*$/;
+/** A given row redrawn this many times is a live status row: only its last state counts. */
+const LIVE_AFTER_REDRAWS = 2;
+
+/** The part of xterm's buffer list that says how many rows it dropped off the top (not public API). */
+interface TrimmingList {
+  onTrim(listener: (amount: number) => void): { dispose(): void };
+}
+
+interface Seen {
+  /** The text given for the row (or the row's text at the seam). */
+  given: string;
+  /** Its text now. */
+  current: string;
+  redraws: number;
+}
+
+export class StreamLines {
+  private readonly term: HeadlessTerminal;
+  /** Rows dropped off the top of the normal buffer so far: absolute row = trimmed + buffer row. */
+  private trimmed = 0;
+  private list: TrimmingList | null = null;
+  private trimListener: { dispose(): void } | null = null;
+  /** Absolute row of the first row not committed yet. */
+  private next = 0;
+  /** Committed lines waiting for the next step. */
+  private committed: string[] = [];
+  /** Committed rows still on screen (and the screen above the seam), by absolute row. */
+  private readonly shown = new Map<number, Seen>();
+  private lastScreen = '';
+  /** The screen's top when shown rows above it were last let go. */
+  private lowestShown = -Infinity;
+  private dirty = false;
+  private pending: Promise<void>;
+  /** The screen's rows at the seam from the cursor down (a prompt, an input box): not output. */
+  private chrome: string[] = [];
+  private ready = false;
+
+  constructor(options: StreamLinesOptions) {
+    this.term = new Terminal({ cols: Math.max(2, options.cols), rows: Math.max(1, options.rows), scrollback: SCROLLBACK_ROWS, allowProposedApi: true });
+    this.watchList();
+    if (options.alternate) this.term.write('\x1b[?1049h');
+    const seam = options.screen ?? Buffer.alloc(0);
+    this.pending = new Promise<void>((resolve) => this.term.write(seam, resolve)).then(() => this.seam());
+    this.hookErases();
+  }
+
+  /** Resolves once every byte written so far has been taken in. */
+  settled(): Promise<void> {
+    return this.pending;
+  }
+
+  /** The program's output, as it arrives; resolves once it is parsed. */
+  write(bytes: Buffer): Promise<void> {
+    for (let at = 0; at < bytes.length; at += PIECE_BYTES) {
+      const piece = bytes.subarray(at, Math.min(bytes.length, at + PIECE_BYTES));
+      this.pending = new Promise<void>((resolve) =>
+        this.term.write(piece, () => {
+          this.dirty = true;
+          this.collectScrolled();
+          resolve();
+        }),
+      );
+    }
+    return this.pending;
+  }
+
+  /** The visible screen's rows (trailing spaces dropped). */
+  screen(): string[] {
+    const buffer = this.term.buffer.active;
+    const rows: string[] = [];
+    for (let y = 0; y < this.term.rows; y++) rows.push(buffer.getLine(buffer.baseY + y)?.translateToString(true) ?? '');
+    return rows;
+  }
+
+  get alternate(): boolean {
+    return this.term.buffer.active.type === 'alternate';
+  }
+
+  /**
+   * Lines committed since the last step: rows that scrolled off or were about to be erased, given
+   * rows redrawn with new text, rows above the cursor; then the open rows. `consume` resets
+   * `changed`.
+   */
+  step(consume = true): StreamStep {
+    let added: string[] = [];
+    let open: string[] = [];
+    if (!this.alternate) {
+      this.commitLeft(false);
+      const buffer = this.term.buffer.normal;
+      const end = this.regionEnd(buffer, buffer.baseY + buffer.cursorY);
+      open = [
+        ...this.unsettled(this.abs(buffer.baseY), Infinity),
+        ...this.logicalLines(buffer, Math.max(this.row(this.next), buffer.baseY + buffer.cursorY), end).map((line) => line.text),
+      ];
+    }
+    added = this.committed;
+    this.committed = [];
+    const screen = this.screen().join('\n');
+    const changed = this.dirty || added.length > 0 || screen !== this.lastScreen;
+    if (consume) {
+      this.dirty = false;
+      this.lastScreen = screen;
+    }
+    return { added, open, changed, alternate: this.alternate };
+  }
+
+  /**
+   * Marks the open rows as given (the answer ended with them): they come again only if they are
+   * redrawn with other text.
+   */
+  commitOpen(): void {
+    if (this.alternate) return;
+    const buffer = this.term.buffer.normal;
+    const end = this.regionEnd(buffer, buffer.baseY + buffer.cursorY);
+    for (const seen of this.shown.values()) seen.given = seen.current;
+    for (let row = this.row(this.next); row < end; row++) this.remember(this.abs(row), rowText(buffer, row));
+    this.next = Math.max(this.next, this.abs(end));
+  }
+
+  dispose(): void {
+    this.trimListener?.dispose();
+    this.term.dispose();
+  }
+
+  // --- internals -------------------------------------------------------------------------------
+
+  private abs(row: number): number {
+    return this.trimmed + row;
+  }
+
+  private row(abs: number): number {
+    return abs - this.trimmed;
+  }
+
+  /** Counts the rows the normal buffer drops; a reset gives it a new list, so look again each time. */
+  private watchList(): void {
+    const core = (this.term as unknown as { _core?: { _bufferService?: { buffers?: { normal?: { lines?: TrimmingList } } } } })._core;
+    const list = core?._bufferService?.buffers?.normal?.lines;
+    if (!list || typeof list.onTrim !== 'function') {
+      throw new Error('@xterm/headless changed: its buffer no longer reports trimmed rows (pin the version corral was built with)');
+    }
+    if (list === this.list) return;
+    if (this.list !== null && this.ready) {
+      // A reset: the old rows are gone (committed just before it); the new screen starts below them.
+      this.trimmed = this.next;
+      this.shown.clear();
+    }
+    this.trimListener?.dispose();
+    this.list = list;
+    this.trimListener = list.onTrim((amount) => (this.trimmed += amount));
+  }
+
+  /** Rows about to be erased are final as they are: commit them first. */
+  private hookErases(): void {
+    const parser = this.term.parser;
+    parser.registerCsiHandler({ final: 'J' }, (params) => {
+      if (params[0] === 2 || params[0] === 3) this.commitLeft(true);
+      return false;
+    });
+    parser.registerEscHandler({ final: 'c' }, () => {
+      this.commitLeft(true);
+      return false;
+    });
+    parser.registerCsiHandler({ prefix: '?', final: 'h' }, (params) => {
+      if (params.some((p) => p === 1049 || p === 1047 || p === 47)) this.commitLeft(false);
+      return false;
+    });
+  }
+
+  /** After the seam's screen is drawn: nothing above the cursor is output; the rest is chrome. */
+  private seam(): void {
+    // The seam's repaint starts with a reset, which gave the terminal new buffers.
+    this.watchList();
+    const buffer = this.term.buffer.normal;
+    const rows = this.screen();
+    let last = rows.length - 1;
+    while (last > buffer.cursorY && (rows[last] ?? '') === '') last -= 1;
+    let first = buffer.cursorY;
+    while (first > 0 && first > buffer.cursorY - 3 && (rows[first - 1] ?? '') !== '' && BOX_ONLY.test(rows[first - 1] ?? '')) first -= 1;
+    this.chrome = this.alternate ? [] : rows.slice(first, last + 1);
+    this.next = this.abs(buffer.baseY + buffer.cursorY);
+    this.lastScreen = rows.join('\n');
+    // What the screen held before: if the program moves up over it, only new text is output.
+    for (let y = 0; y < buffer.cursorY; y++) this.remember(this.abs(buffer.baseY + y), rows[y] ?? '');
+    this.ready = true;
+  }
+
+  /** Rows that scrolled off the screen since the last look: final, so committed at once. */
+  private collectScrolled(): void {
+    this.watchList();
+    if (!this.ready || this.alternate) return;
+    const buffer = this.term.buffer.normal;
+    if (this.row(this.next) < 0) {
+      // Rows left the buffer unread (a piece scrolled more than the scrollback): say so once.
+      this.committed.push(`[corral: ${-this.row(this.next)} lines were lost here]`);
+      this.next = this.trimmed;
+    }
+    const upTo = this.completeBefore(buffer, buffer.baseY);
+    const from = this.row(this.next);
+    if (upTo > from) {
+      // Rows above the screen are final: a row nobody saw before is output as it is (the common,
+      // fast case); one given while on screen is compared as any committed row.
+      for (const line of this.logicalLines(buffer, from, upTo)) {
+        if (!this.shown.has(this.abs(line.first))) this.committed.push(line.text);
+        else {
+          const text = this.commitLine(buffer, line.first, line.last, line.text);
+          if (text !== null) this.committed.push(text);
+        }
+      }
+      this.next = Math.max(this.next, this.abs(upTo));
+    }
+    this.settleScrolledOff(buffer);
+  }
+
+  /**
+   * Commits what the cursor has left (`everything`: every row with text, the cursor's too, as
+   * before an erase). Rows the cursor went back up over are open again.
+   */
+  private commitLeft(everything: boolean): void {
+    if (!this.ready || this.alternate) return;
+    this.collectScrolled();
+    const buffer = this.term.buffer.normal;
+    const top = buffer.baseY;
+    const cursor = buffer.baseY + buffer.cursorY;
+    const end = everything ? lastTextRow(buffer, top, this.term.rows) : this.regionEnd(buffer, cursor);
+    const stop = everything ? end : this.completeBefore(buffer, Math.min(cursor, end));
+    if (!everything && cursor < this.row(this.next)) this.next = this.abs(this.completeBefore(buffer, cursor));
+    for (const line of this.redrawn(buffer, top, Math.min(this.row(this.next), end))) this.committed.push(line);
+    // A line that crosses the top of the screen starts above it: it is committed whole.
+    const from = this.row(this.next);
+    if (stop > from) this.commitRows(buffer, from, stop);
+  }
+
+  private commitRows(buffer: IBuffer, from: number, to: number): void {
+    for (const line of this.logicalLines(buffer, from, to)) {
+      const text = this.commitLine(buffer, line.first, line.last, line.text);
+      if (text !== null) this.committed.push(text);
+    }
+    this.next = Math.max(this.next, this.abs(to));
+  }
+
+  /**
+   * A line the cursor has left: its text when it is new output, null when it shows what was given
+   * for its rows before (the cursor only passed by), or a status row redrawn again and again.
+   */
+  private commitLine(buffer: IBuffer, first: number, last: number, text: string): string | null {
+    const rows: string[] = [];
+    for (let row = first; row <= last; row++) rows.push(rowText(buffer, row));
+    const seen = this.shown.get(this.abs(first));
+    if (seen && rows.every((row, k) => this.shown.get(this.abs(first + k))?.given === row)) return null;
+    const redraws = seen ? seen.redraws + 1 : 0;
+    if (seen && (redraws >= LIVE_AFTER_REDRAWS || text.trim() === '')) {
+      seen.redraws = redraws;
+      seen.current = rows[0] ?? '';
+      return null;
+    }
+    rows.forEach((row, k) => this.remember(this.abs(first + k), row, redraws));
+    return text;
+  }
+
+  /** Given rows above the first open row whose text changed: new output in place. */
+  private redrawn(buffer: IBuffer, top: number, end: number): string[] {
+    const lines: string[] = [];
+    for (let row = top; row < end; row++) {
+      const seen = this.shown.get(this.abs(row));
+      if (!seen) continue;
+      const text = rowText(buffer, row);
+      if (text === seen.current) continue;
+      seen.redraws += 1;
+      seen.current = text;
+      // Erased is not new output; a row redrawn again and again is a status row, given once it settles.
+      if (text.trim() !== '' && seen.redraws < LIVE_AFTER_REDRAWS) {
+        lines.push(text);
+        seen.given = text;
+      }
+    }
+    return lines;
+  }
+
+  /** Rows that left the screen cannot change any more: a status row's last state is final there. */
+  private settleScrolledOff(buffer: IBuffer): void {
+    const top = this.abs(buffer.baseY);
+    if (this.shown.size === 0 || top <= this.lowestShown) return;
+    this.lowestShown = top;
+    for (const line of this.unsettled(-Infinity, top)) this.committed.push(line);
+    for (const key of this.shown.keys()) if (key < top) this.shown.delete(key);
+  }
+
+  /** Status rows whose last state was not given yet, between two absolute rows. */
+  private unsettled(fromAbs: number, toAbs: number): string[] {
+    const lines: string[] = [];
+    for (const [abs, seen] of this.shown) {
+      if (abs < fromAbs || abs >= toAbs) continue;
+      if (seen.current !== seen.given && seen.current.trim() !== '') lines.push(seen.current);
+    }
+    return lines;
+  }
+
+  /** Where committing must stop so that a wrapped line is never cut: before its first row. */
+  private completeBefore(buffer: IBuffer, row: number): number {
+    let end = row;
+    while (end > 0 && buffer.getLine(end)?.isWrapped === true) end -= 1;
+    return end;
+  }
+
+  /** The end of the output region: the last row with text, less the seam's chrome when it is there again. */
+  private regionEnd(buffer: IBuffer, cursor: number): number {
+    const end = Math.max(cursor + 1, lastTextRow(buffer, buffer.baseY, this.term.rows));
+    const size = this.chrome.length;
+    if (size === 0 || end - size < buffer.baseY) return end;
+    for (let k = 0; k < size; k++) if (rowText(buffer, end - size + k) !== this.chrome[k]) return end;
+    return end - size;
+  }
+
+  /** Rows [from, to) as logical lines: a row and the rows wrapped from it are one line. */
+  private logicalLines(buffer: IBuffer, from: number, to: number): { text: string; first: number; last: number }[] {
+    const lines: { text: string; first: number; last: number }[] = [];
+    let previous: { text: string; first: number; last: number } | null = null;
+    for (let row = from; row < to; row++) {
+      const line = buffer.getLine(row);
+      if (!line) break;
+      if (line.isWrapped && previous) previous.last = row;
+      else {
+        previous = { text: '', first: row, last: row };
+        lines.push(previous);
+      }
+    }
+    for (const line of lines) line.text = joinRows(buffer, line.first, line.last);
+    return lines;
+  }
+
+  private remember(abs: number, text: string, redraws = 0): void {
+    this.shown.set(abs, { given: text, current: text, redraws });
+  }
+}
+
+function rowText(buffer: IBuffer, row: number): string {
+  return buffer.getLine(row)?.translateToString(true) ?? '';
+}
+
+/** One past the last row with text on the screen (the screen's top when it is empty). */
+function lastTextRow(buffer: IBuffer, top: number, rows: number): number {
+  let end = top + rows;
+  while (end > top && rowText(buffer, end - 1) === '') end -= 1;
+  return end;
+}
+
+/**
+ * The rows of one wrapped line joined: every row but the last at its full width, less a last cell
+ * that was never written (a wide character that did not fit went to the next row).
+ */
+function joinRows(buffer: IBuffer, first: number, last: number): string {
+  if (first === last) return (buffer.getLine(first)?.translateToString(true) ?? '').trimEnd();
+  let text = '';
+  for (let row = first; row <= last; row++) {
+    const line = buffer.getLine(row);
+    if (!line) break;
+    if (row === last) {
+      text += line.translateToString(true);
+      continue;
+    }
+    const cell = line.getCell(line.length - 1);
+    const unwritten = cell !== undefined && cell.getChars() === '' && cell.getWidth() === 1;
+    text += line.translateToString(false, 0, unwritten ? line.length - 1 : line.length);
+  }
+  return text.trimEnd();
+}

@@ -1,0 +1,148 @@
+// Keeps one host's tmux status options (status-options.ts) in step with its engine: after each
+// snapshot, and when an active pane turns quiet by time alone, it writes the values that changed,
+// in one round trip over the host's control connection; nothing while nothing changes.
+//
+// Several corral processes may watch one server: each one registers as a writer in a global
+// option (`@corral_writer_<machine>_<pid>`), and the last one to stop removes the options, so a
+// status line never shows what no corral keeps up to date. A writer that died (SIGKILL) is told
+// by its pid when it ran on this machine.
+
+import { ACTIVE_WINDOW_MS } from './pane-status.js';
+import { desiredOptions, nextQuietAt, optionCommands, parseSlotKey, unsetOptionCommand, type StatusOptions } from './status-options.js';
+import type { TmuxClient } from './tmux/client.js';
+import { systemClock, systemTimers, type Clock, type EngineStore, type Timers } from './types.js';
+
+const WRITER_PREFIX = '@corral_writer_';
+
+export interface StatusWriterOptions {
+  /** One host's store (its views only). */
+  readonly engine: EngineStore;
+  readonly tmux: TmuxClient;
+  /** This machine's name and this process's pid: who writes (see above). */
+  readonly machine: string;
+  readonly pid: number;
+  /** Whether a pid of this machine still runs (process-alive.ts). */
+  readonly alive: (pid: number) => boolean;
+  readonly clock?: Clock;
+  readonly timers?: Timers;
+  /** Told once when writing fails (a server that refuses options, say), and again after it worked. */
+  readonly log?: (line: string) => void;
+}
+
+export interface StatusWriter {
+  /** Writes now if anything changed (tests and benchmarks; the writer also runs by itself). */
+  flush(): Promise<void>;
+  /** How many option writes it has sent (for benchmarks). */
+  readonly writes: number;
+  /** Stops writing; the last writer on the server removes the options. */
+  stop(): Promise<void>;
+}
+
+/** The option name of one writer; only letters, digits, `_` and `-` (tmux option names). */
+export function writerOption(machine: string, pid: number): string {
+  return `${WRITER_PREFIX}${machine.replace(/[^A-Za-z0-9-]/g, '-')}_${pid}`;
+}
+
+/** Writers named in `show-options -g` output that still run (others' machines are taken at their word). */
+export function liveWriters(shown: string, machine: string, alive: (pid: number) => boolean, self: string): string[] {
+  const ownMachine = `${WRITER_PREFIX}${machine.replace(/[^A-Za-z0-9-]/g, '-')}_`;
+  const live: string[] = [];
+  for (const line of shown.split('\n')) {
+    const name = line.split(' ')[0] ?? '';
+    if (!name.startsWith(WRITER_PREFIX) || name === self) continue;
+    if (name.startsWith(ownMachine) && !alive(Number(name.slice(ownMachine.length)))) continue;
+    live.push(name);
+  }
+  return live;
+}
+
+export function startStatusWriter(options: StatusWriterOptions): StatusWriter {
+  const { engine, tmux } = options;
+  const clock = options.clock ?? systemClock;
+  const timers = options.timers ?? systemTimers;
+  const self = writerOption(options.machine, options.pid);
+  let written: StatusOptions = new Map();
+  let writes = 0;
+  let registered = false;
+  let stopped = false;
+  let failing = false;
+  let timer: unknown = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+
+  const write = async (): Promise<void> => {
+    const views = engine.getSnapshot().panes;
+    const now = clock.now();
+    const wanted = desiredOptions(views, now);
+    const live = new Set(views.map((v) => v.pane.paneId));
+    const windows = new Set(views.map((v) => v.pane.windowId));
+    const sessions = new Set(views.map((v) => v.pane.sessionId));
+    // A pane, window or session that closed took its options with it.
+    const commands = optionCommands(written, wanted, (slot) =>
+      slot.scope === 'pane' ? !live.has(slot.target) : slot.scope === 'window' ? !windows.has(slot.target) : slot.scope === 'session' ? !sessions.has(slot.target) : false,
+    );
+    if (!registered) commands.unshift(['set-option', '-q', '-g', self, '1']);
+    if (commands.length > 0) {
+      try {
+        await tmux.runEach(commands);
+        registered = true;
+        written = wanted;
+        writes += commands.length;
+        if (failing) options.log?.(`status options on ${tmux.serverLabel} are written again`);
+        failing = false;
+      } catch (error) {
+        if (!failing) options.log?.(`cannot write status options on ${tmux.serverLabel}: ${(error as Error).message}`);
+        failing = true;
+      }
+    }
+    // An active pane turns quiet by time alone: look again then.
+    const quietAt = nextQuietAt(views, now, ACTIVE_WINDOW_MS);
+    if (timer !== null) timers.clearTimeout(timer);
+    timer = quietAt === null || stopped ? null : timers.setTimeout(() => void flush(), Math.max(0, quietAt - now) + 5);
+  };
+
+  const flush = async (): Promise<void> => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          await write();
+        } while (again && !stopped);
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
+  };
+
+  const unsubscribe = engine.subscribe(() => void flush());
+  void flush();
+
+  return {
+    flush,
+    get writes() {
+      return writes;
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      unsubscribe();
+      if (timer !== null) timers.clearTimeout(timer);
+      await running;
+      if (!registered) return;
+      try {
+        const shown = await tmux.runEach([['set-option', '-q', '-u', '-g', self]]).then(() => tmux.globalOptions());
+        // Another corral still keeps them up to date: leave them.
+        if (liveWriters(shown, options.machine, options.alive, self).length > 0) return;
+        await tmux.runEach([...written.keys()].map((key) => unsetOptionCommand(parseSlotKey(key))));
+      } catch {
+        // The server went away, taking its options with it.
+      }
+    },
+  };
+}

@@ -1,0 +1,365 @@
+import { describe, expect, it } from 'vitest';
+import { TmuxClient } from '../../../src/engine/tmux/client.js';
+import { CaptureTicker } from '../../../src/engine/conversation/capture-ticker.js';
+import { NotAtPromptError, PaneBusyError, PaneConversations, formatLate, type ConversationOutcome } from '../../../src/engine/conversation/run-conversation.js';
+import { Conversation, WAITS_FOR_INPUT } from '../../../src/engine/conversation/conversation.js';
+import type { TmuxRunner } from '../../../src/engine/tmux/runner.js';
+import { ManualTime } from '../../helpers/manual-time.js';
+import { scriptedTmux, type FakePane } from '../../helpers/scripted-panes.js';
+
+const settings = { quietMs: 800, longQuietMs: 5000, maxDurationMs: 30_000, historyLines: 2000, enterDelayMs: 100, pasteThreshold: 200, heldPollMs: 500 };
+
+function shellPane(): FakePane {
+  return { lines: ['earlier', '$'], cursorRow: 1, height: 10 };
+}
+
+/** An agent at its input box, with a footer under it: a prompt, but not a line editor. */
+function agentPane(): FakePane {
+  return { lines: ['Agent v1', '', '╭────────────────────╮', '│ > Type your message │', '╰────────────────────╯', '  ? for shortcuts'], cursorRow: 3, height: 10, command: 'agent' };
+}
+
+function setup(panes: Record<string, FakePane>, overrides: Partial<typeof settings> = {}, wrap?: (runner: TmuxRunner) => TmuxRunner) {
+  const fake = scriptedTmux(panes);
+  const time = new ManualTime();
+  const runner = wrap ? wrap(fake.runner) : fake.runner;
+  const tmux = new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner, nonce: 'n0nce' });
+  const ticker = new CaptureTicker({ tmux, intervalMs: 100, historyLines: 2000, timers: time, now: () => time.now() });
+  const desk = new PaneConversations({ tmux, ticker, clock: time, timers: time, settings: { ...settings, ...overrides } });
+  return { fake, time, ticker, desk };
+}
+
+/** Puts `lines` on the pane as the program's output, cursor after them (or on the prompt). */
+function print(pane: FakePane, lines: string[], prompt = false): void {
+  pane.lines.push(...lines);
+  if (prompt) pane.lines.push('$');
+  pane.cursorRow = prompt ? pane.lines.length - 1 : pane.lines.length;
+}
+
+/** The shell echoes the command on its prompt line and moves to the next line. */
+function echo(pane: FakePane, command: string): void {
+  pane.lines[pane.lines.length - 1] = `$ ${command}`;
+  pane.cursorRow = pane.lines.length;
+}
+
+function track(promise: Promise<ConversationOutcome>): { outcome: ConversationOutcome | null } {
+  const box: { outcome: ConversationOutcome | null } = { outcome: null };
+  void promise.then((o) => (box.outcome = o));
+  return box;
+}
+
+describe('PaneConversations', () => {
+  it('types text and Enter in one tmux command at a shell prompt, streams, and ends 800 ms after the prompt is back', async () => {
+    const pane = shellPane();
+    const { fake, time, desk } = setup({ '%1': pane });
+    const texts: string[] = [];
+    const run = track(desk.converse('%1', 'make', { onText: (text) => texts.push(text) }));
+    await time.advance(0);
+    expect(fake.typed.get('%1')).toEqual(['text:make', 'key:Enter']);
+    const sends = fake.calls.filter((chain) => chain.some((c) => c[0] === 'send-keys'));
+    expect(sends).toHaveLength(1);
+
+    echo(pane, 'make');
+    print(pane, ['compiling a.c']);
+    await time.advance(100);
+    expect(texts.join('')).toBe('```\ncompiling a.c\n');
+    print(pane, ['linking'], true);
+    await time.advance(100);
+    const promptAt = time.now();
+    let endedAt = -1;
+    for (let i = 0; i < 20 && run.outcome === null; i++) {
+      await time.advance(100);
+      endedAt = time.now();
+    }
+    expect(run.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\ncompiling a.c\nlinking\n```\n' });
+    expect(endedAt - promptAt).toBeGreaterThanOrEqual(800);
+    expect(endedAt - promptAt).toBeLessThanOrEqual(1000);
+    expect(desk.hold('%1')).toBeNull();
+  });
+
+  it('does not end on a pause: a quiet start, then output after 3 s', async () => {
+    const pane = shellPane();
+    const { time, desk } = setup({ '%1': pane });
+    const run = track(desk.converse('%1', 'sleep 3; echo late'));
+    await time.advance(0);
+    echo(pane, 'sleep 3; echo late');
+    await time.advance(3000);
+    expect(run.outcome).toBeNull();
+    print(pane, ['late'], true);
+    await time.advance(1000);
+    expect(run.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\nlate\n```\n' });
+  });
+
+  it('keeps the pane reserved after the long quiet while a command started from the shell runs, and hands its late output to the next answer', async () => {
+    const pane = shellPane();
+    const { time, desk } = setup({ '%1': pane });
+    const first = track(desk.converse('%1', 'sleep 60; echo done'));
+    await time.advance(0);
+    echo(pane, 'sleep 60; echo done');
+    pane.command = 'sleep';
+    await time.advance(5100);
+    expect(first.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '(no output)\n' });
+    expect(desk.hold('%1')).toMatchObject({ phase: 'running', command: 'sleep' });
+    await expect(desk.converse('%1', 'ls')).rejects.toBeInstanceOf(PaneBusyError);
+    await expect(desk.converse('%1', 'ls')).rejects.toThrow(/still running the previous command \(sleep\): its prompt is not back/);
+
+    pane.command = 'bash';
+    print(pane, ['done'], true);
+    await time.advance(2000);
+    expect(desk.hold('%1')).toBeNull();
+
+    const texts: string[] = [];
+    const second = track(desk.converse('%1', 'echo next', { onText: (t) => texts.push(t) }));
+    await time.advance(0);
+    echo(pane, 'echo next');
+    print(pane, ['next'], true);
+    await time.advance(1000);
+    const late = formatLate({ lines: ['done'], dropped: 0 }, true);
+    expect(texts[0]).toBe(late);
+    expect(second.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: `${late}\`\`\`\nnext\n\`\`\`\n` });
+  });
+
+  it('types nothing into a program that is not at a prompt it knows, and says which program', async () => {
+    const pane: FakePane = { lines: ['deploy>'], cursorRow: 0, height: 10, command: 'deploytool' };
+    const { fake, desk } = setup({ '%1': pane });
+    const refusal = await desk.converse('%1', 'status').then(() => null, (error: unknown) => error);
+    expect(refusal).toBeInstanceOf(NotAtPromptError);
+    expect((refusal as Error).message).toBe('pane %1 is running deploytool, which is not waiting at a prompt corral recognises; nothing was typed');
+    expect(fake.typed.get('%1')).toBeUndefined();
+    expect(desk.hold('%1')).toBeNull();
+  });
+
+  it("takes a prompt it does not know, under the pane's shell, as back once the same line returns", async () => {
+    const pane: FakePane = { lines: ['deploy>'], cursorRow: 0, height: 10, command: 'bash' };
+    const { time, desk } = setup({ '%1': pane });
+    const run = track(desk.converse('%1', 'status'));
+    await time.advance(200);
+    pane.lines = ['deploy> status', 'all green', 'deploy>'];
+    pane.cursorRow = 2;
+    await time.advance(1000);
+    expect(run.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\nall green\n```\n' });
+    expect(desk.hold('%1')).toBeNull();
+  });
+
+  it('ends on a question from the command within a second, says so, and types the next message as its answer', async () => {
+    const pane = shellPane();
+    const { fake, time, desk } = setup({ '%1': pane });
+    const first = track(desk.converse('%1', './setup'));
+    await time.advance(0);
+    echo(pane, './setup');
+    pane.lines.push('name? ');
+    pane.cursorRow = pane.lines.length - 1;
+    pane.cursorX = 6;
+    pane.command = 'setup';
+    const shownAt = time.now();
+    for (let i = 0; i < 10 && first.outcome === null; i++) await time.advance(100);
+    expect(time.now() - shownAt).toBeLessThanOrEqual(1000);
+    expect(first.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: `\`\`\`\nname?\n\`\`\`\n\n${WAITS_FOR_INPUT}\n` });
+    expect(desk.hold('%1')).toMatchObject({ phase: 'question' });
+
+    const second = track(desk.converse('%1', 'bob'));
+    await time.advance(0);
+    expect(fake.typed.get('%1')).toEqual(['text:./setup', 'key:Enter', 'text:bob', 'key:Enter']);
+    pane.lines[pane.lines.length - 1] = 'name? bob';
+    print(pane, ['hello bob'], true);
+    delete pane.cursorX;
+    pane.command = 'bash';
+    await time.advance(1000);
+    expect(second.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\nhello bob\n```\n' });
+    expect(desk.hold('%1')).toBeNull();
+  });
+
+  it('presses Enter even when the client leaves between text and Enter (an agent gets a pause between them)', async () => {
+    const { fake, time, desk } = setup({ '%1': agentPane() });
+    const controller = new AbortController();
+    const done = desk.converse('%1', 'rm -rf build/x', { signal: controller.signal });
+    await time.advance(50);
+    expect(fake.typed.get('%1')).toEqual(['text:rm -rf build/x']);
+    controller.abort();
+    await time.advance(100);
+    expect(fake.typed.get('%1')).toEqual(['text:rm -rf build/x', 'key:Enter']);
+    expect(await done).toEqual({ status: 'aborted', answer: '' });
+    // The pane stays reserved until its program is back.
+    expect(desk.hold('%1')).toMatchObject({ phase: 'running' });
+  });
+
+  it('erases the text when its Enter cannot be sent', async () => {
+    const pane = agentPane();
+    let failEnter = true;
+    const { fake, time, desk } = setup({ '%1': pane }, {}, (runner) => async (args, options) => {
+      if (failEnter && args.includes('send-keys') && args.at(-1) === 'Enter') {
+        failEnter = false;
+        return { stdout: '', stderr: 'server exited unexpectedly\n', exitCode: 1 };
+      }
+      return runner(args, options);
+    });
+    const done = desk.converse('%1', 'ls').catch((error: Error) => error);
+    await time.advance(200);
+    expect(await done).toBeInstanceOf(Error);
+    expect(fake.typed.get('%1')).toEqual(['text:ls', 'key:End', 'key:C-u']);
+    expect(desk.hold('%1')).toBeNull();
+  });
+
+  it('pastes long or multi-line messages, then presses Enter', async () => {
+    const { fake, time, desk } = setup({ '%1': shellPane(), '%2': shellPane() });
+    const controller = new AbortController();
+    void desk.converse('%1', 'line one\nline two', { signal: controller.signal });
+    void desk.converse('%2', 'x'.repeat(201), { signal: controller.signal });
+    await time.advance(100);
+    expect(fake.typed.get('%1')).toEqual(['paste:line one\nline two', 'key:Enter']);
+    expect(fake.typed.get('%2')).toEqual([`paste:${'x'.repeat(201)}`, 'key:Enter']);
+    controller.abort();
+  });
+
+  it('closes a Python block so that it runs, and leaves its empty continuation line out', async () => {
+    const pane: FakePane = { lines: ['>>>'], cursorRow: 0, height: 10, command: 'python3' };
+    const { fake, time, desk } = setup({ '%1': pane });
+    const run = track(desk.converse('%1', 'for i in range(2): print(i)'));
+    await time.advance(0);
+    pane.lines = ['>>> for i in range(2): print(i)', '...'];
+    pane.cursorRow = 1;
+    await time.advance(100);
+    expect(fake.typed.get('%1')).toEqual(['text:for i in range(2): print(i)', 'key:Enter', 'key:Enter']);
+    pane.lines = ['>>> for i in range(2): print(i)', '...', '0', '1', '>>>'];
+    pane.cursorRow = 4;
+    await time.advance(1000);
+    expect(run.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\n0\n1\n```\n' });
+  });
+
+  it('answers a full-screen program with its settled screen once, and leaves no rows of it behind', async () => {
+    const pane = shellPane();
+    const { time, desk } = setup({ '%1': pane });
+    const texts: string[] = [];
+    const run = track(desk.converse('%1', 'top', { onText: (t) => texts.push(t) }));
+    await time.advance(0);
+    echo(pane, 'top');
+    const normal = { lines: [...pane.lines], cursorRow: pane.cursorRow };
+    pane.alternate = true;
+    pane.command = 'top';
+    for (let frame = 0; frame < 5; frame++) {
+      pane.lines = [`top - 10:0${frame}`, `load ${frame}`, 'PID USER', `1 root ${frame}%`];
+      pane.cursorRow = 0;
+      await time.advance(100);
+    }
+    expect(texts).toEqual([]);
+    await time.advance(800);
+    expect(run.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\ntop - 10:04\nload 4\nPID USER\n1 root 4%\n```\n' });
+    expect(desk.hold('%1')).toMatchObject({ phase: 'running', command: 'top' });
+
+    // top quits: the normal screen is back as it was, with the prompt under it.
+    pane.alternate = false;
+    pane.command = 'bash';
+    pane.lines = [...normal.lines, '$'];
+    pane.cursorRow = pane.lines.length - 1;
+    await time.advance(1500);
+    expect(desk.hold('%1')).toBeNull();
+    const next = track(desk.converse('%1', 'echo after'));
+    await time.advance(0);
+    echo(pane, 'echo after');
+    print(pane, ['after'], true);
+    await time.advance(1000);
+    expect(next.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\nafter\n```\n' });
+  });
+
+  it('captures every answering pane in one tmux process per poll, and a held pane less often', async () => {
+    const panes = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`%${i + 1}`, shellPane()]));
+    const { fake, time, desk } = setup(panes);
+    const controller = new AbortController();
+    for (const id of Object.keys(panes)) void desk.converse(id, 'sleep 9', { signal: controller.signal });
+    await time.advance(100);
+    const before = fake.captureCalls();
+    await time.advance(1000);
+    expect(fake.captureCalls() - before).toBe(10);
+    const lastBatch = fake.calls.filter((chain) => chain.some((c) => c[0] === 'capture-pane')).at(-1)!;
+    expect(lastBatch.filter((c) => c[0] === 'capture-pane')).toHaveLength(5);
+    controller.abort();
+    await time.advance(0);
+    const held = fake.captureCalls();
+    await time.advance(1000);
+    expect(fake.captureCalls() - held).toBe(2);
+  });
+
+  it('reports a pane that closes mid-answer, with what it had said, and frees it', async () => {
+    const pane = shellPane();
+    const { fake, time, desk } = setup({ '%1': pane });
+    const run = track(desk.converse('%1', 'run'));
+    await time.advance(0);
+    echo(pane, 'run');
+    print(pane, ['partial']);
+    await time.advance(100);
+    fake.panes.delete('%1');
+    await time.advance(100);
+    expect(run.outcome).toEqual({ status: 'pane-gone', answer: '```\npartial\n```\n', message: 'pane %1 closed while answering' });
+    expect(desk.hold('%1')).toBeNull();
+  });
+
+  it('asks later captures for only the history the answer needs', async () => {
+    const pane: FakePane = { lines: [...Array.from({ length: 1500 }, (_, i) => `old ${i}`), '$'], cursorRow: 1500, height: 10 };
+    const { fake, time, desk } = setup({ '%1': pane });
+    const controller = new AbortController();
+    void desk.converse('%1', 'build', { signal: controller.signal });
+    await time.advance(0);
+    echo(pane, 'build');
+    print(pane, ['step 1']);
+    await time.advance(200);
+    const historyArgs = fake.calls
+      .flat()
+      .filter((c) => c[0] === 'capture-pane')
+      .map((c) => Number(c[c.indexOf('-S') + 1]));
+    // Baseline and first poll: the whole history; then the anchor plus a margin.
+    expect(historyArgs.slice(0, 2)).toEqual([-2000, -2000]);
+    expect(historyArgs.at(-1)).toBe(-(2 + 300 - 10));
+    controller.abort();
+  });
+
+  it('ends with "length" at the maximum duration and keeps the pane until its prompt is back', async () => {
+    const pane = shellPane();
+    const { time, desk } = setup({ '%1': pane }, { maxDurationMs: 2000 });
+    const run = track(desk.converse('%1', 'yes'));
+    await time.advance(0);
+    echo(pane, 'yes');
+    for (let i = 0; i < 30 && run.outcome === null; i++) {
+      print(pane, [`y ${i}`]);
+      await time.advance(100);
+    }
+    expect(run.outcome).toMatchObject({ status: 'finished', finishReason: 'length' });
+    expect(desk.hold('%1')).toMatchObject({ phase: 'running' });
+    print(pane, ['y late'], true);
+    await time.advance(2000);
+    expect(desk.hold('%1')).toBeNull();
+  });
+
+  it('waits for typing in progress before it closes', async () => {
+    const { fake, time, desk } = setup({ '%1': agentPane() });
+    void desk.converse('%1', 'hello').catch(() => undefined);
+    await time.advance(10);
+    const closed = desk.close();
+    await time.advance(200);
+    await closed;
+    expect(fake.typed.get('%1')).toEqual(['text:hello', 'key:Enter']);
+    expect(desk.holds()).toEqual([]);
+  });
+});
+
+describe('Conversation', () => {
+  it('does not end early on an agent that still shows its prompt before it starts answering', () => {
+    const box = ['╭────╮', '│ >  │', '╰────╯'];
+    const config = { quietMs: 800, longQuietMs: 60_000, maxDurationMs: 600_000 };
+    const conversation = new Conversation({ lines: ['banner', ...box], cursorRow: 2, height: 10 }, 'hello', 0, config, () => ({
+      prompt: true,
+      reason: 'stopped',
+      busy: false,
+      tool: 'agent',
+      rule: 'box',
+      line: '>',
+      answer: { kind: 'line', options: [] },
+    }));
+    // The echo shows up, then nothing: no answer yet, so the prompt does not end it.
+    const screen = { lines: ['banner', '> hello', ...box], cursorRow: 3, height: 10 };
+    expect(conversation.observe(screen, 100).finish).toBeNull();
+    expect(conversation.observe(screen, 1500).finish).toBeNull();
+    // The agent answers above its box; once the screen holds still, the answer ends.
+    const answered = { lines: ['banner', '> hello', '● Hi there', ...box], cursorRow: 4, height: 10 };
+    expect(conversation.observe(answered, 1600)).toMatchObject({ text: '```\n● Hi there\n', finish: null });
+    expect(conversation.observe(answered, 2500)).toMatchObject({ finish: 'stop', released: true });
+  });
+});

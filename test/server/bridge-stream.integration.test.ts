@@ -1,0 +1,309 @@
+// The chat bridge reads answers from the pane's own output stream: real panes on a private tmux
+// server, the official openai client and the Vercel AI SDK. Every line a command printed comes back
+// once and in order (long, fast, progress lines, wide characters, 30 s of printing); nothing is
+// typed into a program away from its prompt; a repeated command runs again and only a client's
+// retry is replayed; empty output is an answer; a cut stream loses nothing; a question from the
+// command ends the answer within a second; a new tmux server's %0 starts clean.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import OpenAI, { APIError, ConflictError } from 'openai';
+import { streamText } from 'ai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { TOKEN, auth, raw, startBridge, type BridgeHarness } from '../helpers/bridge-server.js';
+import { NO_OUTPUT, WAITS_FOR_INPUT } from '../../src/engine/conversation/conversation.js';
+import { REPLAY_HEADER } from '../../src/server/bridge/index.js';
+import { sideRequestFixtures } from '../helpers/side-request-fixtures.js';
+
+let h: BridgeHarness;
+let client: OpenAI;
+const state = mkdtempSync(join(tmpdir(), 'corral-answers-'));
+const previousState = process.env.XDG_STATE_HOME;
+
+beforeAll(async () => {
+  // Answers past their cap write every line under $XDG_STATE_HOME/corral/answers.
+  process.env.XDG_STATE_HOME = state;
+  h = await startBridge({ bridgeLongQuietMs: '5000' });
+  client = new OpenAI({ baseURL: h.baseURL, apiKey: TOKEN, maxRetries: 0, timeout: 120_000 });
+});
+afterAll(async () => {
+  await h?.close();
+  if (previousState === undefined) delete process.env.XDG_STATE_HOME;
+  else process.env.XDG_STATE_HOME = previousState;
+  rmSync(state, { recursive: true, force: true });
+});
+
+type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
+
+async function ask(model: string, content: string, onDelta?: (text: string) => void): Promise<{ text: string; finish: string | null; finishedAt: number }> {
+  const stream = await client.chat.completions.create({ model, stream: true, messages: [{ role: 'user', content }] });
+  let text = '';
+  let finish: string | null = null;
+  let finishedAt = 0;
+  for await (const chunk of stream as AsyncIterable<Chunk>) {
+    const delta = chunk.choices[0]?.delta.content ?? '';
+    text += delta;
+    if (delta !== '') onDelta?.(delta);
+    if (chunk.choices[0]?.finish_reason) {
+      finish = chunk.choices[0].finish_reason;
+      finishedAt = Date.now();
+    }
+  }
+  return { text, finish, finishedAt };
+}
+
+async function askAi(model: string, prompt: string): Promise<{ text: string; finish: string }> {
+  const provider = createOpenAICompatible({ name: 'corral', baseURL: h.baseURL, apiKey: TOKEN });
+  const result = streamText({ model: provider.chatModel(model), prompt, maxRetries: 0 });
+  let text = '';
+  for await (const part of result.textStream) text += part;
+  return { text, finish: await result.finishReason };
+}
+
+const fenced = (...lines: string[]) => `\`\`\`\n${lines.map((line) => `${line}\n`).join('')}\`\`\`\n`;
+/** The lines inside the answer's code block(s). */
+const body = (text: string) => text.split('\n').filter((line) => line !== '' && !/^`{3,}$/.test(line));
+
+async function typedLines(pane: string, command: string): Promise<number> {
+  const screen = await h.tmux.tmux('capture-pane', '-p', '-J', '-S', '-', '-t', pane);
+  return screen.split('\n').filter((line) => line === `$ ${command}`).length;
+}
+
+describe('every line the command printed', () => {
+  it('gives seq 1 100000 at full speed whole, in order, once (openai client)', async () => {
+    const pane = await h.shell();
+    const { text, finish } = await ask(pane, 'seq 1 100000');
+    expect(finish).toBe('stop');
+    const lines = body(text);
+    expect(lines).toHaveLength(100_000);
+    expect(lines.every((line, i) => line === String(i + 1))).toBe(true);
+  }, 120_000);
+
+  it('caps yes | head -c 50M, says in one line how many lines were left out and where all of them are', async () => {
+    const pane = await h.shell();
+    const { text, finish } = await ask(pane, 'yes | head -c 50M');
+    expect(finish).toBe('stop');
+    const lines = body(text);
+    const total = (50 * 1024 * 1024) / 2;
+    const notes = lines.filter((line) => line.startsWith('[corral:'));
+    expect(notes).toHaveLength(1);
+    const note = /^\[corral: ([\d,]+) lines left out here \(an answer holds at most 200,000 lines\); all ([\d,]+) lines are in (\S+)\]$/.exec(notes[0]!);
+    expect(note).not.toBeNull();
+    const [, leftOut, all, file] = note!;
+    expect(Number(all!.replace(/,/g, ''))).toBe(total);
+    expect(lines.filter((line) => line === 'y')).toHaveLength(total - Number(leftOut!.replace(/,/g, '')));
+    expect(file!.startsWith(join(state, 'corral', 'answers'))).toBe(true);
+    const saved = readFileSync(file!, 'utf8');
+    expect(saved.length).toBe(total * 2);
+    expect(saved.startsWith('y\ny\n')).toBe(true);
+  }, 900_000);
+
+  it('gives a progress bar in its last state only', async () => {
+    const pane = await h.shell();
+    const command = `for i in $(seq 0 5 100); do printf '\\rcopying [%-20s] %3d%%' "$(printf '#%.0s' $(seq 0 5 $i))" "$i"; sleep 0.03; done; echo; echo copied`;
+    const { text } = await ask(pane, command);
+    expect(text).toBe(fenced('copying [#####################] 100%', 'copied'));
+  });
+
+  it('joins wrapped lines of wide characters, a character that does not fit at the edge included (AI SDK)', async () => {
+    const pane = await h.shell();
+    const wide = 'あいうえお語'.repeat(20);
+    const { text, finish } = await askAi(pane, `echo "x${wide}"; echo '表 ok'`);
+    expect(finish).toBe('stop');
+    expect(text).toBe(fenced(`x${wide}`, '表 ok'));
+  });
+
+  it('streams a command that prints for 30 s, each line as it comes (AI SDK)', async () => {
+    const pane = await h.shell();
+    const provider = createOpenAICompatible({ name: 'corral', baseURL: h.baseURL, apiKey: TOKEN });
+    const result = streamText({ model: provider.chatModel(pane), prompt: 'for i in $(seq 1 30); do echo "tick $i"; sleep 1; done', maxRetries: 0 });
+    const arrivals = new Map<number, number>();
+    let text = '';
+    for await (const part of result.textStream) {
+      text += part;
+      for (const m of part.matchAll(/tick (\d+)/g)) arrivals.set(Number(m[1]), Date.now());
+    }
+    expect(text).toBe(fenced(...Array.from({ length: 30 }, (_, i) => `tick ${i + 1}`)));
+    expect(arrivals.get(30)! - arrivals.get(1)!).toBeGreaterThan(25_000);
+  }, 90_000);
+});
+
+describe('nothing is typed into a program that is not at its prompt', () => {
+  it('refuses a pane running a program the person started, at once, naming it, and types nothing', async () => {
+    const pane = await h.shell();
+    await h.tmux.tmux('send-keys', '-t', pane, 'sleep 3600', 'Enter');
+    await h.tmux.waitForScreen(pane, (screen) => screen.includes('$ sleep 3600'));
+    await h.tmux.waitForScreen(pane, () => true);
+    // tmux names the foreground command once the shell has started it.
+    for (let i = 0; i < 50 && (await h.tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim() !== 'sleep'; i++) await new Promise((r) => setTimeout(r, 20));
+    const started = Date.now();
+    const refusal = await client.chat.completions.create({ model: pane, messages: [{ role: 'user', content: 'echo typed under sleep' }] }).then(() => null, (error: unknown) => error);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(refusal).toBeInstanceOf(ConflictError);
+    expect((refusal as APIError).message).toContain(`pane ${pane} is running sleep, which is not waiting at a prompt corral recognises; nothing was typed`);
+    expect((refusal as APIError).headers?.get('x-should-retry')).toBe('false');
+    expect(await h.tmux.capture(pane)).not.toContain('typed under sleep');
+    await h.tmux.tmux('send-keys', '-t', pane, 'C-c');
+  });
+});
+
+describe('a repeated command runs again; only a retry is replayed', () => {
+  it('runs the same single message again 3 s later, and in a new conversation', async () => {
+    const pane = await h.shell();
+    const first = await ask(pane, 'date +%T.%N');
+    await new Promise((r) => setTimeout(r, 3000));
+    const second = await ask(pane, 'date +%T.%N');
+    expect(second.text).not.toBe(first.text);
+    expect(await typedLines(pane, 'date +%T.%N')).toBe(2);
+  });
+
+  it("replays the answer to the openai client's own retry and to a known Idempotency-Key, says so, and types nothing", async () => {
+    const pane = await h.shell();
+    const body = JSON.stringify({ model: pane, messages: [{ role: 'user', content: 'echo $RANDOM' }] });
+    const post = (headers: Record<string, string>) =>
+      raw(h.port, { method: 'POST', path: '/v1/chat/completions', headers: { ...auth, 'content-type': 'application/json', ...headers }, body });
+    const first = await post({ 'x-stainless-retry-count': '0', 'idempotency-key': 'key-one' });
+    const firstId = JSON.parse(first.body).id as string;
+    const retry = await post({ 'x-stainless-retry-count': '1' });
+    expect(retry.headers[REPLAY_HEADER]).toBe(firstId);
+    expect(JSON.parse(retry.body).choices[0].message.content).toBe(JSON.parse(first.body).choices[0].message.content);
+    const keyed = await post({ 'idempotency-key': 'key-one' });
+    expect(keyed.headers[REPLAY_HEADER]).toBe(firstId);
+    expect(await typedLines(pane, 'echo $RANDOM')).toBe(1);
+    // Without either, the same body is a new request: typed.
+    const again = await post({});
+    expect(again.headers[REPLAY_HEADER]).toBeUndefined();
+    expect(await typedLines(pane, 'echo $RANDOM')).toBe(2);
+  });
+
+  it('follows the first answer live for the same request while it still streams', async () => {
+    const pane = await h.shell();
+    const content = 'for i in 1 2 3; do echo step $i; sleep 0.4; done';
+    const first = ask(pane, content);
+    await h.tmux.waitForScreen(pane, (screen) => screen.includes('step 1'));
+    const second = await raw(h.port, {
+      method: 'POST',
+      path: '/v1/chat/completions',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: pane, stream: true, messages: [{ role: 'user', content }] }),
+    });
+    expect(second.headers[REPLAY_HEADER]).toMatch(/^chatcmpl-/);
+    const replayed = [...second.body.matchAll(/"content":"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string).join('');
+    expect(replayed).toBe((await first).text);
+    expect(await typedLines(pane, content)).toBe(1);
+  });
+});
+
+describe('empty output is an answer', () => {
+  it('answers (no output) for true, cd and a Python def, with both clients', async () => {
+    const pane = await h.shell();
+    expect((await ask(pane, 'true')).text).toBe(`${NO_OUTPUT}\n`);
+    expect((await askAi(pane, 'cd ..')).text).toBe(`${NO_OUTPUT}\n`);
+    const python = await h.tmux.spawn('python3 -q');
+    await h.tmux.waitForScreen(python, (screen) => screen.trimEnd().endsWith('>>>'), 10_000);
+    await h.engine.pollNow();
+    expect((await ask(python, 'def f(x):\n    return x')).text).toBe(`${NO_OUTPUT}\n`);
+  });
+});
+
+describe('a cut stream loses nothing', () => {
+  it('gives every line printed after the client left in the next answer', async () => {
+    const pane = await h.shell();
+    const controller = new AbortController();
+    const stream = await client.chat.completions.create(
+      { model: pane, stream: true, messages: [{ role: 'user', content: 'for i in $(seq 1 12); do echo tick-$i; sleep 0.25; done' }] },
+      { signal: controller.signal },
+    );
+    let seen = '';
+    await (async () => {
+      for await (const chunk of stream) {
+        seen += chunk.choices[0]?.delta.content ?? '';
+        if (seen.includes('tick-6')) controller.abort();
+      }
+    })().catch(() => undefined);
+    await h.tmux.waitForScreen(pane, (screen) => /tick-12\n\$\s*$/.test(screen.trimEnd() + '\n') || screen.trimEnd().endsWith('$'), 10_000);
+    for (let i = 0; i < 100 && h.bridge.busyPanes().includes(pane); i++) await new Promise((r) => setTimeout(r, 50));
+    const next = await ask(pane, 'echo next');
+    const late = next.text.slice(0, next.text.indexOf('```\nnext'));
+    const ticks = (text: string) => [...text.matchAll(/tick-(\d+)/g)].map((m) => Number(m[1]));
+    const given = ticks(seen);
+    const after = ticks(late);
+    // Together, in order, with nothing missing: the client's lines, then the late block (which
+    // may start with the last line the client was given).
+    const joined = [...given, ...after.filter((n) => n > Math.max(...given))];
+    expect(joined).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    expect(after.at(-1)).toBe(12);
+    expect(next.text.endsWith(fenced('next'))).toBe(true);
+  });
+});
+
+describe('a question from the command', () => {
+  /** When the question first shows in the pane (a 20 ms capture loop beside the request). */
+  async function shownAt(pane: string, question: RegExp): Promise<number> {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      if (question.test(await h.tmux.capture(pane))) return Date.now();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`the question ${question} never showed`);
+  }
+
+  it('ends the answer within a second of read -p, says it waits, and types the next message as the reply', async () => {
+    const pane = await h.shell();
+    const watching = shownAt(pane, /^name\?\s*$/m);
+    const first = await ask(pane, 'read -p "name? " n; echo "hello $n"');
+    expect(first.finishedAt - (await watching)).toBeLessThanOrEqual(1000);
+    expect(first.text).toBe(`${fenced('name?')}\n${WAITS_FOR_INPUT}\n`);
+    const models = (await client.models.list()).data as unknown as { corral: { pane: string; phase: string | null } }[];
+    expect(models.find((m) => m.corral.pane === pane)?.corral.phase).toBe('question');
+    expect((await ask(pane, 'bob')).text).toBe(fenced('hello bob'));
+    expect(await h.tmux.capture(pane)).toContain('name? bob');
+  });
+
+  it('does the same for a [y/N] question and a password prompt', async () => {
+    const pane = await h.shell();
+    const proceed = await ask(pane, 'read -p "Proceed? [y/N] " a; echo "got $a"');
+    expect(proceed.text).toBe(`${fenced('Proceed? [y/N]')}\n${WAITS_FOR_INPUT}\n`);
+    expect((await askAi(pane, 'y')).text).toBe(fenced('got y'));
+    const secret = await ask(pane, 'read -s -p "Password: " p; echo; echo "length ${#p}"');
+    expect(secret.text).toBe(`${fenced('Password:')}\n${WAITS_FOR_INPUT}\n`);
+    expect((await ask(pane, 'hunter2')).text).toBe(fenced('length 7'));
+  });
+});
+
+describe('a new tmux server', () => {
+  it("gives the new server's %0 a clean start: no reservation, no late output, no memory of the old one", async () => {
+    const own = await startBridge({ bridgeLongQuietMs: '5000' });
+    try {
+      const ownClient = new OpenAI({ baseURL: own.baseURL, apiKey: TOKEN, maxRetries: 0, timeout: 30_000 });
+      const controller = new AbortController();
+      const stream = await ownClient.chat.completions.create(
+        { model: '%0', stream: true, messages: [{ role: 'user', content: 'echo old-server; sleep 30' }] },
+        { signal: controller.signal },
+      );
+      await (async () => {
+        for await (const chunk of stream) if ((chunk.choices[0]?.delta.content ?? '').includes('old-server')) controller.abort();
+      })().catch(() => undefined);
+      expect(own.bridge.busyPanes()).toEqual(['%0']);
+      await own.tmux.kill();
+      const pane = await own.tmux.spawn();
+      expect(pane).toBe('%0');
+      await own.tmux.waitForScreen(pane, (screen) => /\$\s*$/.test(screen.trimEnd()));
+      for (let i = 0; i < 100 && !own.engine.getSnapshot().panes.some((p) => p.key === '%0' && !p.pane.dead); i++) {
+        await own.engine.pollNow().catch(() => undefined);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const answer = await ownClient.chat.completions.create({ model: '%0', messages: [{ role: 'user', content: 'echo new-server' }] });
+      expect(answer.choices[0]?.message.content).toBe(fenced('new-server'));
+      // A chat UI's summary lists the commands typed into the pane: only the new server's.
+      const summary = sideRequestFixtures().find((f) => f.id === 'nextchat/summary')!;
+      const answered = await ownClient.chat.completions.create({ model: '%0', messages: summary.request.messages.slice(-1) });
+      expect(answered.choices[0]?.message.content).toContain('`echo new-server`');
+      expect(answered.choices[0]?.message.content).not.toContain('old-server');
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
+});
