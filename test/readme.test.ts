@@ -1,14 +1,22 @@
-// The README's generated tables must match the code (run `npm run docs` to refresh them).
+// The generated tables of the README and docs/ must match the code (run `npm run docs` to refresh them).
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: plain ESM script without types
-import { README, applyTables, generatedTables } from '../scripts/readme-tables.mjs';
+import { README, applyTables, docFiles, generatedTables, unplacedTables } from '../scripts/readme-tables.mjs';
+
+type Tables = Record<string, string>;
+const tablesNow = generatedTables as () => Tables;
+const fillTables = applyTables as (text: string, tables: Tables) => string;
 
 describe('README', () => {
-  it('has up-to-date generated tables', () => {
-    const text = readFileSync(README as string, 'utf8');
-    expect(text).toBe((applyTables as (t: string, x: unknown) => string)(text, (generatedTables as () => unknown)()));
+  it('has up-to-date generated tables, in the README or a docs/ page', () => {
+    const tables = tablesNow();
+    const files = (docFiles as () => string[])();
+    const texts = files.map((file) => readFileSync(file, 'utf8'));
+    // Every table has a place, whichever file holds its markers.
+    expect((unplacedTables as (t: string[], x: Tables) => string[])(texts, tables)).toEqual([]);
+    files.forEach((file, i) => expect(texts[i], file).toBe(fillTables(texts[i]!, tables)));
   });
 
   it('links only to files that exist', () => {
