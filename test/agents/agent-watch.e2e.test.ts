@@ -1,0 +1,244 @@
+// `corral watch` (the built CLI) over the real agent CLIs, without their hooks: only the screen
+// speaks. Claude Code, Codex and Gemini CLI, pinned, run offline against the scripted model server
+// in one private tmux server, side by side. Each must be reported stuck (stopped) at its idle input,
+// stuck (permission) at its tool dialog (Claude Code blinks a bullet over that dialog all the while),
+// stuck (permission) at its question where it has one, and never stuck during a 60 s tool run.
+//
+// The CLIs come from `npm run agents:install` (scripts/agent-clis.mjs), as for the hooks test; where
+// they are not installed the test is skipped and says so, and in CI it fails instead.
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CorralEvent } from '../../src/engine/types.js';
+import { cliEnv, startCli, type LiveCli } from '../helpers/cli.js';
+import { processesWithEnv } from '../helpers/processes.js';
+import { mustNotSkip } from '../helpers/skips.js';
+import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
+import { AGENTS, LONG_RUN, type AgentProfile } from '../../scripts/agents/agents.mjs';
+import { startFakeModel, type FakeModel } from '../../scripts/agents/fake-model.mjs';
+// @ts-expect-error: plain ESM script without types
+import { agentClisDir } from '../../scripts/agent-clis.mjs';
+
+const CLIS = (agentClisDir as () => string)();
+const installed = ['claude', 'codex', 'gemini'].every((bin) => existsSync(join(CLIS, 'node_modules', '.bin', bin)));
+const required = mustNotSkip();
+if (!installed && !required) console.warn(`agent-watch.e2e: skipped; no agent CLIs in ${CLIS} (npm run agents:install)`);
+
+const THRESHOLD_MS = 3_000;
+/** LONG_RUN prints a line a second for a minute. */
+const TOOL_RUN_S = 60;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const profile = (tool: string): AgentProfile => AGENTS.find((p) => p.tool === tool)!;
+type Stuck = Extract<CorralEvent, { type: 'stuck' }>;
+
+/** What each agent shows, and the keys that answer it. */
+interface Agent {
+  readonly tool: 'claude-code' | 'codex' | 'gemini-cli';
+  /** Its input, idle (after its first-run dialogs). */
+  readonly idle: (s: string) => boolean;
+  /** First-run screens, and the keys that get past each. */
+  readonly firstRun: readonly { readonly screen: RegExp; readonly keys: readonly string[] }[];
+  readonly approval: RegExp;
+  readonly approve: readonly string[];
+  /** Its question dialog, when its question tool works offline. */
+  readonly question: RegExp | null;
+}
+
+const CLAUDE_IDLE = (s: string) => /^❯\s*$/m.test(s) && /^─{10,}/m.test(s) && !/esc to interrupt/.test(s);
+const AGENT_SPECS: readonly Agent[] = [
+  {
+    tool: 'claude-code',
+    idle: CLAUDE_IDLE,
+    firstRun: [
+      { screen: /Choose the text style/, keys: ['Enter'] },
+      { screen: /Press Enter to continue/, keys: ['Enter'] },
+      { screen: /❯\s*No, exit/, keys: ['Down', 'Enter'] },
+      { screen: /trust this folder|Quick safety check/i, keys: ['Enter'] },
+      { screen: /auto mode/i, keys: ['Down', 'Enter'] },
+    ],
+    approval: /Do you want to proceed\?/,
+    approve: ['Enter'],
+    question: /Which colour should the button be\?/,
+  },
+  {
+    tool: 'codex',
+    idle: (s) => /Ask Codex to do anything/.test(s) && /gpt-5-codex default ·/.test(s) && !/esc to interrupt/.test(s),
+    firstRun: [{ screen: /Trust this folder\?/, keys: ['Enter'] }],
+    approval: /Would you like to run the following command\?/,
+    approve: ['y'],
+    // Codex 0.171 answers its question tool with "unavailable" outside its plan mode.
+    question: null,
+  },
+  {
+    tool: 'gemini-cli',
+    idle: (s) => /Type your message or @path\/to\/file/.test(s) && !/esc to cancel/.test(s) && !/Do you trust|How would you like to authenticate|Enter Gemini API Key/.test(s),
+    firstRun: [{ screen: /Do you trust|authenticate|API Key/, keys: ['Enter'] }],
+    approval: /Allow execution of/,
+    approve: ['Enter'],
+    question: /Which colour should the button be\?/,
+  },
+];
+
+describe.skipIf(!installed && !required)('corral watch over the real agent CLIs, screen only', { timeout: 240_000 }, () => {
+  let tmux: TestTmux;
+  let model: FakeModel;
+  let watch: LiveCli;
+  let work: string;
+  const marker = `CORRAL_AGENT_WATCH_RUN=${process.pid}-${Date.now()}`;
+
+  beforeAll(async () => {
+    if (!installed) throw new Error(`no claude, codex and gemini in ${CLIS}: run npm run agents:install`);
+    work = mkdtempSync(join(tmpdir(), 'corral-agent-watch-'));
+    model = await startFakeModel();
+    tmux = await startTestTmux();
+    // A session that holds the server up before the agents come; corral watches every pane but its own.
+    await tmux.spawn('sleep 100000');
+    watch = startCli(['watch', '-L', tmux.socketName, '--quiet-threshold', String(THRESHOLD_MS), '--poll-interval', '500'], cliEnv());
+  });
+  afterAll(async () => {
+    await watch?.stop();
+    await tmux?.kill();
+    // Codex can leave its app-server daemon behind: end every process of this run.
+    for (const pid of processesWithEnv(marker)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+    await model?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  const events = (): CorralEvent[] => watch.stdoutLines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as CorralEvent);
+  /** Where the pane's events since its last `unstuck` begin (0 when it never was stuck). */
+  const lastUnstuck = (pane: string): number => events().findLastIndex((e) => e.paneId === pane && e.type === 'unstuck') + 1;
+  const stuckOf = (pane: string, from: number): Stuck[] => events().slice(from).filter((e): e is Stuck => e.type === 'stuck' && e.paneId === pane);
+
+  async function screenUntil(pane: string, test: (s: string) => boolean, what: string, timeoutMs = 60_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const s = await tmux.capture(pane);
+      if (test(s)) return s;
+      if (Date.now() > deadline) throw new Error(`${pane}: timed out waiting for ${what}; screen:\n${s}`);
+      await sleep(200);
+    }
+  }
+
+  async function keys(pane: string, ...names: readonly string[]) {
+    await sleep(400);
+    for (const key of names) {
+      await tmux.tmux('send-keys', '-t', pane, key);
+      await sleep(200);
+    }
+  }
+
+  /** Types a prompt, waits until it shows (a busy UI can drop keys), then Enter. */
+  async function type(pane: string, text: string) {
+    const squeezed = text.replace(/\s+/g, '');
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await sleep(300);
+      await tmux.tmux('send-keys', '-t', pane, '-l', text);
+      const deadline = Date.now() + 5_000;
+      while (Date.now() < deadline && !(await tmux.capture(pane)).replace(/\s+/g, '').includes(squeezed)) await sleep(150);
+      if ((await tmux.capture(pane)).replace(/\s+/g, '').includes(squeezed)) break;
+      await tmux.tmux('send-keys', '-t', pane, 'C-u');
+    }
+    await sleep(250);
+    await tmux.tmux('send-keys', '-t', pane, 'Enter');
+  }
+
+  /** The pane's first stuck event from event `from` on; on a timeout, the error shows the screen. */
+  async function stuckAfter(pane: string, from: number, what: string, timeoutMs = 30_000): Promise<Stuck> {
+    const deadline = Date.now() + timeoutMs;
+    while (stuckOf(pane, from).length === 0) {
+      if (Date.now() > deadline) throw new Error(`${pane}: no stuck event for ${what}; events: ${JSON.stringify(events().slice(from).filter((e) => e.paneId === pane))}\nscreen:\n${await tmux.capture(pane)}`);
+      await sleep(100);
+    }
+    return stuckOf(pane, from)[0]!;
+  }
+
+  async function launch(spec: Agent): Promise<{ pane: string; outside: string }> {
+    const p = profile(spec.tool);
+    const home = join(work, `home-${spec.tool}`);
+    const project = join(work, `project-${spec.tool}`);
+    const outside = join(work, `outside-${spec.tool}`);
+    for (const dir of [home, project, outside]) mkdirSync(dir, { recursive: true });
+    execFileSync('git', ['init', '-q', '-b', 'main', project]);
+    execFileSync('git', ['-C', project, '-c', 'user.email=t@example.invalid', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'start']);
+    const setup = p.setup({ home, work: project, outside, model, cols: 120, rows: 40, editPath: join(project, 'notes.txt') });
+    const [name, value] = marker.split('=');
+    const vars = { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), PATH: `${join(CLIS, 'node_modules', '.bin')}:/usr/local/bin:/usr/bin:/bin`, TERM: 'xterm-256color', [name!]: value!, ...setup.vars };
+    const env = Object.entries(vars).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+    // Without CI: Gemini CLI reads CI=true as "run headless" and quits.
+    const argv = ['env', '-u', 'CI', '-u', 'GITHUB_ACTIONS', '-u', 'CONTINUOUS_INTEGRATION', join(CLIS, 'node_modules', '.bin', p.bin), ...setup.args];
+    const pane = (await tmux.tmux('new-session', '-d', '-s', spec.tool, '-c', project, '-x', '120', '-y', '40', ...env, '-P', '-F', '#{pane_id}', ...argv)).trim();
+    await tmux.tmux('set-option', '-p', '-t', pane, 'remain-on-exit', 'on');
+    return { pane, outside };
+  }
+
+  /** One agent's whole walk; returns what the test checks. */
+  async function walk(spec: Agent) {
+    const { pane, outside } = await launch(spec);
+    for (let i = 0; i < 10; i++) {
+      const s = await screenUntil(pane, (x) => spec.idle(x) || spec.firstRun.some((f) => f.screen.test(x)), `${spec.tool} to start`, 90_000);
+      if (spec.idle(s)) break;
+      await keys(pane, ...spec.firstRun.find((f) => f.screen.test(s))!.keys);
+      await screenUntil(pane, (x) => x !== s, 'the first-run screen to move on', 15_000).catch(() => undefined);
+    }
+    // Idle: stuck (stopped), the threshold after it settles.
+    await screenUntil(pane, spec.idle, 'the idle input');
+    // From the first idle screen on (a first-run dialog left a moment may have turned stuck before).
+    const idle = await stuckAfter(pane, lastUnstuck(pane), 'the idle input');
+    // The tool dialog: stuck (permission).
+    let from = events().length;
+    await type(pane, `RUNCMD touch ${join(outside, 'ran.txt')}`);
+    await screenUntil(pane, (s) => spec.approval.test(s), 'the tool dialog');
+    const permission = await stuckAfter(pane, from, 'the tool dialog');
+    const dialogScreen = await tmux.capture(pane);
+    await keys(pane, ...spec.approve);
+    await screenUntil(pane, (s) => /Done: the tool finished/.test(s) && spec.idle(s), 'the answer after the tool');
+    // The question, where the agent can ask one offline.
+    let question: Stuck | null = null;
+    if (spec.question) {
+      from = events().length;
+      await type(pane, 'ASKBACK');
+      await screenUntil(pane, (s) => spec.question!.test(s), 'the question');
+      question = await stuckAfter(pane, from, 'the question');
+      await keys(pane, 'Escape');
+      await screenUntil(pane, spec.idle, 'the idle input after the question');
+    }
+    // A 60 s tool run: never stuck from the approval to the answer.
+    await type(pane, `RUNCMD ${LONG_RUN}`);
+    await screenUntil(pane, (s) => spec.approval.test(s), 'the dialog of the long run');
+    await keys(pane, ...spec.approve);
+    await screenUntil(pane, (s) => !spec.approval.test(s), 'the long run to start');
+    const running = events().length;
+    const startedAt = Date.now();
+    const finished = await screenUntil(pane, (s) => s.lastIndexOf('Done: the tool finished') > s.lastIndexOf('step'), 'the end of the long run', (TOOL_RUN_S + 60) * 1000);
+    const ranMs = Date.now() - startedAt;
+    if (process.env.CORRAL_AGENT_DEBUG) console.log(`--- ${spec.tool} after the long run (${ranMs} ms)\n${finished}`);
+    const duringRun = stuckOf(pane, running);
+    return { pane, idle, permission, dialogScreen, question, ranMs, duringRun };
+  }
+
+  it('reports each agent stuck at its idle input, its tool dialog and its question, and never during a 60 s tool run', async () => {
+    const only = process.env.CORRAL_AGENT_WATCH_ONLY;
+    const specs = AGENT_SPECS.filter((spec) => !only || spec.tool === only);
+    const results = await Promise.all(specs.map(async (spec) => ({ spec, result: await walk(spec) })));
+    for (const { spec, result } of results) {
+      expect(result.idle, spec.tool).toMatchObject({ reason: 'stopped' });
+      expect(result.permission, spec.tool).toMatchObject({ reason: 'permission' });
+      if (spec.question) expect(result.question, spec.tool).toMatchObject({ reason: 'permission' });
+      // The run took its minute (less the time the screen took to show it started), and nothing in it read as a wait.
+      expect(result.ranMs, spec.tool).toBeGreaterThan((TOOL_RUN_S - 10) * 1000);
+      expect(result.duringRun, spec.tool).toEqual([]);
+    }
+    // Claude Code's dialog animates while it waits: the screen it was stuck on has its blinking bullet.
+    const claude = results.find((r) => r.spec.tool === 'claude-code')?.result;
+    if (!only) expect(claude?.dialogScreen).toMatch(/^\s*(?:●\s)?\s*Running the command the user asked for/m);
+  });
+});
