@@ -2,7 +2,8 @@
 // speaks. Claude Code, Codex and Gemini CLI, pinned, run offline against the scripted model server
 // in one private tmux server, side by side. Each must be reported stuck (stopped) at its idle input,
 // stuck (permission) at its tool dialog (Claude Code blinks a bullet over that dialog all the while),
-// stuck (permission) at its question where it has one, and never stuck during a 60 s tool run.
+// stuck (permission) at its question where it has one, stuck as idle (stopped) with a draft typed
+// and with its own /model menu open (saying menu, never permission), and never stuck during a 60 s tool run.
 //
 // The CLIs come from `npm run agents:install` (scripts/agent-clis.mjs), as for the hooks test; where
 // they are not installed the test is skipped and says so, and in CI it fails instead.
@@ -45,7 +46,20 @@ interface Agent {
   readonly approve: readonly string[];
   /** Its question dialog, when its question tool works offline. */
   readonly question: RegExp | null;
+  /** Its own model picker, opened with /model. */
+  readonly modelMenu: RegExp;
 }
+
+/** Typed into the input and never sent. */
+const DRAFT = 'a draft I have not sent yet';
+
+/** The last `n` non-empty lines of a screen. */
+const bottomLines = (screen: string, n: number) =>
+  screen
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .slice(-n)
+    .join('\n');
 
 const CLAUDE_IDLE = (s: string) => /^❯\s*$/m.test(s) && /^─{10,}/m.test(s) && !/esc to interrupt/.test(s);
 const AGENT_SPECS: readonly Agent[] = [
@@ -62,6 +76,7 @@ const AGENT_SPECS: readonly Agent[] = [
     approval: /Do you want to proceed\?/,
     approve: ['Enter'],
     question: /Which colour should the button be\?/,
+    modelMenu: /Select model/,
   },
   {
     tool: 'codex',
@@ -71,14 +86,17 @@ const AGENT_SPECS: readonly Agent[] = [
     approve: ['y'],
     // Codex 0.171 answers its question tool with "unavailable" outside its plan mode.
     question: null,
+    modelMenu: /Select Model|enter select · esc back/i,
   },
   {
     tool: 'gemini-cli',
-    idle: (s) => /Type your message or @path\/to\/file/.test(s) && !/esc to cancel/.test(s) && !/Do you trust|How would you like to authenticate|Enter Gemini API Key/.test(s),
+    // Its first-run dialogs stay drawn above the input once it restarts: only the bottom says it is idle.
+    idle: (s) => /Type your message or @path\/to\/file/.test(s) && !/esc to cancel/.test(s) && !/Do you trust|How would you like to authenticate|Enter Gemini API Key/.test(bottomLines(s, 12)),
     firstRun: [{ screen: /Do you trust|authenticate|API Key/, keys: ['Enter'] }],
     approval: /Allow execution of/,
     approve: ['Enter'],
     question: /Which colour should the button be\?/,
+    modelMenu: /Select Model/,
   },
 ];
 
@@ -211,6 +229,23 @@ describe.skipIf(!installed && !required)('corral watch over the real agent CLIs,
       await keys(pane, 'Escape');
       await screenUntil(pane, spec.idle, 'the idle input after the question');
     }
+    // A draft left unsent: the person is mid-reply, so idle (stopped), not a permission.
+    from = events().length;
+    await tmux.tmux('send-keys', '-t', pane, '-l', DRAFT);
+    await screenUntil(pane, (s) => s.replace(/\s+/g, '').includes(DRAFT.replace(/\s+/g, '')), 'the draft');
+    const draft = await stuckAfter(pane, from, 'the draft');
+    await keys(pane, ...Array<string>(DRAFT.length + 4).fill('BSpace'));
+    await screenUntil(pane, spec.idle, 'the idle input after the draft');
+    // Its own model picker: stopped, saying menu.
+    from = events().length;
+    await type(pane, '/model');
+    await screenUntil(pane, (s) => spec.modelMenu.test(s), 'the model menu');
+    const menu = await stuckAfter(pane, from, 'the model menu');
+    await keys(pane, 'Escape');
+    await screenUntil(pane, spec.idle, 'the idle input after the menu').catch(async () => {
+      await keys(pane, 'Escape');
+      return screenUntil(pane, spec.idle, 'the idle input after the menu');
+    });
     // A 60 s tool run: never stuck from the approval to the answer.
     await type(pane, `RUNCMD ${LONG_RUN}`);
     await screenUntil(pane, (s) => spec.approval.test(s), 'the dialog of the long run');
@@ -222,10 +257,10 @@ describe.skipIf(!installed && !required)('corral watch over the real agent CLIs,
     const ranMs = Date.now() - startedAt;
     if (process.env.CORRAL_AGENT_DEBUG) console.log(`--- ${spec.tool} after the long run (${ranMs} ms)\n${finished}`);
     const duringRun = stuckOf(pane, running);
-    return { pane, idle, permission, dialogScreen, question, ranMs, duringRun };
+    return { pane, idle, permission, dialogScreen, question, draft, menu, ranMs, duringRun };
   }
 
-  it('reports each agent stuck at its idle input, its tool dialog and its question, and never during a 60 s tool run', async () => {
+  it('reports each agent stuck at its idle input, its tool dialog, its question, a draft and its own menu, and never during a 60 s tool run', async () => {
     const only = process.env.CORRAL_AGENT_WATCH_ONLY;
     const specs = AGENT_SPECS.filter((spec) => !only || spec.tool === only);
     const results = await Promise.all(specs.map(async (spec) => ({ spec, result: await walk(spec) })));
@@ -233,6 +268,9 @@ describe.skipIf(!installed && !required)('corral watch over the real agent CLIs,
       expect(result.idle, spec.tool).toMatchObject({ reason: 'stopped' });
       expect(result.permission, spec.tool).toMatchObject({ reason: 'permission' });
       if (spec.question) expect(result.question, spec.tool).toMatchObject({ reason: 'permission' });
+      expect(result.draft, spec.tool).toMatchObject({ reason: 'stopped' });
+      expect(result.draft.message, spec.tool).not.toMatch(/^menu open/);
+      expect(result.menu, spec.tool).toMatchObject({ reason: 'stopped', message: expect.stringMatching(/^menu open: /) as unknown });
       // The run took its minute (less the time the screen took to show it started), and nothing in it read as a wait.
       expect(result.ranMs, spec.tool).toBeGreaterThan((TOOL_RUN_S - 10) * 1000);
       expect(result.duringRun, spec.tool).toEqual([]);
