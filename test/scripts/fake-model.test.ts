@@ -214,7 +214,7 @@ describe('decide', () => {
 
 describe('waiting on a command that still runs', () => {
   it("asks Codex's write_stdin to wait for a command past its yield time, then ends the turn", () => {
-    const turn = (lastOutput: string) => ({ api: 'responses', model: 'm', tools: ['exec_command', 'write_stdin'], system: '', lastUser: 'RUNCMD make', afterTool: true, schema: null, lastOutput });
+    const turn = (lastResult: string) => ({ api: 'responses', model: 'm', tools: ['exec_command', 'write_stdin'], system: '', lastUser: 'RUNCMD make', afterTool: true, schema: null, lastResult });
     expect(decide(turn('Chunk ID: 1\nProcess running with session ID 42\nOutput:\nstep 9')).call).toEqual({ name: 'write_stdin', args: { session_id: 42, chars: '', yield_time_ms: 30_000 } });
     expect(decide(turn('Process exited with code 0\nOutput:\nstep 60')).text).toMatch(/Done: the tool finished/);
   });
