@@ -49,7 +49,7 @@ interface Agent {
   readonly question: RegExp | null;
   /** One of its own menus (a model picker, a command palette): how it opens and what it shows. */
   readonly menu: { readonly open: { readonly type: string } | { readonly keys: readonly string[] }; readonly screen: RegExp };
-  /** How long its first screen may take (opencode and Kilo Code take up to a minute on a loaded machine). */
+  /** How long its first screen and first turn may take (opencode and Kilo Code take a minute or more on a loaded machine). */
   readonly startMs?: number;
 }
 
@@ -268,7 +268,8 @@ describe.skipIf(!anyToRun)('corral watch over the real agent CLIs, screen only',
     if (approval) {
       const sent = events().length;
       await type(pane, `RUNCMD touch ${join(outside, 'ran.txt')}`);
-      await screenUntil(pane, (s) => approval.test(s), 'the tool dialog');
+      // The first turn can be slow too: opencode and Kilo Code initialise their snapshot first.
+      await screenUntil(pane, (s) => approval.test(s), 'the tool dialog', spec.startMs ?? 60_000);
       from = events().length;
       if (process.env.CORRAL_AGENT_DEBUG) console.log(`--- ${spec.tool} before its dialog: ${JSON.stringify(events().slice(sent).filter((e) => e.paneId === pane))}`);
       permission = await stuckAfter(pane, from, 'the tool dialog');
