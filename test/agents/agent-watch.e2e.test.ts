@@ -49,6 +49,8 @@ interface Agent {
   readonly question: RegExp | null;
   /** One of its own menus (a model picker, a command palette): how it opens and what it shows. */
   readonly menu: { readonly open: { readonly type: string } | { readonly keys: readonly string[] }; readonly screen: RegExp };
+  /** Questions it may ask on its own in a turn (not the ones the test checks), and the keys that answer them. */
+  readonly asides?: readonly { readonly screen: RegExp; readonly keys: readonly string[] }[];
   /** How long its first screen and first turn may take (opencode and Kilo Code take a minute or more on a loaded machine). */
   readonly startMs?: number;
 }
@@ -111,6 +113,8 @@ const OPENCODE_LIKE = {
   approve: ['Enter'],
   question: /Which colour should the button be\?/,
   menu: { open: { keys: ['C-p'] }, screen: /Commands\s{3,}esc\s*$/m },
+  // On a loaded machine the first turn's snapshot can take long enough for it to ask whether to go on without.
+  asides: [{ screen: /Do you want to disable Snapshots for this repository\?/, keys: ['Enter'] }],
   startMs: 120_000,
 } as const;
 
@@ -202,6 +206,17 @@ describe.skipIf(!anyToRun)('corral watch over the real agent CLIs, screen only',
     }
   }
 
+  /** Like screenUntil, answering the agent's own asides (questions the test does not check) on the way. */
+  async function screenAnswering(pane: string, spec: Agent, test: (s: string) => boolean, what: string, timeoutMs: number): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const s = await screenUntil(pane, (x) => test(x) || (spec.asides ?? []).some((a) => a.screen.test(x)), what, Math.max(1, deadline - Date.now()));
+      if (test(s)) return s;
+      await keys(pane, ...spec.asides!.find((a) => a.screen.test(s))!.keys);
+      await screenUntil(pane, (x) => !spec.asides!.some((a) => a.screen.test(x)), 'the aside to close', 15_000);
+    }
+  }
+
   /** Types a prompt, waits until it shows (a busy UI can drop keys), then Enter. */
   async function type(pane: string, text: string) {
     const squeezed = text.replace(/\s+/g, '');
@@ -269,7 +284,7 @@ describe.skipIf(!anyToRun)('corral watch over the real agent CLIs, screen only',
       const sent = events().length;
       await type(pane, `RUNCMD touch ${join(outside, 'ran.txt')}`);
       // The first turn can be slow too: opencode and Kilo Code initialise their snapshot first.
-      await screenUntil(pane, (s) => approval.test(s), 'the tool dialog', spec.startMs ?? 60_000);
+      await screenAnswering(pane, spec, (s) => approval.test(s), 'the tool dialog', spec.startMs ?? 60_000);
       from = events().length;
       if (process.env.CORRAL_AGENT_DEBUG) console.log(`--- ${spec.tool} before its dialog: ${JSON.stringify(events().slice(sent).filter((e) => e.paneId === pane))}`);
       permission = await stuckAfter(pane, from, 'the tool dialog');
