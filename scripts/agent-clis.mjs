@@ -1,7 +1,8 @@
-// `npm run agents:install`: installs the agent CLIs whose real hook calls the tests check (Claude
-// Code, Codex and Gemini CLI, at the versions pinned in scripts/agents/manifest.json, the recorder's
-// pins) into a cache folder, from the npm registry only. Prints the folder;
-// test/agents/agent-hooks.e2e.test.ts finds it there (or through CORRAL_AGENT_CLIS). About 700 MB.
+// `npm run agents:install`: installs the agent CLIs the tests run for real (Claude Code, Codex and
+// Gemini CLI, whose hook calls they check, and opencode, Qwen Code, Kilo Code and pi, which run offline
+// under `corral watch`), at the versions pinned in scripts/agents/manifest.json (the recorder's pins),
+// into a cache folder, from the npm registry only. Prints the folder; test/agents/*.e2e.test.ts find it
+// there (or through CORRAL_AGENT_CLIS). About 1.7 GB.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const HOOK_AGENTS = ['@anthropic-ai/claude-code', '@openai/codex', '@google/gemini-cli'];
+/** Agents without hooks corral installs that still run offline against the scripted model. */
+export const OFFLINE_AGENTS = ['opencode-ai', '@qwen-code/qwen-code', '@kilocode/cli', '@mariozechner/pi-coding-agent'];
 
 /** Where the CLIs go: CORRAL_AGENT_CLIS, else the user's cache folder. */
 export function agentClisDir(env = process.env) {
@@ -22,7 +25,7 @@ export function pinnedVersions() {
   const manifest = fileURLToPath(new URL('./agents/manifest.json', import.meta.url));
   if (!existsSync(manifest)) throw new Error(`${manifest} is missing: it pins the agent CLIs`);
   const { agents } = JSON.parse(readFileSync(manifest, 'utf8'));
-  return Object.fromEntries(HOOK_AGENTS.map((name) => {
+  return Object.fromEntries([...HOOK_AGENTS, ...OFFLINE_AGENTS].map((name) => {
     if (!agents[name]) throw new Error(`${manifest} pins no version of ${name}`);
     return [name, agents[name]];
   }));

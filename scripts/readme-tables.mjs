@@ -10,6 +10,11 @@ import { statesMarkdown } from '../dist/engine/pane-status.js';
 import { accuracy, accuracyMarkdown, readExceptions, readHandWritten, readRecorded } from './agents/accuracy.mjs';
 import { peerMarkdown } from './agents/peer-check.mjs';
 import { coverageMarkdown } from './agents/coverage.mjs';
+import { animationMarkdown, readFilms } from './agents/films.mjs';
+import { RECORDED_DIR } from './agents/recorded-fixtures.mjs';
+import { readLines } from '../dist/engine/screen-hash.js';
+import { contentHash } from '../dist/engine/screen-content.js';
+import { driftMarkdown, readRuleExpectations, recordedVersions, ruleDrift } from './agents/rule-drift.mjs';
 
 export const README = fileURLToPath(new URL('../README.md', import.meta.url));
 
@@ -17,7 +22,7 @@ export const README = fileURLToPath(new URL('../README.md', import.meta.url));
 export const TABLE_FILES = {
   'README.md': ['keys', 'states'],
   'docs/configuration.md': ['settings'],
-  'docs/detection.md': ['accuracy-recorded', 'accuracy-fixtures', 'peer-cases', 'coverage'],
+  'docs/detection.md': ['accuracy-recorded', 'accuracy-fixtures', 'peer-cases', 'coverage', 'film-animation', 'rule-drift'],
 };
 
 /** The path of a file named in TABLE_FILES. */
@@ -42,6 +47,13 @@ export function generatedTables() {
     'peer-cases': peerMarkdown((lines) => classifyScreen(lines)),
     // Agent × state: recorded, written or none, with accuracy.
     coverage: coverageMarkdown((lines, context) => classifyScreen(lines, undefined, context)),
+    // What animates while the filmed agents wait.
+    'film-animation': animationMarkdown(readFilms(RECORDED_DIR), (lines) => {
+      const read = readLines(lines.join('\n'));
+      return contentHash(read.lines, read.hash);
+    }),
+    // Per agent release: the rules that decide its recorded screens, and those that no longer match.
+    'rule-drift': driftMarkdown(ruleDrift(readRecorded(), recordedVersions(), readRuleExpectations(), (lines, context) => classifyScreen(lines, undefined, context))),
   };
 }
 

@@ -19,8 +19,8 @@ export interface WalkStep {
   readonly send?: string | ((ctx: AgentRunContext) => string);
   /** tmux key names, pressed one by one. */
   readonly keys?: readonly string[];
-  /** What the screen must show before the walk goes on. */
-  readonly wait: RegExp | ((screen: string) => boolean);
+  /** What the screen must show before the walk goes on (film steps have none). */
+  readonly wait?: RegExp | ((screen: string) => boolean);
   /** Recorded as `<label>--<state>.txt` when set. */
   readonly state?: string;
   readonly label?: 'permission' | 'stopped' | 'busy' | 'none';
@@ -33,6 +33,18 @@ export interface WalkStep {
   readonly settle?: boolean;
   /** Run the step only when the current screen passes this. */
   readonly when?: (screen: string) => boolean;
+  /** Typed without Enter (a draft). */
+  readonly type?: string | ((ctx: AgentRunContext) => string);
+  /** Backspace, this many times. */
+  readonly erase?: number;
+  /** Press `keys` again (up to this many times in all) while the screen does not show `wait`. */
+  readonly repeat?: number;
+  /** Starts or stops a film (films.mjs); stopping waits `holdMs` first. Only at the film size. */
+  readonly film?: { readonly start: string; readonly label: string; readonly sampleMs?: number } | { readonly stop: string; readonly holdMs?: number };
+  /** Notes in the running films the time `wait` was met (drawn, running, done). */
+  readonly mark?: string;
+  /** Taken only while filming (the 60 s tool run). */
+  readonly filmOnly?: boolean;
 }
 
 export interface AgentProfile {
@@ -41,9 +53,13 @@ export interface AgentProfile {
   readonly package: string;
   readonly bin: string;
   readonly editOutside?: boolean;
+  /** Every wait of its walk is this many times longer (an agent slow to answer on a loaded machine). */
+  readonly slowness?: number;
   /** Writes the agent's config into ctx.home; returns the environment and arguments to start it with. */
   setup(ctx: AgentRunContext): { vars: Record<string, string>; args: string[] };
   steps(ctx: AgentRunContext): WalkStep[];
 }
 
 export const AGENTS: readonly AgentProfile[];
+/** The command of the filmed 60 s tool run. */
+export const LONG_RUN: string;

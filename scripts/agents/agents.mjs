@@ -29,12 +29,21 @@ const STALLED = /Let me look into that/;
  * idle (its input, idle), approval / editApproval / question / plan (the dialogs), busy (its
  * working indicator), and the keys that reject, cancel and answer.
  */
-function commonWalk(p) {
+function commonWalk(walk) {
+  // Dialogs are looked for near the bottom: a long answer above may quote their questions.
+  const p = { ...walk };
+  for (const key of ['approval', 'editApproval', 'question', 'plan']) if (walk[key]) p[key] = nearBottom(walk[key]);
   const steps = [
     { state: 'idle-fresh', label: 'stopped', wait: p.idle },
-    { send: 'hello there', wait: (s) => ANSWERED.test(s) && p.idle(s) },
+    // Filmed: the answer streams in, then the idle input, for a few seconds.
+    { film: { start: 'idle', label: 'stopped' } },
+    { send: 'hello there', wait: (s) => ANSWERED.test(s) && p.idle(s), mark: 'drawn' },
     { state: 'idle-after-answer', label: 'stopped', wait: (s) => ANSWERED.test(s) && p.idle(s) },
-    { send: ({ outside }) => `RUNCMD touch ${outside}/ran-1.txt`, wait: p.approval, state: 'shell-approval', label: 'permission' },
+    { film: { stop: 'idle', holdMs: FILM_HOLD_MS } },
+    // Filmed: the turn works, then its dialog waits (and animates, for some agents).
+    { film: { start: 'permission', label: 'permission' } },
+    { send: ({ outside }) => `RUNCMD touch ${outside}/ran-1.txt`, wait: p.approval, state: 'shell-approval', label: 'permission', mark: 'drawn' },
+    { film: { stop: 'permission', holdMs: FILM_HOLD_MS } },
     { keys: p.reject, wait: p.rejected, state: 'shell-rejected', label: 'stopped' },
     // Some agents remember the folder of a command they asked about; then the second one runs at once.
     { send: ({ outside }) => `RUNCMD touch ${outside}/ran-2.txt`, wait: (s) => asTest(p.approval)(s) || TOOL_DONE.test(s) },
@@ -42,7 +51,9 @@ function commonWalk(p) {
     { wait: (s) => TOOL_DONE.test(s) && p.idle(s), state: 'idle-after-tool', label: 'stopped' },
     { send: ({ editPath }) => `EDITFILE ${editPath}`, wait: p.editApproval, state: 'edit-approval', label: 'permission' },
     { keys: p.reject, wait: p.idle },
-    { send: 'ASKBACK', wait: p.question, state: 'question', label: 'permission', optional: p.questionOptional },
+    { film: { start: 'question', label: 'permission' } },
+    { send: 'ASKBACK', wait: p.question, state: 'question', label: 'permission', optional: p.questionOptional, mark: 'drawn' },
+    { film: { stop: 'question', holdMs: FILM_HOLD_MS } },
     { keys: p.dismissQuestion ?? p.reject, wait: p.idle, optional: p.questionOptional },
   ];
   if (p.plan) {
@@ -61,11 +72,100 @@ function commonWalk(p) {
     // Some agents draw a line only when it is complete; then their spinner is all there is to see.
     { send: 'STALL', wait: (s) => STALLED.test(s) || asTest(p.busy)(s), delayMs: 4000, state: 'stalled-stream', label: 'busy', settle: false },
     { keys: p.cancel, wait: p.cancelled },
+    ...(p.clearInput ? [{ keys: p.clearInput, wait: p.idle }] : []),
+    ...toolRun(p),
+    ...moreScreens(p),
   );
   return steps;
 }
 
+/** How long a film goes on after its state arrived: long enough for a replay's threshold. */
+const FILM_HOLD_MS = 10_000;
+
+/**
+ * The command of the filmed tool run: a minute of work that prints a line a second, as a test run
+ * does (Claude Code refuses a plain `sleep 60`, telling the model to wait another way; Gemini CLI
+ * refuses a command substitution).
+ */
+export const LONG_RUN = 'seq 1 60 | while read i; do echo "step $i of 60"; sleep 1; done';
+/** The answer after the long run: the last answer on screen comes after the command. */
+const ranLong = (s) => s.lastIndexOf('Done: the tool finished') > Math.max(s.lastIndexOf(LONG_RUN), s.lastIndexOf('step '));
+
+/** A 60 s tool run, filmed from the request to the answer after it: busy all along, never a wait. */
+function toolRun(p) {
+  const approval = p.approval ? asTest(p.approval) : () => false;
+  return [
+    { film: { start: 'working', label: 'busy', sampleMs: 250 } },
+    // An agent may show its spinner before its dialog: wait for the dialog or the first output.
+    { send: `RUNCMD ${LONG_RUN}`, wait: (s) => approval(s) || /step \d+ of 60/.test(s) || ranLong(s), timeoutMs: 30_000, optional: true, filmOnly: true },
+    { when: approval, keys: p.approve, wait: (s) => !approval(s), filmOnly: true },
+    // From here the command runs (whatever the screen says about it) until its answer comes.
+    { wait: (s) => !approval(s), mark: 'running', filmOnly: true },
+    { wait: (s) => ranLong(s) && p.idle(s), timeoutMs: 120_000, mark: 'done', filmOnly: true },
+    { film: { stop: 'working', holdMs: 3000 } },
+  ];
+}
+
+/** The messages an API error shows once retries give up (the scripted model's words or the status). */
+const RATE_ERROR = /Rate limited by the scripted model|\b429\b|Too Many Requests/;
+const SERVER_ERROR = /scripted model failed|\b500\b|Internal Server Error/;
+
+/**
+ * Screens beyond the common walk: a typed draft, the agent's own menus, long answers and a
+ * permission after one, a second permission after an approval, API errors once retries give up,
+ * and the exit confirmation (last: some agents quit on the first Ctrl-C).
+ */
+function moreScreens(p) {
+  const approval = p.approval ? asTest(p.approval) : () => false;
+  // This message's error is shown (below the message: the one before may still be on screen) and
+  // the agent is idle again, no retry under way (some count them down).
+  const gaveUp = (keyword, error) => (s) => {
+    const shown = Math.max(...[...s.matchAll(new RegExp(error.source, 'gi'))].map((m) => m.index), -1);
+    return shown > s.lastIndexOf(keyword) && p.idle(s) && !/\bRetrying\b|\bretrying\b|Trying to reach/.test(bottom(s, 10));
+  };
+  const steps = [
+    // Compared without spaces: a narrow input wraps the draft.
+    { type: DRAFT, wait: (s) => s.replace(/\s+/g, '').includes(DRAFT.replace(/\s+/g, '')), state: 'draft', label: 'stopped' },
+    { erase: DRAFT.length + 4, wait: p.idle },
+  ];
+  for (const menu of p.menus ?? []) {
+    steps.push(
+      // Its own screen when the profile names one (an overlay may leave the input drawn), else any screen but the idle input.
+      { ...(menu.keys ? { keys: menu.keys } : { send: menu.command }), wait: (s) => (menu.wait ? menu.wait.test(s) : !p.idle(s)), state: `menu-${menu.name}`, label: 'stopped', optional: true },
+      { keys: menu.close ?? ['Escape'], wait: p.idle, repeat: 3, optional: true },
+      // A command the agent did not take stays in its input.
+      { when: (s) => !p.idle(s) || s.includes(menu.command ?? '\u0000'), erase: 30, wait: p.idle, optional: true },
+    );
+  }
+  steps.push({ send: 'LONGANSWER', wait: (s) => /End of the checklist/.test(s) && p.idle(s), state: 'long-answer', label: 'stopped', timeoutMs: 60_000 });
+  if (p.approval) {
+    steps.push(
+      { send: ({ outside }) => `LONGRUN touch ${outside}/ran-4.txt`, wait: approval, state: 'approval-after-long-output', label: 'permission', timeoutMs: 60_000 },
+      { keys: p.reject, wait: p.idle },
+      { send: ({ outside }) => `RUNTWICE touch ${outside}/ran-5.txt ;; touch ${outside}/ran-6.txt`, wait: (s) => approval(s) || TOOL_DONE.test(s) },
+      // The model says so before it asks for the second command.
+      { when: approval, keys: p.approve, wait: (s) => approval(s) && /Now the second command/.test(s), state: 'second-approval', label: 'permission', optional: true },
+      { wait: (s) => approval(s) || p.idle(s) },
+      { when: approval, keys: p.reject, wait: p.idle, repeat: 2 },
+    );
+  }
+  steps.push(
+    { send: 'FAILRATE', wait: gaveUp('FAILRATE', RATE_ERROR), state: 'api-error-429', label: 'stopped', optional: true, timeoutMs: 180_000 },
+    { when: (s) => !p.idle(s), keys: p.cancel, wait: p.idle, optional: true },
+    { send: 'FAILSERVER', wait: gaveUp('FAILSERVER', SERVER_ERROR), state: 'api-error-500', label: 'stopped', optional: true, timeoutMs: 180_000 },
+    { when: (s) => !p.idle(s), keys: p.cancel, wait: p.idle, optional: true },
+    { keys: p.exitKeys ?? ['C-c'], wait: p.exitConfirm ?? /again to (?:exit|quit)/i, state: 'exit-confirm', label: 'stopped', settle: false, optional: true, timeoutMs: 3000 },
+  );
+  return steps;
+}
+
+/** What the draft step types without sending it. */
+const DRAFT = 'a draft I have not sent yet';
+
 const asTest = (wait) => (typeof wait === 'function' ? wait : (s) => wait.test(s));
+
+/** A regex tested against the bottom 25 non-empty lines only (a function stays as it is). */
+const nearBottom = (wait) => (typeof wait === 'function' ? wait : (s) => wait.test(bottom(s, 25)));
 
 /** The last `n` non-empty lines of a screen, joined. */
 const bottom = (screen, n) =>
@@ -91,6 +191,16 @@ function scriptedProvider(model) {
   };
 }
 
+/** opencode's menus (Kilo Code's too): its command palette and the dialogs of its commands. */
+const OPENCODE_DIALOG = /\S\s{3,}esc(?:\/enter)?\s*$/m;
+const OPENCODE_MENUS = [
+  { name: 'commands', keys: ['C-p'], wait: OPENCODE_DIALOG },
+  { name: 'model', command: '/models', wait: OPENCODE_DIALOG },
+  { name: 'help', command: '/help', wait: OPENCODE_DIALOG },
+  { name: 'resume', command: '/sessions', wait: OPENCODE_DIALOG },
+  { name: 'settings', command: '/themes', wait: OPENCODE_DIALOG },
+];
+
 export const AGENTS = [
   {
     tool: 'claude-code',
@@ -107,12 +217,17 @@ export const AGENTS = [
           DISABLE_TELEMETRY: '1',
           DISABLE_ERROR_REPORTING: '1',
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+          // An API error is retried once, not ten times over minutes.
+          CLAUDE_CODE_MAX_RETRIES: '1',
         },
         args: [],
       };
     },
     steps() {
-      const idle = (s) => /^❯\s*$/m.test(s) && /^─{10,}/m.test(s) && !/esc to interrupt/.test(s);
+      // The empty input, or its placeholder after an API error.
+      // (A long answer may quote "esc to interrupt": only the status lines at the bottom count.)
+      // (After ❯ it draws a no-break space.)
+      const idle = (s) => /^❯(?:\sResend your message to try again)?\s*$/m.test(s) && /^─{10,}/m.test(s) && !/esc to interrupt/.test(bottom(s, 6));
       return [
         { state: 'first-run-theme', label: 'permission', wait: /Choose the text style/, optional: true },
         { keys: ['Enter'], wait: /Press Enter to continue|Quick safety check|trust this folder|^❯\s*$/m },
@@ -140,6 +255,13 @@ export const AGENTS = [
           enterPlanMode: [{ keys: ['BTab', 'BTab'], wait: /plan mode on/ }],
           leavePlanMode: [{ keys: ['BTab', 'BTab'], wait: /manual mode on/ }],
           planOptional: true,
+          menus: [
+            { name: 'model', command: '/model', wait: /Select model/ },
+            { name: 'help', command: '/help', wait: /Esc to close|to switch/ },
+            { name: 'resume', command: '/resume', wait: /Resume session/ },
+            { name: 'settings', command: '/config', wait: /Esc to (?:go back|close|clear)/ },
+          ],
+          exitConfirm: /Press Ctrl-C again to exit/,
         }),
       ];
     },
@@ -165,6 +287,9 @@ export const AGENTS = [
           `base_url = "${model.url}/v1"`,
           'env_key = "SCRIPTED_API_KEY"',
           'wire_api = "responses"',
+          // An API error is retried once, not over minutes.
+          'request_max_retries = 1',
+          'stream_max_retries = 1',
           '',
           // /tmp is writable in the sandbox by default; without it, a file outside the project needs an approval.
           '[sandbox_workspace_write]',
@@ -182,7 +307,7 @@ export const AGENTS = [
       return { vars: { CODEX_HOME: codexHome, SCRIPTED_API_KEY: 'scripted' }, args: [] };
     },
     steps() {
-      const idle = (s) => /^› /m.test(bottom(s, 4)) && !/esc to interrupt/.test(s) && !/Press enter to confirm/.test(s);
+      const idle = (s) => /^› /m.test(bottom(s, 4)) && !/esc to interrupt|\(\d+[smh]? • esc/.test(bottom(s, 8)) && !/Press enter to confirm/.test(s);
       return [
         { state: 'first-run-trust', label: 'permission', wait: /Trust this folder\?/, optional: true },
         { keys: ['Enter'], wait: idle, optional: true },
@@ -191,13 +316,23 @@ export const AGENTS = [
           approval: /Would you like to run the following command\?/,
           editApproval: /Would you like to (?:make the following edits|run the following command)\?/,
           question: /Which colour should the button be\?/,
-          busy: /esc to interrupt/,
+          // Cut short on a narrow pane: "(30s • esc to …".
+          busy: /esc to interrupt|\(\d+[smh]? • esc/,
           rejected: idle,
           cancelled: idle,
           approve: ['y'],
           reject: ['Escape'],
           cancel: ['Escape'],
           questionOptional: true,
+          menus: [
+            { name: 'model', command: '/model', wait: /Select Model|enter select · esc back/i },
+            // Its shortcuts overlay: `?` in the empty composer.
+            { name: 'help', keys: ['?'], wait: /\? \/ esc close/ },
+            { name: 'resume', command: '/resume', wait: /Resume a previous session/ },
+            { name: 'settings', command: '/permissions', wait: /Update Model Permissions/ },
+          ],
+          // Ctrl-C in the empty composer quits at once: it asks nothing.
+          exitConfirm: /again to (?:exit|quit)/i,
         }),
       ];
     },
@@ -208,7 +343,8 @@ export const AGENTS = [
     bin: 'gemini',
     setup({ home, model }) {
       json(join(home, '.gemini', 'settings.json'), {
-        general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+        // maxAttempts: an API error is not retried for minutes.
+        general: { enableAutoUpdate: false, enableAutoUpdateNotification: false, maxAttempts: 1 },
         privacy: { usageStatisticsEnabled: false },
         telemetry: { enabled: false },
       });
@@ -236,6 +372,8 @@ export const AGENTS = [
             { keys: ['Enter'], wait: /Ready to start implementation\?|Approve (?:the )?plan|Exit Plan Mode|implementation plan/i, optional: true },
           ],
           planSend: null,
+          // Back to the manual mode ("plan Shift+Tab to manual" in plan mode).
+          leavePlanMode: [{ when: (s) => /Shift\+Tab to manual/.test(s), keys: ['BTab'], wait: /Shift\+Tab to accept edits/, optional: true, repeat: 2 }],
           busy: /esc to cancel/,
           rejected: idle,
           cancelled: idle,
@@ -244,6 +382,12 @@ export const AGENTS = [
           cancel: ['Escape'],
           questionOptional: true,
           planOptional: true,
+          menus: [
+            { name: 'model', command: '/model' },
+            { name: 'help', command: '/help' },
+            { name: 'resume', command: '/resume' },
+            { name: 'settings', command: '/settings' },
+          ],
         }),
       ];
     },
@@ -253,6 +397,8 @@ export const AGENTS = [
     package: 'opencode-ai',
     bin: 'opencode',
     editOutside: true,
+    // Its first turn waits for its snapshot and location services: up to a minute on a loaded machine.
+    slowness: 3,
     setup({ home, model }) {
       json(join(home, '.config', 'opencode', 'opencode.json'), {
         $schema: 'https://opencode.ai/config.json',
@@ -264,7 +410,8 @@ export const AGENTS = [
     },
     steps() {
       const idle = (s) => /ctrl\+p commands/.test(s) && !/esc interrupt/.test(s) && !/Permission required/.test(s);
-      return commonWalk({
+      // A loaded machine can take a minute to draw its first screen.
+      return [{ wait: idle, timeoutMs: 120_000 }, ...commonWalk({
         idle,
         approval: /Permission required/,
         editApproval: /Permission required/,
@@ -276,7 +423,8 @@ export const AGENTS = [
         reject: ['Escape'],
         cancel: ['Escape', 'Escape'],
         questionOptional: true,
-      });
+        menus: OPENCODE_MENUS,
+      })];
     },
   },
   {
@@ -319,6 +467,12 @@ export const AGENTS = [
           enterPlanMode: [{ send: '/approval-mode plan', wait: /Plan mode/i, optional: true }],
           leavePlanMode: [{ send: '/approval-mode default', wait: /Ask permissions/, optional: true }],
           planOptional: true,
+          menus: [
+            { name: 'model', command: '/model' },
+            { name: 'help', command: '/help' },
+            { name: 'resume', command: '/resume' },
+            { name: 'settings', command: '/settings' },
+          ],
         }),
       ];
     },
@@ -396,10 +550,23 @@ export const AGENTS = [
       const working = /^\s*[⠁-⣿] Working\.\.\./m;
       // The empty editor: two rules with nothing between them, its footer below.
       const idle = (s) => /^─{10,}\n(?:[ \t]*\n)?─{10,}$/m.test(s) && /%\/\d+k \(auto\)/.test(s) && !working.test(s);
+      const p = {
+        idle,
+        busy: working,
+        cancel: ['Escape'],
+        menus: [
+          { name: 'model', command: '/model' },
+          { name: 'settings', command: '/settings' },
+          { name: 'resume', command: '/resume' },
+          { name: 'help', command: '/hotkeys' },
+        ],
+      };
       return [
         { state: 'idle-fresh', label: 'stopped', wait: idle },
-        { send: 'hello there', wait: (s) => ANSWERED.test(s) && idle(s) },
+        { film: { start: 'idle', label: 'stopped' } },
+        { send: 'hello there', wait: (s) => ANSWERED.test(s) && idle(s), mark: 'drawn' },
         { state: 'idle-after-answer', label: 'stopped', wait: (s) => ANSWERED.test(s) && idle(s) },
+        { film: { stop: 'idle', holdMs: FILM_HOLD_MS } },
         { send: ({ outside }) => `RUNCMD touch ${outside}/ran-1.txt`, wait: (s) => TOOL_DONE.test(s) && idle(s) },
         { state: 'idle-after-tool', label: 'stopped', wait: (s) => TOOL_DONE.test(s) && idle(s) },
         { send: 'THINKLONG', wait: working, delayMs: 2500, state: 'thinking', label: 'busy', settle: false },
@@ -413,6 +580,8 @@ export const AGENTS = [
           settle: false,
         },
         { keys: ['Escape'], wait: /Operation aborted/ },
+        ...toolRun(p),
+        ...moreScreens(p),
       ];
     },
   },
@@ -422,6 +591,7 @@ export const AGENTS = [
     package: '@kilocode/cli',
     bin: 'kilo',
     editOutside: true,
+    slowness: 3,
     setup({ home, model }) {
       json(join(home, '.config', 'kilo', 'kilo.json'), {
         autoupdate: false,
@@ -448,6 +618,7 @@ export const AGENTS = [
         reject: ['Escape', 'Enter'],
         cancel: ['Escape', 'Escape'],
         questionOptional: true,
+        menus: OPENCODE_MENUS,
       }),
       ];
     },

@@ -4,6 +4,8 @@
 // only) or none, with how many of those screens the rules get right.
 
 import { readHandWritten, readRecorded } from './accuracy.mjs';
+import { readFilms } from './films.mjs';
+import { RECORDED_DIR } from './recorded-fixtures.mjs';
 import { judge, readPeerCases } from './peer-check.mjs';
 
 /**
@@ -88,9 +90,14 @@ export function coverageMarkdown(classify) {
     if (peer.length > 0) parts.push(`peers ${frac(peer.map((c) => c.agrees))}`);
     return `written (${parts.join(', ')})`;
   };
+  const films = readFilms(RECORDED_DIR);
+  const filmed = (agent) => {
+    const names = films.filter((f) => f.tool === agent.tool).map((f) => f.name).sort();
+    return names.length > 0 ? names.join(', ') : '–';
+  };
   return [
-    '| agent | permission | stopped | busy | runs offline |',
-    '|---|---|---|---|---|',
-    ...COVERED_AGENTS.map((a) => `| ${a.name} | ${STATES.map((s) => cell(a, s)).join(' | ')} | ${a.offline} |`),
+    '| agent | permission | stopped | busy | films | runs offline |',
+    '|---|---|---|---|---|---|',
+    ...COVERED_AGENTS.map((a) => `| ${a.name} | ${STATES.map((s) => cell(a, s)).join(' | ')} | ${filmed(a)} | ${a.offline} |`),
   ].join('\n');
 }

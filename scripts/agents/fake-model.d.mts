@@ -15,6 +15,8 @@ export interface Turn {
   /** The text of the last tool result, when the request carries one (Anthropic and Responses). */
   readonly lastResult?: string | null;
   readonly deferred?: string[];
+  /** Tool calls the model made since the user's last message (1 after the first result). */
+  readonly callsSinceUser?: number;
   /** MCP tool names (`mcp__server__tool`) the request mentions, for loading with a tool search. */
   readonly deferredMcp?: string[];
 }
@@ -26,6 +28,8 @@ export interface Reply {
   readonly thinkMs?: number;
   readonly slowMs?: number;
   readonly stall?: boolean;
+  /** An HTTP error status to answer with instead (429, 500). */
+  readonly error?: number;
 }
 
 export interface RequestEntry {
@@ -57,6 +61,7 @@ export interface FakeModelOptions {
 }
 
 export const KEYWORDS: Readonly<Record<string, string>>;
+export const LONG_TEXT: string;
 export const TOOLS: Readonly<Record<string, readonly { name: string; args: (value?: string) => object }[]>>;
 export function decide(turn: Turn, options?: { thinkMs?: number; slowMs?: number }): Reply;
 export function sampleOf(schema: unknown): unknown;

@@ -24,6 +24,11 @@ export const KEYWORDS = {
   THINKLONG: 'stream reasoning for `thinkMs` (default 600 s), then answer',
   STALL: 'stream the start of an answer, then send nothing more until the client goes away',
   SLOWREPLY: 'stream a long answer over `slowMs` (default 600 s)',
+  RUNTWICE: 'ask to run two shell commands one after the other, given after the keyword and split by ";;"',
+  LONGRUN: 'write a long Markdown answer, then ask to run the shell command given after the keyword',
+  LONGANSWER: 'write a long Markdown answer (headings, lists, a table, code, quoted prompts)',
+  FAILRATE: 'answer with HTTP 429 (rate limited), every time, so the agent retries and gives up',
+  FAILSERVER: 'answer with HTTP 500 (server error), every time, so the agent retries and gives up',
   SUPERVISE: "supervise other panes through corral's MCP tools: list_panes, wait_for a permission prompt, answer it with its first offered answer",
 };
 
@@ -39,7 +44,8 @@ export const TOOLS = {
     // Codex runs commands in its sandbox; asking for escalation is what makes it ask the user.
     {
       name: 'exec_command',
-      args: (cmd) => ({ cmd, sandbox_permissions: 'require_escalated', justification: 'The user asked to run this command outside the sandbox.' }),
+      // Waits for the command (up to 2 min) rather than the 10 s Codex yields after by default.
+      args: (cmd) => ({ cmd, yield_time_ms: 120_000, sandbox_permissions: 'require_escalated', justification: 'The user asked to run this command outside the sandbox.' }),
     },
     {
       name: 'shell_command',
@@ -140,6 +146,40 @@ function patchAdding(path) {
   return `*** Begin Patch\n*** Add File: ${path}\n+Notes written by the scripted model.\n*** End Patch\n`;
 }
 
+/**
+ * A long answer that looks like prompts in places (a question, a numbered list, a shell line, an
+ * interrupt hint in backticks), as real answers do: the screen under it is idle all the same.
+ */
+export const LONG_TEXT = [
+  '# Release checklist',
+  '',
+  'Here is what I found in the project, section by section.',
+  '',
+  '## Build',
+  '',
+  ...Array.from({ length: 12 }, (_, i) => `${i + 1}. Step ${i + 1}: check that \`npm run build\` still passes after change ${i + 1}.`),
+  '',
+  '## Questions people ask',
+  '',
+  '- Do you want to proceed? Only after the tests pass.',
+  '- Would you like to run the following command? `npm test` is enough.',
+  '- Press `esc to interrupt` if a run takes too long.',
+  '',
+  '| step | owner | state |',
+  '|---|---|---|',
+  ...Array.from({ length: 8 }, (_, i) => `| task ${i + 1} | team ${String.fromCharCode(65 + i)} | done |`),
+  '',
+  '```sh',
+  '$ npm ci',
+  '$ npm test',
+  '> all green',
+  '```',
+  '',
+  ...Array.from({ length: 10 }, (_, i) => `Paragraph ${i + 1}: the release notes mention item ${i + 1}, and nothing in it needs an answer from you.`),
+  '',
+  'End of the checklist.',
+].join('\n');
+
 const PLAN_TEXT = '## Plan\n\n1. Add a `colour` prop to the button.\n2. Use it in the stylesheet.\n3. Add a test.\n';
 const QUESTION_TEXT = 'Which colour should the button be: blue or green?';
 const DONE_TEXT = 'Done: the tool finished. Anything else?';
@@ -166,9 +206,21 @@ export function decide(turn, options = {}) {
   // After a tool search has loaded a deferred tool, or the agent went into plan mode, carry on
   // with what the user asked for.
   const loaded = turn.afterTool && (turn.lastCall === TOOL_SEARCH || TOOLS.planMode.some((t) => t.name === turn.lastCall));
-  if (turn.afterTool && !loaded) return { text: DONE_TEXT };
+  const found = turn.tools.length === 0 ? null : findKeyword(turn.lastUser);
+  if (found?.keyword === 'FAILRATE') return { error: 429 };
+  if (found?.keyword === 'FAILSERVER') return { error: 500 };
+  // Codex's command still runs after its yield time: wait for it, as a model does.
+  const running = turn.afterTool ? /Process running with session ID (\d+)/.exec(turn.lastResult ?? '') : null;
+  if (running && turn.tools.includes('write_stdin')) {
+    return { call: { name: 'write_stdin', args: { session_id: Number(running[1]), chars: '', yield_time_ms: 30_000 } } };
+  }
+  if (turn.afterTool && !loaded) {
+    // The first of two commands ran: ask for the second.
+    const second = found?.keyword === 'RUNTWICE' && (turn.callsSinceUser ?? 1) < 2 ? found.arg.split(';;')[1]?.trim() : undefined;
+    const tool = second ? TOOLS.shell.find((t) => turn.tools.includes(t.name)) : undefined;
+    return tool ? { text: 'Now the second command.', call: { name: tool.name, args: tool.args(second) } } : { text: DONE_TEXT };
+  }
   if (turn.tools.length === 0) return { text: sideAnswer(turn) };
-  const found = findKeyword(turn.lastUser);
   if (!found) return { text: HELLO_TEXT };
   const { keyword, arg } = found;
   const call = (kind, value) => {
@@ -184,6 +236,16 @@ export function decide(turn, options = {}) {
       const c = call('shell', arg || 'touch marker.txt');
       return c ? { text: 'I will run that command.', call: c } : { text: 'I have no shell tool here.' };
     }
+    case 'RUNTWICE': {
+      const c = call('shell', arg.split(';;')[0]?.trim() || 'touch marker.txt');
+      return c ? { text: 'I will run two commands, one after the other.', call: c } : { text: 'I have no shell tool here.' };
+    }
+    case 'LONGRUN': {
+      const c = call('shell', arg || 'touch marker.txt');
+      return c ? { text: `${LONG_TEXT}\n\nNow I will run that command.`, call: c } : { text: LONG_TEXT };
+    }
+    case 'LONGANSWER':
+      return { text: LONG_TEXT };
     case 'EDITFILE': {
       const c = call('edit', arg || 'notes.txt');
       return c ? { text: 'I will write that file.', call: c } : { text: 'I have no file tool here.' };
@@ -321,10 +383,18 @@ function anthropicTurn(body) {
   const asked = messages.slice(0, afterTool && lastAssistantAt >= 0 ? lastAssistantAt : messages.length);
   const userTexts = asked.filter((m) => m.role === 'user').map((m) => stripReminders(textOf(m.content))).filter((t) => t.trim() !== '');
   const whole = JSON.stringify(body);
+  let callsSinceUser = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    const parts = Array.isArray(m.content) ? m.content : [];
+    if (m.role === 'assistant') callsSinceUser += parts.filter((b) => b?.type === 'tool_use' && b.name !== TOOL_SEARCH).length;
+    else if (m.role === 'user' && stripReminders(textOf(Array.isArray(m.content) ? parts.filter((b) => b?.type !== 'tool_result') : m.content)).trim() !== '') break;
+  }
   const result = blocks.filter((b) => b?.type === 'tool_result').at(-1);
   return {
     api: 'anthropic',
     lastCall,
+    callsSinceUser,
     lastResult: result ? textOf(typeof result.content === 'string' ? result.content : (result.content ?? []).map((c) => c?.text ?? '')) : null,
     deferredMcp: [...new Set(whole.match(/mcp__[A-Za-z0-9_-]+?__[A-Za-z0-9_]+/g) ?? [])],
     deferred: ALL_TOOL_NAMES.filter((name) => whole.includes(name)),
@@ -348,10 +418,13 @@ function responsesTurn(body) {
   const afterTool = last?.type === 'function_call_output' || last?.type === 'custom_tool_call_output';
   const output = afterTool ? last.output : null;
   const users = input.filter((i) => i.role === 'user' && (i.type === undefined || i.type === 'message'));
-  const lastCall = input.filter((i) => i.type === 'function_call' || i.type === 'custom_tool_call').at(-1)?.name ?? null;
+  const isCall = (i) => i.type === 'function_call' || i.type === 'custom_tool_call';
+  const lastCall = input.filter(isCall).at(-1)?.name ?? null;
+  const lastUserAt = input.findLastIndex((i) => i.role === 'user' && (i.type === undefined || i.type === 'message'));
   return {
     api: 'responses',
     lastCall,
+    callsSinceUser: input.slice(lastUserAt + 1).filter(isCall).length,
     lastResult: output === null ? null : typeof output === 'string' ? output : textOf(output),
     model: body.model ?? '',
     tools: (body.tools ?? []).map((t) => t.name ?? t.type).filter(Boolean),
@@ -366,9 +439,11 @@ function chatTurn(body) {
   const messages = body.messages ?? [];
   const last = messages.at(-1);
   const lastCall = messages.filter((m) => m.role === 'assistant').at(-1)?.tool_calls?.at(-1)?.function?.name ?? null;
+  const lastUserAt = messages.findLastIndex((m) => m.role === 'user');
   return {
     api: 'chat',
     lastCall,
+    callsSinceUser: messages.slice(lastUserAt + 1).reduce((n, m) => n + (m.role === 'assistant' ? (m.tool_calls?.length ?? 0) : 0), 0),
     model: body.model ?? '',
     tools: (body.tools ?? []).map((t) => t.function?.name).filter(Boolean),
     system: messages.filter((m) => m.role === 'system').map((m) => textOf(m.content)).join('\n'),
@@ -384,10 +459,13 @@ function geminiTurn(body) {
   const parts = last?.parts ?? [];
   const afterTool = parts.some((p) => p.functionResponse) && !parts.some((p) => typeof p.text === 'string' && p.text.trim() !== '');
   const lastCall = (contents.filter((c) => c.role === 'model').at(-1)?.parts ?? []).filter((p) => p.functionCall).at(-1)?.functionCall.name ?? null;
-  const users = contents.filter((c) => c.role === 'user' && (c.parts ?? []).some((p) => typeof p.text === 'string'));
+  const hasText = (c) => c.role === 'user' && (c.parts ?? []).some((p) => typeof p.text === 'string');
+  const users = contents.filter(hasText);
+  const lastUserAt = contents.findLastIndex(hasText);
   return {
     api: 'gemini',
     lastCall,
+    callsSinceUser: contents.slice(lastUserAt + 1).reduce((n, c) => n + (c.role === 'model' ? (c.parts ?? []).filter((p) => p.functionCall).length : 0), 0),
     model: body.model ?? '',
     tools: (body.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((f) => f.name)),
     system: textOf(body.systemInstruction?.parts ?? body.systemInstruction ?? ''),
@@ -595,6 +673,17 @@ async function writeGemini(req, res, body, reply, signal, ctx, streaming) {
   res.end();
 }
 
+/** An error as each API answers it: the status, and the body its clients parse. */
+function writeError(res, api, status) {
+  const message = status === 429 ? 'Rate limited by the scripted model: try again later.' : 'The scripted model failed (a server error).';
+  const bodies = {
+    anthropic: { type: 'error', error: { type: status === 429 ? 'rate_limit_error' : 'api_error', message } },
+    gemini: { error: { code: status, message, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INTERNAL' } },
+  };
+  const openai = { error: { message, type: status === 429 ? 'rate_limit_error' : 'server_error', code: status === 429 ? 'rate_limit_exceeded' : 'server_error' } };
+  json(res, status, bodies[api] ?? openai);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The server
 
@@ -670,6 +759,7 @@ export async function startFakeModel(options = {}) {
         const turn = anthropicTurn(body);
         const reply = decide(turn, options);
         record('anthropic', turn, reply);
+        if (reply.error) return writeError(res, 'anthropic', reply.error);
         return await writeAnthropic(req, res, body, reply, controller.signal, ctx);
       }
       if (/\/responses$/.test(path)) {
@@ -677,12 +767,14 @@ export async function startFakeModel(options = {}) {
         const turn = responsesTurn(body);
         const reply = decide(turn, options);
         record('responses', turn, reply);
+        if (reply.error) return writeError(res, 'responses', reply.error);
         return await writeResponses(req, res, body, reply, controller.signal, ctx);
       }
       if (/\/chat\/completions$/.test(path)) {
         const turn = chatTurn(body);
         const reply = decide(turn, options);
         record('chat', turn, reply);
+        if (reply.error) return writeError(res, 'chat', reply.error);
         return await writeChat(req, res, body, reply, controller.signal, ctx);
       }
       const gemini = /\/models\/([^/:]+):(streamGenerateContent|generateContent|countTokens|embedContent)$/.exec(path);
@@ -699,6 +791,7 @@ export async function startFakeModel(options = {}) {
         const turn = { ...geminiTurn(body), model };
         const reply = decide(turn, options);
         record('gemini', turn, reply);
+        if (reply.error) return writeError(res, 'gemini', reply.error);
         return await writeGemini(req, res, { ...body, model }, reply, controller.signal, ctx, method === 'streamGenerateContent');
       }
       record('unknown', null, null);

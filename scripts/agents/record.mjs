@@ -8,8 +8,12 @@
 // the end: the tmux server, the model server, and every process that carries this run's marker in
 // its environment (agents leave daemons behind, such as Codex's app-server).
 //
-// Usage: node scripts/agents/record.mjs [--only TOOL,...] [--size COLSxROWS] [--agents-only]
-//        [--programs-only] [--dry-run] [--install-dir DIR] [--verbose]
+// At the manifest's film size it also films each agent (films.mjs): a few seconds of frames while
+// it waits (permission, question, idle) and the whole of a 60 s tool run, stored beside the screens.
+//
+// Usage: node scripts/agents/record.mjs [--only TOOL,...] [--size COLSxROWS[,...]] [--agents-only]
+//        [--programs-only] [--no-films] [--jobs N] [--dry-run] [--install-dir DIR] [--verbose]
+// --jobs N walks N agent/size pairs side by side (each in its own tmux session and folders).
 
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -21,8 +25,10 @@ import { fileURLToPath } from 'node:url';
 import { AGENTS } from './agents.mjs';
 import { startFakeModel } from './fake-model.mjs';
 import { PROGRAMS } from './programs.mjs';
+import { startFilm } from './films.mjs';
 import { startTmux } from './tmux-driver.mjs';
 import { CONTEXT_FILE, RECORDED_DIR, readRecorded, verdictName } from './recorded-fixtures.mjs';
+import { driftMarkdown, readRuleExpectations, recordedVersions, ruleDrift } from './rule-drift.mjs';
 
 const run = promisify(execFile);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -30,7 +36,7 @@ const HERE = fileURLToPath(new URL('.', import.meta.url));
 const MANIFEST = JSON.parse(readFileSync(join(HERE, 'manifest.json'), 'utf8'));
 
 function parseArgs(argv) {
-  const out = { only: null, sizes: MANIFEST.sizes, agents: true, programs: true, dryRun: false, installDir: null, verbose: false };
+  const out = { only: null, sizes: MANIFEST.sizes, agents: true, programs: true, films: true, jobs: 1, dryRun: false, installDir: null, verbose: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -39,7 +45,9 @@ function parseArgs(argv) {
       return v;
     };
     if (a === '--only') out.only = value().split(',');
-    else if (a === '--size') out.sizes = [value()];
+    else if (a === '--size') out.sizes = value().split(',');
+    else if (a === '--no-films') out.films = false;
+    else if (a === '--jobs') out.jobs = Number(value());
     else if (a === '--agents-only') out.programs = false;
     else if (a === '--programs-only') out.agents = false;
     else if (a === '--dry-run') out.dryRun = true;
@@ -85,9 +93,12 @@ async function install(dir, packages, log) {
 // ---------------------------------------------------------------------------------------------
 // Ending what the run started
 
-/** Pids of the processes whose environment carries `marker` (this run's agents and their daemons). */
-function markedProcesses(marker) {
-  const needle = Buffer.from(`CORRAL_RECORDING=${marker}\0`);
+/**
+ * Pids of the processes whose environment carries `marker` (this run's agents and their daemons),
+ * or, with `walk`, the marker of one walk.
+ */
+function markedProcesses(marker, walk = null) {
+  const needle = Buffer.from(walk === null ? `CORRAL_RECORDING=${marker}\0` : `CORRAL_RECORDING_WALK=${walk}\0`);
   const pids = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
@@ -110,8 +121,8 @@ const alive = (pid) => {
 };
 
 /** SIGTERM to every marked process, SIGKILL to those still there 3 s later. Returns what it ended. */
-async function endMarked(marker, keep = []) {
-  const pids = markedProcesses(marker).filter((pid) => alive(pid) && !keep.includes(pid));
+async function endMarked(marker, keep = [], walk = null) {
+  const pids = markedProcesses(marker, walk).filter((pid) => alive(pid) && !keep.includes(pid));
   const names = pids.map((pid) => {
     try {
       return `${pid} ${readlinkSync(`/proc/${pid}/exe`).split('/').pop()}`;
@@ -144,24 +155,52 @@ async function endMarked(marker, keep = []) {
 const asTest = (wait) => (typeof wait === 'function' ? wait : (s) => wait.test(s));
 
 /**
- * Runs one profile at one size. Returns the recorded screens ({ state, label, screen }) and the
- * problems met (a required screen that never came).
+ * Runs one profile at one size. Returns the recorded screens ({ state, label, screen }), the films
+ * ({ name, label, film }) when `filming`, and the problems met (a required screen that never came).
  */
-async function walk({ tmux, profile, cols, rows, ctx, log, verbose }) {
+async function walk({ tmux, profile, cols, rows, ctx, log, verbose, filming }) {
   const name = profile.program ? profile.steps(ctx).find((s) => s.state)?.state : profile.tool;
   const session = `${name}-${cols}x${rows}`.replace(/[^\w-]/g, '-');
   const { vars, argv } = ctx.launch;
   const pane = await tmux.spawn({ session, cols, rows, cwd: ctx.work, vars, argv });
   const recorded = [];
+  const films = [];
   const problems = [];
+  const rolling = new Map();
   for (const step of profile.steps(ctx)) {
+    if (step.film?.start) {
+      if (filming) rolling.set(step.film.start, { label: step.film.label, handle: startFilm(tmux.tmux, pane, { sampleMs: step.film.sampleMs ?? 100 }) });
+      continue;
+    }
+    if (step.film?.stop) {
+      const roll = rolling.get(step.film.stop);
+      if (!roll) continue;
+      rolling.delete(step.film.stop);
+      await sleep(step.film.holdMs ?? 0);
+      const film = await roll.handle.stop();
+      // A film whose state never came shows nothing worth replaying.
+      const arrived = roll.label === 'busy' ? film.marks.running !== undefined : film.marks.drawn !== undefined;
+      if (arrived) films.push({ name: step.film.stop, label: roll.label, film });
+      else log(`  ${session}: film ${step.film.stop}: its state never came; not kept`);
+      continue;
+    }
+    if (step.filmOnly && !filming) continue;
     if (step.when && !step.when(await tmux.capture(pane))) continue;
     if (step.send !== undefined) await send(tmux, pane, typeof step.send === 'function' ? step.send(ctx) : step.send);
+    if (step.type !== undefined) await tmux.type(pane, typeof step.type === 'function' ? step.type(ctx) : step.type, { enter: false });
+    if (step.erase) await tmux.tmux('send-keys', '-N', String(step.erase), '-t', pane, 'BSpace');
     if (step.keys) await tmux.keys(pane, ...step.keys);
     const test = asTest(step.wait);
-    let screen = await tmux.waitFor(pane, test, step.timeoutMs ?? (step.optional ? 15000 : 30000));
+    // Some agents answer slowly on a loaded machine (opencode's first turn can take a minute).
+    const timeoutMs = (step.timeoutMs ?? (step.optional ? 15000 : 30000)) * (profile.slowness ?? 1);
+    let screen = await tmux.waitFor(pane, test, step.repeat ? timeoutMs / step.repeat : timeoutMs);
+    // Some screens take a key only once they are drawn completely: press it again.
+    for (let again = 1; screen === null && again < (step.repeat ?? 1); again++) {
+      if (step.keys) await tmux.keys(pane, ...step.keys);
+      screen = await tmux.waitFor(pane, test, timeoutMs / step.repeat);
+    }
     if (screen === null) {
-      const what = step.state ?? `after ${step.send ?? (step.keys ?? []).join(' ')}`;
+      const what = step.state ?? `after ${step.send ?? step.type ?? (step.keys ?? []).join(' ')}`;
       if (step.optional) {
         if (verbose) log(`  ${session}: ${what} not seen (optional)`);
         continue;
@@ -171,6 +210,7 @@ async function walk({ tmux, profile, cols, rows, ctx, log, verbose }) {
       log(`  ${session}: ${what}: the screen never showed it; last screen:\n${indent(last)}`);
       break;
     }
+    if (step.mark) for (const roll of rolling.values()) roll.handle.mark(step.mark);
     if (step.state) {
       if (step.delayMs) await sleep(step.delayMs);
       if (step.settle !== false) screen = await tmux.settle(pane);
@@ -186,8 +226,9 @@ async function walk({ tmux, profile, cols, rows, ctx, log, verbose }) {
       if (verbose) log(`  ${session}: ${step.label}--${step.state}`);
     }
   }
+  for (const roll of rolling.values()) await roll.handle.stop();
   await tmux.killSession(session);
-  return { recorded, problems };
+  return { recorded, films, problems };
 }
 
 /**
@@ -195,15 +236,19 @@ async function walk({ tmux, profile, cols, rows, ctx, log, verbose }) {
  * starting can drop keys, so the text is typed again (once) when it does not appear.
  */
 async function send(tmux, pane, text) {
-  const head = text.slice(0, 12);
-  for (let attempt = 0; attempt < 3; attempt++) {
+  // Compared without spaces: a narrow input wraps the text at a word break.
+  const head = squeeze(text).slice(0, 12);
+  // A loaded machine makes agents drop keys for seconds at a time: try a few times, further apart.
+  for (let attempt = 0; attempt < 5; attempt++) {
     await tmux.type(pane, text, { enter: false });
-    if (await tmux.waitFor(pane, (s) => s.includes(head), 3000)) break;
+    if (await tmux.waitFor(pane, (s) => squeeze(s).includes(head), 3000 + 1000 * attempt)) break;
     await tmux.keys(pane, 'C-u');
   }
   await sleep(250);
   await tmux.keys(pane, 'Enter');
 }
+
+const squeeze = (text) => text.replace(/\s+/g, '');
 
 const indent = (text) =>
   text
@@ -254,7 +299,7 @@ async function main() {
   const cleanup = async () => {
     await tmux?.kill();
     await model?.close();
-    for (const profile of [...agents, ...programs]) await profile.cleanup?.(contexts.get(profile));
+    for (const { profile, ctx } of contexts.values()) await profile.cleanup?.(ctx);
     const late = await endMarked(marker);
     if (late.length) log(`ended left-over processes: ${late.join(', ')}`);
     const still = markedProcesses(marker).filter(alive);
@@ -287,44 +332,61 @@ async function main() {
     mkdirSync(env.HOME, { recursive: true });
     tmux = await startTmux({ env, configFile: join(root, 'tmux.conf') });
 
+    const jobs = [];
     for (const profile of [...agents, ...programs]) {
       const version = profile.package ? JSON.parse(readFileSync(join(installDir, 'node_modules', profile.package, 'package.json'), 'utf8')).version : await profile.version();
       if (profile.package) versions[profile.tool] = { package: profile.package, version };
       else versions[profile.program] = { program: profile.program, version };
-      for (const size of args.sizes) {
-        const [cols, rows] = size.split('x').map(Number);
-        const dir = join(root, `${profile.tool}-${size}`);
-        rmSync(dir, { recursive: true, force: true });
-        const home = join(dir, 'home');
-        const work = join(dir, 'work');
-        const outside = join(dir, 'outside');
-        for (const d of [home, work, outside]) mkdirSync(d, { recursive: true });
-        execFileSync('git', ['init', '-q', '-b', 'main', work]);
-        writeFileSync(join(work, 'README.md'), '# demo\n\nA folder the agent works in.\n');
-        execFileSync('git', ['-C', work, '-c', 'user.email=rec@example.invalid', '-c', 'user.name=rec', 'add', '.']);
-        execFileSync('git', ['-C', work, '-c', 'user.email=rec@example.invalid', '-c', 'user.name=rec', 'commit', '-q', '-m', 'start']);
-        const ctx = { home, work, outside, model, cols, rows, editPath: profile.editOutside ? join(outside, 'notes.txt') : join(work, 'notes.txt') };
-        contexts.set(profile, ctx);
-        const setup = await profile.setup(ctx);
-        ctx.launch = { vars: { HOME: home, ...setup.vars }, argv: setup.argv ?? [join(installDir, 'node_modules', '.bin', profile.bin), ...(setup.args ?? [])] };
-        log(`${profile.tool}${profile.program ? ` (${profile.program})` : ''} ${version} at ${size}`);
-        const started = Date.now();
-        let outcome;
-        try {
-          outcome = await walk({ tmux, profile, cols, rows, ctx, log, verbose: args.verbose });
-        } catch (error) {
-          // One program failing (it exited, tmux refused a command) must not lose the others' screens.
-          log(`  ${profile.tool} ${size}: ${error.message}`);
-          outcome = { recorded: [], problems: [{ state: 'walk', screen: error.message }] };
-        }
-        const { recorded, problems } = outcome;
-        await profile.cleanup?.(ctx);
-        const ended = await endMarked(marker, await tmux.serverPid());
-        log(`  ${recorded.length} screens in ${((Date.now() - started) / 1000).toFixed(0)} s${problems.length ? `, ${problems.length} problem(s)` : ''}${ended.length ? `; ended ${ended.join(', ')}` : ''}`);
-        results.push({ tool: profile.tool, size, recorded, problems });
-        if (!args.dryRun) writeFixtures(profile.tool, size, recorded);
-      }
+      for (const size of args.sizes) jobs.push({ profile, size, version });
     }
+    const runJob = async ({ profile, size, version }) => {
+      const [cols, rows] = size.split('x').map(Number);
+      const dir = join(root, `${profile.tool}-${size}`);
+      rmSync(dir, { recursive: true, force: true });
+      const home = join(dir, 'home');
+      const work = join(dir, 'work');
+      const outside = join(dir, 'outside');
+      for (const d of [home, work, outside]) mkdirSync(d, { recursive: true });
+      execFileSync('git', ['init', '-q', '-b', 'main', work]);
+      writeFileSync(join(work, 'README.md'), '# demo\n\nA folder the agent works in.\n');
+      execFileSync('git', ['-C', work, '-c', 'user.email=rec@example.invalid', '-c', 'user.name=rec', 'add', '.']);
+      execFileSync('git', ['-C', work, '-c', 'user.email=rec@example.invalid', '-c', 'user.name=rec', 'commit', '-q', '-m', 'start']);
+      const ctx = { home, work, outside, model, cols, rows, editPath: profile.editOutside ? join(outside, 'notes.txt') : join(work, 'notes.txt') };
+      const walkId = `${profile.tool}-${profile.program ?? ''}-${size}`.replace(/[^\w-]/g, '-');
+      contexts.set(walkId, { profile, ctx });
+      const setup = await profile.setup(ctx);
+      ctx.launch = {
+        vars: { HOME: home, CORRAL_RECORDING_WALK: walkId, ...setup.vars },
+        argv: setup.argv ?? [join(installDir, 'node_modules', '.bin', profile.bin), ...(setup.args ?? [])],
+      };
+      log(`${profile.tool}${profile.program ? ` (${profile.program})` : ''} ${version} at ${size}`);
+      const started = Date.now();
+      let outcome;
+      try {
+        const filming = args.films && !profile.program && size === MANIFEST.filmSize;
+        outcome = await walk({ tmux, profile, cols, rows, ctx, log, verbose: args.verbose, filming });
+      } catch (error) {
+        // One program failing (it exited, tmux refused a command) must not lose the others' screens.
+        log(`  ${profile.tool} ${size}: ${error.message}`);
+        outcome = { recorded: [], films: [], problems: [{ state: 'walk', screen: error.message }] };
+      }
+      const { recorded, films, problems } = outcome;
+      await profile.cleanup?.(ctx);
+      contexts.delete(walkId);
+      const ended = await endMarked(marker, await tmux.serverPid(), walkId);
+      log(`  ${walkId}: ${recorded.length} screens in ${((Date.now() - started) / 1000).toFixed(0)} s${problems.length ? `, ${problems.length} problem(s)` : ''}${ended.length ? `; ended ${ended.join(', ')}` : ''}`);
+      results.push({ tool: profile.tool, size, recorded, problems });
+      if (!args.dryRun) writeFixtures(profile.tool, size, recorded, films.map((f) => ({ ...f, film: { tool: profile.tool, size, version, ...f.film } })));
+    };
+    // Agents' walks side by side (--jobs): each in its own session, folders and walk marker. The
+    // everyday programs share one folder per size, so they go one at a time after.
+    const queue = jobs.filter((j) => !j.profile.program);
+    await Promise.all(
+      Array.from({ length: Math.max(1, args.jobs) }, async () => {
+        for (let job = queue.shift(); job; job = queue.shift()) await runJob(job);
+      }),
+    );
+    for (const job of jobs.filter((j) => j.profile.program)) await runJob(job);
   } finally {
     if (!interrupted) await cleanup();
   }
@@ -341,6 +403,11 @@ async function main() {
   }
   const report = driftReport(before, results, classifyScreen);
   log(`\n${report}`);
+  if (!args.dryRun) {
+    // Per agent release: the rules its screens no longer match (rules.json holds the accepted ones).
+    const classify = (lines, context) => classifyScreen(lines, undefined, context);
+    log(`\nRule drift (accept with node scripts/agents/rule-drift.mjs --accept once reviewed):\n\n${driftMarkdown(ruleDrift(readRecorded(), recordedVersions(), readRuleExpectations(), classify))}`);
+  }
   const failed = results.filter((r) => r.problems.length > 0);
   if (failed.length) {
     log(`\n${failed.length} walk(s) stopped early: ${failed.map((r) => `${r.tool} ${r.size} (${r.problems.map((p) => p.state).join(', ')})`).join('; ')}`);
@@ -348,8 +415,8 @@ async function main() {
   }
 }
 
-/** Saves the screens of one walk, each replacing the fixture of the same state (whatever its label was). */
-function writeFixtures(tool, size, recorded) {
+/** Saves the screens and films of one walk, each replacing the fixture of the same state or name (whatever its label was). */
+function writeFixtures(tool, size, recorded, films = []) {
   const dir = join(RECORDED_DIR, tool, size);
   mkdirSync(dir, { recursive: true });
   const contextFile = join(dir, CONTEXT_FILE);
@@ -359,6 +426,13 @@ function writeFixtures(tool, size, recorded) {
     writeFileSync(join(dir, `${label}--${state}.txt`), `${screen.replace(/\n+$/, '')}\n`);
     if (Object.keys(context).length > 0) contexts[state] = context;
     else delete contexts[state];
+  }
+  for (const { name, label, film } of films) {
+    for (const old of readdirSync(dir).filter((f) => f.endsWith(`--${name}.film.json`))) rmSync(join(dir, old));
+    // One frame a line: a film's diff shows which frames changed.
+    const { frames, ...head } = film;
+    const body = `${JSON.stringify(head).slice(0, -1)},"frames":[\n${frames.map((f) => JSON.stringify(f)).join(',\n')}\n]}\n`;
+    writeFileSync(join(dir, `${label}--${name}.film.json`), body);
   }
   if (Object.keys(contexts).length > 0) writeFileSync(contextFile, `${JSON.stringify(contexts, null, 2)}\n`);
   else rmSync(contextFile, { force: true });

@@ -21,6 +21,8 @@ export async function startTmux({ env, configFile }) {
   // a new one, which must keep dead panes too (so a program that exits leaves its last screen).
   writeFileSync(configFile, 'set-option -g remain-on-exit on\n');
   const tmux = async (...args) => (await run('tmux', ['-L', name, ...args], { env, maxBuffer: 16 * 1024 * 1024 })).stdout;
+  // Once killed, no walk still in flight may start a new server with its next session.
+  let killed = false;
 
   return {
     name,
@@ -30,6 +32,7 @@ export async function startTmux({ env, configFile }) {
      * server's environment. Returns the pane id.
      */
     async spawn({ session, cols, rows, cwd, vars = {}, argv }) {
+      if (killed) throw new Error('the recording is ending');
       const extra = Object.entries(vars).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
       const pane = (
         await tmux('-f', configFile, 'new-session', '-d', '-s', session, '-x', String(cols), '-y', String(rows), '-c', cwd, ...extra, '-P', '-F', '#{pane_id}', ...argv)
@@ -94,6 +97,7 @@ export async function startTmux({ env, configFile }) {
       }
     },
     async kill() {
+      killed = true;
       try {
         await tmux('kill-server');
       } catch {

@@ -35,10 +35,13 @@ export function changedWithoutOutput(previous: PaneInfo, current: PaneInfo): boo
 }
 
 /**
- * A pane that printed at its last capture and prints still cannot be stuck, and nobody sees its
- * screen but for the selected pane's preview: it is followed at a steady pace, captured again once
- * this long has passed (or every other poll, when polls are further apart than half of it). Its
- * quiet time does not wait for that capture (see outputEndedBy).
+ * A pane that printed at its last capture and prints still, nobody sees but for the selected pane's
+ * preview: it is followed at a steady pace, captured again once this long has passed (or every
+ * other poll, when polls are further apart than half of it). Its quiet time does not wait for that
+ * capture (see outputEndedBy). A pane whose last capture showed a prompt or a busy program is not
+ * followed so: a wait can animate (it prints and still waits), and a working agent can put up a
+ * dialog at any moment; each is captured at every poll it printed in, so a wait is seen one poll
+ * after it is drawn.
  */
 export const FOLLOW_MS = 2_000;
 
@@ -47,14 +50,24 @@ export function followInterval(pollIntervalMs: number): number {
   return Math.max(FOLLOW_MS, 2 * pollIntervalMs);
 }
 
+/** What the follow pace needs to know of a pane's last capture. */
+export interface LastCapture {
+  /** Wall-clock time of the capture. */
+  readonly at: number;
+  /** Its screen had changed since the capture before. */
+  readonly changed: boolean;
+  /** It showed a prompt or a busy program (see FOLLOW_MS); plain output when false or absent. */
+  readonly mayWait?: boolean;
+}
+
 /**
  * Whether a pane whose window printed since its last capture can wait: that capture showed a
- * changed screen (it was printing then), and it is less than `followMs` old. A clock that went
- * back waits for nothing.
+ * changed screen of plain output (it was printing then), and it is less than `followMs` old. A
+ * clock that went back waits for nothing.
  */
-export function following(captured: { readonly at: number; readonly changed: boolean }, now: number, followMs: number): boolean {
+export function following(captured: LastCapture, now: number, followMs: number): boolean {
   const age = now - captured.at;
-  return captured.changed && age >= 0 && age < followMs;
+  return captured.changed && captured.mayWait !== true && age >= 0 && age < followMs;
 }
 
 /**

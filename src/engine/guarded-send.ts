@@ -1,9 +1,11 @@
 // Typing into a pane on a person's behalf, only while the pane shows the screen that person saw.
-// The screen is captured and hashed the way the poller hashes it, right before the keys go out;
+// The screen is captured and hashed the way the poller hashes its content (animation masked: a
+// dialog whose bullet blinks is still the dialog that was drawn), right before the keys go out;
 // when it differs from the hash that was drawn, nothing is typed. An Enter that follows the text
 // goes to the same pane id (tmux never reuses one while its server runs), never to another pane.
 
-import { hashScreen } from './screen-hash.js';
+import { contentHash } from './screen-content.js';
+import { readLines } from './screen-hash.js';
 import type { TmuxClient } from './tmux/client.js';
 import type { SendItem } from './keys.js';
 import { heldTimers, type Timers } from './types.js';
@@ -22,7 +24,7 @@ export interface GuardedSend {
   readonly items: readonly SendItem[];
   /** Enter after the items, `enterDelayMs` later (full-screen programs can drop an Enter sent with the text). */
   readonly enter: boolean;
-  /** The screen hash that was drawn when the person chose this; null sends without the check. */
+  /** The content hash of the screen drawn when the person chose this (PaneView.contentHash); null sends without the check. */
   readonly shownHash: string | null;
 }
 
@@ -32,9 +34,10 @@ export interface GuardOptions {
   readonly timers?: Timers;
 }
 
-/** The pane's screen hash now, read and hashed as the poller reads and hashes it. */
-export async function currentScreenHash(tmux: Pick<TmuxClient, 'screen'>, paneId: string): Promise<string> {
-  return hashScreen(await tmux.screen(paneId));
+/** The pane's content hash now: its screen read as a poll reads it, hashed as the poller hashes content. */
+export async function currentContentHash(tmux: Pick<TmuxClient, 'screen'>, paneId: string): Promise<string> {
+  const { lines, hash } = readLines(await tmux.screen(paneId));
+  return contentHash(lines, hash);
 }
 
 export async function sendIfUnchanged(
@@ -43,7 +46,7 @@ export async function sendIfUnchanged(
   options: GuardOptions = {},
 ): Promise<void> {
   const { paneId, items, enter, shownHash } = request;
-  if (shownHash !== null && (await currentScreenHash(tmux, paneId)) !== shownHash) {
+  if (shownHash !== null && (await currentContentHash(tmux, paneId)) !== shownHash) {
     throw new ScreenChangedError(request.target);
   }
   if (items.length > 0) await tmux.send(paneId, items);

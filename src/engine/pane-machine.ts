@@ -1,11 +1,17 @@
 // The per-pane state machine, as pure functions of (track, observation, now, config).
-// registered -> monitoring; monitoring -> stuck when quiet >= threshold at a prompt that is not
-// busy; stuck -> monitoring (emitting `unstuck`) on any counted change; any -> ended.
+// registered -> monitoring; monitoring -> stuck when the screen has shown the same wait (a prompt
+// that is not busy, with the same reason, rule and line) for the threshold; stuck -> monitoring
+// (emitting `unstuck`) when that wait ends; any -> ended.
+//
+// A wait is held by what the screen says, not by its pixels: a blinking bullet or a spinner inside
+// a dialog does not end it (see WaitTrack). The quiet clock (quietSince) still counts from the last
+// change of the screen, animation included: it says when the pane last printed.
 //
 // An observation is a screen (hash + prompt verdict) or an agent hook event. Hooks make claims
 // (permission, a turn is working, the agent waits for its next prompt) that the screen can
 // overrule: a claim the screen contradicts for `hookGraceMs` no longer counts.
 
+import { stillLine } from './screen-content.js';
 import {
   LOCAL_HOST,
   paneKey,
@@ -61,7 +67,12 @@ export interface PaneTrack {
   readonly state: 'registered' | 'monitoring' | 'stuck';
   /** Hash of the last normalised screen, null before the first capture. */
   readonly hash: string | null;
+  /** The same with animation masked (see screen-content.ts); '' before the first capture. */
+  readonly contentHash: string;
+  /** When the screen last changed, animation included: the quiet clock. */
   readonly quietSince: number;
+  /** What the screen waits for, and since when; null when it shows no prompt, or a busy one. */
+  readonly wait: WaitTrack | null;
   readonly stuckSince: number | null;
   readonly reason: StuckReason | null;
   readonly message: string | null;
@@ -69,6 +80,24 @@ export interface PaneTrack {
   readonly acknowledged: boolean;
   readonly hook: HookTrack | null;
 }
+
+/**
+ * A wait the screen shows: a prompt verdict that is not busy, identified by its reason, rule and
+ * line (animation masked). It holds while the screens stay among those seen since it began: an
+ * animation that cycles (a bullet on and off, a spinner's frames) comes back to screens already
+ * seen, output never does. A screen not seen before, or another verdict, starts a new wait.
+ */
+export interface WaitTrack {
+  readonly reason: StuckReason;
+  /** Reason, rule and line, as one string. */
+  readonly key: string;
+  readonly since: number;
+  /** The content hashes seen since, newest last (at most WAIT_SCREENS). */
+  readonly screens: readonly string[];
+}
+
+/** How many screens a wait remembers: more than the frames of a spinner drawn in place. */
+export const WAIT_SCREENS = 16;
 
 export interface Step {
   readonly track: PaneTrack;
@@ -78,6 +107,8 @@ export interface Step {
 export interface ScreenObservation {
   readonly kind?: 'screen';
   readonly hash: string;
+  /** The screen's content hash (animation masked); the plain hash when not given. */
+  readonly contentHash?: string;
   readonly verdict: PromptVerdict;
   /** When a changed screen changed last, at the latest (its output's end); `now` when not given. */
   readonly changedAt?: number;
@@ -112,7 +143,9 @@ export function register(pane: PaneInfo, now: number, host: string = LOCAL_HOST)
     registeredAt: now,
     state: 'registered',
     hash: null,
+    contentHash: '',
     quietSince: activity,
+    wait: null,
     stuckSince: null,
     reason: null,
     message: null,
@@ -241,29 +274,101 @@ function weighClaim(hook: HookTrack | null, verdict: PromptVerdict, now: number,
   return { hook: { ...hook, contradiction: { since, screen }, confirmedAt }, ended: null };
 }
 
-function observeScreen(track: PaneTrack, observation: ScreenObservation, now: number, config: MachineConfig): Step {
-  const events: CorralEvent[] = [];
+/** The key of the wait a verdict shows, or null: no prompt, or a live busy signal. */
+export function waitKey(verdict: PromptVerdict): string | null {
+  if (!verdict.prompt || verdict.reason === null || verdict.busy) return null;
+  return `${verdict.reason}\u0000${verdict.rule ?? ''}\u0000${stillLine(verdict.line.trim())}`;
+}
+
+/**
+ * The wait after a screen: the same object while it holds (the same verdict, a screen seen during
+ * it), a new one from `startsAt` when it changes. A new wait of the same key keeps the screens
+ * seen, so an animation found halfway through its cycle restarts the wait once, not at every frame.
+ */
+export function followWait(wait: WaitTrack | null, verdict: PromptVerdict, contentHash: string, startsAt: number): WaitTrack | null {
+  const key = waitKey(verdict);
+  if (key === null || verdict.reason === null) return null;
+  const sameKey = wait !== null && wait.key === key;
+  if (sameKey && wait.screens.includes(contentHash)) return wait;
+  const screens = sameKey ? [...wait.screens, contentHash].slice(-WAIT_SCREENS) : [contentHash];
+  return { reason: verdict.reason, key, since: startsAt, screens };
+}
+
+/** The same wait: neither ended nor started again. */
+function sameWait(a: WaitTrack | null, b: WaitTrack | null): boolean {
+  return a === b || (a !== null && b !== null && a.key === b.key && a.since === b.since);
+}
+
+/** The words a stuck event carries for a verdict: its line, or what it is when the rule says so. */
+function stuckMessage(verdict: PromptVerdict): string {
+  return verdict.menu ? `menu open: ${verdict.line}` : verdict.line;
+}
+
+interface ScreenChange {
+  readonly next: PaneTrack;
+  /** What the pane is held by moved on: its wait ended or began, or (with no wait) its content changed. */
+  readonly moved: boolean;
+}
+
+/** Folds a screen into the track: hashes, the quiet clock and the wait. */
+function takeScreen(track: PaneTrack, observation: ScreenObservation, now: number, hook: HookTrack | null): ScreenChange {
   const firstCapture = track.hash === null;
   const changed = !firstCapture && observation.hash !== track.hash;
+  const contentHash = observation.contentHash ?? observation.hash;
+  const contentChanged = !firstCapture && contentHash !== track.contentHash;
   const verdict = observation.verdict;
+  // The quiet clock starts when the output ended, not when this capture found it.
+  const quietSince = changed ? Math.min(now, observation.changedAt ?? now) : track.quietSince;
+  // A wait found on the first capture began when the pane last printed (as far as tmux knows).
+  const startsAt = firstCapture ? track.quietSince : contentChanged ? quietSince : now;
+  const wait = followWait(track.wait, verdict, contentHash, startsAt);
+  // The same screen, verdict, wait and hook claim: the same track object (most panes, most
+  // cycles), so nothing downstream is rebuilt.
+  const same = !firstCapture && !changed && verdict === track.verdict && hook === track.hook && wait === track.wait;
+  let next: PaneTrack = same ? track : { ...track, hash: observation.hash, contentHash, verdict, hook, quietSince, wait };
+  if (firstCapture && next.state === 'registered') next = { ...next, state: 'monitoring' };
+  const moved = !firstCapture && (track.wait === null && wait === null ? contentChanged : !sameWait(track.wait, wait));
+  return { next, moved };
+}
+
+/** Why the pane is stuck now (and the words for it), or null: not yet, or not at all. */
+function stuckNow(
+  track: PaneTrack,
+  claim: HookClaim | null,
+  now: number,
+  config: MachineConfig,
+): { reason: StuckReason; message: string; source: StuckSource } | null {
+  const { verdict, wait } = track;
+  if (verdict === null || verdict.busy) return null;
+  if (wait !== null) {
+    if (now - wait.since < config.quietThresholdMs) return null;
+    // A running turn vetoes "stopped": an agent's input box is drawn while it works.
+    if (wait.reason === 'stopped' && claim === 'working') return null;
+    return { reason: wait.reason, message: stuckMessage(verdict), source: 'screen' };
+  }
+  // The agent said its turn is over; the screen has no rule for what it shows: quiet time decides.
+  if (claim === 'waiting' && now - track.quietSince >= config.quietThresholdMs) {
+    return { reason: 'stopped', message: verdict.line || 'waiting for the next prompt', source: 'hook' };
+  }
+  return null;
+}
+
+function observeScreen(track: PaneTrack, observation: ScreenObservation, now: number, config: MachineConfig): Step {
+  const events: CorralEvent[] = [];
+  const verdict = observation.verdict;
+  // When the screen last changed: a contradiction of the hook's claim counts from there at the earliest.
+  const changed = track.hash !== null && observation.hash !== track.hash;
   const screenSince = changed ? Math.min(now, observation.changedAt ?? now) : track.quietSince;
   const weighed = weighClaim(track.hook, verdict, now, screenSince, config);
   const claim = weighed.hook?.claim ?? null;
-  // The same screen, verdict and hook claim: the same track object (most panes, most cycles), so
-  // nothing downstream is rebuilt.
-  const same = !firstCapture && !changed && verdict === track.verdict && weighed.hook === track.hook;
-  let next: PaneTrack = same ? track : { ...track, hash: observation.hash, verdict, hook: weighed.hook };
-  if (firstCapture && next.state === 'registered') next = { ...next, state: 'monitoring' };
+  const taken = takeScreen(track, observation, now, weighed.hook);
+  let next = taken.next;
 
-  if (changed) {
+  if (taken.moved) {
     // The hook arrives before its dialog is drawn: while the claim holds, the drawing is no news.
-    const quietSince = Math.min(now, observation.changedAt ?? now);
-    if (claim === 'permission' && track.state === 'stuck') return { track: { ...next, quietSince }, events };
+    if (claim === 'permission' && track.state === 'stuck') return { track: next, events };
     if (track.state === 'stuck') events.push(unstuckEvent(track, now));
-    return {
-      track: { ...next, state: 'monitoring', quietSince, stuckSince: null, reason: null, message: null, acknowledged: false },
-      events,
-    };
+    next = { ...next, state: 'monitoring', stuckSince: null, reason: null, message: null, acknowledged: false };
   }
 
   // A permission claim just ended (overruled or lapsed): the pane stays stuck only if the screen says so too.
@@ -272,23 +377,11 @@ function observeScreen(track: PaneTrack, observation: ScreenObservation, now: nu
     next = { ...next, state: 'monitoring', stuckSince: null, reason: null, message: null, acknowledged: false };
   }
 
-  const quietFor = now - next.quietSince;
-  if (next.state !== 'monitoring' || quietFor < config.quietThresholdMs || verdict.busy) return { track: next, events };
-  let reason: StuckReason | null = null;
-  let message = verdict.line;
-  let source: StuckSource = 'screen';
-  if (verdict.prompt && verdict.reason !== null) {
-    // A running turn vetoes "stopped": an agent's input box is drawn while it works.
-    if (!(verdict.reason === 'stopped' && claim === 'working')) reason = verdict.reason;
-  } else if (claim === 'waiting') {
-    // The agent said its turn is over; the screen has no rule for what it shows.
-    reason = 'stopped';
-    message = verdict.line || 'waiting for the next prompt';
-    source = 'hook';
-  }
-  if (reason !== null) {
-    next = { ...next, state: 'stuck', stuckSince: now, reason, message };
-    events.push(stuckEvent(next, reason, message, now, source));
+  if (next.state !== 'monitoring') return { track: next, events };
+  const stuck = stuckNow(next, claim, now, config);
+  if (stuck !== null) {
+    next = { ...next, state: 'stuck', stuckSince: now, reason: stuck.reason, message: stuck.message };
+    events.push(stuckEvent(next, stuck.reason, stuck.message, now, stuck.source));
   }
   return { track: next, events };
 }
@@ -297,7 +390,10 @@ export function end(track: PaneTrack, why: EndReason, now: number): CorralEvent 
   return { type: 'ended', host: track.host, key: track.key, sessionId: track.trackingId, paneId: track.paneId, why, timestamp: now };
 }
 
-/** Snoozes a stuck pane until its screen changes (a change clears the flag in observe()). */
+/**
+ * Snoozes a stuck pane until what it waits for changes: a new wait, or none (observe() clears the
+ * flag then). Animation does not end a wait, so it does not end a snooze either.
+ */
 export function acknowledge(track: PaneTrack): PaneTrack {
   return track.state === 'stuck' ? { ...track, acknowledged: true } : track;
 }

@@ -11,7 +11,7 @@ import type { Classifier } from './conversation/conversation.js';
 import { PaneStreams, type StreamViewer, type Subscription } from './pane-stream/pane-streams.js';
 import { openSpillFile } from './conversation/spill-file.js';
 import { printedCapturesLeak } from './pane-stream/repaint.js';
-import { ScreenChangedError, currentScreenHash } from './guarded-send.js';
+import { ScreenChangedError, currentContentHash } from './guarded-send.js';
 import { PaneGoneError as TmuxPaneGoneError, tmuxVersion, type TmuxClient } from './tmux/client.js';
 import { UnknownKeyError, parseSendItems, type SendItem } from './keys.js';
 import {
@@ -68,7 +68,7 @@ export class UnknownHostError extends Error {
   }
 }
 
-/** A guard for typing: the screen hash the person saw (see guarded-send). */
+/** A guard for typing: the content hash of the screen the person saw (PaneView.contentHash; see guarded-send). */
 export interface SendGuard {
   readonly shownHash: string;
   /** For the message when the screen changed (`main:1.0`); the key by default. */
@@ -176,7 +176,7 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
   const sendItems = async (paneId: string, items: readonly SendItem[]) => (await openStreams()).sendItems(paneId, items);
   // The pane is read again right before the keys go out, the way the poll read the screen the person saw.
   const refuseIfChanged = async (paneId: string, key: string, guard: SendGuard | undefined) => {
-    if (guard && (await currentScreenHash(tmux, paneId)) !== guard.shownHash) throw new ScreenChangedError(guard.target ?? key);
+    if (guard && (await currentContentHash(tmux, paneId)) !== guard.shownHash) throw new ScreenChangedError(guard.target ?? key);
   };
   const guarded = async (key: string, guard: SendGuard | undefined, keys: (paneId: string) => Promise<void>): Promise<void> => {
     const paneId = paneIdOf(key);
@@ -223,7 +223,7 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
       const view = find(key);
       if (view === null) throw new TmuxPaneGoneError(paneId);
       const plan = planAnswer(view.verdict, option, guard?.target ?? view.target);
-      await refuseIfChanged(paneId, key, guard ?? { shownHash: view.screenHash, target: view.target });
+      await refuseIfChanged(paneId, key, guard ?? { shownHash: view.contentHash, target: view.target });
       if (plan.kind === 'line') await typeLine((items) => sendItems(paneId, items), plan.text, timers);
       else await sendItems(paneId, plan.items);
       return plan;

@@ -4,8 +4,8 @@
 import type { PaneView, StuckReason } from './types.js';
 
 /**
- * - `stuck`: quiet for the threshold at a prompt: it waits for you;
- * - `snoozed`: stuck, and you said you have seen it (until its screen changes);
+ * - `stuck`: the same prompt for the threshold: it waits for you;
+ * - `snoozed`: stuck, and you said you have seen it (until what it waits for changes);
  * - `active`: its screen changed within the last few seconds;
  * - `quiet`: no change for a while, and not (yet) waiting for you.
  */
@@ -16,18 +16,19 @@ export const ACTIVE_WINDOW_MS = 5_000;
 
 /** What each status means, for help texts and the README. */
 export const STATUS_MEANINGS: Readonly<Record<PaneStatus, string>> = {
-  stuck: 'quiet for the threshold at a prompt: it waits for you',
-  snoozed: 'stuck, but snoozed until its screen changes',
-  active: `its screen changed within the last ${ACTIVE_WINDOW_MS / 1000} s`,
+  stuck: 'it has shown the same prompt for the threshold (animation aside): it waits for you',
+  snoozed: 'stuck, but snoozed until it shows another prompt or new output',
+  active: `its screen changed within the last ${ACTIVE_WINDOW_MS / 1000} s (animation included)`,
   quiet: 'no change for a while, and not waiting for you',
 };
 
 /**
  * The dashboard's mark for a pane you have just answered from it: the row says `answered` instead
- * of its status until the pane's screen changes, and the selection stays on it.
+ * of its status until the pane's screen content changes (a blinking bullet is no change), and the
+ * selection stays on it.
  */
 export const ANSWERED_BADGE = 'answered';
-export const ANSWERED_MEANING = 'you answered it from the dashboard; shown until its screen changes';
+export const ANSWERED_MEANING = 'you answered it from the dashboard; shown until its screen changes (animation aside)';
 
 /**
  * The mark for a pane whose host is down: its row shows the last screen seen, greyed, and says

@@ -121,6 +121,11 @@ export interface PromptVerdict {
   readonly line: string;
   /** How the prompt is answered; null when the screen shows no prompt. */
   readonly answer: PromptAnswer | null;
+  /**
+   * The prompt is the program's own menu, which the person opened (a model picker, help, settings):
+   * it waits for them as an idle input does (reason `stopped`), and says so.
+   */
+  readonly menu?: true;
 }
 
 /** Tracking states from the detector design: registered -> monitoring <-> stuck -> ended. */
@@ -144,14 +149,24 @@ export interface PaneView {
   readonly message: string | null;
   readonly verdict: PromptVerdict | null;
   readonly registeredAt: number;
-  /** When the screen last changed in a way that counts (ms). */
+  /** When the screen last changed, animation included (ms): the quiet timer. */
   readonly quietSince: number;
+  /**
+   * Since when the screen has shown the prompt it waits at (animation aside), or null when it
+   * waits for nothing: what `stuck` is measured against.
+   */
+  readonly waitSince: number | null;
   readonly stuckSince: number | null;
-  /** Seen by the user (snoozed) until the screen changes again. */
+  /** Seen by the user (snoozed) until it shows another prompt or new output. */
   readonly acknowledged: boolean;
   /** Visible screen, trailing spaces and trailing blank lines removed. Empty before the first capture. */
   readonly lines: readonly string[];
   readonly screenHash: string;
+  /**
+   * The screen's hash with animation masked (blinking bullets, spinners, running times; see
+   * screen-content.ts): what a person saw, for guards and marks that must not fall to a blink.
+   */
+  readonly contentHash: string;
   /** What the agent's hooks last said about this pane; null when no hook has reached it. */
   readonly hook: HookView | null;
 }
@@ -286,7 +301,7 @@ export const heldTimers: Timers = {
 
 /** What the dashboard and the servers may ask of the running engine besides reading the store. */
 export interface EngineHandle extends EngineStore {
-  /** Marks a stuck pane as seen (snoozed) until its screen changes again. */
+  /** Marks a stuck pane as seen (snoozed) until it shows another prompt or new output. */
   acknowledge(key: string): void;
   /**
    * The panes a person looks at now (the dashboard's selection), in place of the last call's: each

@@ -153,7 +153,7 @@ export function App({
   const answered = ui.answered;
   const rowModel = (id: string): RowModel => {
     const view = byId.get(id) as PaneView;
-    const isAnswered = answered !== null && answered.key === id && answered.hash === view.screenHash;
+    const isAnswered = answered !== null && answered.key === id && answered.hash === view.contentHash;
     const status = isAnswered ? 'answered' : paneStatus(view, now, activeWindowMs);
     return {
       key: id,
@@ -294,7 +294,7 @@ export function App({
             report({ text: refused, tone: 'warn' });
             return;
           }
-          const hash = ctx.ui.targetHash ?? pane.screenHash;
+          const hash = ctx.ui.targetHash ?? pane.contentHash;
           typeInto(pane, { items: choice.items, enter: choice.enter, shownHash: hash }, what, hash).catch(() => {});
           return;
         }
@@ -371,8 +371,8 @@ export function App({
         keep(`${down}: not sent`);
         return;
       }
-      const hash = state.targetHash ?? pane.screenHash;
-      if (hash !== pane.screenHash) {
+      const hash = state.targetHash ?? pane.contentHash;
+      if (hash !== pane.contentHash) {
         keep(`${paneWhere(pane)} changed since you began the reply; look at it again`);
         return;
       }
@@ -476,13 +476,13 @@ export function App({
           });
           return;
         }
-        dispatch({ type: 'start-reply', key: target.key, hash: target.screenHash, now: at });
+        dispatch({ type: 'start-reply', key: target.key, hash: target.contentHash, now: at });
         return;
       }
       case 'answer': {
         const target = needPane();
         if (target && !refuseOffline(target, ctx.hosts))
-          dispatch({ type: 'start-answer', key: target.key, hash: target.screenHash, now: at });
+          dispatch({ type: 'start-answer', key: target.key, hash: target.contentHash, now: at });
         return;
       }
       case 'snooze': {
@@ -500,7 +500,7 @@ export function App({
         ctx.engine.acknowledge(target.key);
         dispatch({
           type: 'status',
-          status: { text: `snoozed ${paneWhere(target)} until its screen changes`, tone: 'info' },
+          status: { text: `snoozed ${paneWhere(target)} until it shows another prompt or new output`, tone: 'info' },
         });
         return;
       }

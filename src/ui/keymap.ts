@@ -95,7 +95,7 @@ export const KEYMAP: readonly KeyBinding[] = [
     command: 'snooze',
     keys: ['s'],
     scope: 'normal',
-    label: 'snooze a stuck pane until its screen changes',
+    label: 'snooze a stuck pane until it shows another prompt or new output',
     group: 'Panes',
     footer: 'snooze',
   },

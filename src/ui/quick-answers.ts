@@ -178,10 +178,10 @@ export function answerRefusal(
   answered: { readonly key: string; readonly hash: string } | null,
 ): string | null {
   if (!pane) return 'that pane has closed; nothing was sent';
-  if (answered && answered.key === pane.key && answered.hash === pane.screenHash) {
+  if (answered && answered.key === pane.key && answered.hash === pane.contentHash) {
     return `${paneWhere(pane)} was just answered and its screen has not changed since; nothing was sent`;
   }
-  if (shownHash !== null && shownHash !== pane.screenHash) {
+  if (shownHash !== null && shownHash !== pane.contentHash) {
     return `${paneWhere(pane)} changed since it was drawn; nothing was sent: look again, then answer`;
   }
   return null;

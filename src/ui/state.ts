@@ -252,7 +252,7 @@ function sync(state: UiState, panes: readonly PaneView[], now: number): UiState 
   if (selectedId !== state.selectedId && state.selectedId !== null) movedAt = now;
 
   const byId = state.answered === null ? null : panes.find((v) => v.key === state.answered?.key);
-  const answered = byId && byId.screenHash === state.answered?.hash ? state.answered : null;
+  const answered = byId && byId.contentHash === state.answered?.hash ? state.answered : null;
 
   if (
     order === state.order &&

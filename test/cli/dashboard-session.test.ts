@@ -7,7 +7,8 @@ import { NoClientError, TmuxClient, pickClient } from '../../src/engine/tmux/cli
 import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
 import type { CorralEvent } from '../../src/engine/types.js';
 import { ScreenChangedError } from '../../src/engine/guarded-send.js';
-import { hashScreen } from '../../src/engine/screen-hash.js';
+import { contentHash } from '../../src/engine/screen-content.js';
+import { hashScreen, readLines } from '../../src/engine/screen-hash.js';
 import { paneView } from '../helpers/fake-engine.js';
 
 const SCREEN = 'Reading package lists... Done\nDo you want to continue? [Y/n] \n\n';
@@ -83,6 +84,21 @@ describe('dashboard actions', () => {
       ScreenChangedError,
     );
     expect(f.calls).toEqual([['capture-pane', '-p', '-t', f.view.pane.paneId]]);
+  });
+
+  it('types when only animation changed since it was drawn: a blinking bullet is the same dialog', async () => {
+    const f = fakeEngine();
+    const actions = createDashboardActions(f.engine, null, () => {});
+    const dialog = (bullet: string) => `● I will run that command.\n${bullet} Running the command\n Do you want to proceed?\n ❯ 1. Yes\n   2. No\n`;
+    f.setScreen(dialog('●'));
+    const shown = readLines(dialog('●'));
+    const shownHash = contentHash(shown.lines, shown.hash);
+    f.setScreen(dialog(' '));
+    await actions.type(f.view, { items: [{ kind: 'text', text: '1' }], enter: false, shownHash });
+    expect(f.calls.map((c) => c[0])).toEqual(['capture-pane', 'send-keys']);
+    // The cursor moved to another option: that is another screen.
+    f.setScreen(dialog(' ').replace(' ❯ 1. Yes\n   2. No', '   1. Yes\n ❯ 2. No'));
+    await expect(actions.type(f.view, { items: [{ kind: 'key', key: 'Enter' }], enter: false, shownHash })).rejects.toThrow(ScreenChangedError);
   });
 
   it('sends a confirmed signal without the screen check', async () => {

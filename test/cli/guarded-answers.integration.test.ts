@@ -136,7 +136,7 @@ type Answer = (pane: PaneView) => Promise<'sent' | 'refused'>;
 
 const fromDashboard: Answer = async (pane) => {
   try {
-    await actions.type(pane, { items: [{ kind: 'text', text: 'y' }], enter: true, shownHash: pane.screenHash });
+    await actions.type(pane, { items: [{ kind: 'text', text: 'y' }], enter: true, shownHash: pane.contentHash });
     return 'sent';
   } catch (error) {
     if (error instanceof ScreenChangedError) return 'refused';
@@ -149,7 +149,7 @@ const fromPage: Answer = async (pane) => {
   const res = await fetch(`${base}/api/panes/${path}/answer`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: base, 'sec-fetch-site': 'same-origin', authorization: `Bearer ${session}` },
-    body: JSON.stringify({ answer: 'y', screen: pane.screenHash }),
+    body: JSON.stringify({ answer: 'y', screen: pane.contentHash }),
   });
   if (res.status === 200) return 'sent';
   expect(res.status, await res.text()).toBe(409);

@@ -280,6 +280,63 @@ describe('engine (scripted tmux, manual clock)', () => {
       expect(engine.getSnapshot().panes[0]?.quietSince).toBe(now());
     });
 
+    it('captures a wait that animates at every poll, turns it stuck within the threshold and one poll, and keeps it stuck through the blinking', async () => {
+      const rule = '─'.repeat(60);
+      const working = ['❯ RUNCMD touch /tmp/a.txt', '', '● I will run that command.', '', '✻ Running… (3s · esc to interrupt)', '', rule, '❯ ', rule].join('\n');
+      const dialog = (bullet: boolean) =>
+        ['❯ RUNCMD touch /tmp/a.txt', '', '● I will run that command.', `${bullet ? '●' : ' '} Running the command the user asked for`, '  ⎿  $ touch /tmp/a.txt', rule, ' Bash command', ' Do you want to proceed?', ' ❯ 1. Yes', '   2. No', ' Esc to cancel · Tab to amend'].join('\n');
+      const pane: FakePane = { id: '%1', screen: working };
+      const { engine, poll, advance, wallSeconds, now } = walled([pane], 2000);
+      const events: CorralEvent[] = [];
+      engine.onEvent((e) => events.push(e));
+      pane.activity = wallSeconds();
+      await poll();
+      // It works (its spinner prints every poll), then draws its dialog, whose bullet blinks once a second.
+      const counts: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        advance(2000);
+        pane.screen = working.replace('3s', `${4 + i}s`);
+        pane.activity = wallSeconds();
+        counts.push(await poll());
+      }
+      advance(700);
+      pane.screen = dialog(true);
+      const drawnAt = now();
+      let stuckAt: number | null = null;
+      const hashes = new Set<string>();
+      const contents = new Set<string>();
+      // Polls every 2 s; each finds the bullet in the other phase (it blinks and prints between them).
+      for (let i = 0; i < 15; i++) {
+        advance(i === 0 ? 1300 : 2000);
+        pane.screen = dialog(i % 2 === 1);
+        pane.activity = wallSeconds();
+        counts.push(await poll());
+        const view = engine.getSnapshot().panes[0]!;
+        hashes.add(view.screenHash);
+        contents.add(view.contentHash);
+        if (stuckAt === null && view.state === 'stuck') stuckAt = now();
+      }
+      // Busy or waiting, a pane that prints is captured at every poll.
+      expect(counts.every((n) => n === 1)).toBe(true);
+      expect(stuckAt).not.toBeNull();
+      expect(stuckAt! - drawnAt).toBeLessThanOrEqual(10_000 + 2000);
+      expect(events.map((e) => e.type)).toEqual(['registered', 'stuck']);
+      expect(events[1]).toMatchObject({ reason: 'permission', message: 'Do you want to proceed?' });
+      // The screen hash follows the blinking; the content a person saw does not.
+      expect(hashes.size).toBe(2);
+      expect(contents.size).toBe(1);
+      // A snooze holds through the blinking.
+      engine.acknowledge('%1');
+      for (let i = 0; i < 4; i++) {
+        advance(2000);
+        pane.screen = dialog(i % 2 === 0);
+        pane.activity = wallSeconds();
+        await poll();
+      }
+      expect(engine.getSnapshot().panes[0]).toMatchObject({ state: 'stuck', acknowledged: true });
+      expect(engine.getSnapshot().panes[0]!.quietSince).toBeGreaterThan(stuckAt!);
+    });
+
     it('captures a silent pane again after a resize', async () => {
       const silent: FakePane = { id: '%1', screen: 'idle', activity: seconds() - 600 };
       const { engine, fake } = setup([silent], {}, true);

@@ -106,10 +106,13 @@ export function paneView(overrides: Partial<Omit<PaneView, 'pane'>> & { pane?: P
     verdict: null,
     registeredAt: 0,
     quietSince: 0,
+    waitSince: null,
     stuckSince: null,
     acknowledged: false,
     lines: [],
     screenHash: `h${pane.paneId}`,
+    // Tests that give a screen hash mean its content too, unless they say otherwise.
+    contentHash: rest.screenHash ?? `h${pane.paneId}`,
     hook: null,
     ...rest,
   };

@@ -12,6 +12,9 @@ export interface PolledPane {
   /** tmux's window_activity stamp, epoch seconds (0: none). */
   activity?: number;
   width?: number;
+  height?: number;
+  /** Shows its alternate screen (a full-screen program). */
+  alternateOn?: boolean;
   /** The pane's `@corral_hook` option, as a listing shows it (see hook-record.ts). */
   hookRecord?: string;
   /** Its foreground command (bash by default). */
@@ -45,9 +48,9 @@ function variables(p: PolledPane): Record<string, string> {
     pane_pid: '1',
     pane_dead: '0',
     pane_width: String(p.width ?? 80),
-    pane_height: '24',
+    pane_height: String(p.height ?? 24),
     pane_in_mode: '0',
-    alternate_on: '0',
+    alternate_on: p.alternateOn ? '1' : '0',
     window_activity: String(p.activity ?? 0),
   };
 }

@@ -10,12 +10,12 @@ import { DEFAULT_RULE_SETS } from '../../src/engine/prompt/matcher.js';
 const manifest = JSON.parse(readFileSync(new URL('../../scripts/agents/manifest.json', import.meta.url), 'utf8')) as {
   agents: Record<string, string>;
   sizes: string[];
+  filmSize: string;
 };
 
 /** Agents without rules of their own: the rule set that judges them. */
 const JUDGED_BY: Readonly<Record<string, string>> = {
   kilo: 'opencode',
-  pi: 'generic',
   cline: 'generic',
   amp: 'generic',
   droid: 'generic',
@@ -36,7 +36,9 @@ describe('agent recorder manifest', () => {
     expect(manifest.agents['@google/gemini-cli']).toMatch(/^0\.61\./);
     expect(manifest.agents['opencode-ai']).toMatch(/^1\.18\./);
     expect(manifest.agents['@qwen-code/qwen-code']).toMatch(/^0\.24\./);
-    expect(manifest.sizes).toEqual(['120x40', '80x24']);
+    // Every width people run agents at, narrow to wide; films at one of them.
+    expect(manifest.sizes).toEqual(['120x40', '80x24', '60x20', '100x30', '160x48']);
+    expect(manifest.sizes).toContain(manifest.filmSize);
   });
 
   it('names each agent after a rule set', () => {

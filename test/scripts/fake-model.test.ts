@@ -132,6 +132,57 @@ describe('scripted model', () => {
   });
 });
 
+describe('scripted failures and long turns', () => {
+  it('answers FAILRATE with 429 and FAILSERVER with 500, in each API\'s own error shape (openai SDK, fetch)', async () => {
+    const client = new OpenAI({ baseURL: `${model.url}/v1`, apiKey: 'scripted', maxRetries: 0 });
+    const tools = [{ type: 'function' as const, function: { name: 'bash', parameters: { type: 'object', properties: {} } } }];
+    const rate = await client.chat.completions.create({ model: 'm', tools, messages: [{ role: 'user', content: 'FAILRATE' }] }).catch((e: unknown) => e);
+    expect(rate).toBeInstanceOf(OpenAI.RateLimitError);
+    const server = await client.chat.completions.create({ model: 'm', tools, messages: [{ role: 'user', content: 'FAILSERVER' }] }).catch((e: unknown) => e);
+    expect(server).toBeInstanceOf(OpenAI.InternalServerError);
+    const anthropic = await post('/v1/messages', { model: 'm', tools: [{ name: 'Bash' }], messages: [{ role: 'user', content: 'FAILRATE' }] });
+    expect(anthropic.status).toBe(429);
+    expect(await anthropic.json()).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+    const gemini = await post('/v1beta/models/g:streamGenerateContent', { contents: [{ role: 'user', parts: [{ text: 'FAILSERVER' }] }], tools: [{ functionDeclarations: [{ name: 'run_shell_command' }] }] });
+    expect(gemini.status).toBe(500);
+    expect(await gemini.json()).toMatchObject({ error: { code: 500, status: 'INTERNAL' } });
+  });
+
+  it('asks for the second command of RUNTWICE after the first one ran, then ends the turn', () => {
+    const turn = (afterTool: boolean, callsSinceUser: number) => ({ api: 'x', model: 'm', tools: ['bash'], system: '', lastUser: 'RUNTWICE touch a ;; touch b', afterTool, schema: null, callsSinceUser });
+    expect(decide(turn(false, 0)).call).toMatchObject({ name: 'bash', args: { command: 'touch a' } });
+    expect(decide(turn(true, 1)).call).toMatchObject({ name: 'bash', args: { command: 'touch b' } });
+    expect(decide(turn(true, 2)).text).toMatch(/Done: the tool finished/);
+  });
+
+  it('counts the calls since the user spoke, in the Anthropic and chat shapes', async () => {
+    const seen: number[] = [];
+    const counting = await startFakeModel({ onRequest: (e) => seen.push(e.turn?.callsSinceUser ?? -1) });
+    try {
+      const call = { type: 'tool_use', id: 't1', name: 'Bash', input: {} };
+      await fetch(`${counting.url}/v1/messages`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'm', tools: [{ name: 'Bash' }], messages: [{ role: 'user', content: 'RUNTWICE a ;; b' }, { role: 'assistant', content: [call] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] }] }),
+      }).then((r) => r.text());
+      await fetch(`${counting.url}/v1/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'm', tools: [{ type: 'function', function: { name: 'bash' } }], messages: [{ role: 'user', content: 'RUNTWICE a ;; b' }, { role: 'assistant', tool_calls: [{ id: 'c', type: 'function', function: { name: 'bash', arguments: '{}' } }] }, { role: 'tool', tool_call_id: 'c', content: 'ok' }] }),
+      }).then((r) => r.text());
+    } finally {
+      await counting.close();
+    }
+    expect(seen).toEqual([1, 1]);
+  });
+
+  it('writes a long answer, and a long answer before a command for LONGRUN', () => {
+    const turn = (lastUser: string) => ({ api: 'x', model: 'm', tools: ['bash'], system: '', lastUser, afterTool: false, schema: null });
+    expect(decide(turn('LONGANSWER')).text!.split('\n').length).toBeGreaterThan(50);
+    const run = decide(turn('LONGRUN touch c'));
+    expect(run.text).toMatch(/^# Release checklist/);
+    expect(run.call).toMatchObject({ args: { command: 'touch c' } });
+  });
+});
+
 describe('decide', () => {
   const turn = (lastUser: string, tools: string[], extra = {}) => ({ api: 'x', model: 'm', tools, system: '', lastUser, afterTool: false, schema: null, ...extra });
 
@@ -158,5 +209,13 @@ describe('decide', () => {
       b: ['scripted'],
       c: false,
     });
+  });
+});
+
+describe('waiting on a command that still runs', () => {
+  it("asks Codex's write_stdin to wait for a command past its yield time, then ends the turn", () => {
+    const turn = (lastResult: string) => ({ api: 'responses', model: 'm', tools: ['exec_command', 'write_stdin'], system: '', lastUser: 'RUNCMD make', afterTool: true, schema: null, lastResult });
+    expect(decide(turn('Chunk ID: 1\nProcess running with session ID 42\nOutput:\nstep 9')).call).toEqual({ name: 'write_stdin', args: { session_id: 42, chars: '', yield_time_ms: 30_000 } });
+    expect(decide(turn('Process exited with code 0\nOutput:\nstep 60')).text).toMatch(/Done: the tool finished/);
   });
 });

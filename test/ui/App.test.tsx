@@ -146,7 +146,7 @@ describe('App', () => {
         paneId: r.stuck.pane.paneId,
         items: [{ kind: 'text', text: '2' }],
         enter: false,
-        shownHash: r.stuck.screenHash,
+        shownHash: r.stuck.contentHash,
       }),
     );
     await until(() => expect(frameOf(r)).toContain('sent 2 to agents:1.0'));
@@ -162,7 +162,7 @@ describe('App', () => {
         paneId: r.stuck.pane.paneId,
         items: [{ kind: 'text', text: '1' }],
         enter: false,
-        shownHash: r.stuck.screenHash,
+        shownHash: r.stuck.contentHash,
       }),
     );
   });
@@ -200,7 +200,7 @@ describe('App', () => {
         paneId: r.stuck.pane.paneId,
         items: [{ kind: 'text', text: 'yeq' }],
         enter: true,
-        shownHash: r.stuck.screenHash,
+        shownHash: r.stuck.contentHash,
       }),
     );
     expect(r.calls.some((c) => c.kind === 'quit')).toBe(false);
@@ -227,7 +227,7 @@ describe('App', () => {
     await until(() => expect(frameOf(r)).toContain('› STUCK'));
     await press(r.stdin, '?');
     await until(() => expect(frameOf(r)).toContain('Keys (any key closes this help)'));
-    expect(frameOf(r)).toContain('snooze a stuck pane until its screen changes');
+    expect(frameOf(r)).toContain('snooze a stuck pane until it shows another prompt or new output');
     // The answers of the selected prompt, and no others.
     expect(frameOf(r)).toContain('Answer (agents:1.0)');
     expect(frameOf(r)).toMatch(/a 2\s+send 2/);
@@ -364,7 +364,7 @@ function twoPrompts() {
     verdict: lineVerdict('Continue? [y/N]', ['y', 'n', 'Enter']),
     pane: { sessionName: 'ops', windowIndex: 1, windowName: 'deploy', command: 'bash', title: 'host' },
     lines: ['Continue? [y/N]'],
-    screenHash: 'deploy-1',
+    contentHash: 'deploy-1',
   });
   const remove = paneView({
     state: 'stuck',
@@ -374,7 +374,7 @@ function twoPrompts() {
     verdict: lineVerdict('Do you want to continue? [Y/n]', ['y', 'n', 'Enter']),
     pane: { sessionName: 'ops', windowIndex: 2, windowName: 'apt', command: 'apt-get', title: 'host' },
     lines: ['The following packages will be REMOVED:', '  nginx', 'Do you want to continue? [Y/n]'],
-    screenHash: 'remove-1',
+    contentHash: 'remove-1',
   });
   const shell = paneView({
     quietSince: 5_000,
@@ -457,7 +457,7 @@ describe('App: answers reach only the pane that was seen', () => {
       state: 'monitoring' as const,
       stuckSince: null,
       quietSince: 100_000,
-      screenHash: 'deploy-2',
+      contentHash: 'deploy-2',
       verdict: null,
       lines: ['Continue? [y/N] y', 'deploying…'],
     };
@@ -475,7 +475,7 @@ describe('App: answers reach only the pane that was seen', () => {
     await until(() => expect(lineWith(frameOf(r), 'ops:1.0')).toContain('›'));
     await press(r.stdin, 'a');
     await until(() => expect(frameOf(r)).toContain('answer ops:1.0'));
-    r.engine.setPanes([t.shell, t.remove, { ...t.deploy, screenHash: 'deploy-redrawn' }]);
+    r.engine.setPanes([t.shell, t.remove, { ...t.deploy, contentHash: 'deploy-redrawn' }]);
     await new Promise((resolve) => setTimeout(resolve, 20));
     await press(r.stdin, 'y');
     await until(() => expect(frameOf(r)).toContain('ops:1.0 changed since it was drawn; nothing was sent'));
@@ -499,7 +499,7 @@ describe('App: answers reach only the pane that was seen', () => {
     const r = mountPanes(t.panes);
     await until(() => expect(lineWith(frameOf(r), 'ops:1.0')).toContain('›'));
     await press(r.stdin, 'r', 'n', 'o');
-    r.engine.setPanes([t.shell, t.remove, { ...t.deploy, screenHash: 'deploy-redrawn' }]);
+    r.engine.setPanes([t.shell, t.remove, { ...t.deploy, contentHash: 'deploy-redrawn' }]);
     await new Promise((resolve) => setTimeout(resolve, 20));
     await press(r.stdin, '\r');
     await until(() => expect(frameOf(r)).toContain('changed since you began the reply'));

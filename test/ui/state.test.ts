@@ -60,19 +60,19 @@ describe('uiReducer sync', () => {
     const s1 = { ...a, state: 'stuck' as const, reason: 'permission' as const, stuckSince: 1_000 };
     const s2 = { ...b, state: 'stuck' as const, reason: 'permission' as const, stuckSince: 2_000 };
     let state = uiReducer(initialUiState, { type: 'sync', panes: [s1, s2, c], now: 10_000 });
-    state = uiReducer(state, { type: 'start-answer', key: a.key, hash: s1.screenHash, now: 10_000 });
+    state = uiReducer(state, { type: 'start-answer', key: a.key, hash: s1.contentHash, now: 10_000 });
     state = uiReducer(state, {
       type: 'answered',
       key: a.key,
-      hash: s1.screenHash,
+      hash: s1.contentHash,
       status: { text: 'sending y + Enter', tone: 'info' },
     });
-    expect(state.answered).toEqual({ key: a.key, hash: s1.screenHash });
+    expect(state.answered).toEqual({ key: a.key, hash: s1.contentHash });
     // Same screen (the poll has not seen the answer yet): still marked.
     state = uiReducer(state, { type: 'sync', panes: [s1, s2, c], now: 10_050 });
     expect(state.answered).not.toBeNull();
     // Its screen changed and it left the stuck set: it keeps row 0 and the cursor, the mark goes.
-    const moved = { ...a, state: 'monitoring' as const, stuckSince: null, quietSince: 10_100, screenHash: 'after' };
+    const moved = { ...a, state: 'monitoring' as const, stuckSince: null, quietSince: 10_100, contentHash: 'after' };
     state = uiReducer(state, { type: 'sync', panes: [moved, s2, c], now: 10_200 });
     expect(state.order[0]).toBe(a.pane.paneId);
     expect(state.selectedId).toBe(a.pane.paneId);

@@ -20,7 +20,7 @@ export const watchCommand: Command = {
     'Each has type, host, key, sessionId (tmux-%ID-<ms>), paneId and timestamp (ms); stuck adds reason and message.',
     'key is the pane id (%3) on this machine and HOST/%3 on a host named with --host; a host that goes down ends its panes (why: host-gone).',
     `stuck: ${STATUS_MEANINGS.stuck}; the dashboard and ls show it as ${statusBadge('stuck', 'permission')} (${REASON_MEANINGS.permission})`,
-    `or ${statusBadge('stuck', 'stopped')} (${REASON_MEANINGS.stopped}). unstuck: its screen changed.`,
+    `or ${statusBadge('stuck', 'stopped')} (${REASON_MEANINGS.stopped}). unstuck: its wait ended (another prompt, none, or new output).`,
     'With --daemon-url the same events are POSTed there, queued while the daemon is down.',
     'Notifications: --on-stuck CMD, --notify-desktop, --ntfy TOPIC_URL (without answer buttons here).',
     'Example: corral watch --quiet-threshold 10000 | jq -c \'select(.type == "stuck")\'',

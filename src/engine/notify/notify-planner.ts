@@ -77,13 +77,13 @@ export class NotifyPlanner {
       const empty = view.lines.length === 0;
       const before = this.seen.get(view.pane.paneId);
       if (!before || before.trackingId !== view.trackingId) {
-        this.seen.set(view.pane.paneId, { trackingId: view.trackingId, hash: view.screenHash, empty, witnessed: false });
+        this.seen.set(view.pane.paneId, { trackingId: view.trackingId, hash: view.contentHash, empty, witnessed: false });
         continue;
       }
       const hooked = view.hook !== null && view.hook.lastEventAt >= view.registeredAt;
       // A change from or to an empty capture (a restarting server, a cleared screen) is not activity.
-      const changed = view.screenHash !== before.hash && !empty && !before.empty && before.hash !== '';
-      this.seen.set(view.pane.paneId, { trackingId: view.trackingId, hash: view.screenHash, empty, witnessed: before.witnessed || changed || hooked });
+      const changed = view.contentHash !== before.hash && !empty && !before.empty && before.hash !== '';
+      this.seen.set(view.pane.paneId, { trackingId: view.trackingId, hash: view.contentHash, empty, witnessed: before.witnessed || changed || hooked });
     }
     for (const id of this.seen.keys()) if (!present.has(id)) this.seen.delete(id);
   }
@@ -121,7 +121,8 @@ export class NotifyPlanner {
     for (const p of this.pending) {
       const view = byId.get(p.paneId);
       if (!view || view.trackingId !== p.trackingId || view.state !== 'stuck' || view.acknowledged) continue;
-      const quietEnough = now - view.quietSince >= this.rules.minQuietMs;
+      // Quiet, or holding its wait while it animates (a blinking dialog prints every second).
+      const quietEnough = now - Math.min(view.quietSince, view.waitSince ?? view.quietSince) >= this.rules.minQuietMs;
       const onScreen = view.verdict?.prompt === true || now - p.since >= (this.rules.settleMs ?? SETTLE_MS);
       if (quietEnough && onScreen) ready.push({ view, reason: view.reason ?? p.reason, message: view.reason === 'permission' && view.message ? view.message : p.message });
       else later.push(p);

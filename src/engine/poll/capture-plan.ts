@@ -43,7 +43,7 @@ export function capturesAhead(entries: ReadonlyMap<string, PaneEntry>, plan: Cap
 function wantsCapture(captured: PaneEntry['captured'], pane: PaneInfo, plan: CapturePlan, at: number, followAt: number): boolean {
   return (
     needsCapture(captured?.pane ?? pane, pane, captured?.at ?? null, at) &&
-    // Printing at its last capture, printing still: it cannot be stuck, and unless someone looks
+    // Printing plain output at its last capture, printing still: it cannot be stuck, and unless someone looks
     // at it, it is followed at a steady pace (see FOLLOW_MS).
     (captured === null || plan.focused.has(pane.paneId) || !following(captured, followAt, plan.followMs))
   );

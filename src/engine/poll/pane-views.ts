@@ -58,10 +58,12 @@ export class PaneViews {
       verdict: track.verdict,
       registeredAt: track.registeredAt,
       quietSince: track.quietSince,
+      waitSince: track.wait?.since ?? null,
       stuckSince: track.stuckSince,
       acknowledged: track.acknowledged,
       lines,
       screenHash: track.hash ?? '',
+      contentHash: track.contentHash,
       hook: sameHook(previous?.hook ?? null, hookView(track.hook)),
     };
     return previous !== null && sameView(previous, view) ? previous : view;
@@ -74,9 +76,11 @@ function sameView(a: PaneView, b: PaneView): boolean {
     a.reason === b.reason &&
     a.message === b.message &&
     a.quietSince === b.quietSince &&
+    a.waitSince === b.waitSince &&
     a.stuckSince === b.stuckSince &&
     a.acknowledged === b.acknowledged &&
     a.screenHash === b.screenHash &&
+    a.contentHash === b.contentHash &&
     a.lines === b.lines &&
     a.label === b.label &&
     a.target === b.target &&

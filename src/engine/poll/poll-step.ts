@@ -2,10 +2,11 @@
 // (with the screens the cycle captured) in, the next state, the events and the hook records to
 // clear out. No tmux, no clock: the caller reads both and hands the readings in.
 
-import { outputEndedBy } from '../capture-gate.js';
+import { outputEndedBy, type LastCapture } from '../capture-gate.js';
 import { agentExited, decodeHookRecord, hookRecordEvent } from '../hooks/hook-record.js';
 import { end, observe, register, type MachineConfig, type PaneTrack } from '../pane-machine.js';
 import { classifyScreen, type PromptRules } from '../prompt/matcher.js';
+import { contentHash } from '../screen-content.js';
 import { readLines } from '../screen-hash.js';
 import { inScope, type ScopeOptions } from '../scope.js';
 import type { CorralEvent, PaneInfo, PromptVerdict } from '../types.js';
@@ -16,15 +17,15 @@ export interface ScreenReading {
   readonly alternateOn: boolean;
   readonly lines: readonly string[];
   readonly hash: string;
+  /** The hash with animation masked (see screen-content.ts). */
+  readonly contentHash: string;
   readonly verdict: PromptVerdict;
 }
 
-/** The listing and wall-clock time of a pane's last capture, its cycle, and whether the screen had changed since the capture before. */
-export interface CaptureRecord {
+/** The listing and wall-clock time of a pane's last capture, its cycle, whether the screen had changed since the capture before, and whether it may wait. */
+export interface CaptureRecord extends LastCapture {
   readonly pane: PaneInfo;
-  readonly at: number;
   readonly cycle: number;
-  readonly changed: boolean;
 }
 
 /** What the engine keeps of one watched pane from one cycle to the next. */
@@ -155,9 +156,9 @@ function updatePane(entry: PaneEntry, pane: PaneInfo, known: boolean, listing: P
   const text = listing.screens.get(pane.paneId);
   if (text === undefined) {
     // Left out on purpose: the screen is the one seen last time, and quiet time still counts.
-    const { hash, verdict } = current.track;
+    const { hash, contentHash: content, verdict } = current.track;
     if (listing.chosen !== null && !listing.chosen.has(pane.paneId) && hash !== null && verdict !== null) {
-      const step = observe(current.track, { hash, verdict }, listing.now, context.machine);
+      const step = observe(current.track, { hash, contentHash: content, verdict }, listing.now, context.machine);
       events.push(...step.events);
       if (step.track !== current.track) current = { ...current, track: step.track };
     }
@@ -180,7 +181,7 @@ function observeScreen(entry: PaneEntry, pane: PaneInfo, text: string, listing: 
   // steady pace is captured late): moved from tmux's wall-clock stamp to the engine's clock.
   const endedBy = changed && previous !== null ? outputEndedBy(previous, pane, requestedAt) : null;
   const changedAt = endedBy === null ? now : now - (requestedAt - endedBy);
-  const step = observe(entry.track, { hash, verdict, changedAt }, now, context.machine);
+  const step = observe(entry.track, { hash, contentHash: screen.contentHash, verdict, changedAt }, now, context.machine);
   // Keep the same array while the screen is unchanged (a blank screen too), so the view, and with
   // it the snapshot, stays the same object and readers need not re-render.
   const fresh = step.track.hash !== entry.linesHash;
@@ -189,7 +190,7 @@ function observeScreen(entry: PaneEntry, pane: PaneInfo, text: string, listing: 
       ...entry,
       track: step.track,
       screen,
-      captured: { pane, at: requestedAt, cycle: listing.cycle, changed },
+      captured: { pane, at: requestedAt, cycle: listing.cycle, changed, mayWait: verdict.prompt || verdict.busy },
       lines: fresh ? lines.slice(-context.previewLines) : entry.lines,
       linesHash: fresh ? step.track.hash : entry.linesHash,
     },
@@ -242,5 +243,5 @@ export function readScreen(previous: ScreenReading | null, text: string, alterna
   if (previous !== null && previous.text === text && previous.alternateOn === alternateOn) return previous;
   const { lines, hash } = readLines(text);
   const verdict = classifyScreen(lines, rules, { alternateScreen: alternateOn });
-  return { text, alternateOn, lines, hash, verdict };
+  return { text, alternateOn, lines, hash, contentHash: contentHash(lines, hash), verdict };
 }

@@ -6,7 +6,8 @@
 // 1. Busy: the lowest line a busy rule matches (lines that echo a user's message, `> …`, and lines
 //    inside an input box, what the user is typing, are skipped).
 // 2. Prompt: a last-line rule matching the last line wins (shells, REPLs, yes/no questions);
-//    otherwise the first permission rule that matches; otherwise the lowest stopped match.
+//    otherwise the first menu rule (an agent's own menu, which the person opened); otherwise the
+//    first permission rule that matches; otherwise the lowest stopped match.
 // 3. A busy line vetoes the prompt, unless the prompt is drawn below it and is not an agent's input
 //    box: a permission dialog or a shell prompt under a stale status line is what the screen shows
 //    now, while an agent draws its input box under its spinner even while it works (outranksBusy).
@@ -25,6 +26,7 @@ import { copilotRules } from './rules/copilot.js';
 import { geminiCliRules } from './rules/gemini-cli.js';
 import { genericRules } from './rules/generic.js';
 import { opencodeRules } from './rules/opencode.js';
+import { piRules } from './rules/pi.js';
 import { qwenCodeRules } from './rules/qwen-code.js';
 import { replRules } from './rules/repl.js';
 import { seedRules } from './rules/seed.js';
@@ -49,6 +51,7 @@ export const DEFAULT_RULE_SETS: readonly RuleSet[] = [
   geminiCliRules,
   codexRules,
   opencodeRules,
+  piRules,
   copilotRules,
   claudeCodeRules,
   aiderRules,
@@ -81,6 +84,7 @@ interface CompiledRule {
   readonly answer: AnswerKind;
   readonly options: readonly string[] | undefined;
   readonly alternateScreenOnly: boolean;
+  readonly menu: boolean;
 }
 
 /** The compiled rules, sorted by what the matcher tries them for. */
@@ -88,6 +92,8 @@ interface RuleLists {
   readonly busy: readonly CompiledRule[];
   /** Rules about the last line only: permission rules first, then stopped ones, in rule-set order. */
   readonly lastLine: readonly CompiledRule[];
+  /** Stopped rules for a program's own menu, tried before the permission rules. */
+  readonly menu: readonly CompiledRule[];
   /** Rules about any line of the bottom region. */
   readonly permission: readonly CompiledRule[];
   readonly stopped: readonly CompiledRule[];
@@ -125,10 +131,11 @@ function compile(sets: readonly RuleSet[]): {
             ? new RegExp(rule.pattern.source, rule.pattern.flags.replace(/[gy]/g, ''))
             : rule.pattern,
         lastLineOnly,
-        // Busy rules may ask to look higher (up to BUSY_REGION_LINES); by default all see REGION_LINES.
+        // Busy and menu rules may ask to look higher (up to BUSY_REGION_LINES: a status line above
+        // a command's output, a menu's title above its long list); by default all see REGION_LINES.
         within: lastLineOnly
           ? 1
-          : Math.min(rule.within ?? REGION_LINES, rule.kind === 'busy' ? BUSY_REGION_LINES : REGION_LINES),
+          : Math.min(rule.within ?? REGION_LINES, rule.kind === 'busy' || rule.menu ? BUSY_REGION_LINES : REGION_LINES),
         raw: rule.raw ?? false,
         requires: rule.requires ?? [],
         above: rule.above ?? null,
@@ -139,6 +146,7 @@ function compile(sets: readonly RuleSet[]): {
         answer: rule.answer ?? (rule.kind === 'permission' && !lastLineOnly ? 'key' : 'line'),
         options: rule.options,
         alternateScreenOnly: rule.alternateScreen ?? false,
+        menu: rule.menu ?? false,
       });
     }
   }
@@ -150,8 +158,9 @@ function listsOf(busy: CompiledRule[], permission: CompiledRule[], stopped: Comp
   return {
     busy,
     lastLine: [...permission, ...stopped].filter((r) => r.lastLineOnly),
+    menu: stopped.filter((r) => anywhere(r) && r.menu),
     permission: permission.filter(anywhere),
-    stopped: stopped.filter(anywhere),
+    stopped: stopped.filter((r) => anywhere(r) && !r.menu),
   };
 }
 
@@ -233,7 +242,7 @@ const RIGHT_BORDERS = '│┃║█';
 const ECHO_LINE = /^[>❯›]\s(?!\s*(?:press\s+)?(?:ctrl\+c|esc) to interrupt\W*$)/i;
 
 type ListName = keyof RuleLists;
-const LIST_BITS: Readonly<Record<ListName, number>> = { busy: 1, lastLine: 2, permission: 4, stopped: 8 };
+const LIST_BITS: Readonly<Record<ListName, number>> = { busy: 1, lastLine: 2, permission: 4, stopped: 8, menu: 16 };
 
 /**
  * What a line of a screen is to the rules of one pack: its trimmed and inner text, and which rule
@@ -397,6 +406,14 @@ function choosePrompt(rules: RuleLists, region: readonly RegionLine[]): Match | 
   if (mayMatch(rules, 'lastLine', region[last]!)) {
     for (const rule of rules.lastLine) if (matchesAt(rule, region, last)) return { rule, index: last };
   }
+  // A program's own menu first: its numbered options are no approval.
+  if (rules.menu.length > 0) {
+    const menus = candidateLines(rules, 'menu', region);
+    for (const rule of menus.length > 0 ? rules.menu : []) {
+      const index = lowestLineOf(rule, menus, region);
+      if (index >= 0) return { rule, index };
+    }
+  }
   // Permission rules go by rule order, so a dialog reports its question rather than its key hints.
   const candidates = candidateLines(rules, 'permission', region);
   if (candidates.length > 0) {
@@ -451,6 +468,7 @@ export function classifyScreen(
         prompt.index,
         prompt.rule.options,
       ),
+      ...(prompt.rule.menu ? { menu: true as const } : {}),
     };
   }
   if (busy) {

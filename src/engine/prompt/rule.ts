@@ -51,6 +51,13 @@ export interface PromptRule {
   /** Fixed quick answers; by default they are read off the screen (see answers.ts). */
   readonly options?: readonly string[];
   /**
+   * A stopped rule for the program's own menu (a model picker, help, settings, a session list),
+   * which the person opened: tried before the permission rules (its numbered options are no
+   * approval), and the verdict says `menu`. It may look as high as a busy rule (`within` up to
+   * BUSY_REGION_LINES), for a title above a long list whose footer is cut off.
+   */
+  readonly menu?: boolean;
+  /**
    * The rule holds only while the pane shows its alternate screen, i.e. a full-screen program
    * (a pager, an editor) runs. For screens that plain output could also show.
    */

@@ -40,7 +40,7 @@ export function createAnswerFeature(options: AnswerFeatureOptions): HttpFeature 
       const view = engine.getSnapshot().panes.find((v) => v.key === claims.pane);
       if (!view) return refuse(404, 'pane_gone', `pane ${claims.pane} is gone`);
       if (!view.online) return refuse(503, 'host_unreachable', `${view.host} is unreachable: not sent`, { 'retry-after': '5' });
-      if (view.screenHash !== claims.screen) return refuse(409, 'stale_screen', `pane ${claims.pane} shows another screen now; nothing was typed`);
+      if (view.contentHash !== claims.screen) return refuse(409, 'stale_screen', `pane ${claims.pane} shows another screen now; nothing was typed`);
       try {
         await options.answer(claims);
       } catch (error) {

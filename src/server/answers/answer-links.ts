@@ -57,13 +57,13 @@ export class AnswerLinks {
   /** Buttons for the quick answers valid on this pane's screen; none for secrets or free text. */
   actionsFor(view: PaneView, baseUrl: string, now: number): AnswerAction[] {
     const answer = view.verdict?.answer;
-    if (!answer || answer.kind === 'secret' || view.screenHash === '') return [];
+    if (!answer || answer.kind === 'secret' || view.contentHash === '') return [];
     const nonce = randomBytes(12).toString('base64url');
     const kind = answer.kind;
     return answer.options.slice(0, MAX_ACTIONS).map((option) => ({
       label: option === 'Enter' ? 'Enter (default)' : option,
       answer: option,
-      url: `${baseUrl.replace(/\/+$/, '')}/answer/${this.token({ pane: view.key, screen: view.screenHash, kind, answer: option, expires: now + this.ttlMs, nonce })}`,
+      url: `${baseUrl.replace(/\/+$/, '')}/answer/${this.token({ pane: view.key, screen: view.contentHash, kind, answer: option, expires: now + this.ttlMs, nonce })}`,
     }));
   }
 

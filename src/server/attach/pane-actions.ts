@@ -48,7 +48,7 @@ function screenOf(fields: Record<string, unknown>): string | null {
 
 /** The person answered what they saw: the screen they name must still be the pane's screen. */
 function checkScreen(view: PaneView, screen: string | null): void {
-  if (screen !== null && screen !== view.screenHash) {
+  if (screen !== null && screen !== view.contentHash) {
     throw new ActionError(
       409,
       'screen_changed',

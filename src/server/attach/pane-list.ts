@@ -124,7 +124,7 @@ export function listPane(view: PaneView, now: number): ListedPane {
     reason_text: view.reason === null ? null : REASON_MEANINGS[view.reason],
     quiet_ms: quietMs(view, now),
     last_line: clip([...view.lines].reverse().find((line) => line.trim() !== '') ?? ''),
-    screen: view.screenHash,
+    screen: view.contentHash,
     cols: view.pane.width,
     rows: view.pane.height,
     prompt,

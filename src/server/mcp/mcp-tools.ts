@@ -58,7 +58,7 @@ function describe(view: PaneView, now: number) {
     quiet_s: Math.round(quietMs(view, now) / 1000),
     answers: offeredAnswers(view.verdict),
     /** The screen the state is about: pass it to `answer` so nothing is typed on another one. */
-    screen: view.screenHash,
+    screen: view.contentHash,
   };
 }
 
@@ -166,7 +166,7 @@ export function createMcpServer(options: McpToolsOptions): McpServer {
         const view = viewOf(args.pane);
         const refusal = policy.refusal(view);
         if (refusal !== null) throw new PolicyError(refusal);
-        const plan = await port.answer(args.pane, args.option, { shownHash: args.screen ?? view.screenHash, target: view.target });
+        const plan = await port.answer(args.pane, args.option, { shownHash: args.screen ?? view.contentHash, target: view.target });
         void port.pollNow().catch(() => undefined);
         return { result: { sent: plan.label, pane: view.key, target: view.target }, note: `sent ${plan.label}` };
       }),
@@ -185,7 +185,7 @@ export function createMcpServer(options: McpToolsOptions): McpServer {
         const view = viewOf(args.pane);
         const refusal = policy.refusal(view) ?? notReadyForInput(view);
         if (refusal !== null) throw new PolicyError(refusal);
-        await port.reply(args.pane, args.text, { shownHash: view.screenHash, target: view.target });
+        await port.reply(args.pane, args.text, { shownHash: view.contentHash, target: view.target });
         void port.pollNow().catch(() => undefined);
         return { result: { sent: 'the line, then Enter', pane: view.key, target: view.target }, note: `typed ${args.text.length} characters` };
       }),

@@ -19,8 +19,8 @@ const yn: PromptVerdict = { prompt: true, reason: 'permission', busy: false, too
 
 /** Panes the planner saw change (so they are news when they get stuck); returns their stuck views. */
 function witnessAll(planner: NotifyPlanner, ids: string[]): PaneView[] {
-  const before = ids.map((id) => paneView({ pane: { paneId: id }, lines: ['$ ./deploy'], screenHash: `${id}-a`, trackingId: `t${id}` }));
-  const stuck = before.map((v) => ({ ...v, lines: ['Deploy? [y/N]'], screenHash: `${v.pane.paneId}-b`, state: 'stuck' as const, reason: 'permission' as const, verdict: yn, stuckSince: 1_000, message: 'Deploy? [y/N]' }));
+  const before = ids.map((id) => paneView({ pane: { paneId: id }, lines: ['$ ./deploy'], contentHash: `${id}-a`, trackingId: `t${id}` }));
+  const stuck = before.map((v) => ({ ...v, lines: ['Deploy? [y/N]'], contentHash: `${v.pane.paneId}-b`, state: 'stuck' as const, reason: 'permission' as const, verdict: yn, stuckSince: 1_000, message: 'Deploy? [y/N]' }));
   planner.observe(before);
   planner.observe(stuck);
   return stuck;
@@ -54,8 +54,8 @@ describe('notification planner', () => {
     planner.observe([restored]);
     planner.stuck(restored, 'stopped', '$', 1_000);
     // A screen that was empty (the capture failed), then came back.
-    const empty = paneView({ pane: { paneId: '%2' }, lines: [], screenHash: 'empty', trackingId: 't2' });
-    const back = { ...empty, lines: ['$'], screenHash: 'back', state: 'stuck' as const, reason: 'stopped' as const };
+    const empty = paneView({ pane: { paneId: '%2' }, lines: [], contentHash: 'empty', trackingId: 't2' });
+    const back = { ...empty, lines: ['$'], contentHash: 'back', state: 'stuck' as const, reason: 'stopped' as const };
     planner.observe([restored, empty]);
     planner.observe([restored, back]);
     planner.stuck(back, 'stopped', '$', 1_000);
@@ -101,6 +101,15 @@ describe('notification planner', () => {
     planner.stuck(stuck, 'permission', 'Deploy? [y/N]', 20_000);
     expect(planner.due([{ ...stuck, acknowledged: true }], 40_000, 0)).toEqual([]);
     expect(planner.waiting).toBe(0);
+  });
+
+  it('counts the minimum quiet time of a wait that animates from when the wait began, not from its last blink', () => {
+    const planner = new NotifyPlanner(rules({ minQuietMs: 10_000 }));
+    const { stuck } = witnessed(planner, '%1');
+    planner.stuck(stuck, 'permission', 'Do you want to proceed?', 1_000);
+    // It blinked a second ago, and has shown the same dialog since 0.
+    expect(planner.due([{ ...stuck, quietSince: 9_000, waitSince: 0 }], 9_999, 0)).toEqual([]);
+    expect(planner.due([{ ...stuck, quietSince: 9_000, waitSince: 0 }], 10_000, 0)).toHaveLength(1);
   });
 
   it('rate-limits: beyond the limit, what waits goes out as one summary when a slot frees', () => {

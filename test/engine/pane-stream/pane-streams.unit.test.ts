@@ -177,8 +177,6 @@ describe('PaneStreams with a scripted control connection', () => {
 
   it('with no grace period detaches with the last viewer', async () => {
     const script = scripted();
-    // Taken before the streams exist: their offsets start from the clock when they are made.
-    const before = Date.now() * 1024;
     const streams = new PaneStreams({
       socket: { kind: 'default' },
       ringBytes: 64,
@@ -354,6 +352,8 @@ describe('PaneStreams with a scripted control connection', () => {
 
   it('starts offsets past those of any earlier corral process by default', async () => {
     const script = scripted();
+    // Taken before the streams exist: their offsets start from the clock when they are made.
+    const before = Date.now() * 1024;
     const streams = new PaneStreams({
       socket: { kind: 'default' },
       ringBytes: 64,

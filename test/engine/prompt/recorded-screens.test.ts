@@ -15,14 +15,24 @@ const exceptionFor = new Map(exceptions.map((e) => [e.file, e]));
 /** Rule sets about no one program: any screen may be decided by them. */
 const GENERAL = new Set(['generic', 'shell', 'repl']);
 /** Agents that are forks of another and draw its screens: its rule set speaks for them too. */
-const FORK_OF: Readonly<Record<string, string>> = { kilo: 'opencode' };
+const FORK_OF: Readonly<Record<string, string>> = { kilo: 'opencode', 'qwen-code': 'gemini-cli' };
 const ruleSetNames = new Set(DEFAULT_RULE_SETS.map((s) => s.tool));
 
 describe('recorded screens', () => {
-  it('are there: every agent at two sizes, and the everyday programs', () => {
+  it('are there: every agent that runs offline at every size, and the everyday programs', () => {
     const tools = new Set(fixtures.map((f) => f.tool));
-    for (const tool of ['claude-code', 'codex', 'gemini-cli', 'opencode', 'qwen-code', 'programs'])
+    for (const tool of ['claude-code', 'codex', 'gemini-cli', 'opencode', 'qwen-code', 'kilo', 'pi', 'programs'])
       expect(tools.has(tool), tool).toBe(true);
+    for (const tool of ['claude-code', 'codex', 'gemini-cli', 'opencode', 'qwen-code', 'kilo', 'pi']) {
+      const sizes = new Set(fixtures.filter((f) => f.tool === tool).map((f) => f.size));
+      expect([...sizes].sort(), tool).toEqual(['100x30', '120x40', '160x48', '60x20', '80x24']);
+      // The screens added for drafts, menus and long answers, at every size.
+      for (const size of sizes) {
+        const states = new Set(fixtures.filter((f) => f.tool === tool && f.size === size).map((f) => f.state));
+        for (const state of ['draft', 'long-answer']) expect(states.has(state), `${tool} ${size} ${state}`).toBe(true);
+        expect([...states].some((x) => x.startsWith('menu-')), `${tool} ${size}: a menu`).toBe(true);
+      }
+    }
     expect(fixtures.length).toBeGreaterThan(100);
   });
 
@@ -53,9 +63,26 @@ describe('recorded screens', () => {
     }
   });
 
+  it("read an agent's own menus as stopped, saying menu, and a typed draft as stopped", () => {
+    const menus = fixtures.filter((f) => f.state.startsWith('menu-'));
+    const drafts = fixtures.filter((f) => f.state === 'draft');
+    expect(menus.length).toBeGreaterThan(0);
+    expect(drafts.length).toBeGreaterThan(0);
+    for (const f of [...menus, ...drafts]) expect(f.label, f.file).toBe('stopped');
+    for (const f of menus.filter((x) => !exceptionFor.has(x.file))) {
+      expect(classifyScreen(f.lines, undefined, f.context).menu, `${f.file}: ${JSON.stringify(classifyScreen(f.lines, undefined, f.context))}`).toBe(true);
+    }
+    // Nothing else is a menu: dialogs that ask for an approval or an answer stay permission.
+    for (const f of fixtures.filter((x) => !x.state.startsWith('menu-'))) {
+      expect(classifyScreen(f.lines, undefined, f.context).menu, f.file).toBeUndefined();
+    }
+  });
+
   it('offer the numbers of a numbered menu as quick answers, and no quick answer for a key to type in', () => {
+    // A menu near the bottom (a wide pane can keep a dialog from before near its top).
+    const bottomLines = (lines: readonly string[]) => lines.filter((l) => l.trim() !== '').slice(-15);
     for (const f of fixtures.filter(
-      (x) => x.label === 'permission' && x.lines.some((l) => /^[\s│┃]*[❯›●]\s*1\.\s/.test(l)),
+      (x) => x.label === 'permission' && bottomLines(x.lines).some((l) => /^[\s│┃]*[❯›●]\s*1\.\s/.test(l)),
     )) {
       const answer = classifyScreen(f.lines, undefined, f.context).answer;
       expect(answer?.kind, f.file).toBe('key');

@@ -58,6 +58,40 @@ export const claudeCodeRules: RuleSet = {
       answer: 'key',
     },
     {
+      // Its own panels, opened by a slash command: /model ("Enter to save · Esc to cancel"), /help,
+      // /resume and /config ("Esc to close", "Esc to go back"). The person opened them.
+      id: 'claude-code/own-menu',
+      kind: 'stopped',
+      menu: true,
+      pattern: /(?:^|·\s*)Esc to (?:close|go back)$|\bEnter to save\b.*\bEsc to cancel$/,
+      within: 3,
+    },
+    {
+      // The same footer wrapped on a narrow pane: "… · Esc to" over "close".
+      id: 'claude-code/own-menu-wrapped',
+      kind: 'stopped',
+      menu: true,
+      pattern: /^(?:close|go back)$/,
+      above: /·\s*Esc to$/,
+      within: 2,
+    },
+    {
+      id: 'claude-code/model-menu-wrapped',
+      kind: 'stopped',
+      menu: true,
+      pattern: /^cancel$/,
+      above: /\bEnter to save\b.*·\s*Esc to$/,
+      within: 2,
+    },
+    {
+      // /help's tabs, its footer cut off below a short pane.
+      id: 'claude-code/help-panel',
+      kind: 'stopped',
+      menu: true,
+      pattern: /^Help\s{2,}General\s{2,}Commands\b/,
+      within: 30,
+    },
+    {
       // The input box: `>` (or `❯`) right under a rule or the box's top border, another rule below.
       id: 'claude-code/input-box',
       kind: 'stopped',

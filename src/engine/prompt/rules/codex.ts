@@ -12,7 +12,8 @@ export const codexRules: RuleSet = {
     {
       id: 'codex/working',
       kind: 'busy',
-      pattern: /\((?:\d+h\s*)?(?:\d+m\s*)?\d+s\s*•\s*esc to interrupt\)/i,
+      // On a narrow pane the hint is cut short: "(2s • esc to i…".
+      pattern: /\((?:\d+h\s*)?(?:\d+m\s*)?\d+s\s*•\s*esc\b(?:[^)]*\)|[^)]*…$)/i,
       // It stays above the output of the command it runs ("• Running command: cargo test (18s • …)").
       within: BUSY_REGION_LINES,
       notBelow: TURN_END,
@@ -43,6 +44,15 @@ export const codexRules: RuleSet = {
       kind: 'permission',
       pattern: /^Press enter to confirm or esc to (?:cancel|go back)$/i,
       requires: [/^[›>]\s*\d+\.\s/],
+    },
+    {
+      // Its own pickers and overlays: /model and /permissions ("enter select · esc back"), /resume
+      // ("enter resume … esc exit"), the shortcuts overlay ("? / esc close").
+      id: 'codex/own-menu',
+      kind: 'stopped',
+      menu: true,
+      pattern: /^enter select · esc back$|^enter resume\b.*\besc exit\b|^\? \/ esc close$/,
+      within: 3,
     },
     {
       // The composer: `›` with the draft or a placeholder ("› Ask Codex to do anything"), near the bottom.

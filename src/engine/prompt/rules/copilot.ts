@@ -28,5 +28,16 @@ export const copilotRules: RuleSet = {
       below: INPUT_FOOTER,
       answer: 'line',
     },
+    {
+      // While its footer says something else ("● Loading: 2 skills"), its folder line above the
+      // box ("~/work [⎇ main]") still says it is Copilot's.
+      id: 'copilot/input-box-folder',
+      kind: 'stopped',
+      pattern: /^❯(?:\s.*)?$/,
+      above: /^─{10,}$/,
+      below: /^─{10,}$/,
+      requires: [/\[⎇ [^\]]+\]$/],
+      answer: 'line',
+    },
   ],
 };

@@ -31,12 +31,23 @@ export const geminiCliRules: RuleSet = {
       pattern: /Type your message or @path\/to\/file$/,
     },
     {
-      // A draft in the input box: `>` (`!` shell mode, `*` yolo) under the box's top edge.
+      // Its own dialogs: /model ("(Press Esc to close)"), /settings ("…, Esc to close)"), and the
+      // /resume browser ("Navigate: ↑/↓   Resume: Enter …"), which may list many sessions.
+      id: 'gemini-cli/own-menu',
+      kind: 'stopped',
+      menu: true,
+      pattern: /\bEsc to close\)$|^Navigate: ↑\/↓\s+Resume: Enter\b/,
+      within: 30,
+    },
+    {
+      // A draft in the input box: `>` (`!` shell mode, `*` yolo) under the box's top edge, or
+      // under the approval mode's hint line ("Shift+Tab to accept edits", "plan Shift+Tab to manual").
       id: 'gemini-cli/input-box',
       kind: 'stopped',
       pattern: /^[>!*](?:\s.*)?$/,
-      above: /^[▀╭─][▀─]{3,}/,
+      above: /^[▀╭─][▀─]{3,}|\bShift\+Tab to \w/,
       requires: [FOOTER],
+      within: 6,
     },
   ],
 };

@@ -62,12 +62,13 @@ export const genericRules: RuleSet = {
   tool: 'generic',
   rules: [
     {
-      // Not in a list item quoting it, and not on a dialog's own hint line ("tab to add notes |
-      // enter to submit answer | esc to interrupt"): the dialog is what waits there.
+      // Not in a list item quoting it, not on a dialog's own hint line ("tab to add notes |
+      // enter to submit answer | esc to interrupt"): the dialog is what waits there; and not in a
+      // startup tip ("● Tip Press escape to stop the AI mid-response", under Kilo Code's idle input).
       id: 'generic/interrupt-hint',
       kind: 'busy',
       pattern: /\b(?:esc|escape) to (?:interrupt|stop)\b|\b(?:ctrl\+c|ctrl-c|\^C) to (?:interrupt|stop|cancel|abort)\b/i,
-      unless: /^[-*] |\benter to (?:select|submit|confirm)\b/i,
+      unless: /^[-*] |\benter to (?:select|submit|confirm)\b|^(?:[●•]\s*)?Tip\b:?\s/i,
       within: BUSY_REGION_LINES,
       notBelow: TURN_END,
     },

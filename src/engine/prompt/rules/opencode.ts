@@ -32,10 +32,21 @@ export const opencodeRules: RuleSet = {
       requires: [/Allow \(a\)|Deny \(d\)/],
     },
     {
+      // Its dialogs (the ctrl+p command palette, /models, /sessions, /themes, /help) put "esc" (or
+      // "esc/enter") at the right end of their title line: "Select model      esc".
+      id: 'opencode/own-menu',
+      kind: 'stopped',
+      menu: true,
+      pattern: /\S\s{3,}esc(?:\/enter)?$/,
+      within: 30,
+    },
+    {
+      // Matched by its stable part: at 160 columns the footer goes on with "• OpenCode 1.18.33"
+      // (Kilo Code: "• Kilo 7.7.7"), and a tip of two lines may be drawn under it.
       id: 'opencode/prompt-footer',
       kind: 'stopped',
-      pattern: /(?:^|\s)ctrl\+[a-z] commands$/,
-      within: 3,
+      pattern: /(?:^|\s)ctrl\+[a-z] commands(?:\s+•\s+\S.*)?$/,
+      within: 5,
     },
   ],
 };

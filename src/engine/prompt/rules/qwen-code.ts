@@ -43,6 +43,17 @@ export const qwenCodeRules: RuleSet = {
       answer: 'key',
     },
     {
+      // Its own dialogs, by their footers: /model ("Enter to select, ↑↓ to navigate, Esc to
+      // close"), /help ("Tab/Shift+Tab to switch tabs · Esc to cancel"), /resume ("… ↑↓ to navigate
+      // · Type to search · Esc to cancel", its "Press / to search" hint when the footer wraps) and
+      // /settings ("(Use Enter to select, Tab to configure scope)").
+      id: 'qwen-code/own-menu',
+      kind: 'stopped',
+      menu: true,
+      pattern: /↑↓ to navigate, Esc to close$|^Tab\/Shift\+Tab to switch tabs\b|↑↓ to navigate · Type to search\b|^Press \/ to search$|^\(Use Enter to select, Tab to configure scope\)$/,
+      within: 30,
+    },
+    {
       // The input box with its placeholder or a draft, above Qwen's own footer.
       id: 'qwen-code/input-box',
       kind: 'stopped',
