@@ -138,7 +138,11 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
     }
   }
 
-  /** Types a prompt, waits until the input shows it (a busy UI can drop keys), then sends Enter. */
+  /**
+   * Types a prompt, waits until the input shows it (a busy UI can drop keys), then sends Enter. The
+   * sleeps here and in answerDialog are pacing for a real agent's TUI (let it draw, keys at a
+   * person's speed), not waits for a result: every result is awaited on the screen or as an event.
+   */
   async function type(pane: string, text: string) {
     for (let attempt = 0; attempt < 3; attempt++) {
       await sleep(300);
@@ -279,6 +283,7 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
     // agent's process, in the receiving corral and in the others.
     expect(hookOf(pane)?.claim).toBe('waiting');
     await h.tmux.tmux('send-keys', '-t', pane, 'C-c');
+    // Pacing: two separate presses, as a person quits the TUI (one read each).
     await sleep(300);
     await h.tmux.tmux('send-keys', '-t', pane, 'C-c');
     await expect.poll(async () => (await h.tmux.tmux('display-message', '-p', '-t', pane, '#{pane_dead}')).trim(), { timeout: 15_000 }).toBe('1');

@@ -83,6 +83,8 @@ describe.skipIf(!installed && !required)('an agent supervising another agent thr
     }
   }
 
+  // The sleeps in type() and firstRun() are pacing for a real agent's TUI (let it draw, keys at a
+  // person's speed), not waits for a result: every result is awaited on the screen.
   async function type(pane: string, text: string) {
     await sleep(300);
     await tmux.tmux('send-keys', '-t', pane, '-l', text);
@@ -130,6 +132,7 @@ describe.skipIf(!installed && !required)('an agent supervising another agent thr
     await firstRun(claude, claudeIdle, /Choose the text style|Press Enter to continue|trust this folder|Quick safety check|auto mode|MCP server/i);
     // Claude Code connects its MCP servers in the background: ask once corral's is up.
     await expect.poll(() => (existsSync(log) ? readFileSync(log, 'utf8') : ''), { timeout: 30_000 }).toContain('MCP server on stdio');
+    // Pacing: the TUI redraws once its MCP servers are listed; type after that.
     await sleep(1_000);
     await type(claude, 'SUPERVISE');
 

@@ -52,6 +52,7 @@ describe('corral dashboard across hosts, in a tmux pane', () => {
   let deploy = '';
   let drop = '';
 
+  // Pacing, not a wait for a result: keys go in at a person's speed, one read each.
   const keys = async (...k: string[]) => {
     for (const key of k) {
       await view.tmux('send-keys', '-t', dash, key);
@@ -74,6 +75,8 @@ describe('corral dashboard across hosts, in a tmux pane', () => {
       at += 1;
       await dashShows((s) => selectedRow(s) === at, 10_000);
     }
+    // A pause the product needs, not a wait for a result: the selection must stay put SETTLE_MS
+    // before the dashboard lets a key act on it (a sleep is only ever longer on a slow machine).
     await sleep(SETTLE_MS + 400);
     return dashShows((s) => rowOf(s, host, name).startsWith('›'), 5000);
   };
@@ -84,6 +87,7 @@ describe('corral dashboard across hosts, in a tmux pane', () => {
       const s = await dashShows((x) => x.includes(expected) || x.includes('the selection just moved'), 5000);
       if (s.includes(expected)) return s;
       if (attempt > 0) throw new Error(`the answer key was refused twice:\n${s}`);
+      // The selection-just-moved guard again: a pause the product needs, as in select().
       await sleep(SETTLE_MS + 400);
     }
   };
@@ -166,8 +170,9 @@ describe('corral dashboard across hosts, in a tmux pane', () => {
     const dropBefore = await remote.capture(drop);
     await select('box', 'drop-table');
     await pressAnswer('box is unreachable: not sent');
-    await keys('y');
-    await sleep(500);
+    // Esc after the y clears the refusal: once it is gone, the y has been handled too.
+    await keys('y', 'Escape');
+    await dashShows((s) => !s.includes('box is unreachable: not sent'), 10_000);
     expect(await remote.capture(drop)).toBe(dropBefore);
 
     await sshd.start();

@@ -10,6 +10,7 @@ import { ScreenChangedError } from '../../src/engine/guarded-send.js';
 import { contentHash } from '../../src/engine/screen-content.js';
 import { hashScreen, readLines } from '../../src/engine/screen-hash.js';
 import { paneView } from '../helpers/fake-engine.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 const SCREEN = 'Reading package lists... Done\nDo you want to continue? [Y/n] \n\n';
 
@@ -169,7 +170,8 @@ describe('stuck notifier', () => {
     watchForStuck(f.engine, 'both', () => void (rings += 1));
     f.emit({ ...stuck, paneId: f.view.pane.paneId, key: f.view.pane.paneId });
     f.emit({ type: 'unstuck', host: 'local', key: '%1', sessionId: 't', paneId: '%1', timestamp: 1 });
-    await new Promise((r) => setTimeout(r, 10));
+    // The message for the stuck pane comes after its ring: once it is asked for, both events were heard.
+    await waitUntil(() => f.calls.length > 0, 5000, 'the tmux message');
     expect(rings).toBe(1);
     expect(f.calls).toEqual([['display-message', 'corral: work:2.0 is stuck (permission): Deploy? [y/N]']]);
   });

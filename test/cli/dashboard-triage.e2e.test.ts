@@ -25,12 +25,14 @@ describe('dashboard triage in a real tmux server', () => {
   let stream = '';
   const rowOf = (s: string, target: string) =>
     s.split('\n').find((l) => l.includes(` ${target} `) && /\b(STUCK|quiet|active|snoozed|answered)\b/.test(l)) ?? '';
+  // Pacing, not a wait for a result: keys go in at a person's speed, one read each.
   const keys = async (...k: string[]) => {
     for (const key of k) {
       await server.tmux('send-keys', '-t', dash, key);
       await sleep(80);
     }
   };
+  const selected = (s: string) => s.split('\n').find((l) => l.startsWith('›')) ?? '';
   const dashShows = (test: (s: string) => boolean, timeoutMs = 8000) => server.waitForScreen(dash, test, timeoutMs);
   const targetOf = async (pane: string) =>
     (await server.tmux('display-message', '-p', '-t', pane, '#{session_name}:#{window_index}.#{pane_index}')).trim();
@@ -39,13 +41,16 @@ describe('dashboard triage in a real tmux server', () => {
     server = await startTestTmux();
     deploy = await server.spawn(`read -p 'Continue? [y/N] ' a; echo "deploy got [$a]"; sleep 600`);
     await server.tmux('rename-window', '-t', deploy, 'deploy-prod');
+    // A pause the checks need, not a wait for a result: tmux stamps activity in whole seconds, and
+    // deploy must have been quiet longer than remove.
     await sleep(1100);
     remove = await server.spawn(`read -p 'Do you want to continue? [Y/n] ' a; echo "remove got [$a]"; sleep 600`);
     await server.tmux('rename-window', '-t', remove, 'apt-remove');
     secret = await server.spawn(`read -s -p 'Password: ' a; echo "secret got [$a]"; sleep 600`);
     await server.tmux('rename-window', '-t', secret, 'sudo');
     for (const pane of [deploy, remove, secret]) await server.waitForScreen(pane, (s) => /[:\]] ?$/m.test(s));
-    // Quiet for longer than the threshold before the dashboard starts: stuck at its first look.
+    // Quiet for longer than the threshold before the dashboard starts: stuck at its first look. A
+    // pause the checks need (real time must pass for tmux's activity stamps), not a wait for a result.
     await sleep(QUIET_MS + 1200);
     stream = `/tmp/corral-e2e-${randomBytes(4).toString('hex')}.out`;
     dash = await server.spawn(
@@ -105,8 +110,16 @@ describe('dashboard triage in a real tmux server', () => {
         `(no quick answer Enter for|was just answered).*${deployTarget}|${deployTarget}.*(no quick answer|just answered)`,
       ).test(s),
     );
-    await keys('a', 'Enter', 'a', 'y');
-    await sleep(500);
+    // Each refusal is awaited before the next key: once the last one shows, every key has been
+    // handled, so the panes are checked at a known point. Esc clears the line in between.
+    const refused = (key: string) => (s: string) =>
+      new RegExp(`no quick answer ${key} for ${deployTarget}|${deployTarget} was just answered`).test(s);
+    for (const key of ['Enter', 'y']) {
+      await keys('Escape');
+      await dashShows((s) => !refused('Enter')(s));
+      await keys('a', key);
+      await dashShows(refused(key));
+    }
     expect(await server.capture(remove)).toBe(removeBefore);
     expect(rowOf(await server.capture(dash), removeTarget)).toMatch(/STUCK permission/);
     expect(await server.capture(deploy)).not.toMatch(/deploy got \[y\][\s\S]*deploy got/);
@@ -120,8 +133,8 @@ describe('dashboard triage in a real tmux server', () => {
     await server.tmux('send-keys', '-t', remove, '-l', 'x');
     await server.waitForScreen(remove, (s) => s.includes('[Y/n] x'));
     await keys('a', 'y');
+    // The refusal is shown once the answer was weighed and dropped: nothing can be typed after it.
     await dashShows((s) => s.includes(`${removeTarget} changed since it was drawn; nothing was sent`));
-    await sleep(300);
     const screen = await server.capture(remove);
     expect(screen).toContain('[Y/n] x');
     expect(screen).not.toContain('[Y/n] xy');
@@ -131,17 +144,20 @@ describe('dashboard triage in a real tmux server', () => {
   it('offers no quick answer or reply for a password prompt, and types nothing into it', async () => {
     const secretTarget = await targetOf(secret);
     await keys('g');
-    for (let i = 0; i < 5; i++) {
-      if (rowOf(await server.capture(dash), secretTarget).startsWith('›')) break;
+    const firstRow = (s: string) => s.split('\n').find((l) => /^(› | {2})(STUCK|quiet|active|snoozed|answered)/.test(l)) ?? '';
+    let screen = await dashShows((s) => firstRow(s).startsWith('›'));
+    for (let i = 0; i < 5 && !rowOf(screen, secretTarget).startsWith('›'); i++) {
+      const before = selected(screen);
       await keys('j');
+      screen = await dashShows((s) => selected(s) !== before);
     }
     await dashShows((s) => rowOf(s, secretTarget).startsWith('›'));
     expect(await server.capture(dash)).not.toMatch(/ a [^ ]+ answer/);
     await keys('r');
     await dashShows((s) => s.includes(`${secretTarget} asks for a password or PIN`));
     await keys('a', 'y');
+    // The refusal is shown instead of typing: nothing can be typed after it.
     await dashShows((s) => s.includes(`no quick answer y for ${secretTarget}`));
-    await sleep(300);
     expect(await server.capture(secret)).not.toContain('secret got');
   });
 
@@ -166,6 +182,8 @@ describe('dashboard first view at 80x24 in a real tmux server', () => {
     // Quiet panes and an idle REPL-like prompt first: they have been waiting longest.
     for (let i = 0; i < 16; i++) await server.spawn('sleep 600');
     const idle = await server.spawn(`read -p '>>> ' a; sleep 600`);
+    // Pauses the check needs, not waits for a result: tmux stamps activity in whole seconds, the
+    // asks must be newer than the rest, and all quiet past the threshold when the dashboard starts.
     await sleep(1500);
     const asks: string[] = [];
     for (const what of ['deploy', 'migrate', 'purge']) {

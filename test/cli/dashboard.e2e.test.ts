@@ -26,6 +26,7 @@ describe('corral dashboard in a tmux pane', () => {
   let menu = '';
   const marker = `CORRAL_E2E_RUN=${randomBytes(4).toString('hex')}`;
 
+  // Pacing, not a wait for a result: keys go in at a person's speed, one read each.
   const keys = async (...k: string[]) => {
     for (const key of k) {
       await server.tmux('send-keys', '-t', dash, key);

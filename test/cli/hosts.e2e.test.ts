@@ -15,6 +15,7 @@ import { browserForTests } from '../helpers/browser.js';
 import { cliEnv, runCli, startCli, type LiveCli } from '../helpers/cli.js';
 import { sshWrapper, startTestSshd, type TestSshd } from '../helpers/sshd.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 let sshd: TestSshd;
 let local: TestTmux;
@@ -103,8 +104,7 @@ describe('corral watch across hosts', () => {
     await live.waitForStderr(/corral: box is connected/, 90_000);
     // Registered a second time: the pane is watched again.
     const registrations = () => live!.stdoutLines.filter((l) => l.includes('"registered"') && l.includes(`"box/${remotePane}"`)).length;
-    const deadline = Date.now() + 10_000;
-    while (registrations() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await waitUntil(() => registrations() >= 2, 30_000, 'the remote pane registered a second time');
     expect(registrations()).toBe(2);
   }, 150_000);
 });
@@ -135,12 +135,8 @@ describe('corral serve across hosts', () => {
     const client = new OpenAI({ baseURL: `${base}/v1`, apiKey: token, maxRetries: 0 });
 
     // The remote pane is listed under its host, and answers through ssh.
-    let models: string[] = [];
-    for (let i = 0; i < 100 && !models.includes(`box/${target}`); i++) {
-      models = (await client.models.list()).data.map((m) => m.id);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(models).toContain(`box/${target}`);
+    const listed = async () => (await client.models.list()).data.map((m) => m.id).includes(`box/${target}`);
+    await waitUntil(listed, 30_000, `box/${target} among the models`, 100);
     const reply = await client.chat.completions.create({ model: `box/${target}`, messages: [{ role: 'user', content: 'echo remote-$((6*7))' }] });
     expect(reply.choices[0]?.message.content).toContain('remote-42');
     // A second SDK (Vercel's AI SDK), streaming, on the same remote pane.
@@ -170,7 +166,7 @@ describe('corral serve across hosts', () => {
     let status = 0;
     let retryAfter: string | null = null;
     let body: { error?: { code?: string; message?: string } } = {};
-    for (let i = 0; i < 150 && status !== 503; i++) {
+    const refusedWith503 = async () => {
       const res = await fetch(`${base}/v1/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -179,8 +175,9 @@ describe('corral serve across hosts', () => {
       status = res.status;
       retryAfter = res.headers.get('retry-after');
       body = (await res.json()) as typeof body;
-      if (status !== 503) await new Promise((r) => setTimeout(r, 200));
-    }
+      return status === 503;
+    };
+    await waitUntil(refusedWith503, 60_000, 'a 503 for the remote pane while its host is down', 200);
     expect(status).toBe(503);
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
     expect(body.error).toMatchObject({ code: 'host_unreachable', message: 'box is unreachable: not sent' });

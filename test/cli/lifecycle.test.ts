@@ -102,6 +102,7 @@ describe('lifecycle', () => {
     lifecycle.onShutdown('engine', () => order.push('engine'));
     const remove = lifecycle.onShutdown('gone', () => order.push('gone'));
     lifecycle.onShutdown('servers', async () => {
+      // A step that takes a while (a timer, not a promise already settled): the next one waits for it.
       await new Promise((r) => setTimeout(r, 5));
       order.push('servers');
     });

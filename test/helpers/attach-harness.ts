@@ -208,17 +208,7 @@ export async function signInBrowser(h: Pick<Harness, 'server' | 'feature'>, writ
   return ((await res.json()) as { session: string }).session;
 }
 
-export async function waitUntil(
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs = 5000,
-  what = 'condition',
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { waitUntil } from './wait-until.js';
 
 /** Status code of a refused upgrade (or 101 when it was accepted). */
 export function upgradeStatus(url: string, headers: Record<string, string>, protocols: string[] = []): Promise<number> {

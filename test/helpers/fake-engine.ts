@@ -157,8 +157,13 @@ export function fakeActions(
 
 export function manualClock(start = 0) {
   let now = start;
-  return {
-    now: () => now,
+  const clock = {
+    /** How many times the clock was read: a count of the reader's own ticks. */
+    reads: 0,
+    now: () => {
+      clock.reads += 1;
+      return now;
+    },
     set(ms: number) {
       now = ms;
     },
@@ -166,6 +171,7 @@ export function manualClock(start = 0) {
       now += ms;
     },
   };
+  return clock;
 }
 
 /** The health of the local host as a running engine reports it. */

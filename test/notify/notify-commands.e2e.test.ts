@@ -10,6 +10,7 @@ import { cliEnv, startCli, type LiveCli } from '../helpers/cli.js';
 import { notificationDaemonMissing, startNotificationDaemon, type NotificationDaemon } from '../helpers/notification-daemon.js';
 import { mustNotSkip } from '../helpers/skips.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 // CI installs the daemon (.ci/run), so there a missing tool fails the test; elsewhere it is skipped and says why.
 const missing = mustNotSkip() ? null : notificationDaemonMissing();
@@ -49,11 +50,10 @@ describe.skipIf(missing !== null)('notifications from corral watch', () => {
     await tmux.tmux('send-keys', '-t', pane, 'Enter');
     await cli.waitForLine((line) => line.includes('"stuck"'), 15_000);
 
-    const deadline = Date.now() + 10_000;
-    while (!(existsSync(out) && readFileSync(out, 'utf8').split('\n').length > 5 && daemon.output().includes('summary'))) {
-      if (Date.now() > deadline) throw new Error(`no notification; stderr: ${cli.stderr()}\ndunst: ${daemon.output()}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const notified = () => existsSync(out) && readFileSync(out, 'utf8').split('\n').length > 5 && daemon.output().includes('summary');
+    await waitUntil(notified, 30_000, 'the notification', 50).catch((error: Error) => {
+      throw new Error(`${error.message}; stderr: ${cli!.stderr()}\ndunst: ${daemon.output()}`);
+    });
     const [paneLine, target, reason, host, ...message] = readFileSync(out, 'utf8').split('\n');
     expect([paneLine, target, reason]).toEqual([pane, 'main:0.0', 'permission']);
     expect(host).not.toBe('');

@@ -9,6 +9,7 @@ import { resolveSettings } from '../../src/engine/config.js';
 import type { Notifier } from '../../src/notify/notifier.js';
 import { raw } from '../helpers/bridge-server.js';
 import { startHookHarness, type HookHarness } from '../helpers/hook-harness.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 interface Received {
   readonly path: string;
@@ -45,13 +46,11 @@ afterAll(async () => {
 });
 
 async function waitForPush(text: string): Promise<Received> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const push = received.find((r) => r.body.includes(text));
-    if (push) return push;
-    if (Date.now() > deadline) throw new Error(`no push about ${text} arrived; log: ${logs.join('\n')}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  const push = () => received.find((r) => r.body.includes(text));
+  await waitUntil(() => push() !== undefined, 30_000, `a push about ${text}`, 25).catch((error: Error) => {
+    throw new Error(`${error.message}; log: ${logs.join('\n')}`);
+  });
+  return push()!;
 }
 
 /** The action buttons in ntfy's simple header format: "http, LABEL, URL, method=POST, clear=true; ...". */

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliEnv, startCli, type LiveCli } from '../helpers/cli.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 let tmux: TestTmux | null = null;
 let cli: LiveCli | null = null;
@@ -20,7 +21,7 @@ afterAll(async () => {
 const calls = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l !== '') : []);
 
 describe('no notification burst after a tmux restart', () => {
-  it('notifies a prompt it watched appear, then stays silent for six panes restored at their prompts', async () => {
+  it('notifies a prompt it watched appear, stays silent for six panes restored at their prompts, and notifies the next one that appears', async () => {
     tmux = await startTestTmux();
     const first = await tmux.spawn();
     await tmux.waitForScreen(first, (s) => /\$\s*$/.test(s.trimEnd()));
@@ -29,11 +30,9 @@ describe('no notification burst after a tmux restart', () => {
     await cli.waitForLine((l) => l.includes('"registered"'));
     await tmux.tmux('send-keys', '-t', first, '-l', `read -p 'Go on? [y/N] ' a`);
     await tmux.tmux('send-keys', '-t', first, 'Enter');
-    const deadline = Date.now() + 15_000;
-    while (calls(out).length === 0) {
-      if (Date.now() > deadline) throw new Error(`no notification; stderr: ${cli.stderr()}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitUntil(() => calls(out).length > 0, 30_000, 'the first notification', 50).catch((error: Error) => {
+      throw new Error(`${error.message}; stderr: ${cli!.stderr()}`);
+    });
     expect(calls(out)).toEqual([`1 permission ${first}`]);
 
     // The server dies and comes back with six panes already at their prompts.
@@ -43,13 +42,16 @@ describe('no notification burst after a tmux restart', () => {
     await tmux.tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'restored', 'bash', '--norc', '-c', waiting);
     for (let i = 0; i < 5; i++) await tmux.tmux('new-window', '-d', '-t', 'restored:', 'bash', '--norc', '-c', waiting);
     const stuckLines = () => cli!.stdoutLines.filter((l) => l.includes('"stuck"') && l.includes('Restored: deploy?')).length;
-    const until = Date.now() + 20_000;
-    while (stuckLines() < 6) {
-      if (Date.now() > until) throw new Error(`the restored panes did not all get stuck:\n${cli.stdoutLines.join('\n')}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    // Long enough for the coalescing window and a tick, several times over.
-    await new Promise((r) => setTimeout(r, 2_000));
-    expect(calls(out)).toEqual([`1 permission ${first}`]);
+    await waitUntil(() => stuckLines() >= 6, 30_000, 'the restored panes stuck', 50).catch((error: Error) => {
+      throw new Error(`${error.message}:\n${cli!.stdoutLines.join('\n')}`);
+    });
+    // A prompt that appears now, while watched, must be notified: that notification is the known
+    // point after which a burst for the restored panes would have gone out already, or with it.
+    const later = (await tmux.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', '-t', 'restored:', 'bash', '--norc')).trim();
+    await cli.waitForLine((l) => l.includes('"registered"') && l.includes(`"${later}"`), 30_000);
+    await tmux.tmux('send-keys', '-t', later, '-l', `read -p 'Later: go on? [y/N] ' a`);
+    await tmux.tmux('send-keys', '-t', later, 'Enter');
+    await waitUntil(() => calls(out).length >= 2, 30_000, 'the notification for the later prompt', 50);
+    expect(calls(out)).toEqual([`1 permission ${first}`, `1 permission ${later}`]);
   });
 });

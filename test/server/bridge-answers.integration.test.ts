@@ -6,6 +6,7 @@ import OpenAI, { APIError, ConflictError } from 'openai';
 import { streamText } from 'ai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { TOKEN, auth, raw, startBridge, type BridgeHarness } from '../helpers/bridge-server.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 let h: BridgeHarness;
 let client: OpenAI;
@@ -41,13 +42,7 @@ async function program(command: string, ready: (screen: string) => boolean): Pro
   return pane;
 }
 
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = (check: () => boolean | Promise<boolean>, timeoutMs = 10_000) => waitUntil(check, timeoutMs, 'condition', 20);
 
 describe('an answer is the whole answer', () => {
   it('waits through a quiet start', async () => {

@@ -13,6 +13,7 @@ import OpenAI, { APIError, ConflictError } from 'openai';
 import { streamText } from 'ai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { TOKEN, auth, raw, startBridge, type BridgeHarness } from '../helpers/bridge-server.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { NO_OUTPUT, WAITS_FOR_INPUT } from '../../src/engine/conversation/conversation.js';
 import { REPLAY_HEADER } from '../../src/server/bridge/index.js';
 import { sideRequestFixtures } from '../helpers/side-request-fixtures.js';
@@ -137,7 +138,8 @@ describe('nothing is typed into a program that is not at its prompt', () => {
     await h.tmux.waitForScreen(pane, (screen) => screen.includes('$ sleep 3600'));
     await h.tmux.waitForScreen(pane, () => true);
     // tmux names the foreground command once the shell has started it.
-    for (let i = 0; i < 50 && (await h.tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim() !== 'sleep'; i++) await new Promise((r) => setTimeout(r, 20));
+    const command = async () => (await h.tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim();
+    await waitUntil(async () => (await command()) === 'sleep', 10_000, 'tmux to name sleep as the foreground command');
     const started = Date.now();
     const refusal = await client.chat.completions.create({ model: pane, messages: [{ role: 'user', content: 'echo typed under sleep' }] }).then(() => null, (error: unknown) => error);
     expect(Date.now() - started).toBeLessThan(1000);
@@ -153,6 +155,8 @@ describe('a repeated command runs again; only a retry is replayed', () => {
   it('runs the same single message again 3 s later, and in a new conversation', async () => {
     const pane = await h.shell();
     const first = await ask(pane, 'date +%T.%N');
+    // A pause the check needs, not a wait for a result: a message repeated this much later is a new
+    // command, not a retry (a sleep is only ever longer on a slow machine).
     await new Promise((r) => setTimeout(r, 3000));
     const second = await ask(pane, 'date +%T.%N');
     expect(second.text).not.toBe(first.text);
@@ -224,7 +228,7 @@ describe('a cut stream loses nothing', () => {
       }
     })().catch(() => undefined);
     await h.tmux.waitForScreen(pane, (screen) => /tick-12\n\$\s*$/.test(screen.trimEnd() + '\n') || screen.trimEnd().endsWith('$'), 10_000);
-    for (let i = 0; i < 100 && h.bridge.busyPanes().includes(pane); i++) await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(() => !h.bridge.busyPanes().includes(pane), 20_000, 'the pane to be free');
     const next = await ask(pane, 'echo next');
     const late = next.text.slice(0, next.text.indexOf('```\nnext'));
     const ticks = (text: string) => [...text.matchAll(/tick-(\d+)/g)].map((m) => Number(m[1]));
@@ -240,7 +244,10 @@ describe('a cut stream loses nothing', () => {
 });
 
 describe('a question from the command', () => {
-  /** When the question first shows in the pane (a 20 ms capture loop beside the request). */
+  /**
+   * When the question first shows in the pane (a 20 ms capture loop beside the request): sampling
+   * for a time stamp, not a wait for a result.
+   */
   async function shownAt(pane: string, question: RegExp): Promise<number> {
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
@@ -291,10 +298,11 @@ describe('a new tmux server', () => {
       const pane = await own.tmux.spawn();
       expect(pane).toBe('%0');
       await own.tmux.waitForScreen(pane, (screen) => /\$\s*$/.test(screen.trimEnd()));
-      for (let i = 0; i < 100 && !own.engine.getSnapshot().panes.some((p) => p.key === '%0' && !p.pane.dead); i++) {
+      const watched = async () => {
         await own.engine.pollNow().catch(() => undefined);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+        return own.engine.getSnapshot().panes.some((p) => p.key === '%0' && !p.pane.dead);
+      };
+      await waitUntil(watched, 20_000, "the new server's %0 in the engine", 50);
       const answer = await ownClient.chat.completions.create({ model: '%0', messages: [{ role: 'user', content: 'echo new-server' }] });
       expect(answer.choices[0]?.message.content).toBe(fenced('new-server'));
       // A chat UI's summary lists the commands typed into the pane: only the new server's.

@@ -111,8 +111,11 @@ describe('App', () => {
     await until(() => expect(lineWith(frameOf(r), 'work:2.0')).toContain('2h59m'));
     const before = r.frames.length;
     // Ten seconds pass: every timer shows minutes or more, so nothing on screen changes.
+    // The dashboard's own timer reads the clock on every tick: three reads after the jump mean it
+    // has ticked past it, and a render it caused would be on screen by then.
+    const reads = r.clock.reads;
     r.clock.advance(10_000);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(() => expect(r.clock.reads).toBeGreaterThanOrEqual(reads + 3));
     expect(r.frames.length).toBe(before);
     r.clock.advance(60_000);
     await until(() => expect(lineWith(frameOf(r), 'work:2.0')).toContain('3h00m'));
@@ -475,8 +478,8 @@ describe('App: answers reach only the pane that was seen', () => {
     await until(() => expect(lineWith(frameOf(r), 'ops:1.0')).toContain('›'));
     await press(r.stdin, 'a');
     await until(() => expect(frameOf(r)).toContain('answer ops:1.0'));
-    r.engine.setPanes([t.shell, t.remove, { ...t.deploy, contentHash: 'deploy-redrawn' }]);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    r.engine.setPanes([t.shell, t.remove, { ...t.deploy, lines: ['redrawn', ...t.deploy.lines], screenHash: 'deploy-redrawn', contentHash: 'deploy-redrawn' }]);
+    await until(() => expect(frameOf(r)).toContain('redrawn'));
     await press(r.stdin, 'y');
     await until(() => expect(frameOf(r)).toContain('ops:1.0 changed since it was drawn; nothing was sent'));
     expect(r.calls).toEqual([]);
@@ -499,8 +502,8 @@ describe('App: answers reach only the pane that was seen', () => {
     const r = mountPanes(t.panes);
     await until(() => expect(lineWith(frameOf(r), 'ops:1.0')).toContain('›'));
     await press(r.stdin, 'r', 'n', 'o');
-    r.engine.setPanes([t.shell, t.remove, { ...t.deploy, contentHash: 'deploy-redrawn' }]);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    r.engine.setPanes([t.shell, t.remove, { ...t.deploy, lines: ['redrawn', ...t.deploy.lines], screenHash: 'deploy-redrawn', contentHash: 'deploy-redrawn' }]);
+    await until(() => expect(frameOf(r)).toContain('redrawn'));
     await press(r.stdin, '\r');
     await until(() => expect(frameOf(r)).toContain('changed since you began the reply'));
     expect(frameOf(r)).toContain('reply to ops:1.0 › no');

@@ -16,6 +16,7 @@ const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 /** The frame as read, colours left out. */
 const frameOf = (r: { lastFrame: () => string | undefined }) => plain(r.lastFrame() ?? '');
 const until = (fn: () => void) => vi.waitFor(fn, { timeout: 2000, interval: 10 });
+// Pacing, not a wait for a result: each key is its own read, as a person types.
 const press = async (stdin: { write: (s: string) => void }, ...keys: string[]) => {
   for (const k of keys) {
     stdin.write(k);
@@ -131,9 +132,11 @@ describe('dashboard with several hosts', () => {
     await until(() => expect(frameOf(r)).toContain('lab:1.0'));
     const selected = () => lines(r).find((l) => l.startsWith('›')) ?? '';
     const seen: string[] = [];
+    // Two stuck panes are online: every n moves the selection, so each move is awaited.
     for (let i = 0; i < 4; i++) {
+      const before = selected();
       await press(r.stdin, 'n');
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await until(() => expect(selected()).not.toBe(before));
       seen.push(/(here|ci|lab):\d\.0/.exec(selected())?.[0] ?? '');
     }
     expect(new Set(seen)).toEqual(new Set(['here:1.0', 'ci:1.0']));

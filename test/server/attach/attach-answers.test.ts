@@ -143,7 +143,7 @@ describe('what may be typed', () => {
     expect(none.status).toBe(409);
     const unwatched = await post({ ...keysPane, paneId: '%999' }, 'answer', { answer: '1', screen: 'x' }, { ...own(), authorization: writing });
     expect(unwatched.status).toBe(404);
-    await new Promise((r) => setTimeout(r, 200));
+    // Each refusal is answered once the request was weighed and dropped: nothing is typed after it.
     expect(await typed(keysPane)).toBe(before);
     offered.set(keysPane.paneId, { kind: 'key', options: ['1', '2', 'Enter'] });
   });
@@ -169,7 +169,7 @@ describe('what may be typed', () => {
     expect(((await unconfirmed.json()) as { error: { code: string } }).error.code).toBe('confirmation_needed');
     expect((await post(shellPane, 'keys', { keys: ['C-Nope'] }, { ...own(), authorization: writing })).status).toBe(400);
     expect((await post(shellPane, 'keys', { keys: ['echo', 'hi'] }, { ...own(), authorization: writing })).status).toBe(400);
-    await new Promise((r) => setTimeout(r, 200));
+    // Each refusal is answered once the request was weighed and dropped: nothing is typed after it.
     expect(await h.tmux.capture(shellPane.paneId)).not.toContain('^C');
     const confirmed = await post(shellPane, 'keys', { keys: ['C-c'], confirmed: true }, { authorization: `Bearer ${TOKEN}` });
     expect(confirmed.status).toBe(200);

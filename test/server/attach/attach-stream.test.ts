@@ -119,8 +119,8 @@ describe('attach stream', () => {
     a.send({ type: 'subscribe' });
     await a.message('replay');
     await h.tmux.tmux('send-keys', '-t', pane, 'echo done-$((1+1))', 'Enter');
-    await a.waitFor(() => a.outputText().includes('done-2'), 5000, 'echo');
-    await new Promise((r) => setTimeout(r, 200));
+    // The last output is the prompt after the echo: nothing more comes, so the offset is the end.
+    await a.waitFor(() => /done-2[\s\S]*\n[^\n]*[#$] $/.test(a.outputText()), 10_000, 'the prompt after the echo');
     const offset = (a.of('output').at(-1) ?? a.of('replay')[0]!).offset ?? a.of('replay')[0]!.snapshot_offset;
     const b = new TestClient(h.wsUrl(pane));
     await b.opened;

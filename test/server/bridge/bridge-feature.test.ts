@@ -11,6 +11,7 @@ import type { Classifier } from '../../../src/engine/conversation/conversation.j
 import { LOCAL_HOST, type EngineHandle, type EngineSnapshot, type PaneView, type PromptVerdict } from '../../../src/engine/types.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { scriptedTmux, type FakePane } from '../../helpers/scripted-panes.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 const TOKEN = 'unit-token-0123456789';
 
@@ -92,10 +93,7 @@ describe('bridge feature (scripted tmux, manual clock)', () => {
       },
     );
     req.end(body);
-    const waitFor = async (check: () => boolean) => {
-      for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
-      expect(check()).toBe(true);
-    };
+    const waitFor = (check: () => boolean) => waitUntil(check, 10_000);
     await waitFor(() => fake.typed.get('%7')?.length === 2);
     await time.advance(100);
     await waitFor(() => received.includes('"role":"assistant"'));
@@ -112,10 +110,8 @@ describe('bridge feature (scripted tmux, manual clock)', () => {
     busy = false;
     pane.lines = ['$ think hard', '● The answer is 42.', '$'];
     pane.cursorRow = 2;
-    for (let i = 0; i < 20 && !ended; i++) {
-      await time.advance(100);
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    // Two injected seconds after the prompt is back, then the client must see the end.
+    for (let i = 0; i < 20; i++) await time.advance(100);
     await waitFor(() => ended);
     const content = [...received.matchAll(/"content":"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string).join('');
     expect(content).toBe('```\n● The answer is 42.\n```\n');
@@ -149,9 +145,9 @@ describe('switching the bridge off', () => {
       );
       req.end(JSON.stringify({ model: '%3', stream: true, messages: [{ role: 'user', content: 'sleep 60' }] }));
     });
-    for (let i = 0; i < 200 && fake.typed.get('%3')?.length !== 2; i++) await new Promise((r) => setTimeout(r, 5));
+    await waitUntil(() => fake.typed.get('%3')?.length === 2, 10_000, 'the message and Enter typed');
     await time.advance(100);
-    for (let i = 0; i < 200 && bridge.busyPanes().length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await waitUntil(() => bridge.busyPanes().length > 0, 10_000, 'the pane reserved');
     await server.disable(bridge.name);
     const { status, body } = await response;
     expect(status).toBe(200);
