@@ -1,0 +1,286 @@
+// The dashboard's key handling as a pure function: one key press and the scene it was pressed on
+// (the UI state, the rows drawn, the hosts, the services) in; the UI actions to apply and the
+// effects to run out. Nothing here types, jumps or toggles: App runs the effects (key-effects.ts).
+//
+// Keys act on what was drawn: the scene is the snapshot of the last render, and every answer
+// carries the screen hash the person saw, so nothing is typed into a pane whose screen changed.
+
+import type { HostHealth, PaneView } from '../engine/types.js';
+import { paneStatus } from '../engine/pane-status.js';
+import { hostDown, paneWhere } from './hosts.js';
+import { findBinding, keyLabel, type CommandName } from './keymap.js';
+import { answerRefusal, describeChoice, findAnswer, paneAnswers } from './quick-answers.js';
+import { SERVICE_TITLES, type ServiceName, type ServicesSnapshot } from './services.js';
+import { SETTLE_MS, type StatusMessage, type UiAction, type UiState, type VisibleRows } from './state.js';
+import type { TypeRequest } from './actions.js';
+
+/** One key press: its name in the keymap's spelling, the text it carries, and its modifiers. */
+export interface KeyPress {
+  readonly name: string;
+  readonly input: string;
+  readonly ctrl: boolean;
+  readonly meta: boolean;
+}
+
+/** What a key acts on: the dashboard's state and what the last render drew. */
+export interface KeyScene {
+  readonly ui: UiState;
+  readonly rows: VisibleRows;
+  readonly hosts: readonly HostHealth[];
+  readonly services: ServicesSnapshot;
+  /** The clock's time of the key press. */
+  readonly now: number;
+  /** The time states are judged at (the clock, or the snapshot when it is newer). */
+  readonly stateNow: number;
+  readonly activeWindowMs: number;
+}
+
+/** Something a key asks of the outside world; App runs it and applies what comes back. */
+export type KeyEffect =
+  | {
+      readonly kind: 'type';
+      readonly pane: PaneView;
+      readonly request: TypeRequest;
+      /** For the status line: `2`, `y + Enter`, `the reply`. */
+      readonly what: string;
+      /** A reply that fails keeps its draft for another Enter. */
+      readonly keepDraft: string | null;
+    }
+  | { readonly kind: 'jump'; readonly pane: PaneView }
+  | { readonly kind: 'snooze'; readonly key: string }
+  | { readonly kind: 'toggle'; readonly service: ServiceName }
+  | { readonly kind: 'quit' };
+
+export interface KeyOutcome {
+  readonly actions: readonly UiAction[];
+  readonly effects: readonly KeyEffect[];
+}
+
+const NOTHING: KeyOutcome = { actions: [], effects: [] };
+
+const act = (...actions: UiAction[]): KeyOutcome => ({ actions, effects: [] });
+const say = (text: string, tone: StatusMessage['tone'] = 'info'): KeyOutcome =>
+  act({ type: 'status', status: { text, tone } });
+const finish = (text: string, tone: StatusMessage['tone'] = 'info'): KeyOutcome =>
+  act({ type: 'done', status: { text, tone } });
+
+export function dispatchKey(scene: KeyScene, key: KeyPress): KeyOutcome {
+  if (key.name === 'ctrl+c' && scene.ui.mode !== 'answer') return { actions: [], effects: [{ kind: 'quit' }] };
+  switch (scene.ui.mode) {
+    case 'help':
+      return act({ type: 'mode', mode: 'normal', now: scene.now });
+    case 'reply':
+    case 'filter':
+      return editLine(scene, key);
+    case 'confirm':
+      return confirmKey(scene, key);
+    case 'answer':
+      return answerKey(scene, key);
+    case 'normal':
+      return normalKey(scene, key);
+  }
+}
+
+/** Marks the pane answered from the start (so no second answer follows) and types. */
+function typeInto(pane: PaneView, request: TypeRequest, what: string, keepDraft: string | null = null): KeyOutcome {
+  const status: StatusMessage = { text: `sending ${what} to ${paneWhere(pane)}`, tone: 'info' };
+  const mark: UiAction =
+    request.shownHash !== null
+      ? { type: 'answered', key: pane.key, hash: request.shownHash, status }
+      : { type: 'done', status };
+  return { actions: [mark], effects: [{ kind: 'type', pane, request, what, keepDraft }] };
+}
+
+function paneOf(scene: KeyScene, key: string | null): PaneView | undefined {
+  return key === null ? undefined : scene.rows.byId.get(key);
+}
+
+function confirmKey(scene: KeyScene, key: KeyPress): KeyOutcome {
+  const pending = scene.ui.pending;
+  const pane = pending ? paneOf(scene, pending.key) : undefined;
+  const down = pane ? hostDown(pane, scene.hosts) : null;
+  if (key.name === 'y' && down !== null) return finish(`${down}: not sent`, 'warn');
+  if (key.name === 'y' && pending && pane) {
+    return typeInto(pane, { items: pending.items, enter: false, shownHash: null }, pending.label);
+  }
+  return finish(pending && !pane ? 'that pane has closed; nothing was sent' : 'cancelled');
+}
+
+function answerKey(scene: KeyScene, key: KeyPress): KeyOutcome {
+  if (key.name === 'escape') return act({ type: 'done', status: null });
+  const pane = paneOf(scene, scene.ui.targetId);
+  if (!pane) return finish('that pane has closed; nothing was sent', 'warn');
+  const down = hostDown(pane, scene.hosts);
+  if (down !== null) return finish(`${down}: not sent`, 'warn');
+  const answers = paneAnswers(pane);
+  const choice = findAnswer(answers, key.name);
+  if (!choice) {
+    const valid = answers.choices.map((c) => keyLabel(c.key)).join(' ');
+    return finish(
+      `no quick answer ${keyLabel(key.name) || '?'} for ${paneWhere(pane)}${valid ? ` (valid: ${valid})` : ''}; nothing was sent`,
+    );
+  }
+  const what = describeChoice(choice);
+  if (choice.confirm) {
+    return act({ type: 'confirm', pending: { key: pane.key, items: choice.items, label: what }, now: scene.now });
+  }
+  const refused = answerRefusal(pane, scene.ui.targetHash, scene.ui.answered);
+  if (refused) return finish(refused, 'warn');
+  const hash = scene.ui.targetHash ?? pane.screenHash;
+  return typeInto(pane, { items: choice.items, enter: choice.enter, shownHash: hash }, what);
+}
+
+function editLine(scene: KeyScene, key: KeyPress): KeyOutcome {
+  const { ui, now } = scene;
+  const field = ui.mode === 'reply' ? 'draft' : 'filter';
+  switch (key.name) {
+    case 'escape':
+      return field === 'filter' ? act({ type: 'clear-filter', now }) : finish('reply cancelled');
+    case 'enter':
+      return field === 'filter' ? act({ type: 'mode', mode: 'normal', now }) : sendReply(scene);
+    case 'backspace':
+      return act({ type: 'edit', field, edit: { kind: 'backspace' }, now });
+    case 'ctrl+u':
+      return act({ type: 'edit', field, edit: { kind: 'clear' }, now });
+  }
+  // eslint-disable-next-line no-control-regex
+  if (key.ctrl || key.meta || key.input === '' || /^[\u0000-\u001f]/.test(key.input)) return NOTHING;
+  return act({ type: 'edit', field, edit: { kind: 'insert', text: key.input }, now });
+}
+
+/** Enter in a reply: types it, unless the pane went away or changed; a refused reply keeps its text. */
+function sendReply(scene: KeyScene): KeyOutcome {
+  const { ui } = scene;
+  const pane = paneOf(scene, ui.targetId);
+  const text = ui.draft;
+  const keep = (reason: string): KeyOutcome =>
+    act({
+      type: 'reply-refused',
+      key: ui.targetId ?? '',
+      draft: text,
+      status: { text: `${reason} (Enter sends, Esc cancels)`, tone: 'warn' },
+    });
+  if (!pane) return finish('that pane has closed; the reply was not sent', 'warn');
+  const down = hostDown(pane, scene.hosts);
+  if (down !== null) return keep(`${down}: not sent`);
+  const hash = ui.targetHash ?? pane.screenHash;
+  if (hash !== pane.screenHash) return keep(`${paneWhere(pane)} changed since you began the reply; look at it again`);
+  const items = text === '' ? [] : [{ kind: 'text' as const, text }];
+  return typeInto(pane, { items, enter: true, shownHash: hash }, 'the reply', text);
+}
+
+function normalKey(scene: KeyScene, key: KeyPress): KeyOutcome {
+  if (key.name === 'escape') {
+    return scene.ui.filter !== '' ? act({ type: 'clear-filter', now: scene.now }) : act({ type: 'status', status: null });
+  }
+  const binding = findBinding('normal', key.name);
+  if (!binding) return NOTHING;
+  return (COMMANDS[binding.command] ?? (() => NOTHING))(scene);
+}
+
+/**
+ * Runs `then` on the selected pane when a key may act on it: there is one, and the selection did
+ * not move by itself a moment ago (then the person is told where it went, and the next press acts).
+ */
+function onSelected(scene: KeyScene, then: (pane: PaneView) => KeyOutcome): KeyOutcome {
+  const pane = paneOf(scene, scene.rows.selectedId);
+  if (!pane) return say('no pane selected');
+  if (scene.now - scene.ui.movedAt < SETTLE_MS) {
+    return act(
+      { type: 'status', status: { text: `the selection just moved to ${paneWhere(pane)}; look, then press again`, tone: 'warn' } },
+      { type: 'settled', now: scene.now },
+    );
+  }
+  return then(pane);
+}
+
+type CommandHandler = (scene: KeyScene) => KeyOutcome;
+
+function move(type: 'first' | 'last'): CommandHandler {
+  return (scene) => act({ type, visible: scene.rows.visibleIds, now: scene.now });
+}
+
+function step(delta: number): CommandHandler {
+  return (scene) => act({ type: 'move', visible: scene.rows.visibleIds, delta, now: scene.now });
+}
+
+function nextStuck(scene: KeyScene): KeyOutcome {
+  const visible = scene.rows.visibleIds;
+  const stuck = new Set(
+    visible.filter((id) => {
+      const view = scene.rows.byId.get(id);
+      // A pane whose host is down cannot be answered: the way to the next stuck pane skips it.
+      return view !== undefined && view.online && paneStatus(view, scene.stateNow, scene.activeWindowMs) === 'stuck';
+    }),
+  );
+  return act({ type: 'next-stuck', visible, stuck, now: scene.now });
+}
+
+function jump(scene: KeyScene): KeyOutcome {
+  return onSelected(scene, (pane) => {
+    const down = hostDown(pane, scene.hosts);
+    if (down !== null) return say(`${down}: cannot jump to ${pane.key}`, 'warn');
+    // switch-client moves this machine's tmux client; a pane elsewhere is reached by attaching.
+    if (pane.host !== 'local') return say(`${pane.key} is on ${pane.host}: attach with corral attach ${pane.key}`, 'warn');
+    return { actions: [], effects: [{ kind: 'jump', pane }] };
+  });
+}
+
+function startReply(scene: KeyScene): KeyOutcome {
+  return onSelected(scene, (pane) => {
+    const down = hostDown(pane, scene.hosts);
+    if (down !== null) return say(`${down}: not sent`, 'warn');
+    if (paneAnswers(pane).kind === 'secret') {
+      return say(`${paneWhere(pane)} asks for a password or PIN: type it in the pane itself (Enter jumps there)`, 'warn');
+    }
+    return act({ type: 'start-reply', key: pane.key, hash: pane.screenHash, now: scene.now });
+  });
+}
+
+function startAnswer(scene: KeyScene): KeyOutcome {
+  return onSelected(scene, (pane) => {
+    const down = hostDown(pane, scene.hosts);
+    if (down !== null) return say(`${down}: not sent`, 'warn');
+    return act({ type: 'start-answer', key: pane.key, hash: pane.screenHash, now: scene.now });
+  });
+}
+
+function snooze(scene: KeyScene): KeyOutcome {
+  return onSelected(scene, (pane) => {
+    const down = hostDown(pane, scene.hosts);
+    if (down !== null) return say(`${down}: its last state may be stale; not snoozed`, 'warn');
+    if (pane.state !== 'stuck') return say(`${paneWhere(pane)} is not stuck`);
+    return {
+      actions: [{ type: 'status', status: { text: `snoozed ${paneWhere(pane)} until its screen changes`, tone: 'info' } }],
+      effects: [{ kind: 'snooze', key: pane.key }],
+    };
+  });
+}
+
+function toggle(service: ServiceName): CommandHandler {
+  return (scene) =>
+    scene.services[service].status === 'unavailable'
+      ? say(`${SERVICE_TITLES[service]}: not available yet`, 'warn')
+      : { actions: [], effects: [{ kind: 'toggle', service }] };
+}
+
+/**
+ * What each normal-mode command does. A command the table does not name does nothing here (keys
+ * that only exist after the answer prefix); a new command gets a handler beside the others.
+ */
+const COMMANDS: Partial<Record<CommandName, CommandHandler>> = {
+  up: step(-1),
+  down: step(1),
+  first: move('first'),
+  last: move('last'),
+  'next-stuck': nextStuck,
+  jump,
+  reply: startReply,
+  answer: startAnswer,
+  snooze,
+  filter: (scene) => act({ type: 'mode', mode: 'filter', now: scene.now }),
+  help: (scene) => act({ type: 'mode', mode: 'help', now: scene.now }),
+  bridge: toggle('bridge'),
+  attach: toggle('attach'),
+  quit: () => ({ actions: [], effects: [{ kind: 'quit' }] }),
+};

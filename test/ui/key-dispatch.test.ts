@@ -1,0 +1,179 @@
+// The dashboard's key dispatcher without Ink: a scene and a key in, UI actions and effects out.
+// Sequences are driven by applying the actions to the real reducer, as the store does.
+
+import { describe, expect, it } from 'vitest';
+import { dispatchKey, type KeyEffect, type KeyPress, type KeyScene } from '../../src/ui/key-dispatch.js';
+import { initialUiState, uiReducer, visibleRows, type UiState } from '../../src/ui/state.js';
+import { matchesFilter } from '../../src/ui/pane-status.js';
+import { UNAVAILABLE_SERVICES, type ServicesSnapshot } from '../../src/ui/services.js';
+import type { HostHealth, PaneView, PromptVerdict } from '../../src/engine/types.js';
+import { localHealth, menuVerdict, paneView } from '../helpers/fake-engine.js';
+
+const lineVerdict = (options: string[]): PromptVerdict => ({
+  prompt: true,
+  reason: 'permission',
+  busy: false,
+  tool: 'generic',
+  rule: 'generic/yes-no',
+  line: 'Continue? [y/N]',
+  answer: { kind: 'line', options },
+});
+
+function panes() {
+  const menu = paneView({ state: 'stuck', reason: 'permission', quietSince: 0, stuckSince: 1_000, verdict: menuVerdict, screenHash: 'menu-1', pane: { sessionName: 'a', windowIndex: 1 } });
+  const deploy = paneView({ state: 'stuck', reason: 'permission', quietSince: 500, stuckSince: 2_000, verdict: lineVerdict(['y', 'n', 'Enter']), screenHash: 'deploy-1', pane: { sessionName: 'a', windowIndex: 2 } });
+  const shell = paneView({ quietSince: 9_000, screenHash: 'shell-1', pane: { sessionName: 'b', windowIndex: 3, command: 'bash' } });
+  return { menu, deploy, shell, all: [menu, deploy, shell] };
+}
+
+const key = (name: string, input = name.length === 1 ? name : ''): KeyPress => ({ name, input, ctrl: name.startsWith('ctrl+'), meta: false });
+
+/** A dashboard in memory: keys go through the dispatcher, actions through the reducer. */
+function dashboard(views: readonly PaneView[], options: { services?: ServicesSnapshot; hosts?: HostHealth[]; now?: number } = {}) {
+  let ui: UiState = uiReducer(initialUiState, { type: 'sync', panes: views, now: options.now ?? 10_000 });
+  let current = views;
+  let now = options.now ?? 10_000;
+  const effects: KeyEffect[] = [];
+  const scene = (): KeyScene => ({
+    ui,
+    rows: visibleRows(ui, current, matchesFilter, options.hosts ?? [localHealth()]),
+    hosts: options.hosts ?? [localHealth()],
+    services: options.services ?? UNAVAILABLE_SERVICES,
+    now,
+    stateNow: now,
+    activeWindowMs: 5_000,
+  });
+  return {
+    effects,
+    get ui() {
+      return ui;
+    },
+    press(...names: string[]) {
+      for (const name of names) {
+        const outcome = dispatchKey(scene(), key(name));
+        for (const action of outcome.actions) ui = uiReducer(ui, action);
+        effects.push(...outcome.effects);
+        now += 100;
+      }
+    },
+    setPanes(next: readonly PaneView[]) {
+      current = next;
+      ui = uiReducer(ui, { type: 'sync', panes: next, now });
+    },
+    advance(ms: number) {
+      now += ms;
+    },
+    scene,
+  };
+}
+
+describe('dispatchKey', () => {
+  it('moves with j, k, G and n, and acts on nothing outside the list', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    expect(d.scene().rows.selectedId).toBe(p.menu.key);
+    d.press('j');
+    expect(d.ui.selectedId).toBe(p.deploy.key);
+    d.press('G');
+    expect(d.ui.selectedId).toBe(p.shell.key);
+    d.press('n');
+    expect(d.ui.selectedId).toBe(p.menu.key);
+    expect(d.effects).toEqual([]);
+  });
+
+  it('answers the selected menu with the key alone, on the screen that was drawn when a was pressed', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('a');
+    expect(d.ui.mode).toBe('answer');
+    expect(d.ui.targetHash).toBe('menu-1');
+    d.press('2');
+    expect(d.effects).toEqual([
+      expect.objectContaining({ kind: 'type', pane: p.menu, request: { items: [{ kind: 'text', text: '2' }], enter: false, shownHash: 'menu-1' } }),
+    ]);
+    expect(d.ui.answered).toEqual({ key: p.menu.key, hash: 'menu-1' });
+    expect(d.ui.mode).toBe('normal');
+  });
+
+  it('refuses an answer when the screen changed after a was pressed, with no effect', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('a');
+    d.setPanes([{ ...p.menu, screenHash: 'menu-2' }, p.deploy, p.shell]);
+    d.press('1');
+    expect(d.effects).toEqual([]);
+    expect(d.ui.status?.text).toContain('changed since it was drawn');
+  });
+
+  it('asks before a signal and sends it unguarded only on y', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('a', 'c');
+    expect(d.ui.mode).toBe('confirm');
+    d.press('x');
+    expect(d.ui.status?.text).toBe('cancelled');
+    d.press('a', 'c', 'y');
+    expect(d.effects).toEqual([
+      expect.objectContaining({ kind: 'type', request: { items: [{ kind: 'key', key: 'C-c' }], enter: false, shownHash: null } }),
+    ]);
+  });
+
+  it('types a reply on Enter, and keeps it when the screen changed since the reply began', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('r', 'n', 'o');
+    expect(d.ui.draft).toBe('no');
+    d.setPanes([{ ...p.menu, screenHash: 'menu-2' }, p.deploy, p.shell]);
+    d.press('enter');
+    expect(d.effects).toEqual([]);
+    expect(d.ui.mode).toBe('reply');
+    expect(d.ui.draft).toBe('no');
+    d.press('enter');
+    expect(d.effects).toEqual([
+      expect.objectContaining({ kind: 'type', keepDraft: 'no', request: { items: [{ kind: 'text', text: 'no' }], enter: true, shownHash: 'menu-2' } }),
+    ]);
+  });
+
+  it('quits on q and Ctrl-C, but Ctrl-C after the answer prefix is not a quit', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('q');
+    expect(d.effects).toEqual([{ kind: 'quit' }]);
+    d.effects.length = 0;
+    d.press('a', 'ctrl+c');
+    expect(d.effects.some((e) => e.kind === 'quit')).toBe(false);
+  });
+
+  it('says a service is not available yet, and asks for the switch once it is', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('w');
+    expect(d.ui.status?.text).toBe('attach server: not available yet');
+    expect(d.effects).toEqual([]);
+    const on = dashboard(p.all, { services: { bridge: { status: 'off' }, attach: { status: 'off' } } });
+    on.press('w');
+    expect(on.effects).toEqual([{ kind: 'toggle', service: 'attach' }]);
+  });
+
+  it('refuses once a key on a selection that moved by itself a moment ago', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('j');
+    d.setPanes([p.menu, p.shell]);
+    d.press('a');
+    expect(d.ui.mode).toBe('normal');
+    expect(d.ui.status?.text).toMatch(/the selection just moved to b:3\.0/);
+    d.press('a');
+    expect(d.ui.mode).toBe('answer');
+  });
+
+  it('snoozes only a stuck pane, through an effect', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('s');
+    expect(d.effects).toEqual([{ kind: 'snooze', key: p.menu.key }]);
+    d.press('G', 's');
+    expect(d.ui.status?.text).toBe('b:3.0 is not stuck');
+    expect(d.effects).toHaveLength(1);
+  });
+});
