@@ -33,10 +33,10 @@ await build({
   // Ink 6 caches every text it measures; the patch bounds those caches (see ink-patches.mjs).
   plugins: [inkPatches],
   legalComments: 'eof',
-  // Minified, with function and class names kept for stack traces: the package stays small now
-  // that it carries a terminal emulator (the chat bridge) and the MCP SDK.
-  minify: true,
-  keepNames: true,
+  // Whitespace and syntax minified (names stay as they are, for stack traces): the package stays
+  // small now that it carries a terminal emulator (the chat bridge) and the MCP SDK.
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: 'warning',
 });
 chmodSync(`${outdir}/corral.js`, 0o755);

@@ -176,7 +176,8 @@ class ExitRig {
       process.execPath,
       CLI,
       ...(command === 'serve' ? ['serve', '--attach'] : [command]),
-      ...['-L', this.local, '--port', String(port), ...this.hostArgs()],
+      // watch serves nothing, so it takes no port.
+      ...['-L', this.local, ...(command === 'watch' ? [] : ['--port', String(port)]), ...this.hostArgs()],
     ];
     const quoted = words.map((w) => `'${String(w).replaceAll("'", `'\\''`)}'`).join(' ');
     // corral runs under the pane's shell, which outlives it (so the terminal stays open when corral

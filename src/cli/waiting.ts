@@ -10,8 +10,9 @@ import { statusWord, waitingInOrder, waits } from '../engine/status-options.js';
 import { liveWriters } from '../engine/status-writer.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import { localHost, openTmux } from '../engine/tmux/open.js';
-import type { StuckReason } from '../engine/types.js';
-import { setupEngine, socketFromSettings } from './setup.js';
+import type { AnswerPlan } from '../engine/answer-plan.js';
+import type { PaneView, StuckReason } from '../engine/types.js';
+import { remoteHosts, setupEngine, socketFromSettings, type EngineSetup } from './setup.js';
 
 export interface WaitingPane {
   /** Across hosts (`%3`, `build-box/%3`). */
@@ -47,27 +48,59 @@ async function fromOptions(tmux: TmuxClient): Promise<Waiting | null> {
   };
 }
 
-/** One look by a short-lived engine: every host's panes, listed and captured. */
-async function byLooking(settings: Settings, env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): Promise<Waiting> {
-  const { engine } = await setupEngine(settings, env, stderr);
+/**
+ * The waiting views of one look, most urgent first. A look that just began cannot tell how long a
+ * pane has been stuck, only how long it has been quiet (tmux's activity stamp): that stands for
+ * both, and orders the panes as the dashboard would.
+ */
+function waitingViews(views: readonly PaneView[], now: number): PaneView[] {
+  return views
+    .filter((v) => v.online && waits(statusWord(v, now)))
+    .map((v) => ({ ...v, stuckSince: v.quietSince }))
+    .sort(compareViews);
+}
+
+/** One look by a short-lived engine: every host's panes, listed and captured; `use` sees them. */
+async function look<T>(settings: Settings, env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream, use: (engine: EngineSetup) => Promise<T>): Promise<T> {
+  const setup = await setupEngine(settings, env, stderr);
   try {
-    await engine.pollNow(); // lists the panes
-    await engine.pollNow(); // captures them
-    const snapshot = engine.getSnapshot();
+    await setup.engine.pollNow(); // lists the panes
+    await setup.engine.pollNow(); // captures them
+    const snapshot = setup.engine.getSnapshot();
     if (snapshot.hosts.length === 1 && snapshot.status !== 'ok') throw new Error(snapshot.statusMessage ?? snapshot.status);
-    const now = Date.now();
-    const views = snapshot.panes.filter((v) => v.online);
-    // A look that just began cannot tell how long a pane has been stuck, only how long it has been
-    // quiet (tmux's activity stamp): that stands for both, and orders the panes as the dashboard would.
-    const panes = views
-      .filter((v) => waits(statusWord(v, now)))
-      .map((v) => ({ ...v, stuckSince: v.quietSince }))
-      .sort(compareViews)
-      .map((v) => ({ key: v.key, host: v.host, paneId: v.pane.paneId, target: v.target, reason: v.reason ?? 'stopped', since: v.quietSince }));
-    return { source: 'look', panes, total: views.length };
+    return await use(setup);
   } finally {
-    await engine.stop();
+    await setup.engine.stop();
   }
+}
+
+async function byLooking(settings: Settings, env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): Promise<Waiting> {
+  return look(settings, env, stderr, async ({ engine }) => {
+    const views = engine.getSnapshot().panes.filter((v) => v.online);
+    const panes = waitingViews(views, Date.now()).map((v) => ({ key: v.key, host: v.host, paneId: v.pane.paneId, target: v.target, reason: v.reason ?? 'stopped', since: v.quietSince }));
+    return { source: 'look' as const, panes, total: views.length };
+  });
+}
+
+/**
+ * Answers the most urgent waiting pane with `option`, through the pane port's guarded answer: only
+ * an answer its prompt offers, only on the screen this look saw. Resolves to the pane and what was
+ * typed, or null when no pane waits.
+ */
+export async function answerMostUrgent(settings: Settings, env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream, option: string): Promise<{ view: PaneView; plan: AnswerPlan; others: number } | null> {
+  return look(settings, env, stderr, async ({ engine, tmux, hosts }) => {
+    const waiting = waitingViews(engine.getSnapshot().panes, Date.now());
+    const first = waiting[0];
+    if (!first) return null;
+    // The servers' modules load only when a pane is answered.
+    const { buildPanePorts } = await import('./services.js');
+    const { port } = buildPanePorts({ engine, tmux, remotes: remoteHosts(hosts), settings });
+    try {
+      return { view: first, plan: await port.answer(first.key, option), others: waiting.length - 1 };
+    } finally {
+      await port.close();
+    }
+  });
 }
 
 export async function waitingPanes(settings: Settings, env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): Promise<Waiting> {

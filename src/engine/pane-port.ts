@@ -18,7 +18,7 @@ import {
   parsePaneKey,
   paneKey,
   systemClock,
-  systemTimers,
+  heldTimers,
   type Clock,
   type CorralEvent,
   type EngineHandle,
@@ -40,7 +40,7 @@ export const ENTER_DELAY_MS = 100;
 export async function typeLine(
   send: (items: readonly SendItem[]) => Promise<void>,
   text: string,
-  timers: Timers = systemTimers,
+  timers: Timers = heldTimers,
 ): Promise<void> {
   if (text !== '') {
     await send([{ kind: 'text', text }]);
@@ -152,7 +152,7 @@ export interface HostPanePort extends PanePort {
 
 export function createPanePort(options: PanePortOptions): HostPanePort {
   const { engine, tmux, host, settings } = options;
-  const timers = options.timers ?? systemTimers;
+  const timers = options.timers ?? heldTimers;
   const conversations: PaneConversations & { readonly ticker: CaptureTicker } = createConversations({
     tmux,
     ...(options.classify ? { classify: options.classify } : {}),

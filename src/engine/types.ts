@@ -272,6 +272,16 @@ export const systemTimers: Timers = {
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
 
+/**
+ * Real timers that keep the process alive until they fire, for short waits inside work that must
+ * finish: the pause before the Enter that follows a typed line (a one-shot command such as
+ * `corral next --answer` would otherwise end in it, the line typed and the Enter never sent).
+ */
+export const heldTimers: Timers = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
 /** What the dashboard and the servers may ask of the running engine besides reading the store. */
 export interface EngineHandle extends EngineStore {
   /** Marks a stuck pane as seen (snoozed) until its screen changes again. */

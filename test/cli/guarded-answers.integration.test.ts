@@ -37,7 +37,7 @@ let sshd: TestSshd;
 let folder: string;
 let services: Services;
 let base: string;
-let cookie: string;
+let session: string;
 const opened: OpenedTmux[] = [];
 let stopEngine: () => Promise<void>;
 let actions: ReturnType<typeof createDashboardActions>;
@@ -109,8 +109,15 @@ beforeAll(async () => {
   base = services.status().url!;
   links = new AnswerLinks(60_000);
   await services.enable(createAnswerFeature({ links, engine, answer: (claims) => typeAnswer(services.panes(), claims) }));
-  const login = await fetch(services.attachLink()!.url, { redirect: 'manual' });
-  cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+  // Signed in as the page is: the login link's code traded for a session it keeps in its origin's storage.
+  const code = new URL(services.attachLink()!.url).searchParams.get('code');
+  const signIn = await fetch(`${base}/api/sessions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ code }),
+  });
+  expect(signIn.status, 'sign-in').toBe(201);
+  session = ((await signIn.json()) as { session: string }).session;
   actions = createDashboardActions({ ...engine, tmux: local.client, tmuxOf: (host) => (host === 'box' ? remote.client : null) }, null, () => {});
 }, 60_000);
 
@@ -139,7 +146,7 @@ const fromPage: Answer = async (pane) => {
   const path = pane.host === LOCAL_HOST ? pane.pane.paneId.slice(1) : `${pane.host}/${pane.pane.paneId.slice(1)}`;
   const res = await fetch(`${base}/api/panes/${path}/answer`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: base, 'sec-fetch-site': 'same-origin', cookie },
+    headers: { 'content-type': 'application/json', origin: base, 'sec-fetch-site': 'same-origin', authorization: `Bearer ${session}` },
     body: JSON.stringify({ answer: 'y', screen: pane.screenHash }),
   });
   if (res.status === 200) return 'sent';

@@ -94,7 +94,14 @@ describe('status line, corral status and corral next', () => {
     expect(next.code).toBe(0);
     expect(next.stdout).toBe('corral: work:0.0: permission\n');
     expect((await server.tmux('display-message', '-p', '-c', client, '#{pane_id}')).trim()).toBe(asking);
-    await server.tmux('send-keys', '-t', asking, 'n', 'Enter');
+    // --answer: only an answer the prompt offers, typed into that pane, where the client is not.
+    await server.tmux('switch-client', '-c', client, '-t', 'api');
+    const refused = await runCli(['next', ...common(), '--answer', 'maybe']);
+    expect(refused).toMatchObject({ code: 3, stderr: 'corral: "maybe" is not an answer work:0.0 offers; offered: y, n, Enter\n' });
+    const answered = await runCli(['next', ...common(), '--answer', 'n']);
+    expect(answered).toMatchObject({ code: 0, stdout: 'corral: answered work:0.0 (permission): sent n, then Enter\n' });
+    expect((await server.tmux('display-message', '-p', '-c', client, '#{session_name}')).trim()).toBe('api');
+    await server.waitForScreen(asking, (s) => /Deploy to production\? \[y\/N\] n$/m.test(s));
     const none = await runCli(['next', ...common()]);
     expect(none).toMatchObject({ code: 1, stderr: 'corral: no pane waits for you (3 watched)\n' });
     expect((await runCli(['status', ...common()])).code).toBe(1);

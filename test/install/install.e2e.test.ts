@@ -30,7 +30,7 @@ const NPM_FLAGS = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=er
  * The largest tarball this test accepts; the README gives the measured size. The bundle carries a
  * terminal emulator (the chat bridge reads pane output through it) and the MCP SDK.
  */
-const MAX_TARBALL_BYTES = 700 * 1024;
+const MAX_TARBALL_BYTES = 750 * 1024;
 
 interface PackResult {
   filename: string;

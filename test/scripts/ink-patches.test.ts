@@ -58,11 +58,12 @@ describe('patchInkSource', () => {
     const code = readdirSync(chunks)
       .map((name) => readFileSync(chunks + name, 'utf8'))
       .join('\n');
-    // esbuild renames the two modules' helpers apart (cacheSet, cacheSet2).
-    expect(code).toMatch(/cacheSet\d*\(cacheKey, wrappedText\)/);
-    expect(code).toMatch(/cacheSet\d*\(text\d*, dimensions\)/);
-    expect(code).not.toMatch(/cache\d*\[cacheKey\] = wrappedText/);
-    expect(code).toMatch(/widestLine\d* = \(text\d*\) => measure_text_default\(text\d*\)\.width/);
-    expect(code).toContain('caches = sharedOutputCaches;');
+    // esbuild renames the two modules' helpers apart (cacheSet, cacheSet2), and the bundle's
+    // whitespace is minified.
+    expect(code).toMatch(/cacheSet\d*\(cacheKey, ?wrappedText\)/);
+    expect(code).toMatch(/cacheSet\d*\(text\d*, ?dimensions\)/);
+    expect(code).not.toMatch(/cache\d*\[cacheKey\] ?= ?wrappedText/);
+    expect(code).toMatch(/widestLine\d* ?= ?\(?text\d*\)? ?=> ?measure_text_default\(text\d*\)\.width/);
+    expect(code).toMatch(/caches ?= ?sharedOutputCaches/);
   });
 });
