@@ -164,7 +164,7 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
       longQuietMs: settings.bridgeLongQuietMs,
       maxDurationMs: settings.bridgeMaxDurationMs,
       historyLines: settings.bridgeHistoryLines,
-      enterDelayMs: 100,
+      enterDelayMs: ENTER_DELAY_MS,
       pasteThreshold: 200,
       ...(settings.bridgeMaxLines !== undefined ? { maxLines: settings.bridgeMaxLines } : {}),
     },

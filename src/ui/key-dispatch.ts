@@ -12,7 +12,7 @@ import { findBinding, keyLabel, type CommandName } from './keymap.js';
 import { answerRefusal, describeChoice, findAnswer, paneAnswers } from './quick-answers.js';
 import { SERVICE_TITLES, type ServiceName, type ServicesSnapshot } from './services.js';
 import { SETTLE_MS, type StatusMessage, type UiAction, type UiState, type VisibleRows } from './state.js';
-import type { TypeRequest } from './actions.js';
+import type { SendItem } from '../engine/keys.js';
 
 /** One key press: its name in the keymap's spelling, the text it carries, and its modifiers. */
 export interface KeyPress {
@@ -37,19 +37,22 @@ export interface KeyScene {
 
 /** Something a key asks of the outside world; App runs it and applies what comes back. */
 export type KeyEffect =
-  | {
-      readonly kind: 'type';
-      readonly pane: PaneView;
-      readonly request: TypeRequest;
-      /** For the status line: `2`, `y + Enter`, `the reply`. */
-      readonly what: string;
-      /** A reply that fails keeps its draft for another Enter. */
-      readonly keepDraft: string | null;
-    }
+  | TypeEffect
   | { readonly kind: 'jump'; readonly pane: PaneView }
   | { readonly kind: 'snooze'; readonly key: string }
   | { readonly kind: 'toggle'; readonly service: ServiceName }
   | { readonly kind: 'quit' };
+
+/**
+ * Typing into a pane: an answer the prompt offers, keys as they are, or a reply. `shownHash` is
+ * the screen the person chose on (null: a signal confirmed by the pane's name); `what` names it
+ * in the status line (`2`, `y + Enter`, `the reply`).
+ */
+export type TypeEffect = { readonly pane: PaneView; readonly what: string } & (
+  | { readonly kind: 'answer'; readonly option: string; readonly shownHash: string }
+  | { readonly kind: 'send'; readonly items: readonly SendItem[]; readonly shownHash: string | null }
+  | { readonly kind: 'reply'; readonly text: string; readonly shownHash: string }
+);
 
 export interface KeyOutcome {
   readonly actions: readonly UiAction[];
@@ -82,13 +85,13 @@ export function dispatchKey(scene: KeyScene, key: KeyPress): KeyOutcome {
 }
 
 /** Marks the pane answered from the start (so no second answer follows) and types. */
-function typeInto(pane: PaneView, request: TypeRequest, what: string, keepDraft: string | null = null): KeyOutcome {
-  const status: StatusMessage = { text: `sending ${what} to ${paneWhere(pane)}`, tone: 'info' };
+function typeInto(effect: TypeEffect): KeyOutcome {
+  const status: StatusMessage = { text: `sending ${effect.what} to ${paneWhere(effect.pane)}`, tone: 'info' };
   const mark: UiAction =
-    request.shownHash !== null
-      ? { type: 'answered', key: pane.key, hash: request.shownHash, status }
+    effect.shownHash !== null
+      ? { type: 'answered', key: effect.pane.key, hash: effect.shownHash, status }
       : { type: 'done', status };
-  return { actions: [mark], effects: [{ kind: 'type', pane, request, what, keepDraft }] };
+  return { actions: [mark], effects: [effect] };
 }
 
 function paneOf(scene: KeyScene, key: string | null): PaneView | undefined {
@@ -101,7 +104,7 @@ function confirmKey(scene: KeyScene, key: KeyPress): KeyOutcome {
   const down = pane ? hostDown(pane, scene.hosts) : null;
   if (key.name === 'y' && down !== null) return finish(`${down}: not sent`, 'warn');
   if (key.name === 'y' && pending && pane) {
-    return typeInto(pane, { items: pending.items, enter: false, shownHash: null }, pending.label);
+    return typeInto({ kind: 'send', pane, items: pending.items, shownHash: null, what: pending.label });
   }
   return finish(pending && !pane ? 'that pane has closed; nothing was sent' : 'cancelled');
 }
@@ -121,13 +124,17 @@ function answerKey(scene: KeyScene, key: KeyPress): KeyOutcome {
     );
   }
   const what = describeChoice(choice);
-  if (choice.confirm) {
+  if (choice.source !== 'prompt' && choice.confirm) {
     return act({ type: 'confirm', pending: { key: pane.key, items: choice.items, label: what }, now: scene.now });
   }
   const refused = answerRefusal(pane, scene.ui.targetHash, scene.ui.answered);
   if (refused) return finish(refused, 'warn');
-  const hash = scene.ui.targetHash ?? pane.screenHash;
-  return typeInto(pane, { items: choice.items, enter: choice.enter, shownHash: hash }, what);
+  const shownHash = scene.ui.targetHash ?? pane.screenHash;
+  return typeInto(
+    choice.source === 'prompt'
+      ? { kind: 'answer', pane, option: choice.option, shownHash, what }
+      : { kind: 'send', pane, items: choice.items, shownHash, what },
+  );
 }
 
 function editLine(scene: KeyScene, key: KeyPress): KeyOutcome {
@@ -165,8 +172,7 @@ function sendReply(scene: KeyScene): KeyOutcome {
   if (down !== null) return keep(`${down}: not sent`);
   const hash = ui.targetHash ?? pane.screenHash;
   if (hash !== pane.screenHash) return keep(`${paneWhere(pane)} changed since you began the reply; look at it again`);
-  const items = text === '' ? [] : [{ kind: 'text' as const, text }];
-  return typeInto(pane, { items, enter: true, shownHash: hash }, 'the reply', text);
+  return typeInto({ kind: 'reply', pane, text, shownHash: hash, what: 'the reply' });
 }
 
 function normalKey(scene: KeyScene, key: KeyPress): KeyOutcome {

@@ -5,7 +5,7 @@
 import type { EngineHandle } from '../engine/types.js';
 import type { DashboardActions } from './actions.js';
 import { paneWhere } from './hosts.js';
-import type { KeyEffect } from './key-dispatch.js';
+import type { KeyEffect, TypeEffect } from './key-dispatch.js';
 import { SERVICE_TITLES, type ServicesStore } from './services.js';
 import type { UiAction } from './state.js';
 
@@ -20,31 +20,48 @@ export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+function typed(effect: TypeEffect, actions: DashboardActions): Promise<unknown> {
+  switch (effect.kind) {
+    case 'answer':
+      return actions.answer(effect.pane, effect.option, effect.shownHash);
+    case 'send':
+      return actions.send(effect.pane, effect.items, effect.shownHash);
+    case 'reply':
+      return actions.reply(effect.pane, effect.text, effect.shownHash);
+  }
+}
+
+/** Types, then says so; a failure takes back the answered mark, and a reply keeps its text. */
+function typeInto(effect: TypeEffect, { actions, dispatch }: EffectDeps): void {
+  const { pane, what } = effect;
+  typed(effect, actions).then(
+    () => dispatch({ type: 'status', status: { text: `sent ${what} to ${paneWhere(pane)}`, tone: 'info' } }),
+    (error: unknown) => {
+      dispatch({ type: 'unanswered', key: pane.key });
+      if (effect.kind !== 'reply') {
+        dispatch({ type: 'status', status: { text: errorText(error), tone: 'error' } });
+        return;
+      }
+      // A reply is never lost: when it cannot go out, the draft stays and Enter tries again.
+      dispatch({
+        type: 'reply-refused',
+        key: pane.key,
+        draft: effect.text,
+        status: { text: `${errorText(error)} (Enter sends, Esc cancels)`, tone: 'warn' },
+      });
+    },
+  );
+}
+
 /** Starts the effect; what it ends with reaches the UI through `dispatch`. */
 export function runKeyEffect(effect: KeyEffect, deps: EffectDeps): void {
   const { actions, dispatch } = deps;
   switch (effect.kind) {
-    case 'type': {
-      const { pane, what, keepDraft } = effect;
-      actions.type(pane, effect.request).then(
-        () => dispatch({ type: 'status', status: { text: `sent ${what} to ${paneWhere(pane)}`, tone: 'info' } }),
-        (error: unknown) => {
-          dispatch({ type: 'unanswered', key: pane.key });
-          if (keepDraft === null) {
-            dispatch({ type: 'status', status: { text: errorText(error), tone: 'error' } });
-            return;
-          }
-          // A reply is never lost: when it cannot go out, the draft stays and Enter tries again.
-          dispatch({
-            type: 'reply-refused',
-            key: pane.key,
-            draft: keepDraft,
-            status: { text: `${errorText(error)} (Enter sends, Esc cancels)`, tone: 'warn' },
-          });
-        },
-      );
+    case 'answer':
+    case 'send':
+    case 'reply':
+      typeInto(effect, deps);
       return;
-    }
     case 'jump':
       actions.jumpTo(effect.pane).then(
         (result) => dispatch({ type: 'done', status: { text: result.message, tone: result.switched ? 'info' : 'warn' } }),

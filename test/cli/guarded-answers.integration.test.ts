@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardActions } from '../../src/cli/dashboard-session.js';
-import { typeAnswer } from '../../src/cli/notifications.js';
 import { createServices, type Services } from '../../src/cli/services.js';
 import { settingsSlices } from '../../src/cli/settings-slices.js';
 import { resolveSettings } from '../../src/engine/config.js';
@@ -108,7 +107,7 @@ beforeAll(async () => {
   await services.startAttach();
   base = services.status().url!;
   links = new AnswerLinks(60_000);
-  await services.enable(createAnswerFeature({ links, engine, answer: (claims) => typeAnswer(services.panes(), claims) }));
+  await services.enable(createAnswerFeature({ links, engine, panes: () => services.panes() }));
   // Signed in as the page is: the login link's code traded for a session it keeps in its origin's storage.
   const code = new URL(services.attachLink()!.url).searchParams.get('code');
   const signIn = await fetch(`${base}/api/sessions`, {
@@ -118,7 +117,8 @@ beforeAll(async () => {
   });
   expect(signIn.status, 'sign-in').toBe(201);
   session = ((await signIn.json()) as { session: string }).session;
-  actions = createDashboardActions({ ...engine, tmux: local.client, tmuxOf: (host) => (host === 'box' ? remote.client : null) }, null, () => {});
+  // The dashboard types through the same pane port as the servers.
+  actions = createDashboardActions({ ...engine, tmux: local.client }, async () => services.panes(), null, () => {});
 }, 60_000);
 
 afterAll(async () => {
@@ -134,7 +134,7 @@ type Answer = (pane: PaneView) => Promise<'sent' | 'refused'>;
 
 const fromDashboard: Answer = async (pane) => {
   try {
-    await actions.type(pane, { items: [{ kind: 'text', text: 'y' }], enter: true, shownHash: pane.screenHash });
+    await actions.answer(pane, 'y', pane.screenHash);
     return 'sent';
   } catch (error) {
     if (error instanceof ScreenChangedError) return 'refused';

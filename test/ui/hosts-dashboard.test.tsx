@@ -228,7 +228,7 @@ describe('dashboard with several hosts', () => {
     expect(r.calls.filter((c) => c.kind === 'jump')).toEqual([]);
     await press(r.stdin, 'a', '1');
     await until(() =>
-      expect(r.calls).toContainEqual({ kind: 'type', paneId: key, items: [{ kind: 'text', text: '1' }], enter: false, shownHash: 'box-1' }),
+      expect(r.calls).toContainEqual({ kind: 'answer', paneId: key, option: '1', shownHash: 'box-1' }),
     );
     await until(() => expect(frameOf(r)).toContain('sent 1 to ci:1.0 on build-box'));
     r.engine.setPanes(r.panes.map((v) => (v.key === key ? { ...v, screenHash: 'box-2' } : v)));

@@ -89,7 +89,7 @@ describe('dispatchKey', () => {
     expect(d.ui.targetHash).toBe('menu-1');
     d.press('2');
     expect(d.effects).toEqual([
-      expect.objectContaining({ kind: 'type', pane: p.menu, request: { items: [{ kind: 'text', text: '2' }], enter: false, shownHash: 'menu-1' } }),
+      expect.objectContaining({ kind: 'answer', pane: p.menu, option: '2', shownHash: 'menu-1', what: '2' }),
     ]);
     expect(d.ui.answered).toEqual({ key: p.menu.key, hash: 'menu-1' });
     expect(d.ui.mode).toBe('normal');
@@ -114,7 +114,7 @@ describe('dispatchKey', () => {
     expect(d.ui.status?.text).toBe('cancelled');
     d.press('a', 'c', 'y');
     expect(d.effects).toEqual([
-      expect.objectContaining({ kind: 'type', request: { items: [{ kind: 'key', key: 'C-c' }], enter: false, shownHash: null } }),
+      expect.objectContaining({ kind: 'send', items: [{ kind: 'key', key: 'C-c' }], shownHash: null }),
     ]);
   });
 
@@ -130,7 +130,7 @@ describe('dispatchKey', () => {
     expect(d.ui.draft).toBe('no');
     d.press('enter');
     expect(d.effects).toEqual([
-      expect.objectContaining({ kind: 'type', keepDraft: 'no', request: { items: [{ kind: 'text', text: 'no' }], enter: true, shownHash: 'menu-2' } }),
+      expect.objectContaining({ kind: 'reply', text: 'no', shownHash: 'menu-2' }),
     ]);
   });
 

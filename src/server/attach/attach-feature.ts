@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AttachSettings } from '../../engine/config.js';
 import type { LiveChunk } from '../../engine/pane-stream/pane-streams.js';
-import { BadPaneKeyError, HostDownError, ScreenChangedError, UnknownHostError, type PanePort } from '../../engine/pane-port.js';
+import { AnswerRefusedError, BadPaneKeyError, HostDownError, ScreenChangedError, UnknownHostError, type PanePort } from '../../engine/pane-port.js';
 import { systemClock, type Clock, type PaneView } from '../../engine/types.js';
 import { HttpError, readBody } from '../bridge/request.js';
 import {
@@ -24,7 +24,7 @@ import { AttachConnection } from './attach-connection.js';
 import { PAGE_PROTOCOL, originAllowed, requestAccess, writeOriginAllowed, type Access } from './auth.js';
 import { BrowserSessions } from './sessions.js';
 import { SessionConnections, handleSessionRequest, isSessionPath } from './session-routes.js';
-import { ActionError, actionPath, planAction } from './pane-actions.js';
+import { ActionError, actionPath, answerRefusal, planAction } from './pane-actions.js';
 import { listPanes, listShape, type PaneList } from './pane-list.js';
 import { CLOSE_CODES, paneKeyFromPath } from './protocol.js';
 import { FAVICON_SVG, PAGE_SCRIPT, PAGE_STYLE, pageHtml } from './page.js';
@@ -330,11 +330,16 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
     }
     try {
       const guard = plan.shownHash === null ? undefined : { shownHash: plan.shownHash, target: view.target };
-      if (plan.kind === 'line') await port.reply(target.paneId, plan.text, guard);
+      if (plan.kind === 'answer') await port.answer(target.paneId, plan.option, guard);
+      else if (plan.kind === 'line') await port.reply(target.paneId, plan.text, guard);
       else await port.send(target.paneId, plan.items, guard);
     } catch (error) {
       if (error instanceof ScreenChangedError)
         return sendJson(res, 409, errorBody(error.message, 'invalid_request_error', 'screen_changed'));
+      if (error instanceof AnswerRefusedError) {
+        const refusal = answerRefusal(error);
+        return sendJson(res, refusal.status, errorBody(refusal.message, 'invalid_request_error', refusal.code));
+      }
       if (error instanceof HostDownError)
         return sendJson(res, 503, errorBody(error.message, 'server_error', 'host_unreachable'), {
           'retry-after': String(error.retryAfterS),
