@@ -132,14 +132,26 @@ const ENTER_ALT_SCREEN = '\u001b[?1049h';
 const LEAVE_ALT_SCREEN = '\u001b[?1049l';
 const CLEAR_SCREEN = '\u001b[2J\u001b[H';
 
+/** Benchmarks count renders through this file (only when the variable is set). */
+function renderCounter(statsFile: string | undefined) {
+  let renders = 0;
+  const write = () => {
+    if (statsFile) writeFileSync(statsFile, JSON.stringify({ renders }));
+  };
+  const onRender = () => {
+    renders += 1;
+    write();
+  };
+  return { options: statsFile ? { onRender } : {}, write };
+}
+
 /** Shows the dashboard until the user quits or a signal arrives; resolves with the exit code. */
 export async function runDashboard(options: DashboardOptions): Promise<number> {
   const { engine, env } = options;
   const stdout = options.stdout ?? (process.stdout as WriteStream);
   const stdin = options.stdin ?? (process.stdin as ReadStream);
   const services = options.services ?? createServicesStore();
-  const statsFile = envValue(env, 'CORRAL_RENDER_STATS');
-  let renders = 0;
+  const renders = renderCounter(envValue(env, 'CORRAL_RENDER_STATS'));
 
   let quit: () => void = () => {};
   const quitting = new Promise<void>((resolve) => {
@@ -160,15 +172,7 @@ export async function runDashboard(options: DashboardOptions): Promise<number> {
     stdin,
     exitOnCtrlC: false,
     patchConsole: true,
-    // Benchmarks count renders through this file (only when the variable is set).
-    ...(statsFile
-      ? {
-          onRender: () => {
-            renders += 1;
-            writeFileSync(statsFile, JSON.stringify({ renders }));
-          },
-        }
-      : {}),
+    ...renders.options,
   };
   const mount = () =>
     render(
@@ -215,7 +219,7 @@ export async function runDashboard(options: DashboardOptions): Promise<number> {
     }
     await engine.stop();
     stdout.write(LEAVE_ALT_SCREEN);
-    if (statsFile) writeFileSync(statsFile, JSON.stringify({ renders }));
+    renders.write();
   }
   return 0;
 }

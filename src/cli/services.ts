@@ -102,6 +102,21 @@ export function browserBase(host: string, port: number): string {
   return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
 }
 
+/** Starts the server listening (once), with an error a person can act on when it cannot. */
+async function listenOnce(server: CorralServer, settings: Pick<ServerSettings, 'listen' | 'port'>): Promise<void> {
+  if (server.listening) return;
+  try {
+    await server.listen();
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    const where = `${settings.listen}:${settings.port}`;
+    if (code === 'EADDRINUSE') throw new ServiceError(`port ${settings.port} on ${settings.listen} is already in use (another corral serve?); choose another with --port`);
+    if (code === 'EADDRNOTAVAIL') throw new ServiceError(`cannot listen on ${where}: this machine has no such address; check --listen`);
+    if (code === 'EACCES') throw new ServiceError(`not allowed to listen on ${where}; use a port above 1023`);
+    throw new ServiceError(`cannot listen on ${where}: ${(cause as Error).message}`);
+  }
+}
+
 export function createServices(options: ServicesOptions): Services {
   const { settings } = options;
   // Answer links reach corral through the address the phone uses (a reverse proxy, a tunnel).
@@ -125,23 +140,9 @@ export function createServices(options: ServicesOptions): Services {
     for (const listener of listeners) listener();
   };
 
-  async function ensureListening(): Promise<void> {
-    if (server.listening) return;
-    try {
-      await server.listen();
-    } catch (cause) {
-      const code = (cause as NodeJS.ErrnoException).code;
-      const where = `${settings.listen}:${settings.port}`;
-      if (code === 'EADDRINUSE') throw new ServiceError(`port ${settings.port} on ${settings.listen} is already in use (another corral serve?); choose another with --port`);
-      if (code === 'EADDRNOTAVAIL') throw new ServiceError(`cannot listen on ${where}: this machine has no such address; check --listen`);
-      if (code === 'EACCES') throw new ServiceError(`not allowed to listen on ${where}; use a port above 1023`);
-      throw new ServiceError(`cannot listen on ${where}: ${(cause as Error).message}`);
-    }
-  }
-
   async function listenOrReport(): Promise<void> {
     try {
-      await ensureListening();
+      await listenOnce(server, settings);
       error = null;
     } catch (cause) {
       error = (cause as Error).message;
