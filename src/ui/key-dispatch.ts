@@ -142,9 +142,9 @@ function editLine(scene: KeyScene, key: KeyPress): KeyOutcome {
   const field = ui.mode === 'reply' ? 'draft' : 'filter';
   switch (key.name) {
     case 'escape':
-      return field === 'filter' ? act({ type: 'clear-filter', now }) : finish('reply cancelled');
+      return field === 'filter' ? leaveFilter(scene, { type: 'clear-filter', now }) : finish('reply cancelled');
     case 'enter':
-      return field === 'filter' ? act({ type: 'mode', mode: 'normal', now }) : sendReply(scene);
+      return field === 'filter' ? leaveFilter(scene, { type: 'mode', mode: 'normal', now }) : sendReply(scene);
     case 'backspace':
       return act({ type: 'edit', field, edit: { kind: 'backspace' }, now });
     case 'ctrl+u':
@@ -153,6 +153,16 @@ function editLine(scene: KeyScene, key: KeyPress): KeyOutcome {
   // eslint-disable-next-line no-control-regex
   if (key.ctrl || key.meta || key.input === '' || /^[\u0000-\u001f]/.test(key.input)) return NOTHING;
   return act({ type: 'edit', field, edit: { kind: 'insert', text: key.input }, now });
+}
+
+/**
+ * Leaves the filter (or clears it) with the pane selected in it still selected: the filtered list
+ * shows its first match when the pane chosen before is filtered out, and that is what the person
+ * saw and chose.
+ */
+function leaveFilter(scene: KeyScene, leave: UiAction): KeyOutcome {
+  const chosen = scene.rows.selectedId;
+  return chosen === null ? act(leave) : act(leave, { type: 'choose', key: chosen, now: scene.now });
 }
 
 /** Enter in a reply: types it, unless the pane went away or changed; a refused reply keeps its text. */
@@ -177,7 +187,7 @@ function sendReply(scene: KeyScene): KeyOutcome {
 
 function normalKey(scene: KeyScene, key: KeyPress): KeyOutcome {
   if (key.name === 'escape') {
-    return scene.ui.filter !== '' ? act({ type: 'clear-filter', now: scene.now }) : act({ type: 'status', status: null });
+    return scene.ui.filter !== '' ? leaveFilter(scene, { type: 'clear-filter', now: scene.now }) : act({ type: 'status', status: null });
   }
   const binding = findBinding('normal', key.name);
   if (!binding) return NOTHING;

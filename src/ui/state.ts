@@ -106,6 +106,8 @@ export type UiAction =
   | { readonly type: 'confirm'; readonly pending: PendingSend; readonly now: number }
   | { readonly type: 'edit'; readonly field: 'draft' | 'filter'; readonly edit: TextEdit; readonly now: number }
   | { readonly type: 'clear-filter'; readonly now: number }
+  /** The person chose this pane (the one selected in the filter as they left it). */
+  | { readonly type: 'choose'; readonly key: string; readonly now: number }
   | { readonly type: 'done'; readonly status: StatusMessage | null }
   | { readonly type: 'status'; readonly status: StatusMessage | null };
 
@@ -218,6 +220,11 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     }
     case 'clear-filter':
       return { ...state, filter: '', mode: 'normal', lastInputAt: action.now };
+    case 'choose': {
+      const index = state.order.indexOf(action.key);
+      if (index === -1) return state;
+      return { ...state, selectedId: action.key, selectedIndex: index, lastInputAt: action.now };
+    }
     case 'done':
       return backToList(state, action.status);
     case 'status':

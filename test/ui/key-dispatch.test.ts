@@ -177,3 +177,38 @@ describe('dispatchKey', () => {
     expect(d.effects).toHaveLength(1);
   });
 });
+
+describe('the selection after a filter', () => {
+  /** `/` then the text, one key per character. */
+  const filterFor = (d: ReturnType<typeof dashboard>, text: string) => d.press('/', ...[...text]);
+
+  it.each([
+    ['Esc clears the filter', ['escape']],
+    ['Enter keeps the filter, then Esc clears it', ['enter', 'escape']],
+  ])('stays on the pane chosen in the filter when %s', (_how, leave) => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('j');
+    expect(d.ui.selectedId).toBe(p.deploy.key);
+    // Only the shell's session is `b`: the filter leaves it alone on screen, selected.
+    filterFor(d, 'b:3');
+    expect(d.scene().rows.visibleIds).toEqual([p.shell.key]);
+    expect(d.scene().rows.selectedId).toBe(p.shell.key);
+    d.press(...leave);
+    expect(d.ui.filter).toBe('');
+    expect(d.scene().rows.selectedId).toBe(p.shell.key);
+    // What follows acts on that pane, not on the one selected before the filter.
+    d.press('s');
+    expect(d.ui.status?.text).toBe('b:3.0 is not stuck');
+  });
+
+  it('keeps the selection where it was when the filter matched nothing', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('j');
+    filterFor(d, 'zzz');
+    expect(d.scene().rows.visibleIds).toEqual([]);
+    d.press('escape');
+    expect(d.scene().rows.selectedId).toBe(p.deploy.key);
+  });
+});
