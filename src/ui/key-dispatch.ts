@@ -9,7 +9,7 @@ import type { HostHealth, PaneView } from '../engine/types.js';
 import { paneStatus } from '../engine/pane-status.js';
 import { hostDown, paneWhere } from './hosts.js';
 import { findBinding, keyLabel, type CommandName } from './keymap.js';
-import { answerRefusal, describeChoice, findAnswer, paneAnswers } from './quick-answers.js';
+import { answerRefusal, describeChoice, findAnswer, paneAnswers, type PaneAnswers } from './quick-answers.js';
 import { SERVICE_TITLES, type ServiceName, type ServicesSnapshot } from './services.js';
 import { SETTLE_MS, type StatusMessage, type UiAction, type UiState, type VisibleRows } from './state.js';
 import type { SendItem } from '../engine/keys.js';
@@ -67,9 +67,14 @@ const say = (text: string, tone: StatusMessage['tone'] = 'info'): KeyOutcome =>
 const finish = (text: string, tone: StatusMessage['tone'] = 'info'): KeyOutcome =>
   act({ type: 'done', status: { text, tone } });
 
+/** Keys this soon after the last ignored one still belong to the refused sequence. */
+export const SWALLOW_MS = 1_000;
+
 export function dispatchKey(scene: KeyScene, key: KeyPress): KeyOutcome {
   if (key.name === 'ctrl+c' && scene.ui.mode !== 'answer') return { actions: [], effects: [{ kind: 'quit' }] };
   switch (scene.ui.mode) {
+    case 'swallow':
+      return swallowKey(scene, key);
     case 'help':
       return act({ type: 'mode', mode: 'normal', now: scene.now });
     case 'reply':
@@ -80,8 +85,31 @@ export function dispatchKey(scene: KeyScene, key: KeyPress): KeyOutcome {
     case 'answer':
       return answerKey(scene, key);
     case 'normal':
-      return normalKey(scene, key);
+      // The key is the answer to whatever the status line said: the message goes.
+      return scene.ui.status === null ? normalKey(scene, key) : after(act({ type: 'status', status: null }), normalKey(scene, key));
   }
+}
+
+const after = (first: KeyOutcome, then: KeyOutcome): KeyOutcome => ({
+  actions: [...first.actions, ...then.actions],
+  effects: [...first.effects, ...then.effects],
+});
+
+/**
+ * After a refused `a` or `r`: the keys of that sequence do nothing; Esc, Enter or a pause end it.
+ * `a` or `r` again is a new try (what "press again" asks for), not part of the refused sequence.
+ */
+function swallowKey(scene: KeyScene, key: KeyPress): KeyOutcome {
+  const back = act({ type: 'done', status: null });
+  const retry = findBinding('normal', key.name)?.command;
+  if (scene.now - scene.ui.lastInputAt >= SWALLOW_MS || retry === 'answer' || retry === 'reply') return after(back, normalKey(scene, key));
+  if (key.name === 'escape' || key.name === 'enter') return back;
+  return act({ type: 'swallow', status: scene.ui.status, now: scene.now });
+}
+
+/** Refuses a key that starts a sequence, saying why; what follows of the sequence is ignored. */
+function refuseSequence(scene: KeyScene, text: string): KeyOutcome {
+  return act({ type: 'swallow', status: { text, tone: 'warn' }, now: scene.now });
 }
 
 /** Marks the pane answered from the start (so no second answer follows) and types. */
@@ -117,12 +145,7 @@ function answerKey(scene: KeyScene, key: KeyPress): KeyOutcome {
   if (down !== null) return finish(`${down}: not sent`, 'warn');
   const answers = paneAnswers(pane);
   const choice = findAnswer(answers, key.name);
-  if (!choice) {
-    const valid = answers.choices.map((c) => keyLabel(c.key)).join(' ');
-    return finish(
-      `no quick answer ${keyLabel(key.name) || '?'} for ${paneWhere(pane)}${valid ? ` (valid: ${valid})` : ''}; nothing was sent`,
-    );
-  }
+  if (!choice) return finish(noSuchAnswer(scene, pane, answers, key), 'warn');
   const what = describeChoice(choice);
   if (choice.source !== 'prompt' && choice.confirm) {
     return act({ type: 'confirm', pending: { key: pane.key, items: choice.items, label: what }, now: scene.now });
@@ -135,6 +158,16 @@ function answerKey(scene: KeyScene, key: KeyPress): KeyOutcome {
       ? { kind: 'answer', pane, option: choice.option, shownHash, what }
       : { kind: 'send', pane, items: choice.items, shownHash, what },
   );
+}
+
+/** Why a key after `a` answers nothing: the screen changed, there is no prompt, or no such option. */
+function noSuchAnswer(scene: KeyScene, pane: PaneView, answers: PaneAnswers, key: KeyPress): string {
+  const changed = answerRefusal(pane, scene.ui.targetHash, scene.ui.answered);
+  if (changed) return changed;
+  const name = keyLabel(key.name) || '?';
+  if (answers.kind === null) return `${paneWhere(pane)} shows no prompt now, so ${name} answers nothing; nothing was sent`;
+  const valid = answers.choices.map((c) => keyLabel(c.key)).join(' ');
+  return `no quick answer ${name} for ${paneWhere(pane)}${valid ? ` (valid: ${valid})` : ''}; nothing was sent`;
 }
 
 function editLine(scene: KeyScene, key: KeyPress): KeyOutcome {
@@ -198,14 +231,14 @@ function normalKey(scene: KeyScene, key: KeyPress): KeyOutcome {
  * Runs `then` on the selected pane when a key may act on it: there is one, and the selection did
  * not move by itself a moment ago (then the person is told where it went, and the next press acts).
  */
-function onSelected(scene: KeyScene, then: (pane: PaneView) => KeyOutcome): KeyOutcome {
+function onSelected(scene: KeyScene, then: (pane: PaneView) => KeyOutcome, sequence = false): KeyOutcome {
   const pane = paneOf(scene, scene.rows.selectedId);
-  if (!pane) return say('no pane selected');
+  // A key that starts a sequence (a, r) swallows the rest of it when refused.
+  const refuse = (text: string, tone: StatusMessage['tone']) => (sequence ? refuseSequence(scene, text) : say(text, tone));
+  if (!pane) return refuse('no pane selected', 'info');
   if (scene.now - scene.ui.movedAt < SETTLE_MS) {
-    return act(
-      { type: 'status', status: { text: `the selection just moved to ${paneWhere(pane)}; look, then press again`, tone: 'warn' } },
-      { type: 'settled', now: scene.now },
-    );
+    const moved = refuse(`the selection just moved to ${paneWhere(pane)}; look, then press again`, 'warn');
+    return after(moved, act({ type: 'settled', now: scene.now }));
   }
   return then(pane);
 }
@@ -243,22 +276,30 @@ function jump(scene: KeyScene): KeyOutcome {
 }
 
 function startReply(scene: KeyScene): KeyOutcome {
-  return onSelected(scene, (pane) => {
-    const down = hostDown(pane, scene.hosts);
-    if (down !== null) return say(`${down}: not sent`, 'warn');
-    if (paneAnswers(pane).kind === 'secret') {
-      return say(`${paneWhere(pane)} asks for a password or PIN: type it in the pane itself (Enter jumps there)`, 'warn');
-    }
-    return act({ type: 'start-reply', key: pane.key, hash: pane.screenHash, now: scene.now });
-  });
+  return onSelected(
+    scene,
+    (pane) => {
+      const down = hostDown(pane, scene.hosts);
+      if (down !== null) return refuseSequence(scene, `${down}: a reply cannot go out; what you type is ignored (Esc)`);
+      if (paneAnswers(pane).kind === 'secret') {
+        return refuseSequence(scene, `${paneWhere(pane)} asks for a password or PIN: type it in the pane itself (Esc, then Enter jumps there)`);
+      }
+      return act({ type: 'start-reply', key: pane.key, hash: pane.screenHash, now: scene.now });
+    },
+    true,
+  );
 }
 
 function startAnswer(scene: KeyScene): KeyOutcome {
-  return onSelected(scene, (pane) => {
-    const down = hostDown(pane, scene.hosts);
-    if (down !== null) return say(`${down}: not sent`, 'warn');
-    return act({ type: 'start-answer', key: pane.key, hash: pane.screenHash, now: scene.now });
-  });
+  return onSelected(
+    scene,
+    (pane) => {
+      const down = hostDown(pane, scene.hosts);
+      if (down !== null) return refuseSequence(scene, `${down}: not sent`);
+      return act({ type: 'start-answer', key: pane.key, hash: pane.screenHash, now: scene.now });
+    },
+    true,
+  );
 }
 
 function snooze(scene: KeyScene): KeyOutcome {

@@ -3,11 +3,11 @@
 
 import { describe, expect, it } from 'vitest';
 import { dispatchKey, type KeyEffect, type KeyPress, type KeyScene } from '../../src/ui/key-dispatch.js';
-import { initialUiState, uiReducer, visibleRows, type UiState } from '../../src/ui/state.js';
+import { STATUS_MS, initialUiState, uiReducer, visibleRows, type UiState } from '../../src/ui/state.js';
 import { matchesFilter } from '../../src/ui/pane-status.js';
 import { UNAVAILABLE_SERVICES, type ServicesSnapshot } from '../../src/ui/services.js';
 import type { HostHealth, PaneView, PromptVerdict } from '../../src/engine/types.js';
-import { localHealth, menuVerdict, paneView } from '../helpers/fake-engine.js';
+import { localHealth, menuVerdict, paneView, remoteHealth } from '../helpers/fake-engine.js';
 
 const lineVerdict = (options: string[]): PromptVerdict => ({
   prompt: true,
@@ -161,7 +161,7 @@ describe('dispatchKey', () => {
     d.press('j');
     d.setPanes([p.menu, p.shell]);
     d.press('a');
-    expect(d.ui.mode).toBe('normal');
+    expect(d.ui.mode).not.toBe('answer');
     expect(d.ui.status?.text).toMatch(/the selection just moved to b:3\.0/);
     d.press('a');
     expect(d.ui.mode).toBe('answer');
@@ -210,5 +210,77 @@ describe('the selection after a filter', () => {
     expect(d.scene().rows.visibleIds).toEqual([]);
     d.press('escape');
     expect(d.scene().rows.selectedId).toBe(p.deploy.key);
+  });
+});
+
+describe('every key gets an answer', () => {
+  function offline() {
+    const p = panes();
+    const box = paneView({ key: 'box/%7', host: 'box', online: false, state: 'stuck', reason: 'permission', quietSince: 0, stuckSince: 1_000, verdict: lineVerdict(['y', 'n']), screenHash: 'box-1', pane: { paneId: '%7', sessionName: 'c', windowIndex: 1 } });
+    const hosts = [localHealth(), remoteHealth('box', { state: 'unreachable' })];
+    return { p, box, d: dashboard([box, ...p.all], { hosts }) };
+  }
+
+  it('swallows the rest of a refused reply, so its letters never become commands', () => {
+    const { box, d } = offline();
+    d.press('G');
+    expect(d.scene().rows.selectedId).toBe(box.key);
+    d.press('r');
+    expect(d.ui.status).toMatchObject({ text: expect.stringContaining('box is unreachable'), tone: 'warn' });
+    // `w` would switch the attach server, `q` quit: typed as the reply, they do nothing.
+    d.press('w', 'q', 'j');
+    expect(d.effects).toEqual([]);
+    expect(d.ui.selectedId).toBe(box.key);
+    expect(d.ui.status?.text).toContain('box is unreachable');
+    d.press('enter');
+    expect(d.ui.mode).toBe('normal');
+    d.press('k');
+    expect(d.ui.selectedId).not.toBe(box.key);
+  });
+
+  it('swallows the answer key after a refused a, and takes keys again after a pause', () => {
+    const { box, d } = offline();
+    d.press('G', 'a', 'q');
+    expect(d.effects).toEqual([]);
+    expect(d.ui.status?.text).toContain('box is unreachable');
+    d.advance(2_000);
+    d.press('k');
+    expect(d.ui.selectedId).not.toBe(box.key);
+  });
+
+  it('names the real reason when the pane shows no prompt any more', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('j');
+    // The person typed into the prompt in the pane: the poll sees a screen without a prompt.
+    const typedInto = { ...p.deploy, verdict: null, screenHash: 'deploy-2' };
+    d.setPanes([p.menu, typedInto, p.shell]);
+    d.press('a', 'y');
+    expect(d.effects).toEqual([]);
+    expect(d.ui.status?.text).toBe('a:2.0 shows no prompt now, so y answers nothing; nothing was sent');
+  });
+
+  it('says the screen changed when it changed after a was pressed, whatever the key', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('j', 'a');
+    d.setPanes([p.menu, { ...p.deploy, verdict: null, screenHash: 'deploy-2' }, p.shell]);
+    d.press('y');
+    expect(d.ui.status?.text).toMatch(/a:2\.0 changed since it was drawn; nothing was sent/);
+  });
+
+  it('clears a status message on the next key and after a few seconds', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('G', 's');
+    expect(d.ui.status?.text).toBe('b:3.0 is not stuck');
+    d.press('k');
+    expect(d.ui.status).toBeNull();
+    d.press('G', 's');
+    expect(d.ui.status).not.toBeNull();
+    d.setPanes(p.all);
+    d.advance(STATUS_MS);
+    d.setPanes(p.all);
+    expect(d.ui.status).toBeNull();
   });
 });
