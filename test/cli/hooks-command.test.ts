@@ -64,4 +64,22 @@ describe('corral hooks', () => {
     const usage = await runCli(['hooks', 'install', '--agent', 'cursor'], { env });
     expect(usage).toMatchObject({ code: 2, stderr: 'corral: --agent must be one of claude-code, codex, gemini-cli\n' });
   });
+
+  it('uninstalling removes a file that held nothing but corral\'s entries, keeping its last content as the backup', async () => {
+    const dir = home();
+    const env = cliEnv({ CODEX_HOME: join(dir, 'codex'), XDG_CONFIG_HOME: join(dir, 'config'), CORRAL_TOKEN: '' });
+    const file = join(dir, 'codex', 'hooks.json');
+    expect((await runCli(['hooks', 'install', '--agent', 'codex'], { env })).code).toBe(0);
+    const installed = readFileSync(file, 'utf8');
+    const removed = await runCli(['hooks', 'uninstall', '--agent', 'codex'], { env });
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toContain(`nothing else was in ${file}, so it is removed (its last content is ${file}.corral-backup)`);
+    expect(existsSync(file)).toBe(false);
+    expect(readFileSync(`${file}.corral-backup`, 'utf8')).toBe(installed);
+    // A file with the user's own settings stays, without corral's entries.
+    writeFileSync(file, JSON.stringify({ theme: 'dark' }));
+    expect((await runCli(['hooks', 'install', '--agent', 'codex'], { env })).code).toBe(0);
+    expect((await runCli(['hooks', 'uninstall', '--agent', 'codex'], { env })).code).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ theme: 'dark' });
+  });
 });

@@ -67,6 +67,10 @@ function writeSettings(path: string, settings: unknown): string | null {
   return backup;
 }
 
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+}
+
 const NOTES: Readonly<Record<AgentName, readonly string[]>> = {
   'claude-code': ['Claude Code runs the hooks silently from its next start.'],
   codex: [
@@ -92,7 +96,8 @@ export const hooksCommand: Command = {
     ...AGENTS.map((agent) => `  ${agent}: ${Object.keys(AGENT_HOOKS[agent].events).join(', ')}`),
     'Files: ~/.claude/settings.json ($CLAUDE_CONFIG_DIR), ~/.codex/hooks.json ($CODEX_HOME), ~/.gemini/settings.json.',
     'install keeps the old file as FILE.corral-backup and replaces only corral\'s own entries; running it',
-    'twice changes nothing. uninstall removes only corral\'s entries. print shows them without writing.',
+    'twice changes nothing. uninstall removes only corral\'s entries (and the file, when nothing else was in it;',
+    'its last content stays as FILE.corral-backup). print shows them without writing.',
   ].join('\n'),
   args: { words: ['install', 'uninstall', 'print'] },
   settings: [],
@@ -123,6 +128,13 @@ export const hooksCommand: Command = {
     const name = AGENT_HOOKS[agent].displayName;
     if (!change.changed) {
       stdout.write(action === 'install' ? `corral: ${name} hooks are already installed in ${path}\n` : `corral: no corral hooks in ${path}\n`);
+      return 0;
+    }
+    if (action === 'uninstall' && isEmptyObject(change.settings)) {
+      // Nothing but corral's entries was in it: the file goes, its last content kept aside.
+      const backup = `${path}.corral-backup`;
+      renameSync(path, backup);
+      stdout.write(`corral: removed ${change.removed} corral hook entries; nothing else was in ${path}, so it is removed (its last content is ${backup})\n`);
       return 0;
     }
     const backup = writeSettings(path, change.settings);
