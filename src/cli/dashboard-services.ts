@@ -11,6 +11,7 @@ import type { PanePortsHolder } from './pane-ports.js';
 import type { ServicesOptions } from './services.js';
 import { createServicesStore, type MutableServicesStore, type ServiceName } from '../ui/services.js';
 import { configDir } from './config-file.js';
+import { refreshHookLauncher } from './hook-launcher.js';
 import type { Services } from './services.js';
 import { findToken, resolveToken, type ResolvedToken } from './token.js';
 
@@ -92,6 +93,8 @@ export function createDashboardServices(engine: DashboardServicesEngine, setting
         token ??= findToken({ env, configDir: configDir(env) });
         if (token === null) return 'no token yet (corral hooks install makes one)';
         await (await open()).startHooks();
+        // Installed hooks reach this corral from now on, wherever the last one lived.
+        refreshHookLauncher(env);
         return null;
       } catch (error) {
         return (error as Error).message;

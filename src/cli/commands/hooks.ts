@@ -12,7 +12,7 @@ import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { configDir } from '../config-file.js';
 import { corralHooks, installInto, uninstallFrom } from '../hooks-config.js';
-import { packageRoot } from '../package-root.js';
+import { hookLauncherPath, installHookLauncher, shellQuote } from '../hook-launcher.js';
 import { resolveToken } from '../token.js';
 
 /** The user-level settings file each agent reads its hooks from. */
@@ -27,15 +27,12 @@ export function agentSettingsPath(agent: AgentName, env: NodeJS.ProcessEnv): str
   }
 }
 
-/** Quotes one word for a POSIX shell (agents run hook commands through one). */
-function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
-}
-
-/** This corral, by absolute paths, so the hook works whatever PATH the agent has. */
-export function defaultHookCommand(agent: AgentName): string {
-  const script = join(packageRoot(), 'dist', 'bin', 'corral.js');
-  return `${shellQuote(process.execPath)} ${shellQuote(script)} hook --agent ${agent}`;
+/**
+ * corral's hook launcher by its absolute path (hook-launcher.ts), so the hook works whatever PATH
+ * the agent has and wherever corral is installed or moved to.
+ */
+export function defaultHookCommand(agent: AgentName, env: NodeJS.ProcessEnv): string {
+  return `${shellQuote(hookLauncherPath(env))} hook --agent ${agent}`;
 }
 
 function readSettings(path: string): unknown {
@@ -104,7 +101,7 @@ export const hooksCommand: Command = {
   flags: [
     { name: 'agent', type: 'string', valueName: 'NAME', choices: AGENTS, description: 'claude-code, codex or gemini-cli' },
     { name: 'file', type: 'string', valueName: 'PATH', description: 'the settings file to change (default: the agent\'s user settings)' },
-    { name: 'command', type: 'string', valueName: 'CMD', description: 'the hook command (default: this corral by absolute path, then hook --agent NAME)' },
+    { name: 'command', type: 'string', valueName: 'CMD', description: 'the hook command (default: corral\'s hook launcher, $XDG_DATA_HOME/corral/bin/corral, then hook --agent NAME)' },
     { name: 'hide-notifications', type: 'boolean', description: 'gemini-cli: hide "Executing Hook" lines (hooksConfig.notifications false)' },
   ],
   async run({ positionals, flags, env, stdout }) {
@@ -115,7 +112,7 @@ export const hooksCommand: Command = {
     if (positionals.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])}`);
     const agent = flags.agent;
     if (!isAgent(agent)) throw new UsageError(`--agent must be one of ${AGENTS.join(', ')}`);
-    const command = typeof flags.command === 'string' ? flags.command : defaultHookCommand(agent);
+    const command = typeof flags.command === 'string' ? flags.command : defaultHookCommand(agent, env);
     if (!command.includes(' hook --agent ')) throw new UsageError('--command must run corral hook --agent NAME (so corral can find its entries again)');
     const path = typeof flags.file === 'string' ? flags.file : agentSettingsPath(agent, env);
 
@@ -124,6 +121,8 @@ export const hooksCommand: Command = {
       return 0;
     }
     const current = readSettings(path);
+    // The launcher the default command runs: written (or pointed at this corral) on every install.
+    if (action === 'install' && typeof flags.command !== 'string') installHookLauncher(env);
     const change = action === 'install' ? installInto(current, agent, command, { hideNotifications: flags['hide-notifications'] === true }) : uninstallFrom(current);
     const name = AGENT_HOOKS[agent].displayName;
     if (!change.changed) {
