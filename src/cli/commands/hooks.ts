@@ -13,7 +13,7 @@ import type { Command } from '../command.js';
 import { configDir } from '../config-file.js';
 import { corralHooks, installInto, uninstallFrom } from '../hooks-config.js';
 import { hookLauncherPath, installHookLauncher, shellQuote } from '../hook-launcher.js';
-import { resolveToken } from '../token.js';
+import { findToken, resolveToken } from '../token.js';
 
 /** The user-level settings file each agent reads its hooks from. */
 export function agentSettingsPath(agent: AgentName, env: NodeJS.ProcessEnv): string {
@@ -82,10 +82,27 @@ const NOTES: Readonly<Record<AgentName, readonly string[]>> = {
   ],
 };
 
+/** `hooks doctor`: one line per check, ✓ or ✗; 1 when any check failed. */
+async function doctor(agents: readonly unknown[], env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream): Promise<number> {
+  if (!agents.every(isAgent)) throw new UsageError(`--agent must be one of ${AGENTS.join(', ')}`);
+  const { checkAgent, checkServer } = await import('../hooks-doctor.js');
+  const lines = agents.flatMap((agent) => {
+    const path = agentSettingsPath(agent, env);
+    try {
+      return checkAgent(agent, path, existsSync(path) ? readSettings(path) : null, env);
+    } catch (error) {
+      return [{ ok: false, text: `${AGENT_HOOKS[agent].displayName}: ${(error as Error).message}` }];
+    }
+  });
+  lines.push(await checkServer(env, findToken({ env, configDir: configDir(env) })?.token ?? null));
+  for (const line of lines) stdout.write(`${line.ok ? '✓' : '✗'} ${line.text}\n`);
+  return lines.every((line) => line.ok) ? 0 : 1;
+}
+
 export const hooksCommand: Command = {
   name: 'hooks',
   summary: 'install, remove or print agent hooks that tell corral at once when an agent asks for permission or finishes',
-  usage: 'hooks install|uninstall|print --agent claude-code|codex|gemini-cli [--file PATH] [--command CMD]',
+  usage: 'hooks install|uninstall|print --agent claude-code|codex|gemini-cli [--file PATH] [--command CMD] | hooks doctor [--agent NAME]',
   details: [
     'Agent hooks are a second signal beside the screen: a permission request makes the pane stuck at once,',
     'and a running turn is never taken for an idle agent. They reach corral while `corral serve` or the',
@@ -94,9 +111,10 @@ export const hooksCommand: Command = {
     'Files: ~/.claude/settings.json ($CLAUDE_CONFIG_DIR), ~/.codex/hooks.json ($CODEX_HOME), ~/.gemini/settings.json.',
     'install keeps the old file as FILE.corral-backup and replaces only corral\'s own entries; running it',
     'twice changes nothing. uninstall removes only corral\'s entries (and the file, when nothing else was in it;',
-    'its last content stays as FILE.corral-backup). print shows them without writing.',
+    'its last content stays as FILE.corral-backup). print shows them without writing. doctor tells, per',
+    'agent (all by default), whether its hooks reach a running corral, and exits 1 when one does not.',
   ].join('\n'),
-  args: { words: ['install', 'uninstall', 'print'] },
+  args: { words: ['install', 'uninstall', 'print', 'doctor'] },
   settings: [],
   flags: [
     { name: 'agent', type: 'string', valueName: 'NAME', choices: AGENTS, description: 'claude-code, codex or gemini-cli' },
@@ -106,11 +124,12 @@ export const hooksCommand: Command = {
   ],
   async run({ positionals, flags, env, stdout }) {
     const action = positionals[0];
-    if (action !== 'install' && action !== 'uninstall' && action !== 'print') {
-      throw new UsageError('corral hooks needs install, uninstall or print (see corral hooks --help)');
+    if (action !== 'install' && action !== 'uninstall' && action !== 'print' && action !== 'doctor') {
+      throw new UsageError('corral hooks needs install, uninstall, print or doctor (see corral hooks --help)');
     }
     if (positionals.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])}`);
     const agent = flags.agent;
+    if (action === 'doctor') return doctor(agent === undefined ? AGENTS : [agent], env, stdout);
     if (!isAgent(agent)) throw new UsageError(`--agent must be one of ${AGENTS.join(', ')}`);
     const command = typeof flags.command === 'string' ? flags.command : defaultHookCommand(agent, env);
     if (!command.includes(' hook --agent ')) throw new UsageError('--command must run corral hook --agent NAME (so corral can find its entries again)');
