@@ -51,10 +51,14 @@ async function promptPane(): Promise<string> {
   const script = [
     "ask() { printf 'Deploy to production? [y/N] '; }",
     `cat ${join(folder, 'screen.txt')}; ask`,
-    'until read -r -t 0.1 a; do',
+    // A read that times out keeps what it read so far in `part`: the answer's text may arrive a
+    // moment before its Enter.
+    "a=''",
+    'until IFS= read -r -t 0.1 part; do',
+    '  a="$a$part"',
     `  if [ -e ${folder}/redraw-\${TMUX_PANE#%} ]; then rm ${folder}/redraw-\${TMUX_PANE#%}; printf '\\n(redrawn)\\n'; ask; fi`,
     'done',
-    'echo "answer:[$a]"; sleep 600',
+    'echo "answer:[$a$part]"; sleep 600',
   ].join('\n');
   writeFileSync(join(folder, 'prompt.sh'), script);
   return server.spawn(`exec bash ${join(folder, 'prompt.sh')}`);
