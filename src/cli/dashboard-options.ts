@@ -25,7 +25,7 @@ export function bellMode(settings: Pick<DashboardSettings, 'bell'>): BellMode {
   return settings.bell;
 }
 
-/** What runDashboard needs from the services: their state and the b / w toggles. */
+/** What runDashboard needs from the services: their state, the b / w toggles and the pane port. */
 export function dashboardServiceOptions(services: DashboardServices) {
-  return { services: services.store, toggleBridge: services.toggleBridge, toggleAttach: services.toggleAttach };
+  return { services: services.store, toggleBridge: services.toggleBridge, toggleAttach: services.toggleAttach, panes: services.panes };
 }

@@ -1,13 +1,17 @@
 // The dashboard's `b` and `w` keys: the chat bridge and the attach server on corral's HTTP server,
 // switched on and off through the services switchboard, with their state in the store the header
 // reads. The token is resolved on the first switch-on, so a dashboard that never serves anything
-// never creates a token file.
+// never creates a token file. The pane ports the dashboard types through are the services' too:
+// built on first use, shared, and closed last.
 
 import type { Settings } from '../engine/config.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
+import type { PanePort } from '../engine/pane-port.js';
+import type { PanePortsHolder } from './pane-ports.js';
 import type { ServicesOptions } from './services.js';
 import { createServicesStore, type MutableServicesStore, type ServiceName } from '../ui/services.js';
 import { configDir } from './config-file.js';
+import { refreshHookLauncher } from './hook-launcher.js';
 import type { Services } from './services.js';
 import { findToken, resolveToken, type ResolvedToken } from './token.js';
 
@@ -22,6 +26,8 @@ export interface DashboardServices {
   startHooks(): Promise<string | null>;
   /** The services, once something started them. */
   readonly services: Services | null;
+  /** The pane port every host's panes are typed through (the one the services use too). */
+  panes(): Promise<PanePort>;
   close(): Promise<void>;
 }
 
@@ -35,12 +41,16 @@ export function createDashboardServices(engine: DashboardServicesEngine, setting
   const store = createServicesStore({ bridge: { status: 'off' }, attach: { status: 'off' } });
   let services: Services | null = null;
   let token: ResolvedToken | null = null;
+  const portOptions = { engine, tmux: engine.tmux, ...(engine.remotes ? { remotes: engine.remotes } : {}), settings };
+  // The pane ports (and the terminal emulator under them) load on first use too.
+  let holder: Promise<PanePortsHolder> | null = null;
+  const ports = () => (holder ??= import('./pane-ports.js').then(({ panePortsHolder }) => panePortsHolder(portOptions)));
 
   // The servers load on the first switch-on, so the dashboard starts without them.
   const open = async (): Promise<Services> => {
     token ??= resolveToken({ env, configDir: configDir(env) });
-    const { createServices } = await import('./services.js');
-    services ??= createServices({ engine, tmux: engine.tmux, ...(engine.remotes ? { remotes: engine.remotes } : {}), settings, token: token.token });
+    const [{ createServices }, shared] = await Promise.all([import('./services.js'), ports()]);
+    services ??= createServices({ ...portOptions, token: token.token, ports: shared });
     return services;
   };
 
@@ -83,6 +93,8 @@ export function createDashboardServices(engine: DashboardServicesEngine, setting
         token ??= findToken({ env, configDir: configDir(env) });
         if (token === null) return 'no token yet (corral hooks install makes one)';
         await (await open()).startHooks();
+        // Installed hooks reach this corral from now on, wherever the last one lived.
+        refreshHookLauncher(env);
         return null;
       } catch (error) {
         return (error as Error).message;
@@ -91,8 +103,10 @@ export function createDashboardServices(engine: DashboardServicesEngine, setting
     get services() {
       return services;
     },
+    panes: async () => (await ports()).get().port,
     async close() {
       await services?.close();
+      if (holder) await (await holder).close();
     },
   };
 }

@@ -1,6 +1,7 @@
-// Runs the Ink dashboard on top of an engine: implements DashboardActions with the engine's
-// TmuxClient, rings the bell for new stuck panes, and shuts down in order on q, Ctrl-C or a signal
-// (unmount, stop the engine, leave the alternate screen).
+// Runs the Ink dashboard on top of an engine: implements DashboardActions with the pane port (the
+// one answer path every surface types through) and this machine's tmux client (jumps, messages),
+// rings the bell for new stuck panes, and shuts down in order on q, Ctrl-C or a signal (unmount,
+// stop the engine, leave the alternate screen).
 
 import { hostname, homedir } from 'node:os';
 import { writeFileSync } from 'node:fs';
@@ -9,12 +10,12 @@ import { createElement } from 'react';
 import { render } from 'ink';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import { envValue } from '../engine/env.js';
-import { ScreenChangedError, sendIfUnchanged } from '../engine/guarded-send.js';
-import { refuseIfHostDown } from '../engine/host-status.js';
+import { ScreenChangedError, type PanePort, type SendGuard } from '../engine/pane-port.js';
 import { NoClientError } from '../engine/tmux/client.js';
 import { socketArgs } from '../engine/tmux/socket.js';
 import { LOCAL_HOST, type EngineHandle, type PaneView } from '../engine/types.js';
-import type { DashboardActions, JumpResult, TypeRequest } from '../ui/actions.js';
+import type { DashboardActions, JumpResult } from '../ui/actions.js';
+import { paneWhere } from '../ui/hosts.js';
 import { App } from '../ui/App.js';
 import { createServicesStore, type MutableServicesStore } from '../ui/services.js';
 import { createUiStore } from '../ui/state.js';
@@ -22,13 +23,14 @@ import type { Lifecycle } from './lifecycle.js';
 
 export type BellMode = 'off' | 'bell' | 'message' | 'both';
 
-/** The engine as the dashboard's actions use it: the store, and the tmux client of each host. */
+/** The engine as the dashboard's actions use it: the store, and this machine's tmux client. */
 export type DashboardEngine = EngineHandle & {
   /** This machine's tmux client: switch-client and messages go there. */
   readonly tmux: TmuxClient;
-  /** The tmux client of a host's panes; null for a host corral does not watch (this machine's by default). */
-  readonly tmuxOf?: (host: string) => TmuxClient | null;
 };
+
+/** What the dashboard types through: the pane port over every host (built on first use). */
+export type DashboardPanes = () => Promise<Pick<PanePort, 'answer' | 'send' | 'reply'>>;
 
 export interface DashboardOptions {
   readonly engine: DashboardEngine & { start(): void; stop(): Promise<void> };
@@ -49,10 +51,9 @@ export interface DashboardOptions {
   readonly services?: MutableServicesStore;
   readonly toggleBridge?: () => Promise<void>;
   readonly toggleAttach?: () => Promise<void>;
+  /** The pane port answers, keys and replies go through. */
+  readonly panes: DashboardPanes;
 }
-
-/** Full-screen agents can drop an Enter that arrives with the text; a short pause avoids it. */
-const ENTER_DELAY_MS = 100;
 
 /** A word as a shell reads it back: as is when plain, else in single quotes. */
 function shellWord(word: string): string {
@@ -66,6 +67,7 @@ export function attachCommand(engine: Pick<DashboardEngine, 'tmux'>, target: str
 
 export function createDashboardActions(
   engine: DashboardEngine,
+  panes: DashboardPanes,
   selfPaneId: string | null,
   quit: () => void,
   extra: Pick<DashboardOptions, 'toggleBridge' | 'toggleAttach' | 'insideServer'> = {},
@@ -73,27 +75,23 @@ export function createDashboardActions(
   const { tmux } = engine;
   const inside = extra.insideServer ?? selfPaneId !== null;
   const refresh = () => void engine.pollNow().catch(() => {});
-  const tmuxOf = (host: string): TmuxClient => {
-    const client = host === LOCAL_HOST ? tmux : (engine.tmuxOf?.(host) ?? null);
-    if (client === null) throw new Error(`corral watches no host named ${host}: not sent`);
-    return client;
+  const guard = (pane: PaneView, shownHash: string): SendGuard => ({ shownHash, target: paneWhere(pane) });
+  /** Types through the port, then looks again, so the pane's new screen is drawn at once. */
+  const typed = async <T>(type: (port: Awaited<ReturnType<DashboardPanes>>) => Promise<T>): Promise<T> => {
+    try {
+      const result = await type(await panes());
+      refresh();
+      return result;
+    } catch (error) {
+      // Show the screen as it is now, so the person can look again.
+      if (error instanceof ScreenChangedError) refresh();
+      throw error;
+    }
   };
   return {
-    async type(pane: PaneView, request: TypeRequest) {
-      refuseIfHostDown(engine, pane.host, Date.now());
-      try {
-        await sendIfUnchanged(
-          tmuxOf(pane.host),
-          { paneId: pane.pane.paneId, target: pane.target, ...request },
-          { enterDelayMs: ENTER_DELAY_MS },
-        );
-      } catch (error) {
-        // Show the screen as it is now, so the person can look again.
-        if (error instanceof ScreenChangedError) refresh();
-        throw error;
-      }
-      refresh();
-    },
+    answer: (pane, option, shownHash) => typed((port) => port.answer(pane.key, option, guard(pane, shownHash))),
+    send: (pane, items, shownHash) => typed((port) => port.send(pane.key, items, shownHash === null ? undefined : guard(pane, shownHash))),
+    reply: (pane, text, shownHash) => typed((port) => port.reply(pane.key, text, guard(pane, shownHash))),
     async jumpTo(pane: PaneView): Promise<JumpResult> {
       // Another host's pane is not in this tmux server: only an attach reaches it.
       if (pane.host !== LOCAL_HOST) return { switched: false, message: `${pane.key} is on ${pane.host}: attach with corral attach ${pane.key}` };
@@ -134,14 +132,26 @@ const ENTER_ALT_SCREEN = '\u001b[?1049h';
 const LEAVE_ALT_SCREEN = '\u001b[?1049l';
 const CLEAR_SCREEN = '\u001b[2J\u001b[H';
 
+/** Benchmarks count renders through this file (only when the variable is set). */
+function renderCounter(statsFile: string | undefined) {
+  let renders = 0;
+  const write = () => {
+    if (statsFile) writeFileSync(statsFile, JSON.stringify({ renders }));
+  };
+  const onRender = () => {
+    renders += 1;
+    write();
+  };
+  return { options: statsFile ? { onRender } : {}, write };
+}
+
 /** Shows the dashboard until the user quits or a signal arrives; resolves with the exit code. */
 export async function runDashboard(options: DashboardOptions): Promise<number> {
   const { engine, env } = options;
   const stdout = options.stdout ?? (process.stdout as WriteStream);
   const stdin = options.stdin ?? (process.stdin as ReadStream);
   const services = options.services ?? createServicesStore();
-  const statsFile = envValue(env, 'CORRAL_RENDER_STATS');
-  let renders = 0;
+  const renders = renderCounter(envValue(env, 'CORRAL_RENDER_STATS'));
 
   let quit: () => void = () => {};
   const quitting = new Promise<void>((resolve) => {
@@ -151,7 +161,7 @@ export async function runDashboard(options: DashboardOptions): Promise<number> {
   // CLI reports a crash.
   void options.lifecycle.untilStopped().then(() => quit());
 
-  const actions = createDashboardActions(engine, options.selfPaneId, () => quit(), options);
+  const actions = createDashboardActions(engine, options.panes, options.selfPaneId, () => quit(), options);
   const stopBell = watchForStuck(engine, options.bell, () => stdout.write('\u0007'));
   const { pollMs } = options;
 
@@ -162,15 +172,7 @@ export async function runDashboard(options: DashboardOptions): Promise<number> {
     stdin,
     exitOnCtrlC: false,
     patchConsole: true,
-    // Benchmarks count renders through this file (only when the variable is set).
-    ...(statsFile
-      ? {
-          onRender: () => {
-            renders += 1;
-            writeFileSync(statsFile, JSON.stringify({ renders }));
-          },
-        }
-      : {}),
+    ...renders.options,
   };
   const mount = () =>
     render(
@@ -217,7 +219,7 @@ export async function runDashboard(options: DashboardOptions): Promise<number> {
     }
     await engine.stop();
     stdout.write(LEAVE_ALT_SCREEN);
-    if (statsFile) writeFileSync(statsFile, JSON.stringify({ renders }));
+    renders.write();
   }
   return 0;
 }

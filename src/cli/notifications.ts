@@ -2,23 +2,11 @@
 // server runs, answer links for ntfy's action buttons (POST /answer/<link> types into the pane).
 
 import type { NotifySettings } from '../engine/config.js';
-import type { PanePort } from '../engine/pane-port.js';
 import type { EngineHandle, EngineStore } from '../engine/types.js';
-import { AnswerLinks, type AnswerClaims } from '../server/answers/answer-links.js';
+import { AnswerLinks } from '../server/answers/answer-links.js';
 import { createAnswerFeature } from '../server/answers/answer-feature.js';
 import { createNotifier, notificationsWanted, type Notifier, type NotifierOptions } from '../notify/notifier.js';
 import type { Services } from './services.js';
-
-/**
- * Types one answer: a key answer is the text (or the Enter key) alone; a line answer is the text,
- * then Enter. Only while the pane shows the screen the link was made for (read again first).
- */
-export async function typeAnswer(panes: Pick<PanePort, 'send' | 'reply'>, claims: AnswerClaims): Promise<void> {
-  const guard = { shownHash: claims.screen };
-  if (claims.answer === 'Enter') await panes.send(claims.pane, [{ kind: 'key', key: 'Enter' }], guard);
-  else if (claims.kind === 'line') await panes.reply(claims.pane, claims.answer, guard);
-  else await panes.send(claims.pane, [{ kind: 'text', text: claims.answer }], guard);
-}
 
 export interface NotificationsOptions {
   readonly engine: EngineStore & Pick<EngineHandle, 'onEvent' | 'pollNow'>;
@@ -37,7 +25,7 @@ export async function startNotifications(options: NotificationsOptions): Promise
   if (settings.ntfyUrl) {
     if (services) {
       const links = new AnswerLinks(settings.answerTtlMs);
-      await services.enable(createAnswerFeature({ links, engine, answer: (claims) => typeAnswer(services.panes(), claims) }));
+      await services.enable(createAnswerFeature({ links, engine, panes: () => services.panes() }));
       const base = settings.answerUrl ?? services.status().url;
       if (base) actionsFor = (view) => links.actionsFor(view, base, Date.now());
       if (!settings.answerUrl && /\/\/(127\.|localhost|\[::1\])/.test(base ?? '')) {

@@ -3,7 +3,7 @@
 // starts and keeps its port until close().
 
 import type { AttachSettings, BridgeSettings, PromptSettings, ServerSettings } from '../engine/config.js';
-import { LOCAL_HOST, type EngineHandle, type HookEvent } from '../engine/types.js';
+import type { EngineHandle, HookEvent } from '../engine/types.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import type { CaptureTicker } from '../engine/conversation/capture-ticker.js';
 import { CorralServer, type HttpFeature } from '../server/http-server.js';
@@ -11,12 +11,9 @@ import { BRIDGE_FEATURE, createBridgeFeature, type BridgeFeature } from '../serv
 import { createAttachFeature, type AttachFeature, type LoginLink } from '../server/attach/attach-feature.js';
 import { HOOKS_FEATURE, createHookFeature } from '../server/hooks/hook-feature.js';
 import { BrowserSessions } from '../server/attach/sessions.js';
-import { createPanePort, routePorts, type HostPanePort, type PanePort } from '../engine/pane-port.js';
-import { homedir, networkInterfaces } from 'node:os';
-import { join } from 'node:path';
-import { envValue } from '../engine/env.js';
-import { classifyScreen } from '../engine/prompt/matcher.js';
-import { rulesFromSettings } from './setup.js';
+import type { HostPanePort, PanePort } from '../engine/pane-port.js';
+import { networkInterfaces } from 'node:os';
+import { panePortsHolder, type PanePortsHolder } from './pane-ports.js';
 
 export interface ServicesStatus {
   /** Base URL once the server listens. */
@@ -42,7 +39,7 @@ export interface Services {
   /** The bridge's capture loop (for tests and benchmarks: the poll period really kept). */
   readonly bridgeTicker: CaptureTicker | null;
   readonly attach: AttachFeature | null;
-  /** The pane port the services share, over every host (null before the first of them starts). */
+  /** The pane port the services share, over every host (null before the first of them uses it). */
   readonly port: PanePort | null;
   /** The shared pane port, built now if no service has yet (typing an answer from a notification). */
   panes(): PanePort;
@@ -76,6 +73,11 @@ export interface ServicesOptions {
   readonly token: string;
   /** Where the chat bridge says what it decided (side requests answered, nothing typed); nowhere by default. */
   readonly log?: (line: string) => void;
+  /**
+   * Pane ports shared with their owner (the dashboard types through the same ones); closing the
+   * services leaves them open. By default the services build their own and close them.
+   */
+  readonly ports?: PanePortsHolder;
 }
 
 function answerHost(url: string): string | null {
@@ -100,29 +102,19 @@ export function browserBase(host: string, port: number): string {
   return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
 }
 
-/** Where answers past their cap keep every line: $XDG_STATE_HOME/corral/answers. */
-export function answersDir(env: NodeJS.ProcessEnv): string {
-  const base = envValue(env, 'XDG_STATE_HOME') ?? join(homedir(), '.local', 'state');
-  return join(base, 'corral', 'answers');
-}
-
-/**
- * One pane port per host (its capture ticker and pane streams), routed by pane key: what every
- * server, and the MCP server, reaches panes through.
- */
-export function buildPanePorts(options: Pick<ServicesOptions, 'engine' | 'tmux' | 'remotes' | 'settings'>): { port: PanePort; local: HostPanePort } {
-  const { settings } = options;
-  // The same prompt rules as the engine, so busy and prompt mean the same on the dashboard.
-  const rules = rulesFromSettings(settings);
-  const classify = (lines: readonly string[]) => classifyScreen(lines, rules);
-  // Answers past their cap keep every line in a file of this machine, whichever host printed it.
-  const spillDir = answersDir(process.env);
-  const local = createPanePort({ engine: options.engine, tmux: options.tmux, host: LOCAL_HOST, settings, classify, spillDir });
-  const ports = new Map<string, PanePort>([[LOCAL_HOST, local]]);
-  for (const [name, remote] of options.remotes ?? []) {
-    ports.set(name, createPanePort({ engine: remote.engine, tmux: remote.tmux, host: name, settings, classify, spillDir }));
+/** Starts the server listening (once), with an error a person can act on when it cannot. */
+async function listenOnce(server: CorralServer, settings: Pick<ServerSettings, 'listen' | 'port'>): Promise<void> {
+  if (server.listening) return;
+  try {
+    await server.listen();
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    const where = `${settings.listen}:${settings.port}`;
+    if (code === 'EADDRINUSE') throw new ServiceError(`port ${settings.port} on ${settings.listen} is already in use (another corral serve?); choose another with --port`);
+    if (code === 'EADDRNOTAVAIL') throw new ServiceError(`cannot listen on ${where}: this machine has no such address; check --listen`);
+    if (code === 'EACCES') throw new ServiceError(`not allowed to listen on ${where}; use a port above 1023`);
+    throw new ServiceError(`cannot listen on ${where}: ${(cause as Error).message}`);
   }
-  return { port: routePorts(ports, options.engine), local };
 }
 
 export function createServices(options: ServicesOptions): Services {
@@ -134,15 +126,8 @@ export function createServices(options: ServicesOptions): Services {
   let bridge: BridgeFeature | null = null;
   // One pane port for every service, one per host behind it: per host one capture ticker and
   // one set of pane streams.
-  let port: PanePort | null = null;
-  let localPort: HostPanePort | null = null;
-  const portOf = (): PanePort => {
-    if (port) return port;
-    const built = buildPanePorts(options);
-    localPort = built.local;
-    port = built.port;
-    return port;
-  };
+  const ports = options.ports ?? panePortsHolder(options);
+  const portOf = (): PanePort => ports.get().port;
   let attach: AttachFeature | null = null;
   // Browser sessions belong to the process, not to one start of the attach server: switching it
   // off and on (w in the dashboard) keeps browsers signed in; stopping corral ends them all.
@@ -155,23 +140,9 @@ export function createServices(options: ServicesOptions): Services {
     for (const listener of listeners) listener();
   };
 
-  async function ensureListening(): Promise<void> {
-    if (server.listening) return;
-    try {
-      await server.listen();
-    } catch (cause) {
-      const code = (cause as NodeJS.ErrnoException).code;
-      const where = `${settings.listen}:${settings.port}`;
-      if (code === 'EADDRINUSE') throw new ServiceError(`port ${settings.port} on ${settings.listen} is already in use (another corral serve?); choose another with --port`);
-      if (code === 'EADDRNOTAVAIL') throw new ServiceError(`cannot listen on ${where}: this machine has no such address; check --listen`);
-      if (code === 'EACCES') throw new ServiceError(`not allowed to listen on ${where}; use a port above 1023`);
-      throw new ServiceError(`cannot listen on ${where}: ${(cause as Error).message}`);
-    }
-  }
-
   async function listenOrReport(): Promise<void> {
     try {
-      await ensureListening();
+      await listenOnce(server, settings);
       error = null;
     } catch (cause) {
       error = (cause as Error).message;
@@ -185,7 +156,7 @@ export function createServices(options: ServicesOptions): Services {
       return bridge;
     },
     get bridgeTicker() {
-      return bridge && localPort ? localPort.ticker : null;
+      return bridge && ports.current ? ports.current.local.ticker : null;
     },
     async startBridge() {
       if (bridge) return;
@@ -209,10 +180,10 @@ export function createServices(options: ServicesOptions): Services {
       return attach;
     },
     get port() {
-      return port;
+      return ports.current?.port ?? null;
     },
     get localPort() {
-      return localPort;
+      return ports.current?.local ?? null;
     },
     panes: portOf,
     async startAttach() {
@@ -259,11 +230,9 @@ export function createServices(options: ServicesOptions): Services {
       bridge = null;
       attach = null;
       await server.close();
-      // Viewers heard that corral stops; now the streams' control clients detach.
-      const closing = port;
-      port = null;
-      localPort = null;
-      await closing?.close();
+      // Viewers heard that corral stops; now the streams' control clients detach (unless the
+      // ports belong to someone else, who closes them).
+      if (!options.ports) await ports.close();
       publish();
     },
   };

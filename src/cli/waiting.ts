@@ -93,7 +93,7 @@ export async function answerMostUrgent(settings: Settings, env: NodeJS.ProcessEn
     const first = waiting[0];
     if (!first) return null;
     // The servers' modules load only when a pane is answered.
-    const { buildPanePorts } = await import('./services.js');
+    const { buildPanePorts } = await import('./pane-ports.js');
     const { port } = buildPanePorts({ engine, tmux, remotes: remoteHosts(hosts), settings });
     try {
       return { view: first, plan: await port.answer(first.key, option), others: waiting.length - 1 };

@@ -1,10 +1,11 @@
 // "Answer option X on the prompt the pane shows": the one place that turns a prompt verdict and a
 // chosen option into the keys to type, with a label for people. Pure. Every surface that answers
-// (the dashboard, the web page, answer links, the MCP server, `corral next --answer`) goes
-// through it, and through the pane port's guarded `answer`.
+// (the dashboard, the web page, answer links, hook notifications, the MCP server, `corral next
+// --answer`) goes through it, and through the pane port's guarded `answer`; the chat bridge's
+// reply to a command's question is typed the way planReply says.
 
 import type { SendItem } from './keys.js';
-import type { PromptVerdict } from './types.js';
+import type { PromptAnswer, PromptVerdict } from './types.js';
 
 /** What to type: keys at once, or a line (the text, a short pause, then Enter). */
 export type AnswerPlan =
@@ -43,6 +44,14 @@ export function planAnswer(verdict: PromptVerdict | null, option: string, target
     throw new AnswerRefusedError('not_an_option', `${JSON.stringify(option)} is not an answer ${target} offers; offered: ${offered}`, answer.options);
   }
   if (option === 'Enter') return { kind: 'keys', items: [{ kind: 'key', key: 'Enter' }], label: 'Enter' };
-  if (answer.kind === 'line') return { kind: 'line', text: option, label: `${option}, then Enter` };
-  return { kind: 'keys', items: [{ kind: 'text', text: option }], label: option };
+  return planReply(answer.kind, option);
+}
+
+/**
+ * Free text given to a prompt of `kind` (the chat bridge's reply to a command's question): a menu
+ * takes it as keys alone, any other prompt as a line (the text, then Enter).
+ */
+export function planReply(kind: PromptAnswer['kind'] | null, text: string): AnswerPlan {
+  if (kind === 'key') return { kind: 'keys', items: text === '' ? [] : [{ kind: 'text', text }], label: text };
+  return { kind: 'line', text, label: text === '' ? 'Enter' : `${text}, then Enter` };
 }

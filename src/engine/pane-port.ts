@@ -260,7 +260,7 @@ function portConversations(options: PanePortOptions, streams: () => Promise<Pane
       longQuietMs: settings.bridgeLongQuietMs,
       maxDurationMs: settings.bridgeMaxDurationMs,
       historyLines: settings.bridgeHistoryLines,
-      enterDelayMs: 100,
+      enterDelayMs: ENTER_DELAY_MS,
       pasteThreshold: 200,
       ...(settings.bridgeMaxLines !== undefined ? { maxLines: settings.bridgeMaxLines } : {}),
     },

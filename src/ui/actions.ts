@@ -1,6 +1,8 @@
-// What the dashboard asks the outside world to do. The CLI implements this with the engine's
-// TmuxClient; tests pass a recording fake. Components never spawn anything themselves.
+// What the dashboard asks the outside world to do. The CLI implements this with the engine's pane
+// port (the one every server types through) and this machine's tmux client for jumps; tests pass
+// a recording fake. Components never spawn anything themselves.
 
+import type { AnswerPlan } from '../engine/answer-plan.js';
 import type { PaneView } from '../engine/types.js';
 import type { SendItem } from '../engine/keys.js';
 
@@ -11,23 +13,19 @@ export interface JumpResult {
   readonly message: string;
 }
 
-/** What to type into a pane, and on which screen the person chose to. */
-export interface TypeRequest {
-  /** Keys and text, typed in order. */
-  readonly items: readonly SendItem[];
-  /** Enter follows, after a short pause (full-screen programs can drop an Enter sent with the text). */
-  readonly enter: boolean;
-  /**
-   * The pane's screen hash as drawn when the person chose this. The keys go out only if the pane
-   * still shows that screen at the moment of sending; otherwise nothing is typed and the promise
-   * rejects with a message. Null for signals the person confirmed by the pane's name.
-   */
-  readonly shownHash: string | null;
-}
-
+/**
+ * Typing into panes. `shownHash` is the pane's screen hash as drawn when the person chose: the
+ * keys go out only if the pane still shows that screen at the moment of sending; otherwise nothing
+ * is typed and the promise rejects with a message. Null only for signals the person confirmed by
+ * the pane's name.
+ */
 export interface DashboardActions {
-  /** Types into the pane (quick answers, replies, confirmed signals). */
-  type(pane: PaneView, request: TypeRequest): Promise<void>;
+  /** One of the answers the pane's prompt offers (the engine's answer plan decides what it types). */
+  answer(pane: PaneView, option: string, shownHash: string): Promise<AnswerPlan>;
+  /** Keys as they are: a menu move, a confirmed signal. */
+  send(pane: PaneView, items: readonly SendItem[], shownHash: string | null): Promise<void>;
+  /** A line of text, then Enter a moment later (an empty text sends Enter alone). */
+  reply(pane: PaneView, text: string, shownHash: string): Promise<void>;
   jumpTo(pane: PaneView): Promise<JumpResult>;
   /** Starts or stops the chat bridge; its state arrives through the services store. */
   toggleBridge(): Promise<void>;

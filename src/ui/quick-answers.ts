@@ -1,30 +1,41 @@
-// The quick answers valid for one pane, from its prompt verdict (how the prompt is answered and
-// which answers it offers) and the keymap's extras. The answer keys, the footer and the help all
-// read this list, so the dashboard never offers an answer the prompt does not take. Pure.
+// The quick answers valid for one pane, from its prompt verdict (the options it offers) and the
+// keymap's extras. The answer keys, the footer and the help all read this list, so the dashboard
+// never offers an answer the prompt does not take. What an option types is not decided here: the
+// engine's answer plan (answer-plan.ts) says it, and the pane port's `answer` types it. Pure.
 
+import { offeredAnswers, planAnswer, type AnswerPlan } from '../engine/answer-plan.js';
 import type { PaneView, PromptAnswer } from '../engine/types.js';
 import type { SendItem } from '../engine/keys.js';
 import { paneWhere } from './hosts.js';
 import { KEYMAP, keyLabel, type KeyBinding } from './keymap.js';
 
-export interface QuickAnswer {
-  /** The key name pressed after the answer prefix (`1`, `y`, `enter`, `up`, `c`). */
+/** An option the prompt offers, picked by one key; the plan says what it types. */
+export interface PromptChoice {
+  readonly source: 'prompt';
+  /** The key name pressed after the answer prefix (`1`, `y`, `enter`). */
   readonly key: string;
-  /** What it does, for the help and the status line: `send 1`, `type y, then Enter`. */
+  /** The option as the prompt names it (`1`, `yes`, `Enter`): what the pane port is asked to give. */
+  readonly option: string;
+  readonly plan: AnswerPlan;
+  /** What it does, for the help: `send 1`, `type y, then Enter`. */
   readonly label: string;
-  /** Typed into the pane in order. */
+}
+
+/**
+ * A key the keymap adds: `menu` moves in a menu (Up, Down, Esc), `signal` is C-c and the like,
+ * which are not answers, name their pane and ask first.
+ */
+export interface KeyChoice {
+  readonly source: 'menu' | 'signal';
+  readonly key: string;
+  readonly label: string;
+  /** Typed into the pane as they are. */
   readonly items: readonly SendItem[];
-  /** Enter follows the items after a short pause (a line prompt's answer). */
-  readonly enter: boolean;
   /** Ask before sending (signals). */
   readonly confirm: boolean;
-  /**
-   * `prompt`: an answer the prompt offers; `menu`: a key that moves in a menu; `signal`: C-c and
-   * the like, which are not answers. Only prompt and menu keys are checked against the screen that
-   * was drawn (a signal names its pane and asks first).
-   */
-  readonly source: 'prompt' | 'menu' | 'signal';
 }
+
+export type QuickAnswer = PromptChoice | KeyChoice;
 
 export interface PaneAnswers {
   /** The prompt's answer kind, or null when the pane shows no prompt. */
@@ -49,43 +60,32 @@ function keyForOption(option: string, options: readonly string[]): string | null
   return clash ? null : first;
 }
 
-function optionChoice(option: string, key: string, kind: PromptAnswer['kind']): QuickAnswer {
-  if (option === 'Enter') {
-    return {
-      key,
-      label: kind === 'key' ? 'send Enter (the highlighted choice)' : 'send Enter (the default)',
-      items: [{ kind: 'key', key: 'Enter' }],
-      enter: false,
-      confirm: false,
-      source: 'prompt',
-    };
+/** The help's words for an option's plan. */
+function planLabel(plan: AnswerPlan, kind: PromptAnswer['kind']): string {
+  if (plan.kind === 'keys' && plan.label === 'Enter') {
+    return kind === 'key' ? 'send Enter (the highlighted choice)' : 'send Enter (the default)';
   }
-  if (kind === 'key') {
-    return {
-      key,
-      label: `send ${option}`,
-      items: [{ kind: 'text', text: option }],
-      enter: false,
-      confirm: false,
-      source: 'prompt',
-    };
-  }
-  return {
-    key,
-    label: `type ${option}, then Enter`,
-    items: [{ kind: 'text', text: option }],
-    enter: true,
-    confirm: false,
-    source: 'prompt',
-  };
+  return plan.kind === 'line' ? `type ${plan.label}` : `send ${plan.label}`;
 }
 
-function extraChoice(binding: KeyBinding, key: string): QuickAnswer {
+function promptChoices(view: PaneView, kind: PromptAnswer['kind'], taken: Set<string>): PromptChoice[] {
+  const options = offeredAnswers(view.verdict);
+  const choices: PromptChoice[] = [];
+  for (const option of options) {
+    const key = keyForOption(option, options);
+    if (key === null || taken.has(key)) continue;
+    taken.add(key);
+    const plan = planAnswer(view.verdict, option, paneWhere(view));
+    choices.push({ source: 'prompt', key, option, plan, label: planLabel(plan, kind) });
+  }
+  return choices;
+}
+
+function extraChoice(binding: KeyBinding, key: string): KeyChoice {
   return {
     key,
     label: binding.label,
     items: binding.send ?? [],
-    enter: false,
     confirm: binding.confirm === true,
     source: binding.on === 'any' ? 'signal' : 'menu',
   };
@@ -94,16 +94,8 @@ function extraChoice(binding: KeyBinding, key: string): QuickAnswer {
 /** Every quick answer for the pane: the prompt's own first, then the extras whose keys are still free. */
 export function paneAnswers(view: PaneView | null, keymap: readonly KeyBinding[] = KEYMAP): PaneAnswers {
   const prompt = promptAnswer(view);
-  const choices: QuickAnswer[] = [];
   const taken = new Set<string>(['escape']);
-  if (prompt && prompt.kind !== 'secret') {
-    for (const option of prompt.options) {
-      const key = keyForOption(option, prompt.options);
-      if (key === null || taken.has(key)) continue;
-      taken.add(key);
-      choices.push(optionChoice(option, key, prompt.kind));
-    }
-  }
+  const choices: QuickAnswer[] = view !== null && prompt && prompt.kind !== 'secret' ? promptChoices(view, prompt.kind, taken) : [];
   if (view !== null) {
     for (const binding of keymap) {
       if (binding.scope !== 'answer' || binding.command !== 'send') continue;
@@ -148,7 +140,7 @@ export function answerHint(answers: PaneAnswers): string {
   else if (prompt.length === 0) parts.push('free text: r types a reply');
   else {
     const keys = prompt.map((c) => keyLabel(c.key)).join(' ');
-    parts.push(answers.kind === 'line' && prompt.some((c) => c.enter) ? `${keys} (Enter follows)` : keys);
+    parts.push(prompt.some((c) => c.source === 'prompt' && c.plan.kind === 'line') ? `${keys} (Enter follows)` : keys);
   }
   const menu = of('menu');
   if (menu.length > 0)
@@ -163,8 +155,12 @@ export function answerHint(answers: PaneAnswers): string {
 
 /** `1`, `y + Enter`, `Enter`, `C-c`: what a choice types, for status messages. */
 export function describeChoice(choice: QuickAnswer): string {
-  const typed = choice.items.map((i) => (i.kind === 'key' ? i.key : i.text)).join(' ');
-  return choice.enter ? `${typed} + Enter` : typed;
+  if (choice.source === 'prompt') return choice.plan.kind === 'line' ? `${choice.plan.text} + Enter` : describeItems(choice.plan.items);
+  return describeItems(choice.items);
+}
+
+function describeItems(items: readonly SendItem[]): string {
+  return items.map((i) => (i.kind === 'key' ? i.key : i.text)).join(' ');
 }
 
 /**

@@ -19,8 +19,11 @@ import { keepOrder, sameOrder, sortPaneIds, stuckSetKey } from './order.js';
 export const RESORT_IDLE_MS = 4_000;
 /** A key that acts on the selection is refused this soon after the selection moved by itself. */
 export const SETTLE_MS = 800;
+/** A status message goes after this long (and on the next key). */
+export const STATUS_MS = 6_000;
 
-export type Mode = 'normal' | 'answer' | 'reply' | 'confirm' | 'filter' | 'help';
+/** `swallow`: a key that starts a sequence (a, r) was refused; the rest of the sequence is ignored. */
+export type Mode = 'normal' | 'answer' | 'reply' | 'confirm' | 'filter' | 'help' | 'swallow';
 
 export interface PendingSend {
   readonly key: string;
@@ -58,6 +61,8 @@ export interface UiState {
   readonly answered: { readonly key: string; readonly hash: string } | null;
   /** When the selection last moved without a key (see SETTLE_MS). */
   readonly movedAt: number;
+  /** The status message shown and when it was first seen by a sync (see STATUS_MS). */
+  readonly statusSeen: { readonly status: StatusMessage; readonly at: number } | null;
 }
 
 export const initialUiState: UiState = {
@@ -75,6 +80,7 @@ export const initialUiState: UiState = {
   status: null,
   answered: null,
   movedAt: Number.NEGATIVE_INFINITY,
+  statusSeen: null,
 };
 
 export type UiAction =
@@ -106,6 +112,10 @@ export type UiAction =
   | { readonly type: 'confirm'; readonly pending: PendingSend; readonly now: number }
   | { readonly type: 'edit'; readonly field: 'draft' | 'filter'; readonly edit: TextEdit; readonly now: number }
   | { readonly type: 'clear-filter'; readonly now: number }
+  /** A key that starts a sequence was refused: say why, and ignore what follows of it. */
+  | { readonly type: 'swallow'; readonly status: StatusMessage | null; readonly now: number }
+  /** The person chose this pane (the one selected in the filter as they left it). */
+  | { readonly type: 'choose'; readonly key: string; readonly now: number }
   | { readonly type: 'done'; readonly status: StatusMessage | null }
   | { readonly type: 'status'; readonly status: StatusMessage | null };
 
@@ -218,15 +228,35 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     }
     case 'clear-filter':
       return { ...state, filter: '', mode: 'normal', lastInputAt: action.now };
+    case 'choose': {
+      const index = state.order.indexOf(action.key);
+      if (index === -1) return state;
+      return { ...state, selectedId: action.key, selectedIndex: index, lastInputAt: action.now };
+    }
     case 'done':
       return backToList(state, action.status);
+    case 'swallow':
+      return { ...backToList(state, action.status), mode: 'swallow', lastInputAt: action.now };
     case 'status':
       return state.status === action.status ? state : { ...state, status: action.status };
   }
 }
 
-/** Takes in a new snapshot (or a timer tick): updates the order and keeps the selection valid. */
+/** Takes in a new snapshot (or a timer tick): the order, the selection, the status message's age. */
 function sync(state: UiState, panes: readonly PaneView[], now: number): UiState {
+  return expireStatus(syncPanes(state, panes, now), now);
+}
+
+/** A status message in the plain list goes STATUS_MS after it was first shown. */
+function expireStatus(state: UiState, now: number): UiState {
+  const { status, statusSeen } = state;
+  if (status === null) return statusSeen === null ? state : { ...state, statusSeen: null };
+  if (statusSeen?.status !== status) return { ...state, statusSeen: { status, at: now } };
+  if (state.mode !== 'normal' || now - statusSeen.at < STATUS_MS) return state;
+  return { ...state, status: null, statusSeen: null };
+}
+
+function syncPanes(state: UiState, panes: readonly PaneView[], now: number): UiState {
   const stuckKey = stuckSetKey(panes);
   const keyed = state.lastInputAt !== Number.NEGATIVE_INFINITY;
   const atKeys = keyed && now - state.lastInputAt < RESORT_IDLE_MS;

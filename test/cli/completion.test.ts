@@ -76,7 +76,7 @@ describe.skipIf(shellMissing('bash'))('bash completion, run by bash', () => {
     expect(bashComplete('corral --prompt-pack ')).toEqual(['default', 'seed', 'none']);
     expect(bashComplete('corral dashboard --bell b')).toEqual(['bell', 'both']);
     expect(bashComplete('corral hooks install --agent c')).toEqual(['claude-code', 'codex']);
-    expect(bashComplete('corral hooks ')).toEqual(['install', 'uninstall', 'print']);
+    expect(bashComplete('corral hooks ')).toEqual(['install', 'uninstall', 'print', 'doctor']);
     expect(bashComplete('corral completion z')).toEqual(['zsh']);
     // File names where a file goes (run in test/fixtures/).
     expect(bashComplete('corral check scr')).toEqual(['screens']);

@@ -1,4 +1,5 @@
-// The CLI side of the dashboard: actions over a scripted TmuxClient, and the stuck notifier.
+// The CLI side of the dashboard: actions through the pane port over a scripted TmuxClient, and the
+// stuck notifier.
 
 import { describe, expect, it } from 'vitest';
 import { attachCommand, createDashboardActions, watchForStuck } from '../../src/cli/dashboard-session.js';
@@ -7,14 +8,25 @@ import { NoClientError, TmuxClient, pickClient } from '../../src/engine/tmux/cli
 import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
 import type { CorralEvent } from '../../src/engine/types.js';
 import { ScreenChangedError } from '../../src/engine/guarded-send.js';
-import { contentHash } from '../../src/engine/screen-content.js';
-import { hashScreen, readLines } from '../../src/engine/screen-hash.js';
-import { paneView } from '../helpers/fake-engine.js';
-import { waitUntil } from '../helpers/wait-until.js';
+import { AnswerRefusedError } from '../../src/engine/answer-plan.js';
+import { HostDownError } from '../../src/engine/host-status.js';
+import { createPanePort, routePorts, type PanePort } from '../../src/engine/pane-port.js';
+import { hashScreen } from '../../src/engine/screen-hash.js';
+import { LOCAL_HOST, type PromptVerdict } from '../../src/engine/types.js';
+import { menuVerdict, paneView } from '../helpers/fake-engine.js';
+
 
 const SCREEN = 'Reading package lists... Done\nDo you want to continue? [Y/n] \n\n';
 
-function fakeEngine(options: { terminalClient?: boolean } = {}) {
+/** What the matcher says of a [Y/n] question: a line answer. */
+const lineVerdict: PromptVerdict = { ...menuVerdict, rule: 'generic/yes-no', tool: null, line: 'Do you want to continue? [Y/n]', answer: { kind: 'line', options: ['y', 'n', 'Enter'] } };
+
+/** Jumps never type: the pane port is not asked for. */
+const noPanes = async (): Promise<never> => {
+  throw new Error('a jump asked for the pane port');
+};
+
+function fakeEngine(options: { terminalClient?: boolean; verdict?: PromptVerdict } = {}) {
   const calls: string[][] = [];
   let screen = SCREEN;
   const runner: TmuxRunner = async (args) => {
@@ -38,7 +50,7 @@ function fakeEngine(options: { terminalClient?: boolean } = {}) {
   };
   const listeners = new Set<(e: CorralEvent) => void>();
   let polls = 0;
-  const view = paneView({ pane: { sessionName: 'work', windowIndex: 2 } });
+  const view = paneView({ pane: { sessionName: 'work', windowIndex: 2 }, screenHash: hashScreen(SCREEN), verdict: options.verdict ?? null });
   const engine = {
     tmux: new TmuxClient({ socket: { kind: 'name', name: 'work' }, runner }),
     getSnapshot: () => ({
@@ -61,58 +73,75 @@ function fakeEngine(options: { terminalClient?: boolean } = {}) {
   return { engine, calls, view, emit, polls: () => polls, setScreen };
 }
 
+/** The pane port over the scripted engine's tmux, as the dashboard's services build it. */
+function portOver(engine: DashboardEngine, host = LOCAL_HOST): PanePort {
+  return createPanePort({ engine, tmux: engine.tmux, host, settings: PORT_SETTINGS });
+}
+
+const PORT_SETTINGS = {
+  bridgePollMs: 100,
+  bridgeQuietMs: 800,
+  bridgeLongQuietMs: 60_000,
+  bridgeMaxDurationMs: 600_000,
+  bridgeHistoryLines: 100,
+  attachRingBytes: 1 << 16,
+  attachPauseAfter: 0,
+  attachGraceMs: 0,
+};
+
+/** The tmux commands that type (send-keys; text goes as hex bytes), as the runner received them. */
+const typing = (calls: readonly string[][]) => calls.filter((c) => c.join(' ').includes('send-keys')).map((c) => c.join(' '));
+const captures = (calls: readonly string[][]) => calls.filter((c) => c[0] === 'capture-pane');
+
 describe('dashboard actions', () => {
-  it('checks the screen is the one drawn, types the text, then Enter in a second step, then polls', async () => {
-    const f = fakeEngine();
-    const actions = createDashboardActions(f.engine, null, () => {});
-    const shownHash = hashScreen(SCREEN);
-    await actions.type(f.view, { items: [{ kind: 'text', text: 'y' }], enter: true, shownHash });
+  it('answers through the pane port: checks the screen is the one drawn, types the text, then Enter in a second step, then polls', async () => {
+    const f = fakeEngine({ verdict: lineVerdict });
+    const port = portOver(f.engine);
+    const actions = createDashboardActions(f.engine, async () => port, null, () => {});
+    const plan = await actions.answer(f.view, 'y', hashScreen(SCREEN));
+    expect(plan).toEqual({ kind: 'line', text: 'y', label: 'y, then Enter' });
     const id = f.view.pane.paneId;
-    expect(f.calls).toEqual([
-      ['capture-pane', '-p', '-t', id],
-      ['send-keys', '-t', id, '-l', '--', 'y'],
-      ['send-keys', '-t', id, 'Enter'],
-    ]);
+    expect(captures(f.calls)).toEqual([['capture-pane', '-p', '-t', id]]);
+    expect(typing(f.calls)).toEqual([`send-keys -t ${id} -H 79`, `send-keys -t ${id} Enter`]);
     expect(f.polls()).toBe(1);
   });
 
-  it('types nothing when the screen changed since it was drawn', async () => {
-    const f = fakeEngine();
-    const actions = createDashboardActions(f.engine, null, () => {});
-    const shownHash = hashScreen(SCREEN);
+  it('types nothing when the screen changed since it was drawn, and looks again', async () => {
+    const f = fakeEngine({ verdict: lineVerdict });
+    const actions = createDashboardActions(f.engine, async () => portOver(f.engine), null, () => {});
     f.setScreen(`${SCREEN}y\n`);
-    await expect(actions.type(f.view, { items: [{ kind: 'text', text: 'y' }], enter: true, shownHash })).rejects.toThrow(
-      ScreenChangedError,
-    );
-    expect(f.calls).toEqual([['capture-pane', '-p', '-t', f.view.pane.paneId]]);
+    await expect(actions.answer(f.view, 'y', hashScreen(SCREEN))).rejects.toThrow(ScreenChangedError);
+    expect(typing(f.calls)).toEqual([]);
+    expect(f.polls()).toBe(1);
   });
 
-  it('types when only animation changed since it was drawn: a blinking bullet is the same dialog', async () => {
-    const f = fakeEngine();
-    const actions = createDashboardActions(f.engine, null, () => {});
-    const dialog = (bullet: string) => `● I will run that command.\n${bullet} Running the command\n Do you want to proceed?\n ❯ 1. Yes\n   2. No\n`;
-    f.setScreen(dialog('●'));
-    const shown = readLines(dialog('●'));
-    const shownHash = contentHash(shown.lines, shown.hash);
-    f.setScreen(dialog(' '));
-    await actions.type(f.view, { items: [{ kind: 'text', text: '1' }], enter: false, shownHash });
-    expect(f.calls.map((c) => c[0])).toEqual(['capture-pane', 'send-keys']);
-    // The cursor moved to another option: that is another screen.
-    f.setScreen(dialog(' ').replace(' ❯ 1. Yes\n   2. No', '   1. Yes\n ❯ 2. No'));
-    await expect(actions.type(f.view, { items: [{ kind: 'key', key: 'Enter' }], enter: false, shownHash })).rejects.toThrow(ScreenChangedError);
+  it('refuses an option the prompt does not offer, typing nothing', async () => {
+    const f = fakeEngine({ verdict: lineVerdict });
+    const actions = createDashboardActions(f.engine, async () => portOver(f.engine), null, () => {});
+    await expect(actions.answer(f.view, 'maybe', hashScreen(SCREEN))).rejects.toThrow(AnswerRefusedError);
+    expect(typing(f.calls)).toEqual([]);
   });
 
   it('sends a confirmed signal without the screen check', async () => {
     const f = fakeEngine();
-    const actions = createDashboardActions(f.engine, null, () => {});
+    const actions = createDashboardActions(f.engine, async () => portOver(f.engine), null, () => {});
     f.setScreen('building... 42%');
-    await actions.type(f.view, { items: [{ kind: 'key', key: 'C-c' }], enter: false, shownHash: null });
-    expect(f.calls).toEqual([['send-keys', '-t', f.view.pane.paneId, 'C-c']]);
+    await actions.send(f.view, [{ kind: 'key', key: 'C-c' }], null);
+    expect(captures(f.calls)).toEqual([]);
+    expect(typing(f.calls)).toEqual([`send-keys -t ${f.view.pane.paneId} C-c`]);
+  });
+
+  it('types a reply, then Enter, only on the screen drawn', async () => {
+    const f = fakeEngine();
+    const actions = createDashboardActions(f.engine, async () => portOver(f.engine), null, () => {});
+    await actions.reply(f.view, 'ship it', hashScreen(SCREEN));
+    const id = f.view.pane.paneId;
+    expect(typing(f.calls)).toEqual([`send-keys -t ${id} -H 73 68 69 70 20 69 74`, `send-keys -t ${id} Enter`]);
   });
 
   it('gives the attach command for the selected pane when no tmux client is attached', async () => {
     const f = fakeEngine({ terminalClient: false });
-    const result = await createDashboardActions(f.engine, '%99', () => {}).jumpTo(f.view);
+    const result = await createDashboardActions(f.engine, noPanes, '%99', () => {}).jumpTo(f.view);
     expect(result).toEqual({
       switched: false,
       message: 'to go there run: tmux -L work attach -t work:2.0   (no tmux client is attached to switch)',
@@ -121,13 +150,13 @@ describe('dashboard actions', () => {
 
   it('switches the client when running inside the server, else names the attach command', async () => {
     const f = fakeEngine();
-    const outside = await createDashboardActions(f.engine, null, () => {}).jumpTo(f.view);
+    const outside = await createDashboardActions(f.engine, noPanes, null, () => {}).jumpTo(f.view);
     expect(outside).toEqual({
       switched: false,
       message: 'to go there run: tmux -L work attach -t work:2.0   (corral is not inside this tmux server)',
     });
     expect(f.calls).toEqual([]);
-    const inside = await createDashboardActions(f.engine, '%99', () => {}).jumpTo(f.view);
+    const inside = await createDashboardActions(f.engine, noPanes, '%99', () => {}).jumpTo(f.view);
     expect(inside.switched).toBe(true);
     expect(f.calls.flat()).toContain('switch-client');
     expect(f.calls.flat()).toContain('/dev/pts/7');
@@ -170,8 +199,7 @@ describe('stuck notifier', () => {
     watchForStuck(f.engine, 'both', () => void (rings += 1));
     f.emit({ ...stuck, paneId: f.view.pane.paneId, key: f.view.pane.paneId });
     f.emit({ type: 'unstuck', host: 'local', key: '%1', sessionId: 't', paneId: '%1', timestamp: 1 });
-    // The message for the stuck pane comes after its ring: once it is asked for, both events were heard.
-    await waitUntil(() => f.calls.length > 0, 5000, 'the tmux message');
+    await new Promise((r) => setTimeout(r, 10));
     expect(rings).toBe(1);
     expect(f.calls).toEqual([['display-message', 'corral: work:2.0 is stuck (permission): Deploy? [y/N]']]);
   });
@@ -189,39 +217,46 @@ describe('stuck notifier', () => {
 describe('dashboard actions across hosts', () => {
   function twoHosts(boxState: 'connected' | 'unreachable') {
     const local = fakeEngine();
-    const box = fakeEngine();
+    const box = fakeEngine({ verdict: menuVerdict });
     const view = { ...box.view, host: 'box', key: `box/${box.view.pane.paneId}` };
     const engine = {
       ...local.engine,
       getSnapshot: () => ({
         ...local.engine.getSnapshot(),
+        panes: [local.view, view],
         hosts: [
           { name: 'local', ssh: null, server: '-L work', state: 'connected', since: 0, status: 'ok', error: null, paneCount: 1, retryAt: null },
           { name: 'box', ssh: 'box', server: 'default server on box', state: boxState, since: 0, status: boxState === 'connected' ? 'ok' : 'error', error: null, paneCount: 1, retryAt: null },
         ],
       }),
-      tmuxOf: (host: string) => (host === 'box' ? box.engine.tmux : null),
     } as DashboardEngine;
-    return { local, box, view, engine };
+    const ports = new Map<string, PanePort>([
+      [LOCAL_HOST, portOver({ ...engine, tmux: local.engine.tmux })],
+      ['box', portOver({ ...engine, tmux: box.engine.tmux }, 'box')],
+    ]);
+    const port = routePorts(ports, engine);
+    return { local, box, view, engine, port };
   }
 
   it("types into a remote pane through that host's client only", async () => {
     const h = twoHosts('connected');
-    await createDashboardActions(h.engine, null, () => {}).type(h.view, { items: [{ kind: 'text', text: 'y' }], enter: false, shownHash: hashScreen(SCREEN) });
-    expect(h.box.calls.map((c) => c[0])).toEqual(['capture-pane', 'send-keys']);
-    expect(h.local.calls).toEqual([]);
+    await createDashboardActions(h.engine, async () => h.port, null, () => {}).answer(h.view, '1', hashScreen(SCREEN));
+    expect(captures(h.box.calls)).toHaveLength(1);
+    expect(typing(h.box.calls)).toEqual([`send-keys -t ${h.box.view.pane.paneId} -H 31`]);
+    expect(typing(h.local.calls)).toEqual([]);
+    expect(captures(h.local.calls)).toEqual([]);
   });
 
   it('refuses a pane whose host is down, typing nothing anywhere', async () => {
     const h = twoHosts('unreachable');
-    const typing = createDashboardActions(h.engine, null, () => {}).type(h.view, { items: [{ kind: 'text', text: 'y' }], enter: true, shownHash: null });
-    await expect(typing).rejects.toThrow('box is unreachable: not sent');
+    const answering = createDashboardActions(h.engine, async () => h.port, null, () => {}).answer(h.view, '1', hashScreen(SCREEN));
+    await expect(answering).rejects.toThrow(HostDownError);
     expect([...h.box.calls, ...h.local.calls]).toEqual([]);
   });
 
   it('names the attach command for a remote pane instead of switching the local client', async () => {
     const h = twoHosts('connected');
-    const result = await createDashboardActions(h.engine, '%99', () => {}).jumpTo(h.view);
+    const result = await createDashboardActions(h.engine, noPanes, '%99', () => {}).jumpTo(h.view);
     expect(result).toEqual({ switched: false, message: `${h.view.key} is on box: attach with corral attach ${h.view.key}` });
     expect(h.local.calls).toEqual([]);
   });

@@ -107,7 +107,7 @@ describe('dashboard triage in a real tmux server', () => {
     await keys('a', 'Enter');
     await dashShows((s) =>
       new RegExp(
-        `(no quick answer Enter for|was just answered).*${deployTarget}|${deployTarget}.*(no quick answer|just answered)`,
+        `(no quick answer Enter for|was just answered).*${deployTarget}|${deployTarget}.*(no quick answer|just answered|shows no prompt now)`,
       ).test(s),
     );
     // Each refusal is awaited before the next key: once the last one shows, every key has been

@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardActions } from '../../src/cli/dashboard-session.js';
-import { typeAnswer } from '../../src/cli/notifications.js';
 import { createServices, type Services } from '../../src/cli/services.js';
 import { settingsSlices } from '../../src/cli/settings-slices.js';
 import { resolveSettings } from '../../src/engine/config.js';
@@ -52,12 +51,14 @@ async function promptPane(): Promise<string> {
   const script = [
     "ask() { printf 'Deploy to production? [y/N] '; }",
     `cat ${join(folder, 'screen.txt')}; ask`,
-    // A read that times out keeps what was typed so far: collected, so an answer typed across a
-    // timeout (its Enter a moment after its text) is read whole.
-    'a=; until read -r -t 0.1 part; do a="$a$part"',
+    // A read that times out keeps what it read so far in `part`: the answer's text may arrive a
+    // moment before its Enter.
+    "a=''",
+    'until IFS= read -r -t 0.1 part; do',
+    '  a="$a$part"',
     `  if [ -e ${folder}/redraw-\${TMUX_PANE#%} ]; then rm ${folder}/redraw-\${TMUX_PANE#%}; printf '\\n(redrawn)\\n'; ask; fi`,
-    'done; a="$a$part"',
-    'echo "answer:[$a]"; sleep 600',
+    'done',
+    'echo "answer:[$a$part]"; sleep 600',
   ].join('\n');
   writeFileSync(join(folder, 'prompt.sh'), script);
   return server.spawn(`exec bash ${join(folder, 'prompt.sh')}`);
@@ -110,7 +111,7 @@ beforeAll(async () => {
   await services.startAttach();
   base = services.status().url!;
   links = new AnswerLinks(60_000);
-  await services.enable(createAnswerFeature({ links, engine, answer: (claims) => typeAnswer(services.panes(), claims) }));
+  await services.enable(createAnswerFeature({ links, engine, panes: () => services.panes() }));
   // Signed in as the page is: the login link's code traded for a session it keeps in its origin's storage.
   const code = new URL(services.attachLink()!.url).searchParams.get('code');
   const signIn = await fetch(`${base}/api/sessions`, {
@@ -120,7 +121,8 @@ beforeAll(async () => {
   });
   expect(signIn.status, 'sign-in').toBe(201);
   session = ((await signIn.json()) as { session: string }).session;
-  actions = createDashboardActions({ ...engine, tmux: local.client, tmuxOf: (host) => (host === 'box' ? remote.client : null) }, null, () => {});
+  // The dashboard types through the same pane port as the servers.
+  actions = createDashboardActions({ ...engine, tmux: local.client }, async () => services.panes(), null, () => {});
 }, 60_000);
 
 afterAll(async () => {
@@ -136,7 +138,7 @@ type Answer = (pane: PaneView) => Promise<'sent' | 'refused'>;
 
 const fromDashboard: Answer = async (pane) => {
   try {
-    await actions.type(pane, { items: [{ kind: 'text', text: 'y' }], enter: true, shownHash: pane.contentHash });
+    await actions.answer(pane, 'y', pane.contentHash);
     return 'sent';
   } catch (error) {
     if (error instanceof ScreenChangedError) return 'refused';

@@ -20,7 +20,7 @@ describe('corral hooks', () => {
   it('installs into the agent\'s settings with a backup, is idempotent, and uninstalls', async () => {
     const dir = home();
     const claude = join(dir, 'claude');
-    const env = cliEnv({ CLAUDE_CONFIG_DIR: claude, XDG_CONFIG_HOME: join(dir, 'config'), CORRAL_TOKEN: '' });
+    const env = cliEnv({ CLAUDE_CONFIG_DIR: claude, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'share'), CORRAL_TOKEN: '' });
     const original = { theme: 'dark', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] } };
     mkdirSync(claude, { recursive: true });
     writeFileSync(join(claude, 'settings.json'), JSON.stringify(original), { mode: 0o644 });
@@ -32,7 +32,10 @@ describe('corral hooks', () => {
     const installed = JSON.parse(readFileSync(join(claude, 'settings.json'), 'utf8')) as { theme: string; hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
     expect(installed.theme).toBe('dark');
     expect(installed.hooks.Stop![0]).toEqual(original.hooks.Stop[0]);
-    expect(installed.hooks.PermissionRequest![0]!.hooks[0]!.command).toBe(`${process.execPath} ${join(process.cwd(), 'dist', 'bin', 'corral.js')} hook --agent claude-code`);
+    // The hooks run corral's launcher, which names no checkout: it runs this corral.
+    const launcher = join(dir, 'share', 'corral', 'bin', 'corral');
+    expect(installed.hooks.PermissionRequest![0]!.hooks[0]!.command).toBe(`${launcher} hook --agent claude-code`);
+    expect(readFileSync(launcher, 'utf8')).toContain(join(process.cwd(), 'dist', 'bin', 'corral.js'));
     expect(statSync(join(claude, 'settings.json')).mode & 0o777).toBe(0o644);
     // The hook's token file exists now, private.
     expect(statSync(join(dir, 'config', 'corral', 'token')).mode & 0o777).toBe(0o600);
@@ -50,7 +53,7 @@ describe('corral hooks', () => {
 
   it('creates a missing settings file, and refuses to touch one that is not JSON', async () => {
     const dir = home();
-    const env = cliEnv({ CODEX_HOME: join(dir, 'codex'), XDG_CONFIG_HOME: join(dir, 'config'), CORRAL_TOKEN: '' });
+    const env = cliEnv({ CODEX_HOME: join(dir, 'codex'), XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'share'), CORRAL_TOKEN: '' });
     const made = await runCli(['hooks', 'install', '--agent', 'codex'], { env });
     expect(made.code).toBe(0);
     expect(made.stdout).toContain('Trust all and continue');
@@ -63,5 +66,23 @@ describe('corral hooks', () => {
     expect(readFileSync(file, 'utf8')).toBe('{ "hooks": ');
     const usage = await runCli(['hooks', 'install', '--agent', 'cursor'], { env });
     expect(usage).toMatchObject({ code: 2, stderr: 'corral: --agent must be one of claude-code, codex, gemini-cli\n' });
+  });
+
+  it('uninstalling removes a file that held nothing but corral\'s entries, keeping its last content as the backup', async () => {
+    const dir = home();
+    const env = cliEnv({ CODEX_HOME: join(dir, 'codex'), XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'share'), CORRAL_TOKEN: '' });
+    const file = join(dir, 'codex', 'hooks.json');
+    expect((await runCli(['hooks', 'install', '--agent', 'codex'], { env })).code).toBe(0);
+    const installed = readFileSync(file, 'utf8');
+    const removed = await runCli(['hooks', 'uninstall', '--agent', 'codex'], { env });
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toContain(`nothing else was in ${file}, so it is removed (its last content is ${file}.corral-backup)`);
+    expect(existsSync(file)).toBe(false);
+    expect(readFileSync(`${file}.corral-backup`, 'utf8')).toBe(installed);
+    // A file with the user's own settings stays, without corral's entries.
+    writeFileSync(file, JSON.stringify({ theme: 'dark' }));
+    expect((await runCli(['hooks', 'install', '--agent', 'codex'], { env })).code).toBe(0);
+    expect((await runCli(['hooks', 'uninstall', '--agent', 'codex'], { env })).code).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ theme: 'dark' });
   });
 });

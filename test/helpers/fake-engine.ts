@@ -3,6 +3,7 @@
 
 import type { CorralEvent, EngineHandle, EngineSnapshot, HostHealth, PaneInfo, PaneView, PromptVerdict } from '../../src/engine/types.js';
 import type { SendItem } from '../../src/engine/keys.js';
+import { planAnswer } from '../../src/engine/answer-plan.js';
 import type { DashboardActions, JumpResult } from '../../src/ui/actions.js';
 
 export interface FakeEngine extends EngineHandle {
@@ -119,30 +120,48 @@ export function paneView(overrides: Partial<Omit<PaneView, 'pane'>> & { pane?: P
 }
 
 export interface RecordedAction {
+  /** `answer`, `send`, `reply` (typing), `jump`, `bridge`, `attach`, `quit`. */
   readonly kind: string;
   /** The pane's key (`%3`, `build-box/%3`): what the dashboard identifies the pane by. */
   readonly paneId?: string;
+  /** The option an answer gives (as the prompt names it). */
+  readonly option?: string;
   readonly items?: readonly SendItem[];
-  readonly enter?: boolean;
+  /** A reply's text. */
+  readonly text?: string;
   readonly shownHash?: string | null;
 }
 
 /**
- * Dashboard actions that record what was asked. `type` fails like the real one would when
- * `screenNow` (the pane's screen hash at the moment of sending) differs from the one drawn.
+ * Dashboard actions that record what was asked. Typing fails like the real port would when
+ * `screenNow` (the pane's screen hash at the moment of sending) differs from the one drawn, and an
+ * answer is planned by the engine's answer plan on the pane's verdict, as the port plans it.
  */
 export function fakeActions(
   jump: JumpResult = { switched: false, message: 'tmux attach -t main:1.0' },
   screenNow: (key: string) => string | null = () => null,
 ) {
   const calls: RecordedAction[] = [];
+  const refuseIfChanged = (pane: PaneView, shownHash: string | null) => {
+    const now = screenNow(pane.key);
+    if (shownHash !== null && now !== null && now !== shownHash) {
+      throw new Error(`${pane.target} changed since it was drawn; nothing was sent: look again, then answer`);
+    }
+  };
   const actions: DashboardActions = {
-    type: async (pane, request) => {
-      const now = screenNow(pane.key);
-      if (request.shownHash !== null && now !== null && now !== request.shownHash) {
-        throw new Error(`${pane.target} changed since it was drawn; nothing was sent: look again, then answer`);
-      }
-      calls.push({ kind: 'type', paneId: pane.key, ...request });
+    answer: async (pane, option, shownHash) => {
+      const plan = planAnswer(pane.verdict, option, pane.target);
+      refuseIfChanged(pane, shownHash);
+      calls.push({ kind: 'answer', paneId: pane.key, option, shownHash });
+      return plan;
+    },
+    send: async (pane, items, shownHash) => {
+      refuseIfChanged(pane, shownHash);
+      calls.push({ kind: 'send', paneId: pane.key, items, shownHash });
+    },
+    reply: async (pane, text, shownHash) => {
+      refuseIfChanged(pane, shownHash);
+      calls.push({ kind: 'reply', paneId: pane.key, text, shownHash });
     },
     jumpTo: async (pane) => {
       calls.push({ kind: 'jump', paneId: pane.key });

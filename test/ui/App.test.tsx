@@ -145,10 +145,9 @@ describe('App', () => {
     await press(r.stdin, '2');
     await until(() =>
       expect(r.calls).toContainEqual({
-        kind: 'type',
+        kind: 'answer',
         paneId: r.stuck.pane.paneId,
-        items: [{ kind: 'text', text: '2' }],
-        enter: false,
+        option: '2',
         shownHash: r.stuck.contentHash,
       }),
     );
@@ -161,10 +160,9 @@ describe('App', () => {
     r.stdin.write('/api\ra1');
     await until(() =>
       expect(r.calls).toContainEqual({
-        kind: 'type',
+        kind: 'answer',
         paneId: r.stuck.pane.paneId,
-        items: [{ kind: 'text', text: '1' }],
-        enter: false,
+        option: '1',
         shownHash: r.stuck.contentHash,
       }),
     );
@@ -177,14 +175,13 @@ describe('App', () => {
     await until(() => expect(frameOf(r)).toContain('send C-c to agents:1.0? y sends'));
     await press(r.stdin, 'x');
     await until(() => expect(frameOf(r)).toContain('cancelled'));
-    expect(r.calls.filter((c) => c.kind === 'type')).toEqual([]);
+    expect(r.calls.filter((c) => c.kind === 'send')).toEqual([]);
     await press(r.stdin, 'a', 'c', 'y');
     await until(() =>
       expect(r.calls).toContainEqual({
-        kind: 'type',
+        kind: 'send',
         paneId: r.stuck.pane.paneId,
         items: [{ kind: 'key', key: 'C-c' }],
-        enter: false,
         shownHash: null,
       }),
     );
@@ -199,17 +196,16 @@ describe('App', () => {
     await press(r.stdin, 'q', '\r');
     await until(() =>
       expect(r.calls).toContainEqual({
-        kind: 'type',
+        kind: 'reply',
         paneId: r.stuck.pane.paneId,
-        items: [{ kind: 'text', text: 'yeq' }],
-        enter: true,
+        text: 'yeq',
         shownHash: r.stuck.contentHash,
       }),
     );
     expect(r.calls.some((c) => c.kind === 'quit')).toBe(false);
     await press(r.stdin, 'r', 'x', ESC);
     await until(() => expect(frameOf(r)).toContain('reply cancelled'));
-    expect(r.calls.filter((c) => c.kind === 'type')).toHaveLength(1);
+    expect(r.calls.filter((c) => c.kind === 'reply')).toHaveLength(1);
   });
 
   it('filters by text and clears with Esc', async () => {
@@ -441,10 +437,9 @@ describe('App: answers reach only the pane that was seen', () => {
     await until(() =>
       expect(r.calls).toEqual([
         {
-          kind: 'type',
+          kind: 'answer',
           paneId: t.deploy.pane.paneId,
-          items: [{ kind: 'text', text: 'y' }],
-          enter: true,
+          option: 'y',
           shownHash: 'deploy-1',
         },
       ]),
@@ -467,7 +462,7 @@ describe('App: answers reach only the pane that was seen', () => {
     r.engine.setPanes([t.shell, t.remove, after], 100_000);
     await until(() => expect(lineWith(frameOf(r), 'ops:1.0')).toMatch(/› active/));
     await press(r.stdin, 'a', '\r');
-    await until(() => expect(frameOf(r)).toMatch(/no quick answer Enter for ops:1\.0/));
+    await until(() => expect(frameOf(r)).toContain('ops:1.0 shows no prompt now, so Enter answers nothing'));
     expect(r.calls).toHaveLength(1);
     expect(r.calls.some((c) => c.paneId === t.remove.pane.paneId)).toBe(false);
   });
@@ -512,10 +507,9 @@ describe('App: answers reach only the pane that was seen', () => {
     await until(() =>
       expect(r.calls).toEqual([
         {
-          kind: 'type',
+          kind: 'reply',
           paneId: t.deploy.pane.paneId,
-          items: [{ kind: 'text', text: 'no' }],
-          enter: true,
+          text: 'no',
           shownHash: 'deploy-redrawn',
         },
       ]),

@@ -16,11 +16,12 @@ const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 /** The frame as read, colours left out. */
 const frameOf = (r: { lastFrame: () => string | undefined }) => plain(r.lastFrame() ?? '');
 const until = (fn: () => void) => vi.waitFor(fn, { timeout: 2000, interval: 10 });
-// Pacing, not a wait for a result: each key is its own read, as a person types.
+const ESC = '\u001b';
 const press = async (stdin: { write: (s: string) => void }, ...keys: string[]) => {
   for (const k of keys) {
     stdin.write(k);
-    await new Promise((r) => setTimeout(r, 5));
+    // Ink reads a lone ESC only after a short pause (it may start a longer sequence).
+    await new Promise((r) => setTimeout(r, k === ESC ? 60 : 5));
   }
 };
 const lines = (r: { lastFrame: () => string | undefined }) => plain(frameOf(r)).split('\n');
@@ -153,12 +154,13 @@ describe('dashboard with several hosts', () => {
     await until(() => expect(lines(r).find((l) => l.startsWith('›'))).toContain('lab:1.0'));
     await press(r.stdin, 'a');
     await until(() => expect(frameOf(r)).toContain('vm1: auth failed: not sent'));
-    await press(r.stdin, 's');
+    // The refused a swallows its answer key; Esc ends that.
+    await press(r.stdin, '1', ESC, 's');
     await until(() => expect(frameOf(r)).toContain('vm1: auth failed: its last state may be stale; not snoozed'));
     await press(r.stdin, 'r');
-    await until(() => expect(frameOf(r)).toContain('vm1: auth failed: not sent'));
+    await until(() => expect(frameOf(r)).toContain('vm1: auth failed: a reply cannot go out'));
     expect(frameOf(r)).not.toContain('reply to');
-    await press(r.stdin, '\r');
+    await press(r.stdin, ESC, '\r');
     await until(() => expect(frameOf(r)).toContain(`vm1: auth failed: cannot jump to ${r.vmStuck.key}`));
     expect(r.calls).toEqual([]);
     expect(r.engine.acknowledged).toEqual([]);
@@ -231,7 +233,7 @@ describe('dashboard with several hosts', () => {
     expect(r.calls.filter((c) => c.kind === 'jump')).toEqual([]);
     await press(r.stdin, 'a', '1');
     await until(() =>
-      expect(r.calls).toContainEqual({ kind: 'type', paneId: key, items: [{ kind: 'text', text: '1' }], enter: false, shownHash: 'box-1' }),
+      expect(r.calls).toContainEqual({ kind: 'answer', paneId: key, option: '1', shownHash: 'box-1' }),
     );
     await until(() => expect(frameOf(r)).toContain('sent 1 to ci:1.0 on build-box'));
     r.engine.setPanes(r.panes.map((v) => (v.key === key ? { ...v, screenHash: 'box-2' } : v)));

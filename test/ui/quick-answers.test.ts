@@ -22,25 +22,26 @@ const keysOf = (view: ReturnType<typeof withPrompt>, source?: string) =>
     .map((c) => c.key);
 
 describe('paneAnswers', () => {
-  it('offers a menu its numbers and Enter, each sent as the key alone, plus menu keys and signals', () => {
+  it('offers a menu its numbers and Enter, each planned as the key alone, plus menu keys and signals', () => {
     const view = withPrompt({ kind: 'key', options: ['1', '2', '3', 'Enter'] });
     expect(keysOf(view, 'prompt')).toEqual(['1', '2', '3', 'enter']);
     expect(keysOf(view, 'menu')).toEqual(['up', 'down', 'e']);
     expect(keysOf(view, 'signal')).toEqual(['c', 'd', 'z']);
     const two = findAnswer(paneAnswers(view), '2');
-    expect(two).toMatchObject({ items: [{ kind: 'text', text: '2' }], enter: false, confirm: false });
+    expect(two).toMatchObject({ option: '2', plan: { kind: 'keys', items: [{ kind: 'text', text: '2' }] }, label: 'send 2' });
     expect(answerKeysText(paneAnswers(view))).toBe('1-3/Enter');
     // No y on a menu: it is not one of its answers.
     expect(findAnswer(paneAnswers(view), 'y')).toBeUndefined();
   });
 
-  it('types a line answer, then Enter; Enter alone takes the default', () => {
+  it('plans a line answer as the text, then Enter; Enter alone takes the default', () => {
     const view = withPrompt({ kind: 'line', options: ['y', 'n', 'Enter'] });
     expect(keysOf(view, 'prompt')).toEqual(['y', 'n', 'enter']);
-    expect(findAnswer(paneAnswers(view), 'y')).toMatchObject({ items: [{ kind: 'text', text: 'y' }], enter: true });
+    expect(findAnswer(paneAnswers(view), 'y')).toMatchObject({ option: 'y', plan: { kind: 'line', text: 'y' }, label: 'type y, then Enter' });
     expect(findAnswer(paneAnswers(view), 'enter')).toMatchObject({
-      items: [{ kind: 'key', key: 'Enter' }],
-      enter: false,
+      option: 'Enter',
+      plan: { kind: 'keys', items: [{ kind: 'key', key: 'Enter' }] },
+      label: 'send Enter (the default)',
     });
     // Menu keys are for menus only.
     expect(keysOf(view, 'menu')).toEqual([]);
@@ -49,13 +50,13 @@ describe('paneAnswers', () => {
 
   it('answers a word prompt by its first letter, with the whole word typed', () => {
     const view = withPrompt({ kind: 'line', options: ['yes', 'no'] });
-    expect(findAnswer(paneAnswers(view), 'y')).toMatchObject({ items: [{ kind: 'text', text: 'yes' }], enter: true });
-    expect(findAnswer(paneAnswers(view), 'n')).toMatchObject({ items: [{ kind: 'text', text: 'no' }], enter: true });
+    expect(findAnswer(paneAnswers(view), 'y')).toMatchObject({ option: 'yes', plan: { kind: 'line', text: 'yes' } });
+    expect(findAnswer(paneAnswers(view), 'n')).toMatchObject({ option: 'no', plan: { kind: 'line', text: 'no' } });
   });
 
   it('lets the prompt own a letter the table uses for a signal (git add -p offers d)', () => {
     const view = withPrompt({ kind: 'line', options: ['y', 'n', 'q', 'a', 'd', 'e'] });
-    expect(findAnswer(paneAnswers(view), 'd')).toMatchObject({ items: [{ kind: 'text', text: 'd' }], enter: true });
+    expect(findAnswer(paneAnswers(view), 'd')).toMatchObject({ source: 'prompt', option: 'd', plan: { kind: 'line', text: 'd' } });
     expect(keysOf(view, 'signal')).toEqual(['c', 'z']);
   });
 

@@ -33,7 +33,7 @@ export const dashboardCommand: Command = {
     const session = loadDashboard();
     const setup = await setupEngine(settings, env, stderr, { persistent: true });
     const { selfPaneId, insideServer, tmux, hosts } = setup;
-    const engine = { ...setup.engine, tmux, tmuxOf: (host: string) => hosts.get(host)?.tmux ?? null, remotes: remoteHosts(hosts) };
+    const engine = { ...setup.engine, tmux, remotes: remoteHosts(hosts) };
     const explicitServer = settings.socketName !== null || settings.socketPath !== null || hosts.size > 1;
     if (!explicitServer && !(await tmux.hasServer())) {
       await engine.stop();

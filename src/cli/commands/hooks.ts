@@ -12,8 +12,8 @@ import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { configDir } from '../config-file.js';
 import { corralHooks, installInto, uninstallFrom } from '../hooks-config.js';
-import { packageRoot } from '../package-root.js';
-import { resolveToken } from '../token.js';
+import { hookLauncherPath, installHookLauncher, shellQuote } from '../hook-launcher.js';
+import { findToken, resolveToken } from '../token.js';
 
 /** The user-level settings file each agent reads its hooks from. */
 export function agentSettingsPath(agent: AgentName, env: NodeJS.ProcessEnv): string {
@@ -27,15 +27,12 @@ export function agentSettingsPath(agent: AgentName, env: NodeJS.ProcessEnv): str
   }
 }
 
-/** Quotes one word for a POSIX shell (agents run hook commands through one). */
-function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
-}
-
-/** This corral, by absolute paths, so the hook works whatever PATH the agent has. */
-export function defaultHookCommand(agent: AgentName): string {
-  const script = join(packageRoot(), 'dist', 'bin', 'corral.js');
-  return `${shellQuote(process.execPath)} ${shellQuote(script)} hook --agent ${agent}`;
+/**
+ * corral's hook launcher by its absolute path (hook-launcher.ts), so the hook works whatever PATH
+ * the agent has and wherever corral is installed or moved to.
+ */
+export function defaultHookCommand(agent: AgentName, env: NodeJS.ProcessEnv): string {
+  return `${shellQuote(hookLauncherPath(env))} hook --agent ${agent}`;
 }
 
 function readSettings(path: string): unknown {
@@ -67,6 +64,10 @@ function writeSettings(path: string, settings: unknown): string | null {
   return backup;
 }
 
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+}
+
 const NOTES: Readonly<Record<AgentName, readonly string[]>> = {
   'claude-code': ['Claude Code runs the hooks silently from its next start.'],
   codex: [
@@ -81,10 +82,27 @@ const NOTES: Readonly<Record<AgentName, readonly string[]>> = {
   ],
 };
 
+/** `hooks doctor`: one line per check, ✓ or ✗; 1 when any check failed. */
+async function doctor(agents: readonly unknown[], env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream): Promise<number> {
+  if (!agents.every(isAgent)) throw new UsageError(`--agent must be one of ${AGENTS.join(', ')}`);
+  const { checkAgent, checkServer } = await import('../hooks-doctor.js');
+  const lines = agents.flatMap((agent) => {
+    const path = agentSettingsPath(agent, env);
+    try {
+      return checkAgent(agent, path, existsSync(path) ? readSettings(path) : null, env);
+    } catch (error) {
+      return [{ ok: false, text: `${AGENT_HOOKS[agent].displayName}: ${(error as Error).message}` }];
+    }
+  });
+  lines.push(await checkServer(env, findToken({ env, configDir: configDir(env) })?.token ?? null));
+  for (const line of lines) stdout.write(`${line.ok ? '✓' : '✗'} ${line.text}\n`);
+  return lines.every((line) => line.ok) ? 0 : 1;
+}
+
 export const hooksCommand: Command = {
   name: 'hooks',
   summary: 'install, remove or print agent hooks that tell corral at once when an agent asks for permission or finishes',
-  usage: 'hooks install|uninstall|print --agent claude-code|codex|gemini-cli [--file PATH] [--command CMD]',
+  usage: 'hooks install|uninstall|print --agent claude-code|codex|gemini-cli [--file PATH] [--command CMD] | hooks doctor [--agent NAME]',
   details: [
     'Agent hooks are a second signal beside the screen: a permission request makes the pane stuck at once,',
     'and a running turn is never taken for an idle agent. They reach corral while `corral serve` or the',
@@ -92,25 +110,28 @@ export const hooksCommand: Command = {
     ...AGENTS.map((agent) => `  ${agent}: ${Object.keys(AGENT_HOOKS[agent].events).join(', ')}`),
     'Files: ~/.claude/settings.json ($CLAUDE_CONFIG_DIR), ~/.codex/hooks.json ($CODEX_HOME), ~/.gemini/settings.json.',
     'install keeps the old file as FILE.corral-backup and replaces only corral\'s own entries; running it',
-    'twice changes nothing. uninstall removes only corral\'s entries. print shows them without writing.',
+    'twice changes nothing. uninstall removes only corral\'s entries (and the file, when nothing else was in it;',
+    'its last content stays as FILE.corral-backup). print shows them without writing. doctor tells, per',
+    'agent (all by default), whether its hooks reach a running corral, and exits 1 when one does not.',
   ].join('\n'),
-  args: { words: ['install', 'uninstall', 'print'] },
+  args: { words: ['install', 'uninstall', 'print', 'doctor'] },
   settings: [],
   flags: [
     { name: 'agent', type: 'string', valueName: 'NAME', choices: AGENTS, description: 'claude-code, codex or gemini-cli' },
     { name: 'file', type: 'string', valueName: 'PATH', description: 'the settings file to change (default: the agent\'s user settings)' },
-    { name: 'command', type: 'string', valueName: 'CMD', description: 'the hook command (default: this corral by absolute path, then hook --agent NAME)' },
+    { name: 'command', type: 'string', valueName: 'CMD', description: 'the hook command (default: corral\'s hook launcher, $XDG_DATA_HOME/corral/bin/corral, then hook --agent NAME)' },
     { name: 'hide-notifications', type: 'boolean', description: 'gemini-cli: hide "Executing Hook" lines (hooksConfig.notifications false)' },
   ],
   async run({ positionals, flags, env, stdout }) {
     const action = positionals[0];
-    if (action !== 'install' && action !== 'uninstall' && action !== 'print') {
-      throw new UsageError('corral hooks needs install, uninstall or print (see corral hooks --help)');
+    if (action !== 'install' && action !== 'uninstall' && action !== 'print' && action !== 'doctor') {
+      throw new UsageError('corral hooks needs install, uninstall, print or doctor (see corral hooks --help)');
     }
     if (positionals.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])}`);
     const agent = flags.agent;
+    if (action === 'doctor') return doctor(agent === undefined ? AGENTS : [agent], env, stdout);
     if (!isAgent(agent)) throw new UsageError(`--agent must be one of ${AGENTS.join(', ')}`);
-    const command = typeof flags.command === 'string' ? flags.command : defaultHookCommand(agent);
+    const command = typeof flags.command === 'string' ? flags.command : defaultHookCommand(agent, env);
     if (!command.includes(' hook --agent ')) throw new UsageError('--command must run corral hook --agent NAME (so corral can find its entries again)');
     const path = typeof flags.file === 'string' ? flags.file : agentSettingsPath(agent, env);
 
@@ -119,10 +140,19 @@ export const hooksCommand: Command = {
       return 0;
     }
     const current = readSettings(path);
+    // The launcher the default command runs: written (or pointed at this corral) on every install.
+    if (action === 'install' && typeof flags.command !== 'string') installHookLauncher(env);
     const change = action === 'install' ? installInto(current, agent, command, { hideNotifications: flags['hide-notifications'] === true }) : uninstallFrom(current);
     const name = AGENT_HOOKS[agent].displayName;
     if (!change.changed) {
       stdout.write(action === 'install' ? `corral: ${name} hooks are already installed in ${path}\n` : `corral: no corral hooks in ${path}\n`);
+      return 0;
+    }
+    if (action === 'uninstall' && isEmptyObject(change.settings)) {
+      // Nothing but corral's entries was in it: the file goes, its last content kept aside.
+      const backup = `${path}.corral-backup`;
+      renameSync(path, backup);
+      stdout.write(`corral: removed ${change.removed} corral hook entries; nothing else was in ${path}, so it is removed (its last content is ${backup})\n`);
       return 0;
     }
     const backup = writeSettings(path, change.settings);

@@ -27,7 +27,7 @@ export const mcpCommand: Command = {
       import('@modelcontextprotocol/sdk/server/stdio.js'),
       import('../../server/mcp/mcp-tools.js'),
       import('../../server/mcp/typing-policy.js'),
-      import('../services.js'),
+      import('../pane-ports.js'),
     ]);
     const log = (line: string) => stderr.write(`corral: ${line}\n`);
     const { engine, tmux, hosts } = await setupEngine(settings, env, stderr, { persistent: true });

@@ -3,7 +3,8 @@
 
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
-import { corralVersion } from '../package-root.js';
+import { corralVersion, packageRoot } from '../package-root.js';
+import { refreshHookLauncher } from '../hook-launcher.js';
 import { ALL_SETTINGS } from '../command-settings.js';
 import { configDir } from '../config-file.js';
 import { checkDaemonUrl, connectDaemon } from '../daemon-sink.js';
@@ -59,7 +60,11 @@ export const serveCommand: Command = {
     try {
       if (wantBridge) await services.startBridge();
       if (wantAttach) await services.startAttach();
-      if (settings.hooks) await services.startHooks();
+      if (settings.hooks) {
+        await services.startHooks();
+        // Installed hooks reach this corral from now on, wherever the last one lived.
+        if (refreshHookLauncher(env)) stderr.write(`corral: the agent hooks now run this corral (${packageRoot()})\n`);
+      }
       if (wantMcp) {
         const [{ createMcpFeature }, { typingPolicy }] = await Promise.all([import('../../server/mcp/mcp-feature.js'), import('../../server/mcp/typing-policy.js')]);
         const log = (line: string) => stderr.write(`corral: ${line}\n`);

@@ -16,6 +16,7 @@ import type { StreamViewer, Subscription } from '../pane-stream/pane-streams.js'
 import { captureLines } from './screen-diff.js';
 import { Conversation, type Classifier, type FinishReason, type PaneCapture } from './conversation.js';
 import { classifyScreen } from '../prompt/matcher.js';
+import { planReply } from '../answer-plan.js';
 import { CaptureTicker, type TickEvent } from './capture-ticker.js';
 import { StreamLines } from './stream-lines.js';
 import { StreamSource } from './line-source.js';
@@ -300,8 +301,9 @@ export class PaneConversations implements ConversationPort {
     session.hold = { ...session.hold, phase: 'typing', since: this.deps.clock.now() };
     conversation.reply(message, this.deps.clock.now());
     try {
-      const key = session.answerKind === 'key';
-      await this.typeWhole(session.paneId, message, !key, !key);
+      // A menu takes the reply as keys alone, any other question as a line (answer-plan.ts).
+      const line = planReply(session.answerKind, message).kind === 'line';
+      await this.typeWhole(session.paneId, message, line, line);
     } catch (error) {
       session.hold = { ...session.hold, phase: 'question' };
       throw error;

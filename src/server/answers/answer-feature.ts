@@ -3,18 +3,18 @@
 // looked at afresh; a screen that changed since the notification (answered at the keyboard, moved
 // on) refuses the link, so an answer never lands on a prompt the person did not see.
 
-import { ScreenChangedError } from '../../engine/pane-port.js';
+import { AnswerRefusedError, ScreenChangedError, type PanePort } from '../../engine/pane-port.js';
 import type { EngineStore } from '../../engine/types.js';
 import { decodeComponent, errorBody, sendJson, type HttpFeature } from '../http-server.js';
-import type { AnswerClaims, AnswerLinks } from './answer-links.js';
+import type { AnswerLinks } from './answer-links.js';
 
 export const ANSWERS_FEATURE = 'answers';
 
 export interface AnswerFeatureOptions {
   readonly links: AnswerLinks;
   readonly engine: EngineStore & { pollNow(): Promise<void> };
-  /** Types the answer into the pane (text, or the Enter key; a line answer gets Enter after it). */
-  readonly answer: (claims: AnswerClaims) => Promise<void>;
+  /** The pane port the answer is given through (its guarded `answer`, the one every surface uses). */
+  readonly panes: () => Pick<PanePort, 'answer'>;
   readonly now?: () => number;
 }
 
@@ -42,10 +42,11 @@ export function createAnswerFeature(options: AnswerFeatureOptions): HttpFeature 
       if (!view.online) return refuse(503, 'host_unreachable', `${view.host} is unreachable: not sent`, { 'retry-after': '5' });
       if (view.contentHash !== claims.screen) return refuse(409, 'stale_screen', `pane ${claims.pane} shows another screen now; nothing was typed`);
       try {
-        await options.answer(claims);
+        await options.panes().answer(claims.pane, claims.answer, { shownHash: claims.screen, target: view.target });
       } catch (error) {
         // Read again right before typing, the pane showed another screen after all.
         if (error instanceof ScreenChangedError) return refuse(409, 'stale_screen', `pane ${claims.pane} shows another screen now; nothing was typed`);
+        if (error instanceof AnswerRefusedError) return refuse(409, 'stale_screen', `${error.message}; nothing was typed`);
         throw error;
       }
       void engine.pollNow().catch(() => {});

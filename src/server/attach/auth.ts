@@ -90,3 +90,16 @@ export function writeOriginAllowed(req: IncomingMessage, access: Access, allowed
   }
   return allowed.includes(origin) || ownOrigin(origin, req);
 }
+
+/** A browser link that signs in once: the page trades its code for a session. */
+export interface LoginLink {
+  readonly url: string;
+  readonly expiresAt: number;
+  readonly write: boolean;
+}
+
+/** A link to `base` with a new single-use login code; writing only where the server allows it. */
+export function issueLoginLink(sessions: BrowserSessions, base: string, write: boolean): LoginLink {
+  const issued = sessions.issueCode(write);
+  return { url: `${base.replace(/\/$/, '')}/?code=${issued.code}`, expiresAt: issued.expiresAt, write };
+}

@@ -1,9 +1,11 @@
 // What the web page may type into a pane, checked before anything is typed: a quick answer (only
-// one the prompt on screen offers), a one-line reply, or a few named keys (C-c, C-d and C-z only
-// when confirmed). An answer names the screen the person saw; if the pane shows another screen
-// now, nothing is typed. Pure: request bodies and engine views in, a plan or an error out.
+// one the prompt on screen offers; the engine's answer plan says what it types), a one-line
+// reply, or a few named keys (C-c, C-d and C-z only when confirmed). An answer names the screen
+// the person saw; if the pane shows another screen now, nothing is typed. Pure: request bodies and
+// engine views in, a request for the pane port or an error out.
 
 import { LOCAL_HOST, paneKey, type PaneView } from '../../engine/types.js';
+import { AnswerRefusedError, planAnswer } from '../../engine/answer-plan.js';
 import { UnknownKeyError, parseSendItems, type SendItem } from '../../engine/pane-port.js';
 
 export const MAX_REPLY = 4096;
@@ -24,12 +26,21 @@ export class ActionError extends Error {
 }
 
 /**
- * What to type: items at once, or a line (text, a short pause, Enter). `shownHash` is the screen the
- * person answered (null when they named none): the pane is read again before the keys go out.
+ * What to ask the pane port: an answer the prompt offers, items at once, or a line (text, a short
+ * pause, Enter). `shownHash` is the screen the person answered (null when they named none): the
+ * pane is read again before the keys go out.
  */
 export type TypePlan =
+  | { readonly kind: 'answer'; readonly option: string; readonly label: string; readonly shownHash: string }
   | { readonly kind: 'items'; readonly items: readonly SendItem[]; readonly label: string; readonly shownHash: string | null }
   | { readonly kind: 'line'; readonly text: string; readonly label: string; readonly shownHash: string | null };
+
+/** The answer plan's refusals as the page's HTTP errors. */
+export function answerRefusal(error: AnswerRefusedError): ActionError {
+  return error.code === 'not_an_option'
+    ? new ActionError(400, 'not_an_option', error.message)
+    : new ActionError(409, error.code, error.message);
+}
 
 export type PaneActionName = 'answer' | 'reply' | 'keys';
 
@@ -58,21 +69,21 @@ function checkScreen(view: PaneView, screen: string | null): void {
 }
 
 /** `{"answer": "1", "screen": "..."}`: one of the quick answers the prompt on screen offers. */
-function planAnswer(view: PaneView, fields: Record<string, unknown>): TypePlan {
+function checkedAnswer(view: PaneView, fields: Record<string, unknown>): TypePlan {
   const answer = fields.answer;
   if (typeof answer !== 'string' || answer === '') throw new ActionError(400, 'bad_request', 'answer must be a non-empty string');
   const screen = screenOf(fields);
   if (screen === null) throw new ActionError(400, 'bad_request', 'screen is required with a quick answer');
   checkScreen(view, screen);
-  const prompt = view.verdict?.prompt ? view.verdict.answer : null;
-  if (!prompt) throw new ActionError(409, 'no_prompt', `${view.target} shows no prompt now; nothing was sent`);
-  if (!prompt.options.includes(answer)) {
-    const offered = prompt.options.length > 0 ? prompt.options.join(', ') : 'none (type a reply instead)';
-    throw new ActionError(400, 'not_an_option', `${JSON.stringify(answer)} is not an answer to this prompt; offered: ${offered}`);
+  // Refused here already when the prompt on the screen drawn does not take it; the pane port
+  // plans it again on the screen it finds.
+  try {
+    planAnswer(view.verdict, answer, view.target);
+  } catch (error) {
+    if (error instanceof AnswerRefusedError) throw answerRefusal(error);
+    throw error;
   }
-  if (answer === 'Enter') return { kind: 'items', items: [{ kind: 'key', key: 'Enter' }], label: 'Enter', shownHash: screen };
-  if (prompt.kind === 'line') return { kind: 'line', text: answer, label: answer, shownHash: screen };
-  return { kind: 'items', items: [{ kind: 'text', text: answer }], label: answer, shownHash: screen };
+  return { kind: 'answer', option: answer, label: answer, shownHash: screen };
 }
 
 /** `{"text": "...", "screen"?: "..."}`: one line, typed, then Enter. */
@@ -119,7 +130,7 @@ export function planAction(name: PaneActionName, view: PaneView, body: unknown):
   const fields = object(body);
   switch (name) {
     case 'answer':
-      return planAnswer(view, fields);
+      return checkedAnswer(view, fields);
     case 'reply':
       return planReply(view, fields);
     case 'keys':

@@ -1,0 +1,286 @@
+// The dashboard's key dispatcher without Ink: a scene and a key in, UI actions and effects out.
+// Sequences are driven by applying the actions to the real reducer, as the store does.
+
+import { describe, expect, it } from 'vitest';
+import { dispatchKey, type KeyEffect, type KeyPress, type KeyScene } from '../../src/ui/key-dispatch.js';
+import { STATUS_MS, initialUiState, uiReducer, visibleRows, type UiState } from '../../src/ui/state.js';
+import { matchesFilter } from '../../src/ui/pane-status.js';
+import { UNAVAILABLE_SERVICES, type ServicesSnapshot } from '../../src/ui/services.js';
+import type { HostHealth, PaneView, PromptVerdict } from '../../src/engine/types.js';
+import { localHealth, menuVerdict, paneView, remoteHealth } from '../helpers/fake-engine.js';
+
+const lineVerdict = (options: string[]): PromptVerdict => ({
+  prompt: true,
+  reason: 'permission',
+  busy: false,
+  tool: 'generic',
+  rule: 'generic/yes-no',
+  line: 'Continue? [y/N]',
+  answer: { kind: 'line', options },
+});
+
+function panes() {
+  const menu = paneView({ state: 'stuck', reason: 'permission', quietSince: 0, stuckSince: 1_000, verdict: menuVerdict, screenHash: 'menu-1', contentHash: 'menu-1', pane: { sessionName: 'a', windowIndex: 1 } });
+  const deploy = paneView({ state: 'stuck', reason: 'permission', quietSince: 500, stuckSince: 2_000, verdict: lineVerdict(['y', 'n', 'Enter']), screenHash: 'deploy-1', contentHash: 'deploy-1', pane: { sessionName: 'a', windowIndex: 2 } });
+  const shell = paneView({ quietSince: 9_000, screenHash: 'shell-1', contentHash: 'shell-1', pane: { sessionName: 'b', windowIndex: 3, command: 'bash' } });
+  return { menu, deploy, shell, all: [menu, deploy, shell] };
+}
+
+const key = (name: string, input = name.length === 1 ? name : ''): KeyPress => ({ name, input, ctrl: name.startsWith('ctrl+'), meta: false });
+
+/** A dashboard in memory: keys go through the dispatcher, actions through the reducer. */
+function dashboard(views: readonly PaneView[], options: { services?: ServicesSnapshot; hosts?: HostHealth[]; now?: number } = {}) {
+  let ui: UiState = uiReducer(initialUiState, { type: 'sync', panes: views, now: options.now ?? 10_000 });
+  let current = views;
+  let now = options.now ?? 10_000;
+  const effects: KeyEffect[] = [];
+  const scene = (): KeyScene => ({
+    ui,
+    rows: visibleRows(ui, current, matchesFilter, options.hosts ?? [localHealth()]),
+    hosts: options.hosts ?? [localHealth()],
+    services: options.services ?? UNAVAILABLE_SERVICES,
+    now,
+    stateNow: now,
+    activeWindowMs: 5_000,
+  });
+  return {
+    effects,
+    get ui() {
+      return ui;
+    },
+    press(...names: string[]) {
+      for (const name of names) {
+        const outcome = dispatchKey(scene(), key(name));
+        for (const action of outcome.actions) ui = uiReducer(ui, action);
+        effects.push(...outcome.effects);
+        now += 100;
+      }
+    },
+    setPanes(next: readonly PaneView[]) {
+      current = next;
+      ui = uiReducer(ui, { type: 'sync', panes: next, now });
+    },
+    advance(ms: number) {
+      now += ms;
+    },
+    scene,
+  };
+}
+
+describe('dispatchKey', () => {
+  it('moves with j, k, G and n, and acts on nothing outside the list', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    expect(d.scene().rows.selectedId).toBe(p.menu.key);
+    d.press('j');
+    expect(d.ui.selectedId).toBe(p.deploy.key);
+    d.press('G');
+    expect(d.ui.selectedId).toBe(p.shell.key);
+    d.press('n');
+    expect(d.ui.selectedId).toBe(p.menu.key);
+    expect(d.effects).toEqual([]);
+  });
+
+  it('answers the selected menu with the key alone, on the screen that was drawn when a was pressed', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('a');
+    expect(d.ui.mode).toBe('answer');
+    expect(d.ui.targetHash).toBe('menu-1');
+    d.press('2');
+    expect(d.effects).toEqual([
+      expect.objectContaining({ kind: 'answer', pane: p.menu, option: '2', shownHash: 'menu-1', what: '2' }),
+    ]);
+    expect(d.ui.answered).toEqual({ key: p.menu.key, hash: 'menu-1' });
+    expect(d.ui.mode).toBe('normal');
+  });
+
+  it('refuses an answer when the screen changed after a was pressed, with no effect', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('a');
+    d.setPanes([{ ...p.menu, screenHash: 'menu-2', contentHash: 'menu-2' }, p.deploy, p.shell]);
+    d.press('1');
+    expect(d.effects).toEqual([]);
+    expect(d.ui.status?.text).toContain('changed since it was drawn');
+  });
+
+  it('asks before a signal and sends it unguarded only on y', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('a', 'c');
+    expect(d.ui.mode).toBe('confirm');
+    d.press('x');
+    expect(d.ui.status?.text).toBe('cancelled');
+    d.press('a', 'c', 'y');
+    expect(d.effects).toEqual([
+      expect.objectContaining({ kind: 'send', items: [{ kind: 'key', key: 'C-c' }], shownHash: null }),
+    ]);
+  });
+
+  it('types a reply on Enter, and keeps it when the screen changed since the reply began', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('r', 'n', 'o');
+    expect(d.ui.draft).toBe('no');
+    d.setPanes([{ ...p.menu, screenHash: 'menu-2', contentHash: 'menu-2' }, p.deploy, p.shell]);
+    d.press('enter');
+    expect(d.effects).toEqual([]);
+    expect(d.ui.mode).toBe('reply');
+    expect(d.ui.draft).toBe('no');
+    d.press('enter');
+    expect(d.effects).toEqual([
+      expect.objectContaining({ kind: 'reply', text: 'no', shownHash: 'menu-2' }),
+    ]);
+  });
+
+  it('quits on q and Ctrl-C, but Ctrl-C after the answer prefix is not a quit', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('q');
+    expect(d.effects).toEqual([{ kind: 'quit' }]);
+    d.effects.length = 0;
+    d.press('a', 'ctrl+c');
+    expect(d.effects.some((e) => e.kind === 'quit')).toBe(false);
+  });
+
+  it('says a service is not available yet, and asks for the switch once it is', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('w');
+    expect(d.ui.status?.text).toBe('attach server: not available yet');
+    expect(d.effects).toEqual([]);
+    const on = dashboard(p.all, { services: { bridge: { status: 'off' }, attach: { status: 'off' } } });
+    on.press('w');
+    expect(on.effects).toEqual([{ kind: 'toggle', service: 'attach' }]);
+  });
+
+  it('refuses once a key on a selection that moved by itself a moment ago', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('j');
+    d.setPanes([p.menu, p.shell]);
+    d.press('a');
+    expect(d.ui.mode).not.toBe('answer');
+    expect(d.ui.status?.text).toMatch(/the selection just moved to b:3\.0/);
+    d.press('a');
+    expect(d.ui.mode).toBe('answer');
+  });
+
+  it('snoozes only a stuck pane, through an effect', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('s');
+    expect(d.effects).toEqual([{ kind: 'snooze', key: p.menu.key }]);
+    d.press('G', 's');
+    expect(d.ui.status?.text).toBe('b:3.0 is not stuck');
+    expect(d.effects).toHaveLength(1);
+  });
+});
+
+describe('the selection after a filter', () => {
+  /** `/` then the text, one key per character. */
+  const filterFor = (d: ReturnType<typeof dashboard>, text: string) => d.press('/', ...[...text]);
+
+  it.each([
+    ['Esc clears the filter', ['escape']],
+    ['Enter keeps the filter, then Esc clears it', ['enter', 'escape']],
+  ])('stays on the pane chosen in the filter when %s', (_how, leave) => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('j');
+    expect(d.ui.selectedId).toBe(p.deploy.key);
+    // Only the shell's session is `b`: the filter leaves it alone on screen, selected.
+    filterFor(d, 'b:3');
+    expect(d.scene().rows.visibleIds).toEqual([p.shell.key]);
+    expect(d.scene().rows.selectedId).toBe(p.shell.key);
+    d.press(...leave);
+    expect(d.ui.filter).toBe('');
+    expect(d.scene().rows.selectedId).toBe(p.shell.key);
+    // What follows acts on that pane, not on the one selected before the filter.
+    d.press('s');
+    expect(d.ui.status?.text).toBe('b:3.0 is not stuck');
+  });
+
+  it('keeps the selection where it was when the filter matched nothing', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('j');
+    filterFor(d, 'zzz');
+    expect(d.scene().rows.visibleIds).toEqual([]);
+    d.press('escape');
+    expect(d.scene().rows.selectedId).toBe(p.deploy.key);
+  });
+});
+
+describe('every key gets an answer', () => {
+  function offline() {
+    const p = panes();
+    const box = paneView({ key: 'box/%7', host: 'box', online: false, state: 'stuck', reason: 'permission', quietSince: 0, stuckSince: 1_000, verdict: lineVerdict(['y', 'n']), screenHash: 'box-1', contentHash: 'box-1', pane: { paneId: '%7', sessionName: 'c', windowIndex: 1 } });
+    const hosts = [localHealth(), remoteHealth('box', { state: 'unreachable' })];
+    return { p, box, d: dashboard([box, ...p.all], { hosts }) };
+  }
+
+  it('swallows the rest of a refused reply, so its letters never become commands', () => {
+    const { box, d } = offline();
+    d.press('G');
+    expect(d.scene().rows.selectedId).toBe(box.key);
+    d.press('r');
+    expect(d.ui.status).toMatchObject({ text: expect.stringContaining('box is unreachable'), tone: 'warn' });
+    // `w` would switch the attach server, `q` quit: typed as the reply, they do nothing.
+    d.press('w', 'q', 'j');
+    expect(d.effects).toEqual([]);
+    expect(d.ui.selectedId).toBe(box.key);
+    expect(d.ui.status?.text).toContain('box is unreachable');
+    d.press('enter');
+    expect(d.ui.mode).toBe('normal');
+    d.press('k');
+    expect(d.ui.selectedId).not.toBe(box.key);
+  });
+
+  it('swallows the answer key after a refused a, and takes keys again after a pause', () => {
+    const { box, d } = offline();
+    d.press('G', 'a', 'q');
+    expect(d.effects).toEqual([]);
+    expect(d.ui.status?.text).toContain('box is unreachable');
+    d.advance(2_000);
+    d.press('k');
+    expect(d.ui.selectedId).not.toBe(box.key);
+  });
+
+  it('names the real reason when the pane shows no prompt any more', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('j');
+    // The person typed into the prompt in the pane: the poll sees a screen without a prompt.
+    const typedInto = { ...p.deploy, verdict: null, screenHash: 'deploy-2', contentHash: 'deploy-2' };
+    d.setPanes([p.menu, typedInto, p.shell]);
+    d.press('a', 'y');
+    expect(d.effects).toEqual([]);
+    expect(d.ui.status?.text).toBe('a:2.0 shows no prompt now, so y answers nothing; nothing was sent');
+  });
+
+  it('says the screen changed when it changed after a was pressed, whatever the key', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('j', 'a');
+    d.setPanes([p.menu, { ...p.deploy, verdict: null, screenHash: 'deploy-2', contentHash: 'deploy-2' }, p.shell]);
+    d.press('y');
+    expect(d.ui.status?.text).toMatch(/a:2\.0 changed since it was drawn; nothing was sent/);
+  });
+
+  it('clears a status message on the next key and after a few seconds', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('G', 's');
+    expect(d.ui.status?.text).toBe('b:3.0 is not stuck');
+    d.press('k');
+    expect(d.ui.status).toBeNull();
+    d.press('G', 's');
+    expect(d.ui.status).not.toBeNull();
+    d.setPanes(p.all);
+    d.advance(STATUS_MS);
+    d.setPanes(p.all);
+    expect(d.ui.status).toBeNull();
+  });
+});
