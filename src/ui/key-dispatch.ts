@@ -96,14 +96,17 @@ const after = (first: KeyOutcome, then: KeyOutcome): KeyOutcome => ({
 });
 
 /**
- * After a refused `a` or `r`: the keys of that sequence do nothing; Esc, Enter or a pause end it.
+ * After a refused `a` or `r`: the keys of that sequence do nothing; Esc (which also clears the
+ * refusal), Enter or a pause end it.
  * `a` or `r` again is a new try (what "press again" asks for), not part of the refused sequence.
  */
 function swallowKey(scene: KeyScene, key: KeyPress): KeyOutcome {
   const back = act({ type: 'done', status: null });
   const retry = findBinding('normal', key.name)?.command;
   if (scene.now - scene.ui.lastInputAt >= SWALLOW_MS || retry === 'answer' || retry === 'reply') return after(back, normalKey(scene, key));
-  if (key.name === 'escape' || key.name === 'enter') return back;
+  if (key.name === 'escape') return back;
+  // Enter ends the refused sequence it belonged to ("a, Enter"): the refusal stays to be read.
+  if (key.name === 'enter') return act({ type: 'done', status: scene.ui.status });
   return act({ type: 'swallow', status: scene.ui.status, now: scene.now });
 }
 

@@ -113,7 +113,7 @@ describe('dashboard triage in a real tmux server', () => {
     // Each refusal is awaited before the next key: once the last one shows, every key has been
     // handled, so the panes are checked at a known point. Esc clears the line in between.
     const refused = (key: string) => (s: string) =>
-      new RegExp(`no quick answer ${key} for ${deployTarget}|${deployTarget} was just answered`).test(s);
+      new RegExp(`no quick answer ${key} for ${deployTarget}|${deployTarget} (was just answered|shows no prompt now, so ${key} answers nothing)`).test(s);
     for (const key of ['Enter', 'y']) {
       await keys('Escape');
       await dashShows((s) => !refused('Enter')(s));

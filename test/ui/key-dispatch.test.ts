@@ -234,6 +234,8 @@ describe('every key gets an answer', () => {
     expect(d.ui.status?.text).toContain('box is unreachable');
     d.press('enter');
     expect(d.ui.mode).toBe('normal');
+    // The Enter that ends the refused reply leaves the refusal to be read; the next key clears it.
+    expect(d.ui.status?.text).toContain('box is unreachable');
     d.press('k');
     expect(d.ui.selectedId).not.toBe(box.key);
   });
@@ -247,6 +249,7 @@ describe('every key gets an answer', () => {
     d.press('k');
     expect(d.ui.selectedId).not.toBe(box.key);
   });
+
 
   it('names the real reason when the pane shows no prompt any more', () => {
     const p = panes();
