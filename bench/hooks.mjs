@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { resolveSettings } from '../dist/engine/config.js';
 import { createEngine } from '../dist/engine/engine.js';
 import { TmuxClient } from '../dist/engine/tmux/client.js';
-import { createServices } from '../dist/cli/services.js';
+import { createServices } from '../dist/cli/http-services.js';
 import { startNotifications } from '../dist/cli/notifications.js';
 import { startServer } from './lib/tmux-fixture.mjs';
 

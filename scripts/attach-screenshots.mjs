@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startDemoServer } from '../dist/cli/commands/demo.js';
-import { createServices } from '../dist/cli/services.js';
+import { createServices } from '../dist/cli/http-services.js';
 import { resolveSettings } from '../dist/engine/config.js';
 import { createEngine } from '../dist/engine/engine.js';
 import { buildRules } from '../dist/engine/prompt/matcher.js';

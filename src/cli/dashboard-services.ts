@@ -8,11 +8,11 @@ import type { Settings } from '../engine/config.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import type { PanePort } from '../engine/pane-port.js';
 import type { PanePortsHolder } from './pane-ports.js';
-import type { ServicesOptions } from './services.js';
-import { createServicesStore, type MutableServicesStore, type ServiceName } from '../ui/services.js';
+import type { ServicesOptions } from './http-services.js';
+import { createServicesStore, type MutableServicesStore, type ServiceName } from '../ui/service-state.js';
 import { configDir } from './config-file.js';
 import { refreshHookLauncher } from './hook-launcher.js';
-import type { Services } from './services.js';
+import type { Services } from './http-services.js';
 import { findToken, resolveToken, type ResolvedToken } from './token.js';
 
 export interface DashboardServices {
@@ -49,7 +49,7 @@ export function createDashboardServices(engine: DashboardServicesEngine, setting
   // The servers load on the first switch-on, so the dashboard starts without them.
   const open = async (): Promise<Services> => {
     token ??= resolveToken({ env, configDir: configDir(env) });
-    const [{ createServices }, shared] = await Promise.all([import('./services.js'), ports()]);
+    const [{ createServices }, shared] = await Promise.all([import('./http-services.js'), ports()]);
     services ??= createServices({ ...portOptions, token: token.token, ports: shared });
     return services;
   };

@@ -17,7 +17,7 @@ import { LOCAL_HOST, type EngineHandle, type PaneView } from '../engine/types.js
 import type { DashboardActions, JumpResult } from '../ui/actions.js';
 import { paneWhere } from '../ui/hosts.js';
 import { App } from '../ui/App.js';
-import { createServicesStore, type MutableServicesStore } from '../ui/services.js';
+import { createServicesStore, type MutableServicesStore } from '../ui/service-state.js';
 import { createUiStore } from '../ui/state.js';
 import type { Lifecycle } from './lifecycle.js';
 

@@ -6,7 +6,7 @@ import type { EngineHandle, EngineStore } from '../engine/types.js';
 import { AnswerLinks } from '../server/answers/answer-links.js';
 import { createAnswerFeature } from '../server/answers/answer-feature.js';
 import { createNotifier, notificationsWanted, type Notifier, type NotifierOptions } from '../notify/notifier.js';
-import type { Services } from './services.js';
+import type { Services } from './http-services.js';
 
 export interface NotificationsOptions {
   readonly engine: EngineStore & Pick<EngineHandle, 'onEvent' | 'pollNow'>;

@@ -21,23 +21,9 @@ import { PaneViews } from './poll/pane-views.js';
 import { PollLoop } from './poll/poll-loop.js';
 import { requestListing, type ListingAnswer } from './poll/poll-request.js';
 import { pollStep, type PaneEntry, type StepContext } from './poll/poll-step.js';
-import {
-  heldTimers,
-  LOCAL_HOST,
-  parsePaneKey,
-  systemClock,
-  type Clock,
-  type EndReason,
-  type CorralEvent,
-  type EngineHandle,
-  type EngineSnapshot,
-  type EngineStatus,
-  type HookEvent,
-  type HostSpec,
-  type PaneInfo,
-  type PaneView,
-  type Timers,
-} from './types.js';
+import { LOCAL_HOST, type Clock, type EndReason, type CorralEvent, type EngineHandle, type EngineSnapshot, type EngineStatus, type HookEvent, type HostSpec, type PaneInfo, type PaneView, type Timers } from './types.js';
+import { parsePaneKey } from './pane-key.js';
+import { heldTimers, systemClock } from './time.js';
 
 export { RECONNECT_MAX_MS, RECONNECT_MIN_MS, reconnectDelay } from './poll/host-health.js';
 

@@ -3,7 +3,8 @@
 // engine. Each host polls on its own timer, so a host that is slow or down delays no other.
 
 import type { Engine, HookPort } from './engine.js';
-import { parsePaneKey, type CorralEvent, type EngineHandle, type EngineSnapshot, type HookEvent } from './types.js';
+import { type CorralEvent, type EngineHandle, type EngineSnapshot, type HookEvent } from './types.js';
+import { parsePaneKey } from './pane-key.js';
 
 export interface HostsEngine extends EngineHandle, HookPort {
   /** Host names in display order (local first). */

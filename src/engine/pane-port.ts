@@ -14,19 +14,9 @@ import { printedCapturesLeak } from './pane-stream/repaint.js';
 import { ScreenChangedError, currentContentHash } from './guarded-send.js';
 import { PaneGoneError as TmuxPaneGoneError, tmuxVersion, type TmuxClient } from './tmux/client.js';
 import { UnknownKeyError, parseSendItems, type SendItem } from './keys.js';
-import {
-  parsePaneKey,
-  paneKey,
-  systemClock,
-  heldTimers,
-  type Clock,
-  type CorralEvent,
-  type EngineHandle,
-  type EngineSnapshot,
-  type EngineStore,
-  type PaneView,
-  type Timers,
-} from './types.js';
+import { type Clock, type CorralEvent, type EngineHandle, type EngineSnapshot, type EngineStore, type PaneView, type Timers } from './types.js';
+import { parsePaneKey, paneKey } from './pane-key.js';
+import { systemClock, heldTimers } from './time.js';
 
 // What the servers need about keys and errors, without reaching into the tmux layer.
 export { HostDownError, refuseIfHostDown };

@@ -10,7 +10,8 @@
 import { ACTIVE_WINDOW_MS } from './pane-status.js';
 import { desiredOptions, nextQuietAt, optionCommands, parseSlotKey, unsetOptionCommand, type OptionSlot, type StatusOptions } from './status-options.js';
 import type { TmuxClient } from './tmux/client.js';
-import { systemClock, systemTimers, type Clock, type EngineStore, type PaneView, type Timers } from './types.js';
+import { type Clock, type EngineStore, type PaneView, type Timers } from './types.js';
+import { systemClock, systemTimers } from './time.js';
 
 const WRITER_PREFIX = '@corral_writer_';
 

@@ -46,23 +46,6 @@ export interface HostHealth {
   readonly retryAt: number | null;
 }
 
-/**
- * The key of a pane across hosts: its tmux id on the local host (`%3`, as before), else
- * `host/%3` (`build-box/%3`).
- */
-export function paneKey(host: string, paneId: string): string {
-  return host === LOCAL_HOST ? paneId : `${host}/${paneId}`;
-}
-
-/** Splits a pane key into host and tmux pane id; null when it is not one. */
-export function parsePaneKey(key: string): { readonly host: string; readonly paneId: string } | null {
-  const slash = key.lastIndexOf('/');
-  const host = slash === -1 ? LOCAL_HOST : key.slice(0, slash);
-  const paneId = key.slice(slash + 1);
-  if (!/^%\d+$/.test(paneId) || host === '' || (slash !== -1 && host === LOCAL_HOST)) return null;
-  return { host, paneId };
-}
-
 /** What `list-panes -a` tells about one pane. */
 export interface PaneInfo {
   readonly paneId: string; // "%3"
@@ -273,31 +256,11 @@ export interface Clock {
   now(): number;
 }
 
-export const systemClock: Clock = { now: () => Date.now() };
-
 /** Injected timers, so tests fire them by hand. */
 export interface Timers {
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
 }
-
-/** Real timers that never keep the process alive by themselves (shutdown clears them anyway). */
-export const systemTimers: Timers = {
-  // eslint-disable-next-line no-restricted-globals -- the engine's real timers are armed here and only here
-  setTimeout: (callback, ms) => setTimeout(callback, ms).unref(),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
-
-/**
- * Real timers that keep the process alive while armed: a headless corral lives on its poll timer,
- * and the pause before the Enter that follows a typed line must finish (a one-shot command such as
- * `corral next --answer` would otherwise end in it, the line typed and the Enter never sent).
- */
-export const heldTimers: Timers = {
-  // eslint-disable-next-line no-restricted-globals -- the engine's real timers are armed here and only here
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
 
 /** What the dashboard and the servers may ask of the running engine besides reading the store. */
 export interface EngineHandle extends EngineStore {

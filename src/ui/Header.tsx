@@ -6,7 +6,7 @@ import { Box } from 'ink';
 import { Text } from './Text.js';
 import { clip } from './format.js';
 import type { StatusCounts } from '../engine/pane-status.js';
-import { describeService, type ServicesSnapshot } from './services.js';
+import { describeService, type ServicesSnapshot } from './service-state.js';
 
 interface Props {
   readonly server: string;

@@ -10,7 +10,7 @@ import { paneStatus } from '../engine/pane-status.js';
 import { hostDown, paneWhere } from './hosts.js';
 import { findBinding, keyLabel, type CommandName } from './keymap.js';
 import { answerRefusal, describeChoice, findAnswer, paneAnswers, type PaneAnswers } from './quick-answers.js';
-import { SERVICE_TITLES, type ServiceName, type ServicesSnapshot } from './services.js';
+import { SERVICE_TITLES, type ServiceName, type ServicesSnapshot } from './service-state.js';
 import { SETTLE_MS, type StatusMessage, type UiAction, type UiState, type VisibleRows } from './state.js';
 import type { SendItem } from '../engine/keys.js';
 

@@ -6,7 +6,7 @@ import type { EngineHandle } from '../engine/types.js';
 import type { DashboardActions } from './actions.js';
 import { paneWhere } from './hosts.js';
 import type { KeyEffect, TypeEffect } from './key-dispatch.js';
-import { SERVICE_TITLES, type ServicesStore } from './services.js';
+import { SERVICE_TITLES, type ServicesStore } from './service-state.js';
 import type { UiAction } from './state.js';
 
 export interface EffectDeps {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardActions } from '../../src/cli/dashboard-session.js';
-import { createServices, type Services } from '../../src/cli/services.js';
+import { createServices, type Services } from '../../src/cli/http-services.js';
 import { settingsSlices } from '../../src/cli/settings-slices.js';
 import { resolveSettings } from '../../src/engine/config.js';
 import { createEngine } from '../../src/engine/engine.js';

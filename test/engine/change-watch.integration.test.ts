@@ -10,7 +10,8 @@ import { createControlRunner } from '../../src/engine/tmux/control-runner.js';
 import { watchFormat } from '../../src/engine/tmux/change-watch.js';
 import { createExecRunner } from '../../src/engine/tmux/runner.js';
 import { localTransport } from '../../src/engine/tmux/transport.js';
-import { heldTimers, type CorralEvent, type PaneView, type Timers } from '../../src/engine/types.js';
+import { type CorralEvent, type PaneView, type Timers } from '../../src/engine/types.js';
+import { heldTimers } from '../../src/engine/time.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 
 let server: TestTmux;

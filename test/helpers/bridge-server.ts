@@ -5,7 +5,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { resolveSettings } from '../../src/engine/config.js';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
-import { createServices, type Services } from '../../src/cli/services.js';
+import { createServices, type Services } from '../../src/cli/http-services.js';
 import type { BridgeFeature } from '../../src/server/bridge/index.js';
 import { startTestTmux, type TestTmux } from './tmux-server.js';
 

@@ -8,7 +8,7 @@ import { resolveSettings } from '../../src/engine/config.js';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { CorralEvent } from '../../src/engine/types.js';
-import { createServices, type Services } from '../../src/cli/services.js';
+import { createServices, type Services } from '../../src/cli/http-services.js';
 import { CLI } from './cli.js';
 import { startTestTmux, type TestTmux } from './tmux-server.js';
 

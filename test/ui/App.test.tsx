@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render } from 'ink-testing-library';
 import { App } from '../../src/ui/App.js';
-import { createServicesStore } from '../../src/ui/services.js';
+import { createServicesStore } from '../../src/ui/service-state.js';
 import type { PromptVerdict } from '../../src/engine/types.js';
 import { fakeActions, fakeEngine, menuVerdict, manualClock, paneView } from '../helpers/fake-engine.js';
 

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { dispatchKey, type KeyEffect, type KeyPress, type KeyScene } from '../../src/ui/key-dispatch.js';
 import { STATUS_MS, initialUiState, uiReducer, visibleRows, type UiState } from '../../src/ui/state.js';
-import { matchesFilter } from '../../src/ui/pane-status.js';
-import { UNAVAILABLE_SERVICES, type ServicesSnapshot } from '../../src/ui/services.js';
+import { matchesFilter } from '../../src/ui/pane-label.js';
+import { UNAVAILABLE_SERVICES, type ServicesSnapshot } from '../../src/ui/service-state.js';
 import type { HostHealth, PaneView, PromptVerdict } from '../../src/engine/types.js';
 import { localHealth, menuVerdict, paneView, remoteHealth } from '../helpers/fake-engine.js';
 

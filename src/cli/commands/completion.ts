@@ -3,7 +3,7 @@
 
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
-import { SHELLS, completionScript, type Shell } from '../completion.js';
+import { SHELLS, completionScript, type Shell } from '../completion-scripts.js';
 import { GLOBAL_FLAGS } from '../global-flags.js';
 
 export const completionCommand: Command = {

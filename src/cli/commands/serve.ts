@@ -48,7 +48,7 @@ export const serveCommand: Command = {
     const wantBridge = flags.bridge === true || !wantAttach;
     const token = resolveToken({ flag: typeof flags.token === 'string' ? flags.token : undefined, env, configDir: configDir(env) });
     // The servers (and ws) load only for the commands that serve: `corral` itself starts faster.
-    const { createServices, ServiceError } = await import('../services.js');
+    const { createServices, ServiceError } = await import('../http-services.js');
     const { engine, tmux, hosts } = await setupEngine(settings, env, stderr, { persistent: true });
     // Stopped in reverse order: the servers (viewers hear 1001) before the engine and its tmux
     // connection, and the daemon queue's last delivery after both.

@@ -4,7 +4,8 @@
 
 import type { BatchCapture } from '../tmux/commands.js';
 import type { CaptureBatchResult } from '../tmux/client.js';
-import { systemTimers, type Timers } from '../types.js';
+import { type Timers } from '../types.js';
+import { systemTimers } from '../time.js';
 
 
 export type TickEvent =

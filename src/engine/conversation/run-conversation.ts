@@ -8,7 +8,8 @@
 // from the command leaves the pane waiting: the next message is typed as the answer to it.
 // Typing is whole or not at all. tmux, streams, time and timers are injected.
 
-import { systemClock, systemTimers, type Clock, type Timers } from '../types.js';
+import { type Clock, type Timers } from '../types.js';
+import { systemClock, systemTimers } from '../time.js';
 import type { SendItem } from '../keys.js';
 import { PaneGoneError, type CaptureBatchResult } from '../tmux/client.js';
 import type { BatchCapture } from '../tmux/commands.js';

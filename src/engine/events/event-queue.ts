@@ -2,7 +2,8 @@
 // down never blocks the caller: events wait in a bounded queue, the oldest are dropped (and
 // counted) when it overflows, and delivery is retried with exponential backoff.
 
-import { heldTimers, type CorralEvent, type Timers } from '../types.js';
+import { type CorralEvent, type Timers } from '../types.js';
+import { heldTimers } from '../time.js';
 
 export type { Timers } from '../types.js';
 

@@ -7,7 +7,8 @@
 // control clients (attaching and detaching them concurrently can crash tmux 3.3a).
 
 import type { TmuxTransport } from '../tmux/transport.js';
-import { systemTimers, type Timers, type TmuxSocket } from '../types.js';
+import { type Timers, type TmuxSocket } from '../types.js';
+import { systemTimers } from '../time.js';
 import { ControlClient, type ControlClientOptions } from '../tmux/control-client.js';
 import { replyLines, type ControlReply } from '../tmux/control-protocol.js';
 import type { SendItem } from '../keys.js';

@@ -7,7 +7,8 @@
 // corral, however corral ends (even on SIGKILL).
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { heldTimers, type Timers, type TmuxSocket } from '../types.js';
+import { type Timers, type TmuxSocket } from '../types.js';
+import { heldTimers } from '../time.js';
 import { controlGate, type ControlGate } from './control-gate.js';
 import { ControlLimitError, ControlParser, formatControlLine, replyLines, type ControlEvent, type ControlReply } from './control-protocol.js';
 import { localTransport, type TmuxTransport } from './transport.js';

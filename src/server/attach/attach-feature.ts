@@ -6,7 +6,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { AttachSettings } from '../../engine/config.js';
 import type { PanePort } from '../../engine/pane-port.js';
-import { systemClock, type Clock } from '../../engine/types.js';
+import { type Clock } from '../../engine/types.js';
+import { systemClock } from '../../engine/time.js';
 import { errorBody, sendJson, type HttpFeature, type RequestContext, type UpgradeContext } from '../http-server.js';
 import { handleAction } from './action-route.js';
 import { AttachSockets } from './attach-upgrade.js';

@@ -4,7 +4,8 @@
 // the person saw; if the pane shows another screen now, nothing is typed. Pure: request bodies and
 // engine views in, a request for the pane port or an error out.
 
-import { LOCAL_HOST, paneKey, type PaneView } from '../../engine/types.js';
+import { LOCAL_HOST, type PaneView } from '../../engine/types.js';
+import { paneKey } from '../../engine/pane-key.js';
 import { AnswerRefusedError, planAnswer } from '../../engine/answer-plan.js';
 import { UnknownKeyError, parseSendItems, type SendItem } from '../../engine/pane-port.js';
 

@@ -1,7 +1,8 @@
 // The attach WebSocket protocol: JSON text frames with a `type` field (snake_case), the close
 // codes, and the validation of what clients send. Pure: text in, a message or an error out.
 
-import { LOCAL_HOST, paneKey } from '../../engine/types.js';
+import { LOCAL_HOST } from '../../engine/types.js';
+import { paneKey } from '../../engine/pane-key.js';
 import { decodeComponent } from '../http-server.js';
 
 /** Close codes the attach server uses (also listed in the README). */

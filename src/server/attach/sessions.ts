@@ -4,7 +4,8 @@
 // or revoked, after an idle or an absolute limit, or when corral stops. Time comes from the clock.
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { systemClock, type Clock } from '../../engine/types.js';
+import { type Clock } from '../../engine/types.js';
+import { systemClock } from '../../engine/time.js';
 
 export const LOGIN_CODE_TTL_MS = 10 * 60_000;
 /** Defaults of the attach settings: ended after 12 hours unused, and 7 days after sign-in at the latest. */

@@ -6,8 +6,10 @@
 // engine's conversation port.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { systemClock, type Clock, type EngineStore, type PaneView } from '../../engine/types.js';
-import { systemTimers, type Timers } from '../../engine/types.js';
+import { type Clock, type EngineStore, type PaneView } from '../../engine/types.js';
+import { systemClock } from '../../engine/time.js';
+import { type Timers } from '../../engine/types.js';
+import { systemTimers } from '../../engine/time.js';
 import { NotAtPromptError, PaneBusyError } from '../../engine/conversation/run-conversation.js';
 import { HostDownError, PaneGoneError, UnknownHostError, type ConversationOutcome, type PanePort } from '../../engine/pane-port.js';
 import { bearerToken, errorBody, sendJson, tokenMatches, type HttpFeature, type RequestContext } from '../http-server.js';

@@ -12,7 +12,8 @@ import { AnswerRefusedError, HostDownError, PaneGoneError, ScreenChangedError, t
 import { quietMs } from '../../engine/pane-status.js';
 import { compareViews } from '../../engine/pane-order.js';
 import { statusWord, waits, type StatusWord } from '../../engine/status-options.js';
-import { systemClock, systemTimers, type Clock, type PaneView, type Timers } from '../../engine/types.js';
+import { type Clock, type PaneView, type Timers } from '../../engine/types.js';
+import { systemClock, systemTimers } from '../../engine/time.js';
 import type { TypingPolicy } from './typing-policy.js';
 
 export interface McpToolsOptions {

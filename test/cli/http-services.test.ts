@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:net';
 import { resolveSettings } from '../../src/engine/config.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { EngineHandle, EngineSnapshot } from '../../src/engine/types.js';
-import { ServiceError, createServices, type Services } from '../../src/cli/services.js';
+import { ServiceError, createServices, type Services } from '../../src/cli/http-services.js';
 import { scriptedTmux } from '../helpers/scripted-panes.js';
 
 const TOKEN = 'services-token-0123456789';
