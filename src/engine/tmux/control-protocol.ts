@@ -206,7 +206,6 @@ export function replyLines(reply: ControlReply): string[] {
 export type ControlEvent =
   { readonly kind: 'reply'; readonly reply: ControlReply } | Exclude<ControlLine, { kind: 'begin' | 'end' | 'text' }>;
 
-const EMPTY = Buffer.alloc(0);
 const LF = Buffer.from('\n');
 const NEWLINE_PERCENT = Buffer.from('\n%');
 
@@ -219,15 +218,24 @@ const NEWLINE_PERCENT = Buffer.from('\n%');
  * in one piece, without a string or an array per line.
  */
 export class ControlParser {
-  /** The start of an unfinished line, carried over to the next chunk. */
-  private pending: Buffer = EMPTY;
+  /** The start of an unfinished line, carried over to the next chunks, and its length. */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
   private block: { time: number; number: number; flags: number; parts: Buffer[]; bytes: number } | null = null;
 
   constructor(private readonly limits: { readonly maxLine: number; readonly maxReply: number } = { maxLine: MAX_CONTROL_LINE, maxReply: MAX_CONTROL_REPLY }) {}
 
   /** Feeds a chunk; throws ControlLimitError when a line or a reply outgrows its limit (drop the connection then). */
   push(chunk: Buffer, emit: (event: ControlEvent) => void): void {
-    const data = this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : chunk;
+    if (this.pendingBytes > 0 && chunk.indexOf(0x0a) === -1) {
+      // Still the same unfinished line: its parts are kept and joined once, when its end arrives
+      // (joining on every chunk would copy a long line over and over).
+      this.pendingBytes += chunk.length;
+      if (this.pendingBytes > this.limits.maxLine) this.overflow();
+      this.pending.push(Buffer.from(chunk));
+      return;
+    }
+    const data = this.pendingBytes > 0 ? Buffer.concat([...this.pending, chunk]) : chunk;
     let start = 0;
     while (start < data.length) {
       const block = this.block;
@@ -245,13 +253,17 @@ export class ControlParser {
       this.line(data.subarray(start, nl), emit);
       start = nl + 1;
     }
-    if (data.length - start > this.limits.maxLine) {
-      this.pending = EMPTY;
-      this.block = null;
-      throw new ControlLimitError('line', this.limits.maxLine);
-    }
+    if (data.length - start > this.limits.maxLine) this.overflow();
     // A copy: the rest may outlive this chunk by many reads.
-    this.pending = start < data.length ? Buffer.from(data.subarray(start)) : EMPTY;
+    this.pending = start < data.length ? [Buffer.from(data.subarray(start))] : [];
+    this.pendingBytes = data.length - start;
+  }
+
+  private overflow(): never {
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.block = null;
+    throw new ControlLimitError('line', this.limits.maxLine);
   }
 
   private addToBlock(block: NonNullable<ControlParser['block']>, part: Buffer): void {
