@@ -145,7 +145,8 @@ describe('tmux over ssh', () => {
     await execFileAsync('ssh', [...sshd.sshOptions, '-o', `ControlPath=${join(dir, '%C')}`, '-O', 'check', sshd.alias]);
     expect(masters(dir)).toHaveLength(1);
     await tmux.close();
-    expect(existsSync(join(dir, sockets[0]!))).toBe(false);
+    // `-O exit` returns once the master has agreed to end; it unlinks its socket as it exits.
+    await waitUntil(() => !existsSync(join(dir, sockets[0]!)), 5_000, 'the master to remove its socket');
     await waitUntil(() => sshProcesses(dir).length === 0, 5_000, 'every ssh process to end');
     // The session processes end too: only the listener is left.
     await waitUntil(() => sshd.processes().length === 1, 5_000, 'the sshd sessions to end');
