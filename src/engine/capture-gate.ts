@@ -71,6 +71,15 @@ export function following(captured: LastCapture, now: number, followMs: number):
 }
 
 /**
+ * Whether a pane's window has printed nothing since a capture taken at `capturedAt` (wall-clock
+ * ms), by tmux's stamp: a screen that changed anyway changed without output (a resize reflowed it,
+ * history was cleared), which is no activity. False when tmux gave no stamp.
+ */
+export function silentSince(capturedAt: number, current: PaneInfo): boolean {
+  return current.windowActivity > 0 && current.windowActivity + 1000 <= capturedAt;
+}
+
+/**
  * When the screen of a pane that changed between two captures changed last, at the latest, as a
  * wall-clock time: the end of the second its window last printed in (tmux's stamp), no earlier than
  * the capture before and no later than `now`. Null when the change may come from something other

@@ -40,6 +40,11 @@ export interface EngineOptions {
   readonly wallClock?: Clock;
   /** The host this engine watches: this machine by default. */
   readonly host?: HostSpec;
+  /**
+   * The latest wall-clock time a pane's program (by its pid) used its terminal, when that can be
+   * told (see tty-output.ts: this machine's panes only); a pane's quiet time then starts no later.
+   */
+  readonly terminalUse?: (pid: number) => number | null;
 }
 
 /** Where agent hook calls enter the engine (the HTTP hook receiver calls it). */
@@ -103,6 +108,7 @@ class HostEngine {
   private asked: { readonly mark: number; readonly at: number; readonly panes: PaneInfo[] } | null = null;
   /** The last cycle asked tmux nothing. */
   private skipped = false;
+  private readonly terminalUse: ((pid: number) => number | null) | null;
 
   constructor(options: EngineOptions) {
     const { settings, tmux } = options;
@@ -113,6 +119,7 @@ class HostEngine {
     const spec: HostSpec = options.host ?? { name: LOCAL_HOST, ssh: null, socket: tmux.socket };
     this.host = spec.name;
     this.remote = spec.ssh !== null;
+    this.terminalUse = options.terminalUse ?? null;
     const scope: ScopeOptions = { optIn: settings.optIn, prefix: settings.prefix, selfPaneId: options.selfPaneId ?? null };
     this.machine = { quietThresholdMs: settings.quietThresholdMs, hookGraceMs: settings.hookGraceMs, hookPermissionTtlMs: settings.hookPermissionTtlMs };
     this.context = { host: spec.name, scope, machine: this.machine, rules: options.rules ?? DEFAULT_RULES, previewLines: settings.previewLines };
@@ -177,7 +184,7 @@ class HostEngine {
     this.health.answered(now);
     this.offline = [];
     const panes = output.panes.map((pane) => this.skew.toLocal(pane));
-    const listing = { panes, screens: output.screens, chosen, requestedAt, now, wallNow: this.wallClock.now(), cycle: this.cycle };
+    const listing = { panes, screens: output.screens, chosen, requestedAt, now, wallNow: this.wallClock.now(), cycle: this.cycle, usedBy: this.terminalUseOfNew(panes) };
     const step = pollStep(this.entries, listing, { ...this.context, skew: this.skew.value });
     this.entries = step.entries;
     // A listing stepped over again still shows the records its first step cleared: not again.
@@ -186,6 +193,19 @@ class HostEngine {
     this.store.emit(step.events);
     this.publish('ok', null);
     return step.registeredNew;
+  }
+
+  /** When the panes this engine does not track yet last used their terminals, where that can be told. */
+  private terminalUseOfNew(panes: readonly PaneInfo[]): ReadonlyMap<string, number> {
+    const read = this.terminalUse;
+    const used = new Map<string, number>();
+    if (read === null) return used;
+    for (const pane of panes) {
+      if (this.entries.has(pane.paneId)) continue;
+      const at = read(pane.pid);
+      if (at !== null) used.set(pane.paneId, at);
+    }
+    return used;
   }
 
   private failCycle(error: unknown): void {

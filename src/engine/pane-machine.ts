@@ -116,11 +116,14 @@ export type Observation = ScreenObservation | HookObservation;
 
 /**
  * Starts tracking a pane. Its quiet time starts at its window's last activity when tmux knows it
- * (so a pane idle for an hour before corral started is not reported as fresh), else now.
+ * (so a pane idle for an hour before corral started is not reported as fresh), or at `usedBy` (the
+ * latest its own terminal was used, when that is known and earlier: the window's stamp also moves
+ * when another pane of it prints), else now.
  */
-export function register(pane: PaneInfo, now: number, host: string = LOCAL_HOST): Step {
+export function register(pane: PaneInfo, now: number, host: string = LOCAL_HOST, usedBy: number | null = null): Step {
   // tmux reports whole seconds: the end of that second is the safe (never early) estimate.
-  const activity = pane.windowActivity > 0 ? Math.min(now, pane.windowActivity + 999) : now;
+  const stamped = pane.windowActivity > 0 ? Math.min(now, pane.windowActivity + 999) : now;
+  const activity = usedBy === null ? stamped : Math.min(stamped, usedBy);
   const key = paneKey(host, pane.paneId);
   const track: PaneTrack = {
     host,

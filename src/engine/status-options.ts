@@ -10,8 +10,12 @@
 // - session `@corral_session_waiting` and `@corral_session_waiting_reason`: how many of its panes
 //   wait for a person, and the most urgent reason (permission before stopped);
 // - global `@corral_waiting` and `@corral_waiting_reason`: the same for the whole server.
+//
+// With them, pane `@corral_quiet` (quiet-record.ts): since when a pane that is not active has been
+// quiet, which another corral takes over; it stays after corral stops, for the next one.
 
 import { paneStatus } from './pane-status.js';
+import { QUIET_OPTION, quietRecordValue } from './quiet-record.js';
 import type { PaneView, StuckReason } from './types.js';
 
 export const STATE_OPTION = '@corral_state';
@@ -38,6 +42,11 @@ export function waits(word: StatusWord): word is StuckReason {
 }
 
 export type OptionScope = 'pane' | 'window' | 'session' | 'global';
+
+/** Options a stopping writer leaves in place for the corral that comes next. */
+export function keptAfterStop(slot: OptionSlot): boolean {
+  return slot.name === QUIET_OPTION;
+}
 
 /** One option on one tmux object: `pane %3 @corral_state`, `global - @corral_waiting`. */
 export interface OptionSlot {
@@ -87,6 +96,8 @@ export function desiredOptions(views: readonly PaneView[], now: number): StatusO
     const { paneId, windowId, sessionId } = view.pane;
     set('pane', paneId, STATE_OPTION, word);
     set('pane', paneId, SINCE_OPTION, waits(word) ? String(view.stuckSince ?? view.quietSince) : '');
+    // Written once a pane turns quiet, not while it prints: no write per capture of a busy pane.
+    if (word !== 'active' && view.contentHash !== '') set('pane', paneId, QUIET_OPTION, quietRecordValue(view.quietSince, view.contentHash));
     const window = windows.get(windowId);
     windows.set(windowId, window === undefined ? word : moreUrgent(window, word));
     const session = countOf(sessions, sessionId);

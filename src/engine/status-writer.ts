@@ -8,7 +8,7 @@
 // by its pid when it ran on this machine.
 
 import { ACTIVE_WINDOW_MS } from './pane-status.js';
-import { desiredOptions, nextQuietAt, optionCommands, parseSlotKey, unsetOptionCommand, type OptionSlot, type StatusOptions } from './status-options.js';
+import { desiredOptions, keptAfterStop, nextQuietAt, optionCommands, parseSlotKey, unsetOptionCommand, type OptionSlot, type StatusOptions } from './status-options.js';
 import type { TmuxClient } from './tmux/client.js';
 import { type Clock, type EngineStore, type PaneView, type Timers } from './types.js';
 import { systemClock, systemTimers } from './time.js';
@@ -73,7 +73,8 @@ async function withdraw(options: StatusWriterOptions, self: string, written: Sta
     const shown = await tmux.runEach([['set-option', '-q', '-u', '-g', self]]).then(() => tmux.globalOptions());
     // Another corral still keeps them up to date: leave them.
     if (liveWriters(shown, options.machine, options.alive, self).length > 0) return;
-    await tmux.runEach([...written.keys()].map((key) => unsetOptionCommand(parseSlotKey(key))));
+    const unset = [...written.keys()].map(parseSlotKey).filter((slot) => !keptAfterStop(slot));
+    await tmux.runEach(unset.map(unsetOptionCommand));
   } catch {
     // The server went away, taking its options with it.
   }

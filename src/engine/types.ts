@@ -68,6 +68,11 @@ export interface PaneInfo {
   readonly windowActivity: number;
   /** The pane's `@corral_hook` option: its agent's last hook event as corral recorded it ('' when none). */
   readonly hookRecord: string;
+  /**
+   * The pane's `@corral_quiet` option: since when the corral that watches it saw its screen still,
+   * and that screen's hash (see quiet-record.ts; '' when none). Read from full listings only.
+   */
+  readonly quietRecord: string;
 }
 
 export type StuckReason = 'permission' | 'stopped';

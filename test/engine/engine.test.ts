@@ -272,10 +272,20 @@ describe('engine (scripted tmux, manual clock)', () => {
       const endOfOutput = now() - (wall() - (lastOutputSecond * 1000 + 999));
       expect(view.quietSince).toBe(Math.min(now(), endOfOutput));
       expect(view.quietSince).toBeLessThan(now());
-      // A change that needs no output (a resize) starts the quiet time at the capture that sees it.
+      // A change with no output (a resize reflowed the screen; the window printed nothing since the
+      // last capture) is no activity: the quiet time goes on.
+      const quietSince = view.quietSince;
       advance(3000);
       busy.width = 60;
       busy.screen = 'reflowed';
+      expect(await poll()).toBe(1);
+      expect(engine.getSnapshot().panes[0]?.lines).toEqual(['reflowed']);
+      expect(engine.getSnapshot().panes[0]?.quietSince).toBe(quietSince);
+      // A resize the program answers by drawing again printed: the quiet time starts at the capture that sees it.
+      advance(3000);
+      busy.width = 70;
+      busy.screen = 'drawn again';
+      busy.activity = wallSeconds();
       expect(await poll()).toBe(1);
       expect(engine.getSnapshot().panes[0]?.quietSince).toBe(now());
     });

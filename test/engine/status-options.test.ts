@@ -46,10 +46,18 @@ describe('status options', () => {
   it('are written only where they changed; options of closed panes are not unset', () => {
     expect(optionCommands(options, options)).toEqual([]);
     const later = desiredOptions(views.map((v) => (v.pane.paneId === '%2' ? { ...v, quietSince: NOW - 10_000 } : v)), NOW);
-    expect(optionCommands(options, later)).toEqual([['set-option', '-q', '-p', '-t', '%2', '@corral_state', 'quiet']]);
+    // Turned quiet: its state, and its quiet record (since when, on which screen) for the next corral.
+    expect(optionCommands(options, later)).toEqual([
+      ['set-option', '-q', '-p', '-t', '%2', '@corral_state', 'quiet'],
+      ['set-option', '-q', '-p', '-t', '%2', '@corral_quiet', `${NOW - 10_000}.h%2`],
+    ]);
     const fewer = desiredOptions(views.filter((v) => v.pane.paneId !== '%5'), NOW);
     expect(optionCommands(options, fewer, (slot) => slot.target === '%5')).toEqual([]);
-    expect(optionCommands(options, fewer)).toEqual([['set-option', '-q', '-u', '-p', '-t', '%5', '@corral_state'], ['set-option', '-q', '-u', '-p', '-t', '%5', '@corral_since']]);
+    expect(optionCommands(options, fewer)).toEqual([
+      ['set-option', '-q', '-u', '-p', '-t', '%5', '@corral_state'],
+      ['set-option', '-q', '-u', '-p', '-t', '%5', '@corral_since'],
+      ['set-option', '-q', '-u', '-p', '-t', '%5', '@corral_quiet'],
+    ]);
   });
 
   it('know when an active pane turns quiet by time alone', () => {
@@ -115,11 +123,12 @@ describe('status writer', () => {
     await writer.flush();
     expect(server.options.get('%2 @corral_state')).toBe('stopped');
     expect(server.options.get('g @corral_waiting')).toBe('2');
-    // The pane's state and since, its window's state, its session's and the server's counts: nothing else.
+    // The pane's state, since and quiet record (its quiet time is another), its window's state, its
+    // session's and the server's counts: nothing else.
     expect(server.commands.slice(sent).map((c) => `${c.includes('-g') ? 'g' : c[c.indexOf('-t') + 1]} ${c.at(-2)}`).sort()).toEqual(
-      ['%2 @corral_since', '%2 @corral_state', '$0 @corral_session_waiting', '@2 @corral_state', 'g @corral_waiting'].sort(),
+      ['%2 @corral_quiet', '%2 @corral_since', '%2 @corral_state', '$0 @corral_session_waiting', '@2 @corral_state', 'g @corral_waiting'].sort(),
     );
-    expect(writer.writes - first).toBe(5);
+    expect(writer.writes - first).toBe(6);
   });
 
   it('turns an active pane quiet when its time comes, with no new snapshot', async () => {
@@ -148,6 +157,7 @@ describe('status writer', () => {
     again.server.options.set(`g ${writerOption('box', 99)}`, '1');
     expect(liveWriters('@corral_writer_box_99 1\n@corral_writer_box_4242 1\n', 'box', alive, writerOption('box', 4242))).toEqual([]);
     await again.writer.stop();
-    expect([...again.server.options.keys()].filter((k) => !k.includes('writer_box_99'))).toEqual([]);
+    // Only the quiet record stays, for the corral that comes next.
+    expect([...again.server.options.keys()].filter((k) => !k.includes('writer_box_99'))).toEqual(['%1 @corral_quiet']);
   });
 });

@@ -86,6 +86,7 @@ export function paneInfo(overrides: Partial<PaneInfo> = {}): PaneInfo {
     alternateOn: false,
     windowActivity: 0,
     hookRecord: '',
+    quietRecord: '',
     ...overrides,
   };
 }

@@ -3,6 +3,7 @@
 // control-mode poll does) and the buffer commands, from a mutable list of panes.
 
 import { HOOK_RECORD_FORMAT } from '../../src/engine/hooks/hook-record.js';
+import { QUIET_OPTION, QUIET_RECORD_FORMAT } from '../../src/engine/quiet-record.js';
 import type { TmuxResult, TmuxRunner } from '../../src/engine/tmux/runner.js';
 
 export interface PolledPane {
@@ -17,6 +18,8 @@ export interface PolledPane {
   alternateOn?: boolean;
   /** The pane's `@corral_hook` option, as a listing shows it (see hook-record.ts). */
   hookRecord?: string;
+  /** The pane's `@corral_quiet` option (see quiet-record.ts). */
+  quietRecord?: string;
   /** Its foreground command (bash by default). */
   command?: string;
 }
@@ -57,7 +60,7 @@ function variables(p: PolledPane): Record<string, string> {
 
 function expand(format: string, p: PolledPane): string {
   const vars = variables(p);
-  return format.replaceAll(HOOK_RECORD_FORMAT, p.hookRecord ?? '').replace(/#\{([a-z_]+)\}/g, (whole, name: string) => {
+  return format.replaceAll(HOOK_RECORD_FORMAT, p.hookRecord ?? '').replaceAll(QUIET_RECORD_FORMAT, p.quietRecord ?? '').replace(/#\{([a-z_]+)\}/g, (whole, name: string) => {
     const value = vars[name];
     if (value === undefined) throw new Error(`the scripted tmux knows no format variable ${whole}`);
     return value;
@@ -103,11 +106,12 @@ export function scriptedPoll(panes: readonly PolledPane[], serverSeconds: () => 
       } else if (cmd[0] === 'delete-buffer') {
         buffers.delete(cmd[2]!);
       } else if (cmd[0] === 'set-option' && cmd.includes('-p')) {
-        // Pane options: only the hook record is kept.
+        // Pane options: only the hook and quiet records are kept.
         const p = panes.find((x) => x.id === cmd[cmd.indexOf('-t') + 1]);
         if (!p) return { stdout, stderr: `can't find pane: ${cmd[cmd.indexOf('-t') + 1]}\n`, exitCode: 1 };
         const value = cmd.includes('-F') ? cmd.at(-1)!.replaceAll('#{pane_current_command}', p.command ?? 'bash') : cmd.at(-1)!;
         if (cmd.at(cmd.includes('-u') ? -1 : -2) === '@corral_hook') p.hookRecord = cmd.includes('-u') ? '' : value;
+        if (cmd.at(cmd.includes('-u') ? -1 : -2) === QUIET_OPTION) p.quietRecord = cmd.includes('-u') ? '' : value;
       } else if (cmd[0] === 'if-shell' && cmd.includes('-F')) {
         // `#{==:#{@corral_hook},VALUE}` then `set-option -p -u -t %N @corral_hook`: compare and clear.
         const p = panes.find((x) => x.id === cmd[cmd.indexOf('-t') + 1]);

@@ -2,10 +2,11 @@
 // (with the screens the cycle captured) in, the next state, the events and the hook records to
 // clear out. No tmux, no clock: the caller reads both and hands the readings in.
 
-import { outputEndedBy, type LastCapture } from '../capture-gate.js';
+import { outputEndedBy, silentSince, type LastCapture } from '../capture-gate.js';
 import { agentExited, decodeHookRecord, hookRecordEvent } from '../hooks/hook-record.js';
 import { end, observe, register, type MachineConfig, type PaneTrack } from '../pane-machine.js';
 import { classifyScreen, type PromptRules } from '../prompt/matcher.js';
+import { quietSinceFromRecord } from '../quiet-record.js';
 import { contentHash } from '../screen-content.js';
 import { readLines } from '../screen-hash.js';
 import { inScope, type ScopeOptions } from '../scope.js';
@@ -59,6 +60,8 @@ export interface PollListing {
   /** Wall-clock time the answer came. */
   readonly wallNow: number;
   readonly cycle: number;
+  /** For panes new to this listing: the latest their own terminal was used (see tty-output.ts), where known. */
+  readonly usedBy?: ReadonlyMap<string, number>;
 }
 
 export interface StepContext {
@@ -130,7 +133,7 @@ interface PaneStep {
 
 /** A pane seen for the first time: registered, with what its hook record says. */
 function registerPane(pane: PaneInfo, listing: PollListing, context: StepContext): PaneStep {
-  const step = register(pane, listing.now, context.host);
+  const step = register(pane, listing.now, context.host, listing.usedBy?.get(pane.paneId) ?? null);
   const fresh: PaneEntry = { pane, track: step.track, lines: [], linesHash: null, captured: null, screen: null, hookRecord: '', clearedRecord: '', agentCommand: '' };
   const hooked = followHookRecord(fresh, pane, listing, context);
   return {
@@ -169,6 +172,15 @@ function updatePane(entry: PaneEntry, pane: PaneInfo, known: boolean, listing: P
   return { entry: screened.entry, events, registeredNew: false, clearRecords };
 }
 
+/**
+ * A pane's first screen, when another corral recorded since when this very screen has been still
+ * (see quiet-record.ts): its quiet time goes on from there instead of starting again.
+ */
+function quietByRecord(track: PaneTrack, pane: PaneInfo, content: string, now: number): PaneTrack {
+  const since = quietSinceFromRecord(pane.quietRecord, content, now);
+  return since !== null && since < track.quietSince ? { ...track, quietSince: since } : track;
+}
+
 /** A captured screen through the pane's machine. */
 function observeScreen(entry: PaneEntry, pane: PaneInfo, text: string, listing: PollListing, context: StepContext): { entry: PaneEntry; events: readonly CorralEvent[] } {
   const { requestedAt, now } = listing;
@@ -180,8 +192,10 @@ function observeScreen(entry: PaneEntry, pane: PaneInfo, text: string, listing: 
   // Quiet time starts when the output ended, not when this capture found it (a pane followed at a
   // steady pace is captured late): moved from tmux's wall-clock stamp to the engine's clock.
   const endedBy = changed && previous !== null ? outputEndedBy(previous, pane, requestedAt) : null;
-  const changedAt = endedBy === null ? now : now - (requestedAt - endedBy);
-  const step = observe(entry.track, { hash, contentHash: screen.contentHash, verdict, changedAt }, now, context.machine);
+  const track = before === null ? quietByRecord(entry.track, pane, screen.contentHash, now) : entry.track;
+  // A change that came with no output since the last capture leaves the quiet clock where it was.
+  const changedAt = previous !== null && silentSince(previous.at, pane) ? track.quietSince : endedBy === null ? now : now - (requestedAt - endedBy);
+  const step = observe(track, { hash, contentHash: screen.contentHash, verdict, changedAt }, now, context.machine);
   // Keep the same array while the screen is unchanged (a blank screen too), so the view, and with
   // it the snapshot, stays the same object and readers need not re-render.
   const fresh = step.track.hash !== entry.linesHash;

@@ -126,6 +126,7 @@ interface PaneDetails {
   readonly title: string;
   readonly cwd: string;
   readonly command: string;
+  readonly quietRecord: string;
 }
 
 export class TmuxClient {
@@ -630,8 +631,8 @@ export function pickClient(listing: string, sep: string, paneId: string | null):
 }
 
 function detailsOf(pane: PaneInfo): PaneDetails {
-  const { pid, dead, sessionId, windowId, sessionName, windowName, title, cwd, command } = pane;
-  return { pid, dead, sessionId, windowId, sessionName, windowName, title, cwd, command };
+  const { pid, dead, sessionId, windowId, sessionName, windowName, title, cwd, command, quietRecord } = pane;
+  return { pid, dead, sessionId, windowId, sessionName, windowName, title, cwd, command, quietRecord };
 }
 
 /**

@@ -2,6 +2,7 @@
 
 import { bufferedCapture } from './control-capture.js';
 import { HOOK_RECORD_FORMAT } from '../hooks/hook-record.js';
+import { QUIET_RECORD_FORMAT } from '../quiet-record.js';
 import type { PaneInfo } from '../types.js';
 import type { SendItem } from '../keys.js';
 import { assertPaneId } from './pane-id.js';
@@ -116,9 +117,9 @@ export function makeFraming(nonce: string): Framing {
   };
 }
 
-/** A full listing's format: every field, then the pane's hook record (see hook-record.ts). */
+/** A full listing's format: every field, then the pane's hook record (see hook-record.ts) and quiet record (quiet-record.ts). */
 function paneFormat(framing: Framing): string {
-  return [...PANE_FIELDS.map((field) => `#{${field}}`), HOOK_RECORD_FORMAT].join(framing.fieldSep) + framing.recordEnd;
+  return [...PANE_FIELDS.map((field) => `#{${field}}`), HOOK_RECORD_FORMAT, QUIET_RECORD_FORMAT].join(framing.fieldSep) + framing.recordEnd;
 }
 
 export function listPanesCommand(framing: Framing): TmuxCommand {
@@ -147,8 +148,8 @@ const ACTIVITY_FIELDS = [
   'window_activity',
 ] as const;
 
-/** What an activity listing says of a pane: its PaneInfo without the names, title, folder and command. */
-export type PaneActivity = Omit<PaneInfo, 'sessionName' | 'windowName' | 'title' | 'cwd' | 'command'>;
+/** What an activity listing says of a pane: its PaneInfo without the names, title, folder, command and quiet record. */
+export type PaneActivity = Omit<PaneInfo, 'sessionName' | 'windowName' | 'title' | 'cwd' | 'command' | 'quietRecord'>;
 
 export function activityListCommand(): TmuxCommand {
   return ['list-panes', '-a', '-F', activityFormat()];
@@ -162,7 +163,7 @@ function activityFormat(): string {
 const PANE_ID = /^%\d+$/;
 
 /** What a full listing adds to an activity listing. */
-export type PaneNames = Pick<PaneInfo, 'sessionName' | 'windowName' | 'title' | 'cwd' | 'command'>;
+export type PaneNames = Pick<PaneInfo, 'sessionName' | 'windowName' | 'title' | 'cwd' | 'command' | 'quietRecord'>;
 
 /** A pane's activity from its fields' text, in ACTIVITY_FIELDS order (the caller checked there are as many). */
 function activityOf(f: readonly string[]): PaneActivity {
@@ -207,6 +208,7 @@ export function withNames(a: PaneActivity, names: PaneNames): PaneInfo {
     alternateOn: a.alternateOn,
     windowActivity: a.windowActivity,
     hookRecord: a.hookRecord,
+    quietRecord: names.quietRecord,
   };
 }
 
@@ -233,12 +235,12 @@ export function parsePaneList(text: string, framing: Framing): PaneInfo[] {
     const record = raw.replace(/^\r?\n/, '');
     if (record.trim() === '') continue;
     const f = record.split(framing.fieldSep);
-    if (f.length !== PANE_FIELDS.length + 1) continue;
-    const [paneId, sessionId, sessionName, windowId, windowIndex, windowName, paneIndex, title, cwd, command, pid, dead, width, height, inMode, alternateOn, activity, hookRecord] = f as [
-      string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string,
+    if (f.length !== PANE_FIELDS.length + 2) continue;
+    const [paneId, sessionId, sessionName, windowId, windowIndex, windowName, paneIndex, title, cwd, command, pid, dead, width, height, inMode, alternateOn, activity, hookRecord, quietRecord] = f as [
+      string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string,
     ];
     const numbers = activityOf([paneId, sessionId, windowId, windowIndex, paneIndex, pid, dead, width, height, inMode, alternateOn, activity, hookRecord]);
-    panes.push(withNames(numbers, { sessionName, windowName, title, cwd, command }));
+    panes.push(withNames(numbers, { sessionName, windowName, title, cwd, command, quietRecord }));
   }
   return panes;
 }

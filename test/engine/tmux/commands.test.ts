@@ -34,6 +34,7 @@ function record(fields: Partial<Record<string, string>>): string {
     alternate_on: '0',
     window_activity: '1700000000',
     hook_record: '',
+    quiet_record: '',
     ...fields,
   };
   return Object.values(f).join(framing.fieldSep) + framing.recordEnd + '\n';
