@@ -3,17 +3,20 @@
 // `corral hooks install`. corral must receive their real hook calls: a permission request (the pane
 // stuck at once), the approval, then Stop. And every other corral on the server must tell the same
 // state while the dialog is open: `corral ls --json`, a running `corral watch` and the events it
-// posts to --daemon-url, and a running dashboard.
+// posts to --daemon-url, and a running dashboard. Claude Code's hooks are installed by a copy of
+// this checkout that then moves away, with the packed tarball's corral on the agent's PATH: the
+// hooks name corral's launcher, never a checkout, and still reach corral.
 //
 // The CLIs (about 660 MB) come from `npm run agents:install` (scripts/agent-clis.mjs), which .ci/run
 // runs; the test finds them in its folder (or CORRAL_AGENT_CLIS). Where they are not installed it is
 // skipped and says so; in CI it fails loudly instead.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CorralEvent } from '../../src/engine/types.js';
 import { CLI, cliEnv, runCli, startCli, type LiveCli } from '../helpers/cli.js';
@@ -27,12 +30,16 @@ import { startFakeModel, type FakeModel } from '../../scripts/agents/fake-model.
 import { agentClisDir } from '../../scripts/agent-clis.mjs';
 
 const CLIS = (agentClisDir as () => string)();
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const installed = ['claude', 'codex', 'gemini'].every((bin) => existsSync(join(CLIS, 'node_modules', '.bin', bin)));
 // In CI (which installs the CLIs) a missing CLI fails the test; elsewhere the test says why it skips.
 const required = mustNotSkip();
 if (!installed && !required) console.warn(`agent-hooks.e2e: skipped; no agent CLIs in ${CLIS} (npm run agents:install)`);
 
 const profile = (tool: string): AgentProfile => AGENTS.find((p) => p.tool === tool)!;
+
+/** The PATH an agent runs with: `first` (when given), the agent CLIs, the system. */
+const agentPath = (first?: string) => [...(first ? [first] : []), join(CLIS, 'node_modules', '.bin'), '/usr/local/bin', '/usr/bin', '/bin'].join(':');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -82,8 +89,14 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  /** Starts an agent in a new tmux window with its hooks installed by `corral hooks install`; returns its pane. */
-  async function launch(tool: 'claude-code' | 'codex' | 'gemini-cli'): Promise<{ pane: string; home: string; project: string; outside: string; log: () => string }> {
+  /**
+   * Starts an agent in a new tmux window with its hooks installed by `corral hooks install` (run by
+   * `installer`, this checkout's corral by default; `path` goes first on the agent's PATH); returns its pane.
+   */
+  async function launch(
+    tool: 'claude-code' | 'codex' | 'gemini-cli',
+    options: { installer?: string; path?: string; beforeStart?: () => void } = {},
+  ): Promise<{ pane: string; home: string; project: string; outside: string; log: () => string }> {
     const p = profile(tool);
     const home = join(work, `home-${tool}`);
     const project = join(work, `project-${tool}`);
@@ -112,9 +125,10 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
     };
     const installEnv = { ...process.env, ...vars };
     delete installEnv.TMUX;
-    execFileSync(process.execPath, [CLI, 'hooks', 'install', '--agent', tool], { env: installEnv, stdio: 'pipe' });
+    execFileSync(process.execPath, [options.installer ?? CLI, 'hooks', 'install', '--agent', tool], { env: installEnv, stdio: 'pipe' });
+    options.beforeStart?.();
     const [name, value] = marker.split('=');
-    const env = Object.entries({ ...vars, [name!]: value!, PATH: `${join(CLIS, 'node_modules', '.bin')}:/usr/local/bin:/usr/bin:/bin`, TERM: 'xterm-256color' }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+    const env = Object.entries({ ...vars, [name!]: value!, PATH: agentPath(options.path), TERM: 'xterm-256color' }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
     // Without CI in its environment: Gemini CLI reads CI=true (which CI sets for this suite) as
     // "run headless" and quits at once instead of drawing its UI.
     const argv = ['env', '-u', 'CI', '-u', 'GITHUB_ACTIONS', '-u', 'CONTINUOUS_INTEGRATION', join(CLIS, 'node_modules', '.bin', p.bin), ...setup.args];
@@ -211,8 +225,44 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
   const hookOf = (pane: string) => h.engine.getSnapshot().panes.find((v) => v.pane.paneId === pane)?.hook ?? null;
   const eventsOf = (pane: string, from: number): CorralEvent[] => h.events.slice(from).filter((e) => e.paneId === pane);
 
-  it('Claude Code: PermissionRequest makes the pane stuck at once; the approval, then Stop', async () => {
-    const { pane, log } = await launch('claude-code');
+  /**
+   * A copy of this checkout's runnable corral (dist/ and package.json) in a new folder, and the
+   * packed tarball installed into an empty npm prefix: the two other ways a person has corral.
+   */
+  async function otherCorrals(): Promise<{ checkout: string; tarballBin: string }> {
+    const checkout = join(work, 'checkout');
+    mkdirSync(checkout);
+    cpSync(join(ROOT, 'dist'), join(checkout, 'dist'), { recursive: true });
+    cpSync(join(ROOT, 'package.json'), join(checkout, 'package.json'));
+    symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'));
+    const npmEnv = { ...process.env };
+    delete npmEnv.TMUX;
+    const npmFlags = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
+    const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work, ROOT], { cwd: work, env: npmEnv, encoding: 'utf8' })) as { filename: string }[];
+    const prefix = join(work, 'prefix');
+    execFileSync('npm', ['install', '-g', '--prefix', prefix, ...npmFlags, join(work, packed[0]!.filename)], { cwd: work, env: npmEnv, stdio: 'pipe' });
+    return { checkout, tarballBin: join(prefix, 'bin') };
+  }
+
+  it('Claude Code: PermissionRequest makes the pane stuck at once; the approval, then Stop (hooks installed from a checkout that then moved)', async () => {
+    // The hooks are installed by a checkout's corral, and the checkout then moves away; the agent's
+    // PATH has the corral installed from the packed tarball. The hooks must reach corral all the same.
+    const { checkout, tarballBin } = await otherCorrals();
+    const moved = `${checkout}-moved`;
+    const { pane, home, log } = await launch('claude-code', {
+      installer: join(checkout, 'dist', 'bin', 'corral.js'),
+      path: tarballBin,
+      beforeStart: () => renameSync(checkout, moved),
+    });
+    const launcher = join(home, '.local', 'share', 'corral', 'bin', 'corral');
+    // The agent's settings name the launcher, never the checkout; the launcher still names the checkout's old place.
+    const settings = readFileSync(join(home, '.claude', 'settings.json'), 'utf8');
+    expect(settings).toContain(launcher);
+    expect(settings).not.toContain(checkout);
+    expect(readFileSync(launcher, 'utf8')).toContain(join(checkout, 'dist', 'bin', 'corral.js'));
+    expect(existsSync(checkout)).toBe(false);
+    // On the agent's PATH, the corral the launcher falls back to is the tarball's.
+    expect(execFileSync('sh', ['-c', 'command -v corral'], { env: { PATH: agentPath(tarballBin) }, encoding: 'utf8' }).trim()).toBe(join(tarballBin, 'corral'));
     // First start: answer whatever first-run dialogs this version shows until the input box is idle.
     const idle = (s: string) => /^❯\s*$/m.test(s) && /^─{10,}/m.test(s) && !/esc to interrupt/.test(s);
     for (let i = 0; i < 12; i++) {
