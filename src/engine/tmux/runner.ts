@@ -3,6 +3,7 @@
 // host's transport turns them into the program to run (tmux here, ssh for another host).
 
 import { execa } from 'execa';
+import type { Readable } from 'node:stream';
 import { HostUnreachableError } from '../host-errors.js';
 import type { TmuxTransport } from './transport.js';
 
@@ -53,12 +54,12 @@ export function tmuxSpawnCountByHost(): ReadonlyMap<string, number> {
 export interface ExecRunnerOptions {
   /** Ends a run that takes longer (ms); it then fails as the host being unreachable. Default: none locally, 30 s over ssh. */
   readonly timeoutMs?: number;
-  /** Ends a run that prints more (characters on stdout or stderr): MAX_EXEC_OUTPUT, over ssh MAX_REMOTE_EXEC_OUTPUT. */
+  /** Ends a run that prints more (bytes on stdout or stderr): MAX_EXEC_OUTPUT, over ssh MAX_REMOTE_EXEC_OUTPUT. */
   readonly maxOutputBytes?: number;
 }
 
 /**
- * The most one tmux command may print (characters), here and on another host: captures with the
+ * The most one tmux command may print (bytes), here and on another host: captures with the
  * longest history of many panes stay well below it. More means a broken or hostile tmux or host;
  * the run is ended and fails.
  */
@@ -78,19 +79,26 @@ export function createExecRunner(transport: TmuxTransport, options: ExecRunnerOp
     spawnsByHost.set(transport.host, (spawnsByHost.get(transport.host) ?? 0) + 1);
     const command = transport.command(args);
     let result;
+    let stdout: BoundedOutput;
+    let stderr: BoundedOutput;
     try {
-      result = await execa(command.file, command.args, {
+      // Output is collected here, not by execa: past the limit the run is ended at once and what it
+      // printed is dropped, never copied into a result or an error message.
+      const run = execa(command.file, command.args, {
         reject: false,
-        stripFinalNewline: false,
-        maxBuffer,
+        buffer: false,
         ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }),
         ...(runOptions?.input === undefined ? { stdin: 'ignore' as const } : { input: runOptions.input }),
       });
+      const over = () => run.kill();
+      stdout = collectBounded(run.stdout, maxBuffer, over);
+      stderr = collectBounded(run.stderr, maxBuffer, over);
+      result = await run;
     } catch (error) {
       if ((error as { code?: string }).code === 'ENOENT') throw transport.missingProgram();
       throw error;
     }
-    if (result.isMaxBuffer) {
+    if (stdout.over || stderr.over) {
       const why = `printed more than ${Math.round(maxBuffer / (1024 * 1024))} MiB for one command; corral ended it`;
       throw transport.remote ? new HostUnreachableError(transport.host, `the host ${why}`) : new Error(`tmux ${args[0] ?? ''} ${why}`);
     }
@@ -103,12 +111,44 @@ export function createExecRunner(transport: TmuxTransport, options: ExecRunnerOp
       if ((result as { code?: string }).code === 'ENOENT') throw transport.missingProgram();
       throw new Error(`could not run ${command.file}: ${result.shortMessage}`);
     }
-    const out = { stdout: String(result.stdout), stderr: String(result.stderr), exitCode: result.exitCode ?? 1 };
+    const out = { stdout: stdout.text(), stderr: stderr.text(), exitCode: result.exitCode ?? 1 };
     if (out.exitCode !== 0) {
       const failure = transport.classify(out.exitCode, out.stderr);
       if (failure) throw failure;
     }
     return out;
+  };
+}
+
+/** What a run printed on one stream, kept up to a limit. */
+interface BoundedOutput {
+  /** It printed more than the limit: what it printed is dropped. */
+  readonly over: boolean;
+  /** What it printed, decoded as UTF-8 (empty when over). */
+  text(): string;
+}
+
+/** Collects a stream's bytes up to `limit`; past it, calls `over` once and drops them all. */
+function collectBounded(stream: Readable | null, limit: number, over: () => void): BoundedOutput {
+  let chunks: Buffer[] = [];
+  let size = 0;
+  let exceeded = false;
+  stream?.on('data', (chunk: Buffer) => {
+    if (exceeded) return;
+    size += chunk.length;
+    if (size <= limit) {
+      chunks.push(chunk);
+      return;
+    }
+    exceeded = true;
+    chunks = [];
+    over();
+  });
+  return {
+    get over() {
+      return exceeded;
+    },
+    text: () => Buffer.concat(chunks, Math.min(size, limit)).toString('utf8'),
   };
 }
 
