@@ -46,16 +46,16 @@ describe('quiet time across corral processes', () => {
 
   it('a corral that starts beside a busy pane shows an idle pane of its window idle since its terminal was last used', { timeout: 60_000 }, async () => {
     const startedAt = Date.now();
-    const { idle, busy } = await besideBusy(`read -p 'continue? [y/N] ' x; sleep 600`, 'continue?');
-    // The terminal's stamps move in 8-second steps: after 17 s, the step of the prompt is over.
-    await new Promise((r) => setTimeout(r, Math.max(0, startedAt + 17_000 - Date.now())));
+    const { idle, busy, shownBy } = await besideBusy(`read -p 'continue? [y/N] ' x; sleep 600`, 'continue?');
+    // The terminal's stamps move in 8-second steps: 17 s after the prompt, the step it was printed in is over.
+    await new Promise((r) => setTimeout(r, Math.max(0, shownBy + 17_000 - Date.now())));
     const activity = Number((await server.tmux('display-message', '-p', '-t', idle, '#{window_activity}')).trim()) * 1000;
     // tmux's own stamp for the window is fresh (the busy pane): it cannot tell the idle pane apart.
     expect(Date.now() - activity).toBeLessThan(3_000);
     const panes = await listed();
-    const elapsed = Date.now() - startedAt;
-    expect(panes.get(idle)?.quietMs).toBeGreaterThanOrEqual(elapsed - 8_000 - 1_000);
-    expect(panes.get(idle)?.quietMs).toBeLessThanOrEqual(elapsed);
+    // Printed after the test started and before it was seen: quiet since then, give or take the 8-second step.
+    expect(panes.get(idle)?.quietMs).toBeGreaterThanOrEqual(Date.now() - shownBy - 8_000 - 1_000);
+    expect(panes.get(idle)?.quietMs).toBeLessThanOrEqual(Date.now() - startedAt);
     expect(panes.get(idle)?.status).toBe('stuck');
     expect(panes.get(busy)?.status).toBe('active');
   });
