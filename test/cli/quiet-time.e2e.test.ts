@@ -30,6 +30,14 @@ describe('quiet time across corral processes', () => {
     await server.kill();
   });
 
+  /** `ls` saw the pane quiet since `since`, within a second, at some moment while it ran. */
+  async function quietSince(pane: string, since: number): Promise<void> {
+    const asked = Date.now();
+    const quietMs = (await listed()).get(pane)!.quietMs;
+    expect(quietMs).toBeGreaterThanOrEqual(asked - since - 1_000);
+    expect(quietMs).toBeLessThanOrEqual(Date.now() - since + 1_000);
+  }
+
   async function listed(): Promise<Map<string, Listed>> {
     const result = await runCli(['ls', '--json', '-L', server.socketName, '--quiet-threshold', '5000']);
     expect(result.code, result.stderr).toBe(0);
@@ -52,9 +60,10 @@ describe('quiet time across corral processes', () => {
     const activity = Number((await server.tmux('display-message', '-p', '-t', idle, '#{window_activity}')).trim()) * 1000;
     // tmux's own stamp for the window is fresh (the busy pane): it cannot tell the idle pane apart.
     expect(Date.now() - activity).toBeLessThan(3_000);
+    const asked = Date.now();
     const panes = await listed();
     // Printed after the test started and before it was seen: quiet since then, give or take the 8-second step.
-    expect(panes.get(idle)?.quietMs).toBeGreaterThanOrEqual(Date.now() - shownBy - 8_000 - 1_000);
+    expect(panes.get(idle)?.quietMs).toBeGreaterThanOrEqual(asked - shownBy - 8_000 - 1_000);
     expect(panes.get(idle)?.quietMs).toBeLessThanOrEqual(Date.now() - startedAt);
     expect(panes.get(idle)?.status).toBe('stuck');
     expect(panes.get(busy)?.status).toBe('active');
@@ -70,16 +79,14 @@ describe('quiet time across corral processes', () => {
     const since = Number((await record()).split('.')[0]);
     expect(Date.now() - since).toBeGreaterThanOrEqual(5_000);
 
-    const beside = await listed();
-    expect(Math.abs(beside.get(idle)!.quietMs - (Date.now() - since))).toBeLessThan(2_000);
-    expect(beside.get(busy)?.status).toBe('active');
+    await quietSince(idle, since);
+    expect((await listed()).get(busy)?.status).toBe('active');
 
     // The record outlives the corral that wrote it, for the next one.
     await watch.stop();
     watch = null;
     expect(await record()).not.toBe('');
-    const after = await listed();
-    expect(Math.abs(after.get(idle)!.quietMs - (Date.now() - since))).toBeLessThan(2_000);
+    await quietSince(idle, since);
 
     // Once the pane shows another screen, the record is no longer believed.
     await server.tmux('send-keys', '-t', idle, '-l', 'typed');
