@@ -169,6 +169,18 @@ describe.skipIf(browserCheck.skip)('the page on a phone (390x844, scale 3, touch
       expect(c.box.height, c.label).toBeGreaterThanOrEqual(44);
       expect(c.box.y, c.label).toBeGreaterThanOrEqual(PHONE.height / 2);
     }
+    // A finger pans the view back towards the start of the line; the page itself stays put.
+    const scrollLeft = () => page.evaluate("document.getElementById('terminal').scrollLeft") as Promise<number>;
+    const panned = await scrollLeft();
+    expect(panned).toBeGreaterThan(200);
+    const cdp = await context.newCDPSession(page);
+    const y = seen.terminal.y + 60;
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: 60, y }] });
+    for (let x = 80; x <= 360; x += 20)
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await expect.poll(scrollLeft).toBeLessThan(panned - 200);
+    expect(await page.evaluate('window.scrollX')).toBe(0);
     // And they answer the pane.
     await page.locator(`#viewer [data-pane="${panes.question}"] .answers button`, { hasText: /^y$/ }).tap();
     await h.tmux.waitForScreen(panes.question, (s) => s.includes('answered:y'));
