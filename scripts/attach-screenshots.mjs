@@ -6,7 +6,9 @@
 // Run after `npm run build`: node scripts/attach-screenshots.mjs
 
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDemoServer } from '../dist/cli/commands/demo.js';
 import { createServices } from '../dist/cli/http-services.js';
@@ -27,6 +29,11 @@ const name = `corral-shots-${randomBytes(4).toString('hex')}`;
 const socket = { kind: 'name', name };
 const env = { ...process.env };
 delete env.TMUX;
+
+// The panes start in a neutral folder, so the pictures show no path of this machine's.
+const folder = join(tmpdir(), 'corral-demo');
+mkdirSync(join(folder, 'parser'), { recursive: true });
+process.chdir(join(folder, 'parser'));
 
 const exec = createExecRunner(localTransport(socket));
 await startDemoServer(exec, env, { width: 120, height: 30 });
@@ -87,4 +94,6 @@ try {
   await services.close();
   await engine.stop();
   killServer(name);
+  process.chdir(root);
+  rmSync(folder, { recursive: true, force: true });
 }
