@@ -1,7 +1,8 @@
 // The attach web page: a triage surface for a phone or a desktop. Panes come in the dashboard's
 // order with the engine's state words and live quiet timers; a stuck pane is a card with its
 // prompt's last lines, quick-answer buttons (only the answers its prompt takes) and a reply box;
-// any pane opens in a terminal view (xterm.js from the installed package, loaded on demand).
+// any pane opens in a terminal view (xterm.js from the installed package, loaded on demand): the
+// whole screen of a phone, with the pane's answers docked at the bottom; beside the cards on a desk.
 // Plain HTML, CSS and one script (written in TypeScript in src/page/, bundled at build time into
 // page-script.generated.ts); no CDN, no inline script.
 

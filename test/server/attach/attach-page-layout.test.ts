@@ -45,12 +45,12 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function openPage(context: BrowserContext): Promise<{ page: Page; problems: string[] }> {
+async function openPage(context: BrowserContext, write = true): Promise<{ page: Page; problems: string[] }> {
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  const link = h.feature.loginLink({ write: true, base: `http://127.0.0.1:${h.server.port}` });
+  const link = h.feature.loginLink({ write, base: `http://127.0.0.1:${h.server.port}` });
   await page.goto(link.url);
   return { page, problems };
 }
@@ -233,6 +233,16 @@ describe.skipIf(browserCheck.skip)('the page on a desktop (1280x800)', () => {
     const closedList = (await page.locator('#list').boundingBox())!;
     expect(closedList.width).toBeGreaterThan(0.8 * DESK.width);
     expect((await measure(page)).scrollWidth).toBeLessThanOrEqual(DESK.width);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('shows a read-only browser the terminal beside the cards with nothing to answer under it', async () => {
+    const context = await browser.newContext({ viewport: DESK });
+    const { page, problems } = await openPage(context, false);
+    await page.locator('#viewer-state[data-state="live"]').waitFor({ timeout: 10_000 });
+    expect(await page.locator('#dock').isHidden()).toBe(true);
+    expect(await page.locator('.answers button:visible, form.reply:visible').count()).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
   });
