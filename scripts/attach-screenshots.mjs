@@ -1,10 +1,14 @@
-// Renders the README's pictures of the attach page: `corral demo`'s sample panes on a private tmux
-// server, the real engine and attach server, and the page in headless Chromium on a phone
-// (390x844) and a desktop (1280x800, with the terminal view open). Writes docs/attach-phone.png
-// and docs/attach-desktop.png. Run after `npm run build`: node scripts/attach-screenshots.mjs
+// Renders the README's pictures of the attach page: `corral demo`'s sample panes (120 columns) on a
+// private tmux server, the real engine and attach server, and the page in headless Chromium on a
+// phone (390x844: the cards, then the agent's terminal view with its answers docked under it) and a
+// desktop (1280x800: the cards beside the agent's live terminal). Writes docs/attach-phone.png,
+// docs/attach-phone-terminal.png and docs/attach-desktop.png.
+// Run after `npm run build`: node scripts/attach-screenshots.mjs
 
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDemoServer } from '../dist/cli/commands/demo.js';
 import { createServices } from '../dist/cli/http-services.js';
@@ -26,8 +30,13 @@ const socket = { kind: 'name', name };
 const env = { ...process.env };
 delete env.TMUX;
 
+// The panes start in a neutral folder, so the pictures show no path of this machine's.
+const folder = join(tmpdir(), 'corral-demo');
+mkdirSync(join(folder, 'parser'), { recursive: true });
+process.chdir(join(folder, 'parser'));
+
 const exec = createExecRunner(localTransport(socket));
-await startDemoServer(exec, env, { width: 100, height: 30 });
+await startDemoServer(exec, env, { width: 120, height: 30 });
 const settings = resolveSettings({
   flags: { socketName: name, quietThresholdMs: 3000, pollIntervalMs: 500, port: 0 },
   env: {},
@@ -59,6 +68,11 @@ try {
   });
   await new Promise((r) => setTimeout(r, 1500));
   await phonePage.screenshot({ path: `${root}docs/attach-phone.png` });
+  // The same pane in the terminal view: readable text panned to the cursor, the answers under the thumb.
+  await phoneAgent.locator('.open-terminal').tap();
+  await phonePage.locator('#viewer-state[data-state="live"]').waitFor({ timeout: 15_000 });
+  await new Promise((r) => setTimeout(r, 1500));
+  await phonePage.screenshot({ path: `${root}docs/attach-phone-terminal.png` });
   await phone.close();
 
   const desktop = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -66,16 +80,20 @@ try {
   await desktopPage.goto(services.attachLink().url);
   const agent = desktopPage.locator('.pane', { hasText: 'agent: fix the flaky test' });
   await agent.locator('.answers button').first().waitFor({ timeout: 15_000 });
+  // The page opens the first pane of the list beside the cards by itself; the picture shows the agent's.
   await agent.locator('.open-terminal').click();
   await desktopPage.locator('#viewer-state[data-state="live"]').waitFor({ timeout: 15_000 });
+  await desktopPage.locator('#viewer-title', { hasText: 'node' }).waitFor({ timeout: 15_000 });
   await desktopPage.evaluate('window.scrollTo(0, 0)');
   await new Promise((r) => setTimeout(r, 1500));
   await desktopPage.screenshot({ path: `${root}docs/attach-desktop.png` });
   await desktop.close();
-  console.log('wrote docs/attach-phone.png and docs/attach-desktop.png');
+  console.log('wrote docs/attach-phone.png, docs/attach-phone-terminal.png and docs/attach-desktop.png');
 } finally {
   await browser.close();
   await services.close();
   await engine.stop();
   killServer(name);
+  process.chdir(root);
+  rmSync(folder, { recursive: true, force: true });
 }

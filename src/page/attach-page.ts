@@ -56,9 +56,11 @@ window.corralPage = { formatDuration: formatDuration };
 
 // --- the list ---------------------------------------------------------------------------------
 
-/** One pane's card and the parts of it that change. */
+/** One pane's card (or the answer dock under the terminal view) and the parts of it that change. */
 interface Card {
   id: string;
+  /** The dock under the terminal: only the quick answers, the reply box (always open) and the result. */
+  docked: boolean;
   node: HTMLElement;
   badge: HTMLSpanElement;
   target: HTMLSpanElement;
@@ -88,6 +90,11 @@ const state = {
   lastTouch: -1e9,
   cards: new Map<string, Card>(),
   resortTimer: undefined as number | undefined,
+  /** The pane the terminal view shows (the selected pane), and its answer dock. */
+  viewed: null as string | null,
+  dock: null as Card | null,
+  /** The person closed the terminal view: a wide window no longer opens one by itself. */
+  viewerClosed: false,
 };
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
@@ -164,12 +171,23 @@ function render(): void {
   state.order.forEach(function (id) {
     // The order holds only the ids of this list (chooseOrder).
     const pane = byId.get(id)!;
-    const card = state.cards.get(id) || makeCard(id);
+    const card = state.cards.get(id) || listCard(id);
     updateCard(card, pane, list.write);
     if (previous.nextSibling !== card.node) previous.after(card.node);
     previous = card.node;
   });
+  markSelected();
+  const dock = state.dock;
+  if (dock) {
+    const pane = byId.get(dock.id);
+    if (pane) updateCard(dock, pane, list.write);
+    else dock.node.hidden = true;
+  }
   tick();
+  // A wide window has room for the terminal beside the cards: it shows the first pane of the list
+  // until the person picks another one or closes it.
+  const first = byId.get(state.order[0] || '');
+  if (first && wideWindow.matches && state.viewed === null && !state.viewerClosed) openTerminal(first);
 }
 
 function tick(): void {
@@ -182,8 +200,14 @@ function tick(): void {
 }
 setInterval(tick, 1000);
 
-function makeCard(id: string): Card {
-  const node = el('article', 'pane');
+function listCard(id: string): Card {
+  const card = makeCard(id, false);
+  state.cards.set(id, card);
+  return card;
+}
+
+function makeCard(id: string, docked: boolean): Card {
+  const node = docked ? el('div', 'dock-card') : el('article', 'pane');
   node.dataset.pane = id;
   const head = el('div', 'pane-head');
   const badge = el('span', 'badge');
@@ -230,7 +254,7 @@ function makeCard(id: string): Card {
   node.append(head, name, reason, prompt, lastLine, answers, reply, tools, readonlyNote, result);
 
   const card: Card = {
-    id: id, node: node, badge: badge, target: target, quiet: quiet, name: name, reason: reason, prompt: prompt,
+    id: id, docked: docked, node: node, badge: badge, target: target, quiet: quiet, name: name, reason: reason, prompt: prompt,
     lastLine: lastLine, answers: answers, answersKey: null, reply: reply, input: input, replyToggle: replyToggle,
     signals: signals, tools: tools, readonlyNote: readonlyNote, result: result, pane: null,
   };
@@ -253,7 +277,6 @@ function makeCard(id: string): Card {
       });
     });
   });
-  state.cards.set(id, card);
   return card;
 }
 
@@ -294,14 +317,15 @@ function updateCard(card: Card, pane: ListedPane, write: boolean): void {
     });
   }
   card.answers.hidden = options.length === 0;
-  // A stuck pane has its reply box open; other panes open it with Reply.
-  if (stuck && card.reply.dataset.stuck !== '1') card.reply.hidden = false;
+  // A stuck pane has its reply box open; other panes open it with Reply. The dock's is always open.
+  if ((stuck && card.reply.dataset.stuck !== '1') || card.docked) card.reply.hidden = false;
   card.reply.dataset.stuck = stuck ? '1' : '';
   const secret = !!(prompt && prompt.kind === 'secret' && stuck);
   card.input.type = secret ? 'password' : 'text';
   card.input.placeholder = secret ? 'secret for ' + pane.target + ' (typed, never shown)' : 'reply to ' + pane.target + ', then Enter';
   card.input.setAttribute('aria-label', card.input.placeholder);
   card.reply.style.display = canAct ? '' : 'none';
+  if (card.docked) card.node.hidden = !canAct;
   card.replyToggle.hidden = !canAct || stuck;
   card.signals.forEach(function (button) { button.hidden = !canAct; });
   card.readonlyNote.hidden = write || !stuck;
@@ -502,6 +526,9 @@ const viewerState = $('viewer-state');
 const typeLabel = $('type-label');
 const typeToggle = $<HTMLInputElement>('type-toggle');
 const termBox = $('terminal');
+const dockBox = $('dock');
+/** As wide as the style's two-column layout: the terminal view sits beside the cards. */
+const wideWindow = window.matchMedia('(min-width: 960px)');
 let term: Terminal | null = null;
 let xtermLoading: Promise<void> | null = null;
 let current: Connection | null = null;
@@ -520,7 +547,11 @@ function loadXterm(): Promise<void> {
     document.head.appendChild(script);
   }).then(function () {
     term = new window.Terminal({ scrollback: 5000, fontSize: 13, fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', convertEol: false });
-    term.open(termBox);
+    // The terminal is as wide as its columns: a box narrower than that pans over it.
+    const canvas = el('div', 'term-canvas');
+    termBox.appendChild(canvas);
+    term.open(canvas);
+    term.onWriteParsed(function () { followCursor(false); });
     term.onData(function (data) {
       // Read-only views never send keystrokes (and the server would refuse them anyway).
       if (current && current.writing) send({ type: 'input', data: data });
@@ -530,20 +561,62 @@ function loadXterm(): Promise<void> {
   return xtermLoading;
 }
 
-/** The terminal keeps the pane's size; its font shrinks until every column fits the box. */
+/** The smallest text the view shrinks to; a pane too wide for it at this size pans instead. */
+const READABLE_FONT_PX = 10;
+const LARGEST_FONT_PX = 14;
+
+/**
+ * The terminal keeps the pane's size. Its font shrinks until every column fits the box, but not
+ * below a readable size: a wider pane (120 columns on a phone) scrolls sideways, following the cursor.
+ */
 function fitFont(): void {
   if (!term || !current) return;
   const width = termBox.clientWidth - 12;
-  let size = Math.max(5, Math.min(14, Math.floor(width / (current.cols * 0.62))));
+  let size = Math.max(READABLE_FONT_PX, Math.min(LARGEST_FONT_PX, Math.floor(width / (current.cols * 0.62))));
   term.options.fontSize = size;
   const screen = termBox.querySelector('.xterm-screen');
   let guard = 0;
-  while (screen && screen.getBoundingClientRect().width > width && size > 5 && guard++ < 10) {
+  while (screen && screen.getBoundingClientRect().width > width && size > READABLE_FONT_PX && guard++ < 10) {
     size -= 1;
     term.options.fontSize = size;
   }
+  followCursor(true);
 }
-window.addEventListener('resize', fitFont);
+// The box changes size with the window, the layout (beside the cards or the whole screen) and
+// the dock under it; scroll bars coming and going (its client size) are no reason to refit.
+let fittedWidth = -1;
+new ResizeObserver(function () {
+  if (termBox.offsetWidth === fittedWidth) return;
+  fittedWidth = termBox.offsetWidth;
+  fitFont();
+}).observe(termBox);
+
+let cursorShown = '';
+/**
+ * Pans the view so the cursor's cell is in it, with a few cells to spare, when the cursor has
+ * moved (or `always`): a person who pans away to read stays there until the pane moves on.
+ */
+function followCursor(always: boolean): void {
+  const screen = termBox.querySelector('.xterm-screen');
+  if (!term || !screen) return;
+  const cursor = term.buffer.active;
+  const where = cursor.cursorX + ',' + cursor.cursorY;
+  if (!always && where === cursorShown) return;
+  cursorShown = where;
+  const box = termBox.getBoundingClientRect();
+  const drawn = screen.getBoundingClientRect();
+  const cellWidth = drawn.width / term.cols;
+  const cellHeight = drawn.height / term.rows;
+  termBox.scrollLeft = scrollToShow(termBox.scrollLeft, termBox.clientWidth, drawn.left - box.left + termBox.scrollLeft + cursor.cursorX * cellWidth, cellWidth);
+  termBox.scrollTop = scrollToShow(termBox.scrollTop, termBox.clientHeight, drawn.top - box.top + termBox.scrollTop + cursor.cursorY * cellHeight, cellHeight);
+}
+
+/** Where to scroll so a cell at `at` (of `cell` size) shows with four cells to spare, the text before it in view. */
+function scrollToShow(scroll: number, visible: number, at: number, cell: number): number {
+  const spare = cell * 4;
+  if (at - spare >= scroll && at + cell + spare <= scroll + visible) return scroll;
+  return Math.max(0, at + cell + spare - visible);
+}
 
 function setViewerState(name: string, text: string): void {
   viewerState.dataset.state = name;
@@ -554,7 +627,14 @@ function send(message: AttachRequest): void {
   if (current && current.ws.readyState === WebSocket.OPEN) current.ws.send(JSON.stringify(message));
 }
 
+/** Selects `pane`: its live terminal, with its answers docked under it. */
 function openTerminal(pane: ListedPane): void {
+  state.viewed = pane.id;
+  markSelected();
+  if (state.dock) state.dock.node.remove();
+  state.dock = makeCard(pane.id, true);
+  dockBox.appendChild(state.dock.node);
+  updateCard(state.dock, pane, !!(state.list && state.list.write));
   viewer.hidden = false;
   document.body.classList.add('viewing');
   viewerTitle.textContent = where(pane);
@@ -565,10 +645,21 @@ function openTerminal(pane: ListedPane): void {
 
 function closeTerminal(): void {
   if (current) { current.closing = true; current.ws.close(1000); current = null; }
+  state.viewed = null;
+  markSelected();
+  if (state.dock) { state.dock.node.remove(); state.dock = null; }
   viewer.hidden = true;
   document.body.classList.remove('viewing');
 }
-$('viewer-close').addEventListener('click', closeTerminal);
+$('viewer-close').addEventListener('click', function () {
+  state.viewerClosed = true;
+  closeTerminal();
+});
+wideWindow.addEventListener('change', render);
+
+function markSelected(): void {
+  state.cards.forEach(function (card, id) { card.node.setAttribute('aria-current', id === state.viewed ? 'true' : 'false'); });
+}
 
 function attach(pane: ListedPane, writing: boolean, resume?: { offset: number | null }, attempt?: number): void {
   if (current) { current.closing = true; current.ws.close(1000); }

@@ -1,7 +1,8 @@
 // The attach web page: a triage surface for a phone or a desktop. Panes come in the dashboard's
 // order with the engine's state words and live quiet timers; a stuck pane is a card with its
 // prompt's last lines, quick-answer buttons (only the answers its prompt takes) and a reply box;
-// any pane opens in a terminal view (xterm.js from the installed package, loaded on demand).
+// any pane opens in a terminal view (xterm.js from the installed package, loaded on demand): the
+// whole screen of a phone, with the pane's answers docked at the bottom; beside the cards on a desk.
 // Plain HTML, CSS and one script (written in TypeScript in src/page/, bundled at build time into
 // page-script.generated.ts); no CDN, no inline script.
 
@@ -34,11 +35,12 @@ header#top h1 img { width: 22px; height: 22px; }
 #sign-out { min-height: 36px; font-size: 13px; }
 #link-state[data-state="live"]::before { content: "\\25CF "; color: var(--ok); }
 #notice { margin: 10px 14px; padding: 10px 12px; border-radius: 10px; background: #2d2210; border: 1px solid #6b4a1a; }
-main { display: block; padding: 10px; max-width: 1400px; margin: 0 auto; }
+main { display: block; padding: 10px; max-width: 1920px; margin: 0 auto; }
 #list { display: flex; flex-direction: column; gap: 10px; min-width: 0; }
 #empty { color: var(--muted); padding: 20px 6px; }
 .pane { background: var(--panel); border: 1px solid var(--line); border-radius: 14px; padding: 12px; min-width: 0; }
 .pane[data-status="stuck"] { border-color: #7d2a26; box-shadow: inset 4px 0 0 var(--stuck); }
+.pane[aria-current="true"] { outline: 2px solid var(--blue); outline-offset: 1px; }
 .pane-head { display: flex; align-items: center; gap: 8px; flex-wrap: wrap; min-width: 0; }
 .badge { font-size: 12px; font-weight: 600; padding: 2px 8px; border-radius: 999px; background: #30363d; white-space: nowrap; }
 .badge[data-status="stuck"] { background: var(--stuck); color: #fff; }
@@ -73,15 +75,26 @@ main { display: block; padding: 10px; max-width: 1400px; margin: 0 auto; }
 #viewer-state { color: var(--muted); font-size: 12px; }
 #type-label { display: flex; align-items: center; gap: 6px; min-height: 44px; margin-left: auto; }
 #type-label input { width: 22px; height: 22px; }
-#terminal { flex: 1; min-height: 0; overflow: hidden; padding: 6px; }
+#terminal { flex: 1; min-height: 0; overflow: auto; overscroll-behavior: contain; padding: 6px; }
+.term-canvas { width: max-content; }
+#dock { padding: 8px 10px calc(8px + env(safe-area-inset-bottom)); border-top: 1px solid var(--line); background: var(--panel); }
+#dock:empty, #dock:has(> .dock-card[hidden]) { display: none; }
+.dock-card .pane-head, .dock-card .pane-name, .dock-card .reason, .dock-card .prompt, .dock-card .last-line,
+.dock-card .tools, .dock-card .readonly-note { display: none; }
+.dock-card .answers { margin-top: 0; }
+.dock-card .answers:not([hidden]) + .reply { margin-top: 8px; }
+.dock-card .reply { margin-top: 0; }
 #confirm { position: fixed; inset: 0; z-index: 20; display: flex; align-items: center; justify-content: center; background: rgba(0, 0, 0, 0.6); padding: 16px; }
 #confirm .box { background: var(--panel); border: 1px solid var(--line); border-radius: 14px; padding: 16px; max-width: 420px; width: 100%; }
 #confirm .box p { margin: 0 0 14px; }
 #confirm .row { display: flex; gap: 10px; justify-content: flex-end; }
 #confirm-ok { background: #5a1d1b; border-color: var(--stuck); }
 @media (min-width: 960px) {
-  main { display: grid; grid-template-columns: minmax(360px, 520px) minmax(0, 1fr); gap: 14px; align-items: start; }
-  #viewer { position: sticky; top: 62px; height: calc(100vh - 74px); border: 1px solid var(--line); border-radius: 14px; z-index: 1; }
+  #list { display: grid; grid-template-columns: repeat(auto-fill, minmax(380px, 1fr)); align-items: start; }
+  body.viewing main { display: grid; grid-template-columns: minmax(340px, 400px) minmax(0, 1fr); gap: 14px; align-items: start; }
+  body.viewing #list { display: flex; align-items: stretch; }
+  #viewer { position: sticky; top: 62px; height: calc(100vh - 74px); border: 1px solid var(--line); border-radius: 14px; z-index: 1; overflow: hidden; }
+  #dock { padding-bottom: 8px; }
   body.viewing { overflow: auto; }
 }
 `;
@@ -115,6 +128,7 @@ export function pageHtml(): string {
       <label id="type-label" hidden><input type="checkbox" id="type-toggle"> type into the pane</label>
     </div>
     <div id="terminal"></div>
+    <div id="dock" aria-label="answer this pane"></div>
   </section>
 </main>
 <div id="confirm" role="dialog" aria-modal="true" aria-labelledby="confirm-text" hidden>

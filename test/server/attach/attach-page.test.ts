@@ -137,13 +137,15 @@ describe.skipIf(browserCheck.skip)('the triage page on a phone (390x844)', () =>
     const interrupted = await h.tmux.waitForScreen(panes.busy, (s) => /\^C\s*\n\S*[#$]\s*$/.test(s.trimEnd()), 10_000);
     expect(interrupted.match(/\^C/g)).toHaveLength(1);
 
-    // The terminal view, on demand: the pane's 100 columns fit the phone's width.
+    // The terminal view, on demand: the pane's 100 columns at a readable size, in a box that pans
+    // over them inside the phone's width.
     await card(page, panes.shell).locator('.open-terminal').tap();
     await page.locator('#viewer-state[data-state="live"]').waitFor({ timeout: 10_000 });
     await expect.poll(() => page.locator('.xterm-rows').textContent(), { timeout: 10_000 }).toContain('hi-42');
-    const screen = await page.locator('.xterm-screen').boundingBox();
-    expect(screen!.x).toBeGreaterThanOrEqual(0);
-    expect(screen!.x + screen!.width).toBeLessThanOrEqual(390);
+    expect(await page.evaluate("parseFloat(getComputedStyle(document.querySelector('.xterm-rows')).fontSize)")).toBeGreaterThanOrEqual(10);
+    const box = await page.locator('#terminal').boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
     await noSidewaysScroll(page);
     // Read-only until asked: typing reaches nothing; with "type into the pane" it does.
     await page.locator('#type-toggle').check();
