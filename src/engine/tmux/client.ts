@@ -598,7 +598,7 @@ export class TmuxClient {
 
   /** True when the server has a session of exactly this name. */
   async hasSession(name: string): Promise<boolean> {
-    return (await this.runner(['has-session', '-t', `=${name}`])).exitCode === 0;
+    return (await this.runner(['has-session', '-t', escapeArg(`=${name}`)])).exitCode === 0;
   }
 
   /** Ends the pane and its processes (tmux sends SIGHUP); PaneGoneError when it is no longer there. */

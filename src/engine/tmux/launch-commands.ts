@@ -1,6 +1,6 @@
 // Pure builders for starting and ending panes: new-window, new-session and kill-pane argv. The
-// command line the person typed is one argument (tmux hands it to the pane's shell); nothing here
-// runs tmux.
+// command line the person typed is one argument (tmux hands it to the pane's shell); every value
+// that ends in ';' is escaped, or tmux would end the command there. Nothing here runs tmux.
 
 import { escapeArg, type TmuxCommand } from './commands.js';
 import { assertPaneId } from './pane-id.js';
@@ -20,9 +20,13 @@ export interface WindowSpec {
 /** What new-window and new-session print: the new pane's id. */
 export const NEW_PANE_FORMAT = '#{pane_id}';
 
-/** tmux expands formats in -n and -c: a '#' there must be doubled to stay what was typed. */
+/**
+ * tmux expands formats in -n and -c: a '#' there is doubled to stay what was typed, except in a
+ * run of '#' right before '[', which tmux keeps as it is (measured on 3.3a: `#[x` and `##[x` both
+ * come out unchanged).
+ */
 export function literalFormat(value: string): string {
-  return value.replaceAll('#', '##');
+  return value.replace(/#+/g, (run, at: number) => (value[at + run.length] === '[' ? run : run + run));
 }
 
 function windowArgs(spec: WindowSpec): string[] {
@@ -31,8 +35,8 @@ function windowArgs(spec: WindowSpec): string[] {
     '-F',
     NEW_PANE_FORMAT,
     '-n',
-    literalFormat(spec.name),
-    ...(spec.cwd === null ? [] : ['-c', literalFormat(spec.cwd)]),
+    escapeArg(literalFormat(spec.name)),
+    ...(spec.cwd === null ? [] : ['-c', escapeArg(literalFormat(spec.cwd))]),
     '--',
     escapeArg(spec.command),
   ];
@@ -41,13 +45,13 @@ function windowArgs(spec: WindowSpec): string[] {
 /** A window of its own for the command, not made current (the person stays where they are). */
 export function newWindowCommand(spec: WindowSpec, session: SessionTarget): TmuxCommand {
   if (session !== null && 'id' in session && !/^\$\d{1,9}$/.test(session.id)) throw new Error(`not a tmux session id: ${JSON.stringify(session.id)}`);
-  const target = session === null ? [] : ['-t', 'id' in session ? `${session.id}:` : `=${session.name}:`];
+  const target = session === null ? [] : ['-t', 'id' in session ? `${session.id}:` : escapeArg(`=${session.name}:`)];
   return ['new-window', '-d', ...target, ...windowArgs(spec)];
 }
 
 /** A detached session named `name` (tmux's own name when null) whose first window runs the command. */
 export function newSessionCommand(spec: WindowSpec, name: string | null): TmuxCommand {
-  return ['new-session', '-d', ...(name === null ? [] : ['-s', name]), ...windowArgs(spec)];
+  return ['new-session', '-d', ...(name === null ? [] : ['-s', escapeArg(name)]), ...windowArgs(spec)];
 }
 
 export function killPaneCommand(paneId: string): TmuxCommand {
