@@ -2,17 +2,16 @@
 // the server it watches and is driven with send-keys; what it did is read back with plain tmux
 // (where the new pane runs, whether a pane is gone) and git (the worktree), never from corral.
 
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN_JS, shellQuote } from '../helpers/corral-shim.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 import { waitUntil } from '../helpers/wait-until.js';
+import { git, makeRepo } from '../helpers/git-repo.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 interface ListedPane {
   readonly id: string;
@@ -70,10 +69,7 @@ describe('starting and ending panes from the dashboard in a real tmux server', (
   beforeAll(async () => {
     server = await startTestTmux();
     dir = mkdtempSync(join(tmpdir(), 'corral-dash-start-'));
-    repo = join(dir, 'app');
-    mkdirSync(repo);
-    git(repo, 'init', '-q');
-    git(repo, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'init');
+    repo = makeRepo(join(dir, 'app'));
     repoPane = await server.spawn(`cd ${shellQuote(repo)} && exec sleep 600`);
     await server.tmux('rename-window', '-t', repoPane, 'repo-pane');
     await server.spawn('sleep 600');

@@ -2,8 +2,7 @@
 // the pane tmux made (read back with plain tmux and git), refusals are one line with exit code 1,
 // usage errors exit 2, and `end` asks on a real terminal (a tmux pane) before it ends anything.
 
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,8 +10,8 @@ import { MAIN_JS, shellQuote } from '../helpers/corral-shim.js';
 import { runCli } from '../helpers/cli.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 import { waitUntil } from '../helpers/wait-until.js';
+import { git, makeRepo } from '../helpers/git-repo.js';
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 describe('corral new and corral end on a private tmux server', () => {
   let server: TestTmux;
@@ -26,10 +25,7 @@ describe('corral new and corral end on a private tmux server', () => {
     server = await startTestTmux();
     await server.spawn('sleep 600');
     dir = mkdtempSync(join(tmpdir(), 'corral-new-'));
-    repo = join(dir, 'svc');
-    mkdirSync(repo);
-    git(repo, 'init', '-q');
-    git(repo, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'init');
+    repo = makeRepo(join(dir, 'svc'));
   });
 
   afterAll(async () => {

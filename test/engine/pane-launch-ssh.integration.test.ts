@@ -2,8 +2,7 @@
 // 127.0.0.1), each word quoted by the transport, so folder names and command text with quotes,
 // `$`, `;` and blanks arrive as typed. Read back with plain tmux and git on the same machine.
 
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endPane, startPane } from '../../src/engine/pane-launch.js';
@@ -12,8 +11,8 @@ import { quoteShellWord } from '../../src/engine/tmux/transport.js';
 import { startTestSshd, type TestSshd } from '../helpers/sshd.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 import { waitUntil } from '../helpers/wait-until.js';
+import { git, makeRepo } from '../helpers/git-repo.js';
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 describe('starting and ending panes over ssh', () => {
   let sshd: TestSshd;
@@ -37,10 +36,7 @@ describe('starting and ending panes over ssh', () => {
   });
 
   it('starts a command in a new worktree of a repository whose name a shell would misread', async () => {
-    const repo = join(dir, `it's $HOME; "a b" #x`);
-    mkdirSync(repo);
-    git(repo, 'init', '-q');
-    git(repo, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'init');
+    const repo = makeRepo(join(dir, `it's $HOME; "a b" #x`));
     const text = `$(id) 'q' "d" \\ ; #{pane_id};`;
     const out = join(dir, 'out');
     const command = `printf %s ${quoteShellWord(text)} > ${quoteShellWord(out)}; sleep 60`;

@@ -13,12 +13,12 @@ import { quoteShellWord } from '../../src/engine/tmux/transport.js';
 import { Rng, hostileFolderName, screenLine, testSeed } from '../helpers/hostile-text.js';
 import { removeSocketFile, startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 import { waitUntil } from '../helpers/wait-until.js';
+import { git, makeRepo } from '../helpers/git-repo.js';
 
 const seed = testSeed();
 // Window names read back through a format, and text through a file: control characters left out.
 // eslint-disable-next-line no-control-regex
 const printable = (text: string) => text.replace(/[\u0000-\u001f\u007f]/g, '');
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 describe('starting and ending panes on a real tmux server', () => {
   let server: TestTmux;
@@ -37,10 +37,7 @@ describe('starting and ending panes on a real tmux server', () => {
     await server.spawn();
     client = new TmuxClient({ socket: server.socket });
     dir = mkdtempSync(join(tmpdir(), 'corral-launch-'));
-    repo = join(dir, 'app');
-    mkdirSync(repo);
-    git(repo, 'init', '-q');
-    git(repo, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'init');
+    repo = makeRepo(join(dir, 'app'));
   });
 
   afterAll(async () => {
