@@ -93,7 +93,11 @@ export function createDashboardActions(
     send: (pane, items, shownHash) => typed((port) => port.send(pane.key, items, shownHash === null ? undefined : guard(pane, shownHash))),
     reply: (pane, text, shownHash) => typed((port) => port.reply(pane.key, text, guard(pane, shownHash))),
     start: (host, request) => typed((port) => port.start(host, request)),
-    end: (pane, pid) => typed((port) => port.end(pane.key, pid)),
+    async end(pane, pid) {
+      // Ending the dashboard's own pane would end the dashboard mid-question: q does that cleanly.
+      if (pane.host === LOCAL_HOST && pane.pane.paneId === selfPaneId) throw new Error(`${pane.target} runs this dashboard: quit with q instead`);
+      return typed((port) => port.end(pane.key, pid));
+    },
     async jumpTo(pane: PaneView): Promise<JumpResult> {
       // Another host's pane is not in this tmux server: only an attach reaches it.
       if (pane.host !== LOCAL_HOST) return { switched: false, message: `${pane.key} is on ${pane.host}: attach with corral attach ${pane.key}` };
