@@ -30,7 +30,7 @@ export type DashboardEngine = EngineHandle & {
 };
 
 /** What the dashboard types through: the pane port over every host (built on first use). */
-export type DashboardPanes = () => Promise<Pick<PanePort, 'answer' | 'send' | 'reply'>>;
+export type DashboardPanes = () => Promise<Pick<PanePort, 'answer' | 'send' | 'reply' | 'start' | 'end'>>;
 
 export interface DashboardOptions {
   readonly engine: DashboardEngine & { start(): void; stop(): Promise<void> };
@@ -92,6 +92,12 @@ export function createDashboardActions(
     answer: (pane, option, shownHash) => typed((port) => port.answer(pane.key, option, guard(pane, shownHash))),
     send: (pane, items, shownHash) => typed((port) => port.send(pane.key, items, shownHash === null ? undefined : guard(pane, shownHash))),
     reply: (pane, text, shownHash) => typed((port) => port.reply(pane.key, text, guard(pane, shownHash))),
+    start: (host, request) => typed((port) => port.start(host, request)),
+    async end(pane, pid) {
+      // Ending the dashboard's own pane would end the dashboard mid-question: q does that cleanly.
+      if (pane.host === LOCAL_HOST && pane.pane.paneId === selfPaneId) throw new Error(`${pane.target} runs this dashboard: quit with q instead`);
+      return typed((port) => port.end(pane.key, pid));
+    },
     async jumpTo(pane: PaneView): Promise<JumpResult> {
       // Another host's pane is not in this tmux server: only an attach reaches it.
       if (pane.host !== LOCAL_HOST) return { switched: false, message: `${pane.key} is on ${pane.host}: attach with corral attach ${pane.key}` };

@@ -17,11 +17,17 @@ import { UnknownKeyError, parseSendItems, type SendItem } from './keys.js';
 import { type Clock, type CorralEvent, type EngineHandle, type EngineSnapshot, type EngineStore, type PaneView, type Timers } from './types.js';
 import { parsePaneKey, paneKey } from './pane-key.js';
 import { systemClock, heldTimers } from './time.js';
+import { PaneReplacedError, StartRefusedError, WorktreeError, endPane, startPane, type StartRequest, type StartedPane } from './pane-launch.js';
 
 // What the servers need about keys and errors, without reaching into the tmux layer.
 export { HostDownError, refuseIfHostDown };
 export { AnswerRefusedError, ScreenChangedError, UnknownKeyError, parseSendItems, TmuxPaneGoneError as PaneGoneError };
+export { PaneReplacedError, StartRefusedError, WorktreeError };
+export type { StartRequest, StartedPane };
 export type { AnswerPlan, SendItem, ConversationOutcome, ConverseOptions, PaneHold, StreamViewer, Subscription };
+
+/** A started pane with its key across hosts. */
+export type StartedPaneKey = StartedPane & { readonly key: string };
 
 /** Full-screen agents can drop an Enter that arrives with the text; a short pause avoids it. */
 export const ENTER_DELAY_MS = 100;
@@ -102,6 +108,10 @@ export interface PanePort extends EngineHandle {
    */
   answer(key: string, option: string, guard?: SendGuard): Promise<AnswerPlan>;
   resize(key: string, cols: number, rows: number): Promise<void>;
+  /** Starts a command in a new window on `host` (pane-launch.ts); resolves with the new pane's key. */
+  start(host: string, request: StartRequest): Promise<StartedPaneKey>;
+  /** Ends the pane, if it is still the one seen (`seenPid`, its process then); PaneGoneError when it has closed. */
+  end(key: string, seenPid: number | null): Promise<void>;
   /** Ends streams and conversations; the engine itself is stopped by its owner. */
   close(): Promise<void>;
 }
@@ -188,7 +198,8 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
     focus: (keys) => engine.focus(keys),
     pollNow: () => engine.pollNow(),
     onEvent: (listener) => engine.onEvent(listener),
-    find,
+    // Starting and ending panes: pane-launch.ts on this host.
+    find, ...launchOn(tmux, host),
     converse: (key, text, converseOptions) => conversations.converse(paneIdOf(key), text, converseOptions),
     hold(key) {
       const hold = conversations.hold(paneIdOf(key));
@@ -224,6 +235,20 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
       closed = true;
       await conversations.close();
       await streams.close();
+    },
+  };
+}
+
+/** Starting and ending panes on the port's host (pane-launch.ts). */
+function launchOn(tmux: TmuxClient, host: string): Pick<PanePort, 'start' | 'end'> {
+  return {
+    async start(onHost, request) {
+      if (onHost !== host) throw new StartRefusedError(`this port serves ${host}, not ${onHost}`);
+      const started = await startPane(tmux, request);
+      return { ...started, key: paneKey(host, started.paneId) };
+    },
+    async end(key, seenPid) {
+      await endPane(tmux, hostPaneId(key, host), seenPid);
     },
   };
 }
@@ -356,6 +381,13 @@ export function routePorts(
     reply: async (key, text, guard) => portOf(key).reply(key, text, guard),
     answer: async (key, option, guard) => portOf(key).answer(key, option, guard),
     resize: async (key, cols, rows) => portOf(key).resize(key, cols, rows),
+    async start(host, request) {
+      const port = ports.get(host);
+      if (!port) throw new StartRefusedError(`corral watches no host named ${host}`);
+      refuseIfHostDown(store, host, clock.now());
+      return port.start(host, request);
+    },
+    end: async (key, seenPid) => portOf(key).end(key, seenPid),
     async close() {
       await Promise.all(all.map((port) => port.close()));
     },

@@ -5,7 +5,8 @@ import { Text } from './Text.js';
 import { clip } from './format.js';
 import { ANSWER_PREFIX } from './keymap.js';
 import { answerHint, type PaneAnswers } from './quick-answers.js';
-import type { UiState } from './state.js';
+import type { StatusMessage, UiState } from './state.js';
+import type { StartDraft } from './start-draft.js';
 
 export function StatusLine({
   ui,
@@ -48,6 +49,14 @@ export function StatusLine({
       return (
         <Text wrap="truncate-end">{clip(`answer ${on} (${ANSWER_PREFIX} …): ${answerHint(answers)}`, width)}</Text>
       );
+    case 'start':
+      return ui.start ? <StartPrompt draft={ui.start} status={ui.status} color={color} /> : <Text> </Text>;
+    case 'end':
+      return (
+        <Text wrap="truncate-end" {...(color ? { color: 'yellow' } : {})} bold>
+          {clip(`end ${ui.ending?.label ?? on}? y ends it (kill-pane), any other key cancels`, width)}
+        </Text>
+      );
     case 'confirm':
       return (
         <Text wrap="truncate-end" {...(color ? { color: 'yellow' } : {})} bold>
@@ -72,4 +81,20 @@ export function StatusLine({
       return <Text> </Text>;
     }
   }
+}
+
+/** The start prompt: the field being typed ends the line (the cursor stays in view), its hint or refusal after it. */
+function StartPrompt({ draft, status, color }: { draft: StartDraft; status: StatusMessage | null; color: boolean }) {
+  const place = `${draft.cwd ?? "the session's folder"}${draft.host === 'local' ? '' : ` on ${draft.host}`}`;
+  const onBranch = draft.field === 'branch';
+  const lead = onBranch ? `start ${draft.command.trim() || '…'} in a new git worktree of ${place}, new branch › ` : `start in a new window, in ${place} › `;
+  const hint = onBranch ? 'Tab: back to the command · empty: no worktree · Enter starts · Esc cancels' : `Tab: ${draft.branch.trim() === '' ? 'in a new git worktree' : `worktree branch ${draft.branch.trim()}`} · Enter starts · Esc cancels`;
+  return (
+    <Text wrap={status ? 'truncate-end' : 'truncate-start'}>
+      <Text bold>{lead}</Text>
+      {onBranch ? draft.branch : draft.command}
+      <Text inverse> </Text>
+      {status ? <Text {...(color ? { color: 'yellow' } : {})}>{`  ${status.text}`}</Text> : <Text dimColor>{`  ${hint}`}</Text>}
+    </Text>
+  );
 }

@@ -3,6 +3,7 @@
 // a recording fake. Components never spawn anything themselves.
 
 import type { AnswerPlan } from '../engine/answer-plan.js';
+import type { StartRequest, StartedPane } from '../engine/pane-launch.js';
 import type { PaneView } from '../engine/types.js';
 import type { SendItem } from '../engine/keys.js';
 
@@ -27,6 +28,10 @@ export interface DashboardActions {
   /** A line of text, then Enter a moment later (an empty text sends Enter alone). */
   reply(pane: PaneView, text: string, shownHash: string): Promise<void>;
   jumpTo(pane: PaneView): Promise<JumpResult>;
+  /** Starts a command in a new window on `host`; resolves with the new pane and its key. */
+  start(host: string, request: StartRequest): Promise<StartedPane & { readonly key: string }>;
+  /** Ends the pane if it still runs the process `pid` the person saw; rejects with why not. */
+  end(pane: PaneView, pid: number): Promise<void>;
   /** Starts or stops the chat bridge; its state arrives through the services store. */
   toggleBridge(): Promise<void>;
   toggleAttach(): Promise<void>;

@@ -13,6 +13,8 @@ import { answerRefusal, describeChoice, findAnswer, paneAnswers, type PaneAnswer
 import { SERVICE_TITLES, type ServiceName, type ServicesSnapshot } from './service-state.js';
 import { SETTLE_MS, type StatusMessage, type UiAction, type UiState, type VisibleRows } from './state.js';
 import type { SendItem } from '../engine/keys.js';
+import { branchNameProblem } from '../engine/worktree.js';
+import { draftFor, type StartDraft } from './start-draft.js';
 
 /** One key press: its name in the keymap's spelling, the text it carries, and its modifiers. */
 export interface KeyPress {
@@ -41,6 +43,10 @@ export type KeyEffect =
   | { readonly kind: 'jump'; readonly pane: PaneView }
   | { readonly kind: 'snooze'; readonly key: string }
   | { readonly kind: 'toggle'; readonly service: ServiceName }
+  /** Starts the draft's command in a new window (the draft comes back if that fails). */
+  | { readonly kind: 'start'; readonly draft: StartDraft }
+  /** Ends the pane, if it still runs the process seen (`pid`). */
+  | { readonly kind: 'end'; readonly pane: PaneView; readonly pid: number }
   | { readonly kind: 'quit' };
 
 /**
@@ -84,6 +90,10 @@ export function dispatchKey(scene: KeyScene, key: KeyPress): KeyOutcome {
       return confirmKey(scene, key);
     case 'answer':
       return answerKey(scene, key);
+    case 'start':
+      return startKey(scene, key);
+    case 'end':
+      return endKey(scene, key);
     case 'normal':
       // The key is the answer to whatever the status line said: the message goes.
       return scene.ui.status === null ? normalKey(scene, key) : after(act({ type: 'status', status: null }), normalKey(scene, key));
@@ -338,9 +348,88 @@ const COMMANDS: Partial<Record<CommandName, CommandHandler>> = {
   reply: startReply,
   answer: startAnswer,
   snooze,
+  start: startPrompt,
+  end: askEnd,
   filter: (scene) => act({ type: 'mode', mode: 'filter', now: scene.now }),
   help: (scene) => act({ type: 'mode', mode: 'help', now: scene.now }),
   bridge: toggle('bridge'),
   attach: toggle('attach'),
   quit: () => ({ actions: [], effects: [{ kind: 'quit' }] }),
 };
+
+/** `c`: the start prompt, for the selected pane's host, folder and session (this machine's defaults without one). */
+function startPrompt(scene: KeyScene): KeyOutcome {
+  if (scene.rows.selectedId === null) return act({ type: 'start-open', draft: draftFor(null), status: null, now: scene.now });
+  return onSelected(
+    scene,
+    (pane) => {
+      const down = hostDown(pane, scene.hosts);
+      if (down !== null) return refuseSequence(scene, `${down}: nothing can start there now; what you type is ignored (Esc)`);
+      return act({ type: 'start-open', draft: draftFor(pane), status: null, now: scene.now });
+    },
+    true,
+  );
+}
+
+/** Keys in the start prompt: the command (and, after Tab, the branch) as a line; Enter starts. */
+function startKey(scene: KeyScene, key: KeyPress): KeyOutcome {
+  const { now } = scene;
+  const draft = scene.ui.start;
+  if (draft === null) return finish('nothing to start');
+  switch (key.name) {
+    case 'escape':
+      return finish('nothing was started');
+    case 'tab':
+      return act({ type: 'start-field', now });
+    case 'enter':
+      return startDraft(scene, draft);
+    case 'backspace':
+      return act({ type: 'start-edit', edit: { kind: 'backspace' }, now });
+    case 'ctrl+u':
+      return act({ type: 'start-edit', edit: { kind: 'clear' }, now });
+  }
+  // eslint-disable-next-line no-control-regex
+  if (key.ctrl || key.meta || key.input === '' || /^[\u0000-\u001f]/.test(key.input)) return NOTHING;
+  return act({ type: 'start-edit', edit: { kind: 'insert', text: key.input }, now });
+}
+
+/** Enter: refuses what cannot start (no command, a malformed branch), keeping what was typed. */
+function startDraft(scene: KeyScene, draft: StartDraft): KeyOutcome {
+  const refuse = (text: string): KeyOutcome => act({ type: 'start-open', draft, status: { text, tone: 'warn' }, now: scene.now });
+  if (draft.command.trim() === '') return refuse('type the command to start first (Esc cancels)');
+  const branch = draft.branch.trim();
+  if (branch !== '') {
+    if (draft.cwd === null) return refuse('no folder to make a worktree from: clear the branch (Tab, Ctrl-U) or Esc');
+    const problem = branchNameProblem(branch);
+    if (problem !== null) return refuse(`${problem} (Tab to fix it, Esc cancels)`);
+  }
+  return { actions: [{ type: 'done', status: { text: `starting ${draft.command.trim()}…`, tone: 'info' } }], effects: [{ kind: 'start', draft }] };
+}
+
+/** `X`: asks before ending the selected pane, naming it (where, its command, its title). */
+function askEnd(scene: KeyScene): KeyOutcome {
+  return onSelected(
+    scene,
+    (pane) => {
+      const down = hostDown(pane, scene.hosts);
+      if (down !== null) return refuseSequence(scene, `${down}: cannot end ${paneWhere(pane)} now`);
+      const { command, title } = pane.pane;
+      const named = [command, title.trim() === '' || title === command ? null : title].filter((part) => part !== null).join(' · ');
+      const label = `${paneWhere(pane)}${named === '' ? '' : ` (${named})`}`;
+      return act({ type: 'end-ask', ending: { key: pane.key, pid: pane.pane.pid, label }, now: scene.now });
+    },
+    true,
+  );
+}
+
+/** The answer to the end question: `y` ends the pane seen, if it is still listed; anything else keeps it. */
+function endKey(scene: KeyScene, key: KeyPress): KeyOutcome {
+  const ending = scene.ui.ending;
+  if (ending === null) return finish('nothing to end');
+  if (key.name !== 'y') return finish(`cancelled: ${ending.label} keeps running`);
+  const pane = paneOf(scene, ending.key);
+  if (!pane) return finish(`${ending.label} has closed; nothing was ended`, 'warn');
+  const down = hostDown(pane, scene.hosts);
+  if (down !== null) return finish(`${down}: ${ending.label} was not ended`, 'warn');
+  return { actions: [{ type: 'done', status: { text: `ending ${ending.label}…`, tone: 'info' } }], effects: [{ kind: 'end', pane, pid: ending.pid }] };
+}

@@ -8,6 +8,7 @@ import { paneWhere } from './hosts.js';
 import type { KeyEffect, TypeEffect } from './key-dispatch.js';
 import { SERVICE_TITLES, type ServicesStore } from './service-state.js';
 import type { UiAction } from './state.js';
+import { startRequestOf, type StartDraft } from './start-draft.js';
 
 export interface EffectDeps {
   readonly actions: DashboardActions;
@@ -53,6 +54,18 @@ function typeInto(effect: TypeEffect, { actions, dispatch }: EffectDeps): void {
   );
 }
 
+/** Starts the draft's command; the new pane is selected once listed, and a refusal reopens the prompt with what was typed. */
+function startPane(draft: StartDraft, { actions, dispatch }: EffectDeps): void {
+  actions.start(draft.host, startRequestOf(draft)).then(
+    (started) => {
+      dispatch({ type: 'await-pane', key: started.key });
+      const where = started.worktree ? `worktree ${started.worktree.path} (branch ${started.worktree.branch})` : (started.cwd ?? 'its session folder');
+      dispatch({ type: 'status', status: { text: `started ${started.name} as ${started.key} in ${where}`, tone: 'info' } });
+    },
+    (error: unknown) => dispatch({ type: 'start-open', draft, status: { text: `${errorText(error)} (Enter tries again, Esc cancels)`, tone: 'warn' }, now: null }),
+  );
+}
+
 /** Starts the effect; what it ends with reaches the UI through `dispatch`. */
 export function runKeyEffect(effect: KeyEffect, deps: EffectDeps): void {
   const { actions, dispatch } = deps;
@@ -87,6 +100,15 @@ export function runKeyEffect(effect: KeyEffect, deps: EffectDeps): void {
       );
       return;
     }
+    case 'start':
+      startPane(effect.draft, deps);
+      return;
+    case 'end':
+      actions.end(effect.pane, effect.pid).then(
+        () => dispatch({ type: 'status', status: { text: `ended ${paneWhere(effect.pane)}`, tone: 'info' } }),
+        (error: unknown) => dispatch({ type: 'status', status: { text: errorText(error), tone: 'error' } }),
+      );
+      return;
     case 'quit':
       actions.quit();
       return;

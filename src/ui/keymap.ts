@@ -15,6 +15,8 @@ export type CommandName =
   | 'answer-option'
   | 'send'
   | 'snooze'
+  | 'start'
+  | 'end'
   | 'filter'
   | 'help'
   | 'bridge'
@@ -99,6 +101,14 @@ export const KEYMAP: readonly KeyBinding[] = [
     group: 'Panes',
     footer: 'snooze',
   },
+  {
+    command: 'start',
+    keys: ['c'],
+    scope: 'normal',
+    label: "start a command in a new window in the pane's folder (Tab: in a new git worktree on a new branch)",
+    group: 'Panes',
+  },
+  { command: 'end', keys: ['X'], scope: 'normal', label: 'end the pane (kill it) after y to the question that names it', group: 'Panes' },
   {
     command: 'answer-option',
     // Examples for the help and the README; the real keys come from the selected prompt.

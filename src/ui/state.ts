@@ -15,6 +15,7 @@ import type { HostHealth, PaneView } from '../engine/types.js';
 import type { SendItem } from '../engine/keys.js';
 import { groupByHost, isMultiHost, type HostGroup } from './hosts.js';
 import { keepOrder, sameOrder, sortPaneIds, stuckSetKey } from './order.js';
+import type { StartDraft } from './start-draft.js';
 
 export const RESORT_IDLE_MS = 4_000;
 /** A key that acts on the selection is refused this soon after the selection moved by itself. */
@@ -22,8 +23,19 @@ export const SETTLE_MS = 800;
 /** A status message goes after this long (and on the next key). */
 export const STATUS_MS = 6_000;
 
-/** `swallow`: a key that starts a sequence (a, r) was refused; the rest of the sequence is ignored. */
-export type Mode = 'normal' | 'answer' | 'reply' | 'confirm' | 'filter' | 'help' | 'swallow';
+/**
+ * `swallow`: a key that starts a sequence (a, r) was refused; the rest of the sequence is ignored.
+ * `start`: the prompt for a command to start in a new window; `end`: the question before a pane is ended.
+ */
+export type Mode = 'normal' | 'answer' | 'reply' | 'confirm' | 'filter' | 'help' | 'swallow' | 'start' | 'end';
+
+/** The pane a person asked to end, as they saw it: its key, its process and how it was named. */
+export interface EndingPane {
+  readonly key: string;
+  readonly pid: number;
+  /** `main:1.0 on build-box (claude · fix the tests)` */
+  readonly label: string;
+}
 
 export interface PendingSend {
   readonly key: string;
@@ -63,6 +75,12 @@ export interface UiState {
   readonly movedAt: number;
   /** The status message shown and when it was first seen by a sync (see STATUS_MS). */
   readonly statusSeen: { readonly status: StatusMessage; readonly at: number } | null;
+  /** The start prompt while it is open (mode `start`). */
+  readonly start: StartDraft | null;
+  /** The pane the end question is about (mode `end`). */
+  readonly ending: EndingPane | null;
+  /** A pane just started from here: selected as soon as a snapshot lists it (unless the person moves first). */
+  readonly awaiting: string | null;
 }
 
 export const initialUiState: UiState = {
@@ -81,6 +99,9 @@ export const initialUiState: UiState = {
   answered: null,
   movedAt: Number.NEGATIVE_INFINITY,
   statusSeen: null,
+  start: null,
+  ending: null,
+  awaiting: null,
 };
 
 export type UiAction =
@@ -117,6 +138,17 @@ export type UiAction =
   /** The person chose this pane (the one selected in the filter as they left it). */
   | { readonly type: 'choose'; readonly key: string; readonly now: number }
   | { readonly type: 'done'; readonly status: StatusMessage | null }
+  /**
+   * Opens the start prompt, or reopens it with what was typed after a refusal (`now` null: tmux
+   * refused it later; then only from the plain list, so no other prompt's keys are taken).
+   */
+  | { readonly type: 'start-open'; readonly draft: StartDraft; readonly status: StatusMessage | null; readonly now: number | null }
+  | { readonly type: 'start-edit'; readonly edit: TextEdit; readonly now: number }
+  /** Tab in the start prompt: the other field takes the keys. */
+  | { readonly type: 'start-field'; readonly now: number }
+  | { readonly type: 'end-ask'; readonly ending: EndingPane; readonly now: number }
+  /** Select this pane once it is listed. */
+  | { readonly type: 'await-pane'; readonly key: string }
   | { readonly type: 'status'; readonly status: StatusMessage | null };
 
 export type TextEdit =
@@ -139,7 +171,7 @@ function select(state: UiState, visible: readonly string[], index: number, now: 
   const clamped = Math.max(0, Math.min(visible.length - 1, index));
   const selectedId = visible[clamped] ?? null;
   const inOrder = selectedId === null ? -1 : state.order.indexOf(selectedId);
-  return { ...state, selectedId, selectedIndex: inOrder === -1 ? clamped : inOrder, lastInputAt: now };
+  return { ...state, selectedId, selectedIndex: inOrder === -1 ? clamped : inOrder, lastInputAt: now, awaiting: null };
 }
 
 function currentIndex(state: UiState, visible: readonly string[]): number {
@@ -149,7 +181,7 @@ function currentIndex(state: UiState, visible: readonly string[]): number {
 
 /** Leaves whatever the person was doing (an answer, a reply, a confirmation) for the plain list. */
 function backToList(state: UiState, status: StatusMessage | null): UiState {
-  return { ...state, mode: 'normal', draft: '', targetId: null, targetHash: null, pending: null, status };
+  return { ...state, mode: 'normal', draft: '', targetId: null, targetHash: null, pending: null, status, start: null, ending: null };
 }
 
 export function uiReducer(state: UiState, action: UiAction): UiState {
@@ -231,7 +263,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case 'choose': {
       const index = state.order.indexOf(action.key);
       if (index === -1) return state;
-      return { ...state, selectedId: action.key, selectedIndex: index, lastInputAt: action.now };
+      return { ...state, selectedId: action.key, selectedIndex: index, lastInputAt: action.now, awaiting: null };
     }
     case 'done':
       return backToList(state, action.status);
@@ -239,12 +271,49 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...backToList(state, action.status), mode: 'swallow', lastInputAt: action.now };
     case 'status':
       return state.status === action.status ? state : { ...state, status: action.status };
+    case 'start-open':
+    case 'start-edit':
+    case 'start-field':
+    case 'end-ask':
+    case 'await-pane':
+      return startOrEnd(state, action);
   }
+}
+
+type StartOrEndAction = Extract<UiAction, { type: 'start-open' | 'start-edit' | 'start-field' | 'end-ask' | 'await-pane' }>;
+
+/** The start prompt and the end question. */
+function startOrEnd(state: UiState, action: StartOrEndAction): UiState {
+  switch (action.type) {
+    case 'start-open':
+      if (action.now === null && state.mode !== 'normal' && state.mode !== 'start') return { ...state, status: action.status };
+      return { ...backToList(state, action.status), mode: 'start', start: action.draft, lastInputAt: action.now ?? state.lastInputAt };
+    case 'start-edit': {
+      if (state.start === null) return state;
+      const field = state.start.field;
+      return { ...state, start: { ...state.start, [field]: applyEdit(state.start[field], action.edit) }, lastInputAt: action.now };
+    }
+    case 'start-field':
+      if (state.start === null) return state;
+      return { ...state, start: { ...state.start, field: state.start.field === 'command' ? 'branch' : 'command' }, lastInputAt: action.now };
+    case 'end-ask':
+      return { ...backToList(state, null), mode: 'end', ending: action.ending, targetId: action.ending.key, lastInputAt: action.now };
+    case 'await-pane':
+      return { ...state, awaiting: action.key };
+  }
+}
+
+/** Selects the pane started from here once the order lists it. */
+function selectAwaited(state: UiState): UiState {
+  if (state.awaiting === null) return state;
+  const index = state.order.indexOf(state.awaiting);
+  if (index === -1) return state;
+  return { ...state, selectedId: state.awaiting, selectedIndex: index, awaiting: null };
 }
 
 /** Takes in a new snapshot (or a timer tick): the order, the selection, the status message's age. */
 function sync(state: UiState, panes: readonly PaneView[], now: number): UiState {
-  return expireStatus(syncPanes(state, panes, now), now);
+  return expireStatus(selectAwaited(syncPanes(state, panes, now)), now);
 }
 
 /** A status message in the plain list goes STATUS_MS after it was first shown. */

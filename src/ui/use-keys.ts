@@ -48,7 +48,7 @@ export function useKeys(scene: () => KeyScene, deps: () => EffectDeps): void {
       let rest = input;
       while (rest !== '') {
         const mode = scene().ui.mode;
-        const textMode = mode === 'reply' || mode === 'filter';
+        const textMode = mode === 'reply' || mode === 'filter' || mode === 'start';
         const piece = /^[\r\n]/.test(rest)
           ? (rest[0] as string)
           : textMode

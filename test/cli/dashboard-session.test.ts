@@ -139,6 +139,14 @@ describe('dashboard actions', () => {
     expect(typing(f.calls)).toEqual([`send-keys -t ${id} -H 73 68 69 70 20 69 74`, `send-keys -t ${id} Enter`]);
   });
 
+  it("refuses to end the dashboard's own pane, and leaves the port alone", async () => {
+    const f = fakeEngine();
+    const own = f.view.pane.paneId;
+    await expect(createDashboardActions(f.engine, noPanes, own, () => {}).end(f.view, f.view.pane.pid)).rejects.toThrow(/runs this dashboard: quit with q/);
+    // Any other pane goes to the port (this one throws when asked).
+    await expect(createDashboardActions(f.engine, noPanes, '%99', () => {}).end(f.view, f.view.pane.pid)).rejects.toThrow('asked for the pane port');
+  });
+
   it('gives the attach command for the selected pane when no tmux client is attached', async () => {
     const f = fakeEngine({ terminalClient: false });
     const result = await createDashboardActions(f.engine, noPanes, '%99', () => {}).jumpTo(f.view);

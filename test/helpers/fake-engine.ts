@@ -4,6 +4,8 @@
 import type { CorralEvent, EngineHandle, EngineSnapshot, HostHealth, PaneInfo, PaneView, PromptVerdict } from '../../src/engine/types.js';
 import type { SendItem } from '../../src/engine/keys.js';
 import { planAnswer } from '../../src/engine/answer-plan.js';
+import type { StartRequest } from '../../src/engine/pane-launch.js';
+import { paneKey } from '../../src/engine/pane-key.js';
 import type { DashboardActions, JumpResult } from '../../src/ui/actions.js';
 
 export interface FakeEngine extends EngineHandle {
@@ -131,6 +133,10 @@ export interface RecordedAction {
   /** A reply's text. */
   readonly text?: string;
   readonly shownHash?: string | null;
+  /** What `start` was asked for (host and request). */
+  readonly start?: { readonly host: string; readonly request: StartRequest };
+  /** The process `end` was asked to end. */
+  readonly pid?: number;
 }
 
 /**
@@ -141,6 +147,8 @@ export interface RecordedAction {
 export function fakeActions(
   jump: JumpResult = { switched: false, message: 'tmux attach -t main:1.0' },
   screenNow: (key: string) => string | null = () => null,
+  /** `start` fails with this message (null: it starts `%77`). */
+  startFails: string | null = null,
 ) {
   const calls: RecordedAction[] = [];
   const refuseIfChanged = (pane: PaneView, shownHash: string | null) => {
@@ -168,6 +176,12 @@ export function fakeActions(
       calls.push({ kind: 'jump', paneId: pane.key });
       return jump;
     },
+    start: async (host, request) => {
+      calls.push({ kind: 'start', start: { host, request } });
+      if (startFails !== null) throw new Error(startFails);
+      return { paneId: '%77', key: paneKey(host, '%77'), name: request.name ?? 'cmd', cwd: request.cwd, worktree: null, newSession: false };
+    },
+    end: async (pane, pid) => void calls.push({ kind: 'end', paneId: pane.key, pid }),
     toggleBridge: async () => void calls.push({ kind: 'bridge' }),
     toggleAttach: async () => void calls.push({ kind: 'attach' }),
     quit: () => void calls.push({ kind: 'quit' }),

@@ -47,6 +47,8 @@ function recordingPort(panes: readonly PaneView[], calls: string[], answer = 'fi
       calls.push(`send ${key}`);
     },
     input: refuse,
+    start: refuse,
+    end: refuse,
     read: refuse,
     async answer(key, option) {
       calls.push(`answer ${key} ${option}`);

@@ -10,7 +10,9 @@ import { hooksCommand } from './hooks.js';
 import { demoCommand } from './demo.js';
 import { linkCommand } from './link.js';
 import { lsCommand } from './ls.js';
+import { endCommand } from './end.js';
 import { mcpCommand } from './mcp.js';
+import { newCommand } from './new.js';
 import { nextCommand } from './next.js';
 import { sendCommand } from './send.js';
 import { serveCommand } from './serve.js';
@@ -25,6 +27,8 @@ export const COMMANDS: readonly Command[] = [
   statusCommand,
   nextCommand,
   sendCommand,
+  newCommand,
+  endCommand,
   checkCommand,
   serveCommand,
   mcpCommand,

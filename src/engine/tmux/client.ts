@@ -47,7 +47,8 @@ import { terminalSafe } from '../terminal-text.js';
 import { OPTION_PANES_FORMAT, parseOptionPanes, type OptionPane } from '../status-options.js';
 import type { SendItem } from '../keys.js';
 import { assertPaneId } from './pane-id.js';
-import { TmuxCommandError, createExecRunner, isNoServerMessage, runChecked, type RunOptions, type TmuxResult, type TmuxRunner } from './runner.js';
+import { killPaneCommand, newSessionCommand, newWindowCommand, type SessionTarget, type WindowSpec } from './launch-commands.js';
+import { TmuxCommandError, createExecRunner, createProgramRunner, type ProgramRunner, isNoServerMessage, runChecked, type RunOptions, type TmuxResult, type TmuxRunner } from './runner.js';
 import { describeSocket } from './socket.js';
 import { localTransport, type TmuxTransport } from './transport.js';
 
@@ -579,6 +580,36 @@ export class TmuxClient {
   /** A message in tmux's message line; control characters in it are shown, never sent (terminal-text.ts). */
   async displayMessage(text: string): Promise<void> {
     await runChecked(this.runner, ['display-message', escapeArg(escapeFormat(terminalSafe(text)))]);
+  }
+
+  /**
+   * Starts the command in a new window (a new session when `newSession` is set), not made current;
+   * resolves to the new pane's id. The command line is one argument, run by the pane's shell.
+   */
+  async newPane(spec: WindowSpec, where: { readonly session: SessionTarget } | { readonly newSession: string | null }): Promise<string> {
+    const args = 'session' in where ? newWindowCommand(spec, where.session) : newSessionCommand(spec, where.newSession);
+    const result = await this.runner(args);
+    if (result.exitCode !== 0) {
+      if (isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
+      throw new TmuxCommandError(args, result);
+    }
+    const paneId = result.stdout.trim();
+    return assertPaneId(paneId);
+  }
+
+  /** True when the server has a session of exactly this name. */
+  async hasSession(name: string): Promise<boolean> {
+    return (await this.runner(['has-session', '-t', escapeArg(`=${name}`)])).exitCode === 0;
+  }
+
+  /** Ends the pane and its processes (tmux sends SIGHUP); PaneGoneError when it is no longer there. */
+  async killPane(paneId: string): Promise<void> {
+    await this.checked(paneId, killPaneCommand(paneId));
+  }
+
+  /** Runs another program (git, test) on this client's host, with argv. */
+  program(file: string): ProgramRunner {
+    return createProgramRunner(this.transport, file);
   }
 
   /**

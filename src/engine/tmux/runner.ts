@@ -158,3 +158,42 @@ export async function runChecked(runner: TmuxRunner, args: readonly string[], op
   if (result.exitCode !== 0) throw new TmuxCommandError(args, result);
   return result.stdout;
 }
+
+/** A program corral runs beside tmux on a host (git for worktrees) is not installed there. */
+export class ProgramMissingError extends Error {
+  constructor(
+    readonly program: string,
+    readonly host: string,
+  ) {
+    super(`${program} is not installed${host === 'local' ? '' : ` on ${host}`}, or not on the PATH${host === 'local' ? '' : ' of its ssh sessions'}`);
+    this.name = 'ProgramMissingError';
+  }
+}
+
+/** Runs one other program on the host with the given arguments; a result, never a shell line. */
+export type ProgramRunner = (args: readonly string[]) => Promise<TmuxResult>;
+
+/**
+ * Runs `file ARGS` on the transport's host: here as argv, over ssh as quoted words. ssh's own
+ * failures throw the transport's errors; a program the host lacks throws ProgramMissingError.
+ */
+export function createProgramRunner(transport: TmuxTransport, file: string, timeoutMs = 60_000): ProgramRunner {
+  return async (args) => {
+    spawnCount += 1;
+    spawnsByHost.set(transport.host, (spawnsByHost.get(transport.host) ?? 0) + 1);
+    const command = transport.program(file, args);
+    const result = await execa(command.file, command.args, { reject: false, stdin: 'ignore', timeout: timeoutMs, maxBuffer: 1024 * 1024 });
+    if ((result as { code?: string }).code === 'ENOENT') {
+      throw transport.remote ? transport.missingProgram() : new ProgramMissingError(file, transport.host);
+    }
+    if (result.timedOut) {
+      const why = `${file} did not finish within ${Math.round(timeoutMs / 1000)} s`;
+      throw transport.remote ? new HostUnreachableError(transport.host, why) : new Error(why);
+    }
+    const out = { stdout: String(result.stdout), stderr: String(result.stderr), exitCode: result.exitCode ?? 1 };
+    if (out.exitCode === 127 && /not found|no such file/i.test(out.stderr)) throw new ProgramMissingError(file, transport.host);
+    const failure = transport.remote && out.exitCode === 255 ? transport.classify(out.exitCode, out.stderr) : null;
+    if (failure) throw failure;
+    return out;
+  };
+}

@@ -22,6 +22,8 @@ export interface TmuxTransport {
   readonly remote: boolean;
   /** Program and argv that run tmux with these args (socket flags included); never a shell string locally. */
   command(args: readonly string[]): { file: string; args: string[] };
+  /** Program and argv that run another program on the host (git, test); quoted word by word over ssh. */
+  program(file: string, args: readonly string[]): { file: string; args: string[] };
   /**
    * The same for a long-lived control client, which runs under a supervisor of
    * control-supervisor.ts so that it ends when corral does, however corral ends: here the
@@ -85,6 +87,7 @@ export function localTransport(socket: TmuxSocket, binary: string = tmuxBinary()
     host: LOCAL_HOST,
     remote: false,
     command: (args) => ({ file: binary, args: [...prefix, ...args] }),
+    program: (file, args) => ({ file, args: [...args] }),
     controlCommand: (args) => ({ file: LOCAL_SHELL, args: localSupervisorArgs(binary, [...prefix, ...args]), lifeline: true }),
     // Under the supervisor, a missing tmux is the shell's "not found" (127), not ENOENT.
     classify: (exitCode, stderr) => (exitCode === 127 && /not found|no such file/i.test(stderr) ? new TmuxMissingError() : null),
@@ -285,6 +288,7 @@ export function sshTransport(options: SshTransportOptions): TmuxTransport {
       file: ssh,
       args: [...shared, '-T', destination, '--', remoteCommandLine([...tmux, ...args])],
     }),
+    program: (file, args) => ({ file: ssh, args: [...shared, '-T', destination, '--', remoteCommandLine([file, ...args])] }),
     // The remote shell runs the supervisor: when this ssh ends (corral closed it, or died and the
     // channel closed), the remote tmux client ends too.
     controlCommand: (args) => ({
