@@ -6,18 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { sendJson } from '../http-server.js';
 import type { ChatRequest } from './request.js';
 import type { Replay } from './replays.js';
-import {
-  SSE_DONE,
-  completion,
-  contentChunk,
-  finishChunk,
-  roleChunk,
-  sseEvent,
-  usageChunk,
-  usageOf,
-  wholeStream,
-  type CompletionIdentity,
-} from './sse-chunks.js';
+import { SSE_DONE, completion, contentChunk, finishChunk, roleChunk, sseEvent, usageChunk, usageOf, wholeStream, type CompletionIdentity } from './sse-chunks.js';
 
 /** The answer to a request whose last message is not a new one from the person: never empty. */
 export const NOTHING_TYPED = '(nothing was typed: the last message is not a new message from you)';
