@@ -31,14 +31,21 @@ export default tseslint.config(
     },
   },
   {
+    // Small parts: a function that needs more is split along its seams.
+    files: ['src/**'],
+    // The dashboard's reducer is the one function still over the bound; it is being split.
+    ignores: ['src/ui/state.ts'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
+    },
+  },
+  {
     files: ['src/engine/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         { patterns: ['ink', 'ink/*', 'react', 'react/*', 'ws', '**/ui/**', '**/server/**', '**/cli/**'] },
       ],
-      // Small parts: a function that needs more is split along its seams.
-      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
       // Time is injected: timers come through Timers.
       'no-restricted-globals': ['error', 'setTimeout', 'setInterval', 'setImmediate'],
     },

@@ -7,7 +7,7 @@ import type { EngineHandle, HookEvent } from '../engine/types.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import type { CaptureTicker } from '../engine/conversation/capture-ticker.js';
 import { CorralServer, type HttpFeature } from '../server/http-server.js';
-import { BRIDGE_FEATURE, createBridgeFeature, type BridgeFeature } from '../server/bridge/index.js';
+import { createBridgeFeature, type BridgeFeature } from '../server/bridge/index.js';
 import { createAttachFeature, type AttachFeature, type LoginLink } from '../server/attach/attach-feature.js';
 import { HOOKS_FEATURE, createHookFeature } from '../server/hooks/hook-feature.js';
 import { BrowserSessions } from '../server/attach/sessions.js';
@@ -117,67 +117,105 @@ async function listenOnce(server: CorralServer, settings: Pick<ServerSettings, '
   }
 }
 
+/**
+ * One feature the services switch on and off: started on the shared server (which listens first),
+ * stopped by name. A switched-off feature is not reusable: every start builds a fresh one.
+ */
+class FeatureSwitch<T extends HttpFeature> {
+  private feature: T | null = null;
+
+  constructor(
+    private readonly server: CorralServer,
+    private readonly listen: () => Promise<void>,
+    private readonly publish: () => void,
+    private readonly build: () => T,
+  ) {}
+
+  get current(): T | null {
+    return this.feature;
+  }
+
+  async start(): Promise<void> {
+    if (this.feature) return;
+    await this.listen();
+    if (this.feature) return; // started twice at once: the first start won
+    this.feature = this.build();
+    this.server.enable(this.feature);
+    this.publish();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.feature) return;
+    const name = this.feature.name;
+    this.feature = null;
+    await this.server.disable(name);
+    this.publish();
+  }
+
+  /** Forgets the feature: the server closes it with everything else. */
+  drop(): void {
+    this.feature = null;
+  }
+}
+
+/** What the services report: the status, each change told to the subscribers. */
+class ServicesReport {
+  private readonly listeners = new Set<() => void>();
+  private current: ServicesStatus = { url: null, bridge: false, attach: false, hooks: false, error: null };
+  /** Why the last start failed, as a sentence. */
+  error: string | null = null;
+
+  constructor(private readonly read: () => Omit<ServicesStatus, 'error'>) {}
+
+  get status(): ServicesStatus {
+    return this.current;
+  }
+
+  publish(): void {
+    this.current = { ...this.read(), error: this.error };
+    for (const listener of this.listeners) listener();
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
 export function createServices(options: ServicesOptions): Services {
   const { settings } = options;
   // Answer links reach corral through the address the phone uses (a reverse proxy, a tunnel).
   const extraHosts = settings.answerUrl ? [answerHost(settings.answerUrl)].filter((h): h is string => h !== null) : [];
   const server = new CorralServer({ host: settings.listen, port: settings.port, extraHosts });
-  const listeners = new Set<() => void>();
-  let bridge: BridgeFeature | null = null;
   // One pane port for every service, one per host behind it: per host one capture ticker and
   // one set of pane streams.
   const ports = options.ports ?? panePortsHolder(options);
   const portOf = (): PanePort => ports.get().port;
-  let attach: AttachFeature | null = null;
+  const report: ServicesReport = new ServicesReport(() => ({
+    url: server.listening ? server.url : null,
+    bridge: bridge.current !== null,
+    attach: attach.current !== null,
+    hooks: server.isEnabled(HOOKS_FEATURE),
+  }));
   // Browser sessions belong to the process, not to one start of the attach server: switching it
   // off and on (w in the dashboard) keeps browsers signed in; stopping corral ends them all.
   const sessions = new BrowserSessions({ idleMs: settings.attachSessionIdleMs, maxMs: settings.attachSessionMaxMs });
-  let error: string | null = null;
-  let status: ServicesStatus = { url: null, bridge: false, attach: false, hooks: false, error: null };
-
-  const publish = () => {
-    status = { url: server.listening ? server.url : null, bridge: bridge !== null, attach: attach !== null, hooks: server.isEnabled(HOOKS_FEATURE), error };
-    for (const listener of listeners) listener();
-  };
-
-  async function listenOrReport(): Promise<void> {
-    try {
-      await listenOnce(server, settings);
-      error = null;
-    } catch (cause) {
-      error = (cause as Error).message;
-      publish();
-      throw cause;
-    }
-  }
+  const publish = () => report.publish();
+  const listen = () => listenOrReport(server, settings, report);
+  const bridge = new FeatureSwitch(server, listen, publish, () => buildBridge(options, portOf()));
+  const attach = new FeatureSwitch(server, listen, publish, () => buildAttach(options, portOf(), server, sessions));
 
   return {
     get bridge() {
-      return bridge;
+      return bridge.current;
     },
     get bridgeTicker() {
-      return bridge && ports.current ? ports.current.local.ticker : null;
+      return bridge.current && ports.current ? ports.current.local.ticker : null;
     },
-    async startBridge() {
-      if (bridge) return;
-      await listenOrReport();
-      bridge = createBridgeFeature({
-        port: portOf(),
-        token: options.token,
-        settings: { corsOrigins: settings.corsOrigins, typeSideRequests: settings.bridgeTypeSideRequests },
-        ...(options.log ? { log: options.log } : {}),
-      });
-      server.enable(bridge);
-      publish();
-    },
-    async stopBridge() {
-      if (!bridge) return;
-      bridge = null;
-      await server.disable(BRIDGE_FEATURE);
-      publish();
-    },
+    startBridge: () => bridge.start(),
+    stopBridge: () => bridge.stop(),
     get attach() {
-      return attach;
+      return attach.current;
     },
     get port() {
       return ports.current?.port ?? null;
@@ -186,49 +224,26 @@ export function createServices(options: ServicesOptions): Services {
       return ports.current?.local ?? null;
     },
     panes: portOf,
-    async startAttach() {
-      if (attach) return;
-      await listenOrReport();
-      if (attach) return; // started twice at once: the first start won
-      // A switched-off feature is not reusable: every start builds a fresh one (on the same port).
-      attach = createAttachFeature({
-        port: portOf(),
-        token: options.token,
-        settings,
-        sessions,
-        baseUrl: () => browserBase(settings.listen, server.port),
-      });
-      server.enable(attach);
-      publish();
-    },
-    async stopAttach() {
-      if (!attach) return;
-      const name = attach.name;
-      attach = null;
-      await server.disable(name);
-      publish();
-    },
+    startAttach: () => attach.start(),
+    stopAttach: () => attach.stop(),
     async startHooks() {
       if (server.isEnabled(HOOKS_FEATURE)) return;
-      await listenOrReport();
+      await listen();
       server.enable(createHookFeature({ engine: options.engine, token: options.token, serverSocket: () => options.tmux.socketPath() }));
       publish();
     },
     async enable(feature) {
-      await listenOrReport();
+      await listen();
       server.enable(feature);
       publish();
     },
     server,
-    attachLink: () => attach?.loginLink() ?? null,
-    status: () => status,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    attachLink: () => attach.current?.loginLink() ?? null,
+    status: () => report.status,
+    subscribe: (listener) => report.subscribe(listener),
     async close() {
-      bridge = null;
-      attach = null;
+      bridge.drop();
+      attach.drop();
       await server.close();
       // Viewers heard that corral stops; now the streams' control clients detach (unless the
       // ports belong to someone else, who closes them).
@@ -236,4 +251,37 @@ export function createServices(options: ServicesOptions): Services {
       publish();
     },
   };
+}
+
+/** Listens (once); a failure is reported in the status before it is thrown. */
+async function listenOrReport(server: CorralServer, settings: Pick<ServerSettings, 'listen' | 'port'>, report: ServicesReport): Promise<void> {
+  try {
+    await listenOnce(server, settings);
+    report.error = null;
+  } catch (cause) {
+    report.error = (cause as Error).message;
+    report.publish();
+    throw cause;
+  }
+}
+
+function buildBridge(options: ServicesOptions, port: PanePort): BridgeFeature {
+  const { settings } = options;
+  return createBridgeFeature({
+    port,
+    token: options.token,
+    settings: { corsOrigins: settings.corsOrigins, typeSideRequests: settings.bridgeTypeSideRequests },
+    ...(options.log ? { log: options.log } : {}),
+  });
+}
+
+function buildAttach(options: ServicesOptions, port: PanePort, server: CorralServer, sessions: BrowserSessions): AttachFeature {
+  const { settings } = options;
+  return createAttachFeature({
+    port,
+    token: options.token,
+    settings,
+    sessions,
+    baseUrl: () => browserBase(settings.listen, server.port),
+  });
 }

@@ -70,37 +70,135 @@ export function signalExitCode(signal: NodeJS.Signals): number {
   return 128 + (numbers[signal] ?? 15);
 }
 
-export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
-  const proc: LifecycleProcess = options.process ?? process;
-  const stepTimeoutMs = options.stepTimeoutMs ?? 5_000;
-  const steps: { name: string; step: () => unknown }[] = [];
-  const exitSteps: { name: string; step: () => void }[] = [];
-  const runExitSteps = () => {
-    for (const { name, step } of exitSteps.splice(0)) {
+type Step<T> = { readonly name: string; readonly step: () => T };
+
+/** Says a line on stderr until the terminal is gone; after that nothing more is written. */
+class StopReporter {
+  private quiet = false;
+
+  constructor(private readonly stderr: NodeJS.WritableStream | undefined) {}
+
+  say(text: string): void {
+    if (this.quiet || !this.stderr) return;
+    try {
+      this.stderr.write(text);
+    } catch (error) {
+      if (isTerminalGone(error)) this.quiet = true;
+    }
+  }
+
+  /** The terminal is gone: a message about a failed write would fail too, and loop. */
+  silence(): void {
+    this.quiet = true;
+  }
+}
+
+/** The shutdown stack: steps run newest first, each bounded in time, the run shared by every caller. */
+class ShutdownSteps {
+  private readonly steps: Step<unknown>[] = [];
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly stepTimeoutMs: number,
+    private readonly report: StopReporter,
+  ) {}
+
+  push(name: string, step: () => unknown): () => void {
+    const entry = { name, step };
+    this.steps.push(entry);
+    return () => {
+      const index = this.steps.indexOf(entry);
+      if (index !== -1) this.steps.splice(index, 1);
+    };
+  }
+
+  run(): Promise<void> {
+    this.running ??= (async () => {
+      // Steps pushed while shutting down (rare) run too, still newest first.
+      while (this.steps.length > 0) await this.runStep(this.steps.pop() as Step<unknown>);
+    })();
+    return this.running;
+  }
+
+  private async runStep({ name, step }: Step<unknown>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.stepTimeoutMs);
+      timer.unref();
+    });
+    try {
+      const outcome = await Promise.race([Promise.resolve().then(step), timeout]);
+      if (outcome === 'timeout')
+        this.report.say(`corral: stopping ${name} took longer than ${this.stepTimeoutMs / 1000} s; going on\n`);
+    } catch (error) {
+      this.report.say(`corral: stopping ${name} failed: ${(error as Error)?.message ?? String(error)}\n`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** The synchronous steps for every way out; each runs once. */
+class ExitSteps {
+  private readonly steps: Step<void>[] = [];
+
+  constructor(private readonly report: StopReporter) {}
+
+  push(name: string, step: () => void): void {
+    this.steps.push({ name, step });
+  }
+
+  run(): void {
+    for (const { name, step } of this.steps.splice(0)) {
       try {
         step();
       } catch (error) {
-        say(`corral: ${name} failed: ${(error as Error)?.message ?? String(error)}\n`);
+        this.report.say(`corral: ${name} failed: ${(error as Error)?.message ?? String(error)}\n`);
       }
     }
-  };
+  }
+}
+
+/** What is listened to while corral runs: the stop signals, crashes, and the terminal's write errors. */
+class StopListeners {
+  private listening = false;
+
+  constructor(
+    private readonly proc: LifecycleProcess,
+    private readonly stdio: readonly NodeJS.WritableStream[],
+    private readonly onSignal: (signal: NodeJS.Signals) => void,
+    private readonly onCrash: (error: unknown) => void,
+  ) {}
+
+  start(): void {
+    if (this.listening) return;
+    this.listening = true;
+    for (const signal of STOP_SIGNALS) this.proc.on(signal, this.onSignal);
+    this.proc.on('uncaughtException', this.onCrash);
+    this.proc.on('unhandledRejection', this.onCrash);
+    for (const stream of this.stdio) stream.on('error', this.onCrash);
+  }
+
+  stop(): void {
+    if (!this.listening) return;
+    this.listening = false;
+    for (const signal of STOP_SIGNALS) this.proc.off(signal, this.onSignal);
+    this.proc.off('uncaughtException', this.onCrash);
+    this.proc.off('unhandledRejection', this.onCrash);
+    for (const stream of this.stdio) stream.off('error', this.onCrash);
+  }
+}
+
+export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
+  const proc: LifecycleProcess = options.process ?? process;
+  const report = new StopReporter(options.stderr);
+  const steps = new ShutdownSteps(options.stepTimeoutMs ?? 5_000, report);
+  const exitSteps = new ExitSteps(report);
   let reason: StopReason | null = null;
   let resolveStopped: (reason: StopReason) => void = () => {};
   const stopped = new Promise<StopReason>((resolve) => {
     resolveStopped = resolve;
   });
-  let listening = false;
-  let running: Promise<void> | null = null;
-  // Set once the terminal is gone: nothing is written any more.
-  let quiet = false;
-  const say = (text: string) => {
-    if (quiet || !options.stderr) return;
-    try {
-      options.stderr.write(text);
-    } catch (error) {
-      if (isTerminalGone(error)) quiet = true;
-    }
-  };
 
   const stop = (why: StopReason = { kind: 'request' }) => {
     if (reason !== null) return;
@@ -112,7 +210,7 @@ export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
     // terminal that closes hangs up more than once (tmux's kill, then the pty's own hangup).
     if (reason !== null) {
       if (signal === 'SIGHUP') return;
-      runExitSteps();
+      exitSteps.run();
       proc.exit(signalExitCode(signal));
       return;
     }
@@ -121,80 +219,34 @@ export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
   // Also the terminal streams' error listener: a failed write there is a crash or the terminal gone.
   const onCrash = (error: unknown) => {
     if (isTerminalGone(error)) {
-      quiet = true;
+      report.silence();
       stop({ kind: 'terminal-gone' });
       return;
     }
     if (reason !== null && reason.kind === 'crash') return;
     if (reason !== null) {
-      say(`corral: ${(error as Error)?.message ?? String(error)} while stopping\n`);
+      report.say(`corral: ${(error as Error)?.message ?? String(error)} while stopping\n`);
       return;
     }
     stop({ kind: 'crash', error });
   };
-
-  const listen = () => {
-    if (listening) return;
-    listening = true;
-    for (const signal of STOP_SIGNALS) proc.on(signal, onSignal);
-    proc.on('uncaughtException', onCrash);
-    proc.on('unhandledRejection', onCrash);
-    for (const stream of options.stdio ?? []) stream.on('error', onCrash);
-  };
-  const dispose = () => {
-    runExitSteps();
-    if (!listening) return;
-    listening = false;
-    for (const signal of STOP_SIGNALS) proc.off(signal, onSignal);
-    proc.off('uncaughtException', onCrash);
-    proc.off('unhandledRejection', onCrash);
-    for (const stream of options.stdio ?? []) stream.off('error', onCrash);
-  };
-
-  const runStep = async ({ name, step }: { name: string; step: () => unknown }): Promise<void> => {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), stepTimeoutMs);
-      timer.unref();
-    });
-    try {
-      const outcome = await Promise.race([Promise.resolve().then(step), timeout]);
-      if (outcome === 'timeout')
-        say(`corral: stopping ${name} took longer than ${stepTimeoutMs / 1000} s; going on\n`);
-    } catch (error) {
-      say(`corral: stopping ${name} failed: ${(error as Error)?.message ?? String(error)}\n`);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  const listeners = new StopListeners(proc, options.stdio ?? [], onSignal, onCrash);
 
   return {
     untilStopped() {
-      listen();
+      listeners.start();
       return stopped;
     },
     stop,
     get reason() {
       return reason;
     },
-    onShutdown(name, step) {
-      const entry = { name, step };
-      steps.push(entry);
-      return () => {
-        const index = steps.indexOf(entry);
-        if (index !== -1) steps.splice(index, 1);
-      };
+    onShutdown: (name, step) => steps.push(name, step),
+    atExit: (name, step) => exitSteps.push(name, step),
+    shutdown: () => steps.run(),
+    dispose() {
+      exitSteps.run();
+      listeners.stop();
     },
-    atExit(name, step) {
-      exitSteps.push({ name, step });
-    },
-    shutdown() {
-      running ??= (async () => {
-        // Steps pushed while shutting down (rare) run too, still newest first.
-        while (steps.length > 0) await runStep(steps.pop() as { name: string; step: () => unknown });
-      })();
-      return running;
-    },
-    dispose,
   };
 }

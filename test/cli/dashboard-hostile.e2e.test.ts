@@ -22,6 +22,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const folder = mkdtempSync(join(tmpdir(), 'corral-hostile-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
+/** The screen line of the selected row (marked ›); -1 when none is. Its text is not used: the timer changes it. */
+function selectedRow(screen: string): number {
+  return screen.split('\n').findIndex((line) => line.startsWith('› '));
+}
+
 /** What the outer terminal looks like from tmux's side. */
 async function outerState(outer: TestTmux, pane: string) {
   const [title, window, alternate, bell] = (
@@ -82,17 +87,21 @@ describe.each(tmuxBuilds())('the dashboard on hostile names and screens (tmux $v
       const before = await outerState(outer, dash);
       expect(before).toMatchObject({ title: 'outer-title', window: 'outer-window', buffers: '' });
       await outer.waitForScreen(dash, (s) => s.includes(`${WINDOWS + 1} total`) && s.includes('evil.example'), 15_000);
+      // Each check follows the frame that drew the row (its preview with it): tmux has read
+      // everything the dashboard wrote before that frame, whatever escapes it held.
       const seen: string[] = [];
-      for (let row = 0; row <= WINDOWS + 1; row++) {
-        const screen = await outer.capture(dash);
+      let screen = await outer.capture(dash);
+      for (let row = 0; row <= WINDOWS; row++) {
         seen.push(screen);
         expect(screen.split('\n')[0], `seed ${seed}: the header was overwritten`).toMatch(/^corral · /);
         expect(await outerState(outer, dash), `seed ${seed}, row ${row}`).toEqual({ ...before, alternate: '1', bell: '0' });
+        if (row === WINDOWS) break;
+        const drawn = selectedRow(screen);
         await outer.tmux('send-keys', '-t', dash, 'j');
-        await sleep(150);
+        screen = await outer.waitForScreen(dash, (s) => selectedRow(s) !== drawn && selectedRow(s) !== -1, 10_000);
       }
       await outer.tmux('send-keys', '-t', dash, '?');
-      await sleep(200);
+      await outer.waitForScreen(dash, (s) => s.includes('Keys (any key closes this help)'), 10_000);
       expect(await outerState(outer, dash)).toEqual({ ...before, alternate: '1', bell: '0' });
       // What the folders and the host's error held is shown, visibly: the escape character as ^[,
       // the bell as ^G (tmux 3.5 writes a folder's controls as \033 itself).

@@ -14,6 +14,7 @@ import { createPanePort, routePorts, type PanePort } from '../../src/engine/pane
 import { hashScreen } from '../../src/engine/screen-hash.js';
 import { LOCAL_HOST, type PromptVerdict } from '../../src/engine/types.js';
 import { menuVerdict, paneView } from '../helpers/fake-engine.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 
 const SCREEN = 'Reading package lists... Done\nDo you want to continue? [Y/n] \n\n';
@@ -207,9 +208,15 @@ describe('stuck notifier', () => {
     watchForStuck(f.engine, 'both', () => void (rings += 1));
     f.emit({ ...stuck, paneId: f.view.pane.paneId, key: f.view.pane.paneId });
     f.emit({ type: 'unstuck', host: 'local', key: '%1', sessionId: 't', paneId: '%1', timestamp: 1 });
-    await new Promise((r) => setTimeout(r, 10));
-    expect(rings).toBe(1);
-    expect(f.calls).toEqual([['display-message', 'corral: work:2.0 is stuck (permission): Deploy? [y/N]']]);
+    // A later stuck pane marks the end: once its message went out, one for the unstuck would have too.
+    f.emit({ ...stuck, paneId: '%9', key: '%9', message: 'Later? [y/N]' });
+    await waitUntil(() => f.calls.length >= 2, 5000, 'the later pane\'s message');
+    expect(rings).toBe(2);
+    expect(f.calls).toEqual([
+      ['display-message', 'corral: work:2.0 is stuck (permission): Deploy? [y/N]'],
+      // (%% is how a tmux format writes a %.)
+      ['display-message', 'corral: %%9 is stuck (permission): Later? [y/N]'],
+    ]);
   });
 
   it('does nothing when off', async () => {

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, cliEnv } from '../helpers/cli.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 const servers: TestTmux[] = [];
 afterEach(async () => {
@@ -57,7 +58,10 @@ describe('when the terminal goes away', () => {
     servers.push(watched);
     const panes: string[] = [];
     for (let i = 0; i < 3; i++) panes.push(await watched.spawn('sleep 600'));
-    const child = spawn('sh', ['-c', `${shellQuote(process.execPath)} ${shellQuote(CLI)} -L ${watched.socketName} watch | head -n 1`], {
+    // After head quits, the reading side closes its end of the pipe and says so: from then on
+    // nothing reads corral's output.
+    const reader = `{ head -n 1; exec 0<&-; echo reader-gone; }`;
+    const child = spawn('sh', ['-c', `${shellQuote(process.execPath)} ${shellQuote(CLI)} -L ${watched.socketName} watch | ${reader}`], {
       env: cliEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -75,9 +79,9 @@ describe('when the terminal goes away', () => {
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     let err = '';
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    // head has its line and quits; the pane closing below is the next event corral writes.
-    for (let i = 0; i < 200 && !out.includes('\n'); i++) await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 300));
+    // head has its line and quits, the reader is gone; the pane closing below is the next event
+    // corral writes.
+    await waitUntil(() => out.includes('reader-gone\n'), 10_000, 'head to take its line and the reader to close the pipe');
     await watched.tmux('kill-pane', '-t', panes[0]!);
     const code = await exited;
     expect(out, err).toContain('"type":"registered"');

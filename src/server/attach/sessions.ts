@@ -66,6 +66,17 @@ interface SessionEntry {
   connections: number;
 }
 
+/**
+ * A session's public id: base64url that never starts with `-`, so `corral link --revoke ID` does
+ * not read it as a flag.
+ */
+function sessionId(): string {
+  for (;;) {
+    const id = randomBytes(6).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
+}
+
 /** A credential is `<id>.<secret>`: base64url only, so it fits a header and a WebSocket subprotocol. */
 const CREDENTIAL = /^([\w-]{8})\.([\w-]{43})$/;
 
@@ -116,8 +127,8 @@ export class BrowserSessions {
       const oldest = [...this.sessions.values()].sort((a, b) => a.lastUsedAt - b.lastUsedAt)[0] as SessionEntry;
       this.finish(oldest.id, 'evicted');
     }
-    let id = randomBytes(6).toString('base64url');
-    while (this.sessions.has(id)) id = randomBytes(6).toString('base64url');
+    let id = sessionId();
+    while (this.sessions.has(id)) id = sessionId();
     const secret = randomBytes(32).toString('base64url');
     const session: SessionEntry = {
       id,

@@ -73,22 +73,39 @@ function refusalOf(error: unknown): string | null {
   return null;
 }
 
+const INSTRUCTIONS =
+  "corral watches tmux panes (agents, shells, builds) and tells which ones wait for a person. list_panes, read_pane and wait_for only look; answer and type_line type into a pane, through the same guarded paths as corral's dashboard, where corral allows it.";
+
+type ToolRun = () => Promise<{ result: unknown; note: string }>;
+
+/** What every tool needs: the port, time, the typing policy, and the logged call. */
+interface ToolKit {
+  readonly port: PanePort;
+  readonly policy: TypingPolicy;
+  readonly clock: Clock;
+  readonly timers: Timers;
+  /** Runs a tool, logs the call and its outcome, and turns expected failures into tool errors. */
+  readonly call: (name: string, args: unknown, run: ToolRun) => Promise<ReturnType<typeof ok> | ReturnType<typeof refused>>;
+  /** The pane a tool names (PaneGoneError when there is none). */
+  readonly viewOf: (pane: string) => PaneView;
+}
+
 export function createMcpServer(options: McpToolsOptions): McpServer {
-  const { port, policy, log } = options;
-  const clock = options.clock ?? systemClock;
-  const timers = options.timers ?? systemTimers;
-  const server = new McpServer({ name: 'corral', version: options.version }, { instructions: 'corral watches tmux panes (agents, shells, builds) and tells which ones wait for a person. list_panes, read_pane and wait_for only look; answer and type_line type into a pane, through the same guarded paths as corral\'s dashboard, where corral allows it.' });
+  const server = new McpServer({ name: 'corral', version: options.version }, { instructions: INSTRUCTIONS });
+  const kit = toolKit(server, options);
+  registerLookingTools(server, kit);
+  registerWaitTool(server, kit);
+  registerTypingTools(server, kit);
+  return server;
+}
+
+function toolKit(server: McpServer, options: McpToolsOptions): ToolKit {
+  const { port, log } = options;
   const who = () => {
     const client = server.server.getClientVersion();
     return `${client ? `${client.name} ${client.version}` : 'an MCP client'} (${options.via})`;
   };
-  const viewOf = (pane: string): PaneView => {
-    const view = port.find(pane);
-    if (view === null) throw new PaneGoneError(pane);
-    return view;
-  };
-  /** Runs a tool, logs the call and its outcome, and turns expected failures into tool errors. */
-  const logged = async (name: string, args: unknown, run: () => Promise<{ result: unknown; note: string }>) => {
+  const call = async (name: string, args: unknown, run: ToolRun) => {
     await options.ready?.catch(() => undefined);
     try {
       const { result, note } = await run();
@@ -101,7 +118,16 @@ export function createMcpServer(options: McpToolsOptions): McpServer {
       return refused(message);
     }
   };
+  const viewOf = (pane: string): PaneView => {
+    const view = port.find(pane);
+    if (view === null) throw new PaneGoneError(pane);
+    return view;
+  };
+  return { port, policy: options.policy, clock: options.clock ?? systemClock, timers: options.timers ?? systemTimers, call, viewOf };
+}
 
+/** list_panes and read_pane: they only look. */
+function registerLookingTools(server: McpServer, { port, clock, call, viewOf }: ToolKit): void {
   server.registerTool(
     'list_panes',
     {
@@ -110,7 +136,7 @@ export function createMcpServer(options: McpToolsOptions): McpServer {
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      logged('list_panes', args, async () => {
+      call('list_panes', args, async () => {
         const now = clock.now();
         const panes = [...port.getSnapshot().panes]
           .filter((v) => (args.host === undefined || v.host === args.host) && (!args.waiting_only || (v.online && waits(statusWord(v, now)))))
@@ -128,13 +154,15 @@ export function createMcpServer(options: McpToolsOptions): McpServer {
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      logged('read_pane', args, async () => {
+      call('read_pane', args, async () => {
         const view = viewOf(args.pane);
         const text = await port.read(args.pane, args.history ?? 0);
         return { result: { ...describe(view, clock.now()), text }, note: `${text.length} characters` };
       }),
   );
+}
 
+function registerWaitTool(server: McpServer, { port, clock, timers, call, viewOf }: ToolKit): void {
   server.registerTool(
     'wait_for',
     {
@@ -147,14 +175,18 @@ export function createMcpServer(options: McpToolsOptions): McpServer {
       annotations: { readOnlyHint: true },
     },
     (args, extra) =>
-      logged('wait_for', args, async () => {
+      call('wait_for', args, async () => {
         if (args.pane !== undefined) viewOf(args.pane);
         const found = await waitFor(port, args.state, args.pane ?? null, (args.timeout_s ?? 60) * 1000, clock, timers, extra.signal);
         if (found === null) return { result: { timed_out: true }, note: 'timed out' };
         return { result: describe(found, clock.now()), note: `${found.key} is ${statusWord(found, clock.now())}` };
       }),
   );
+}
 
+/** answer and type_line: they type, where the policy allows it and only on the screen the caller saw. */
+function registerTypingTools(server: McpServer, kit: ToolKit): void {
+  const { port, policy, call } = kit;
   server.registerTool(
     'answer',
     {
@@ -163,14 +195,12 @@ export function createMcpServer(options: McpToolsOptions): McpServer {
       annotations: { destructiveHint: true },
     },
     (args) =>
-      logged('answer', args, async () => {
-        const view = viewOf(args.pane);
-        const refusal = policy.refusal(view);
-        if (refusal !== null) throw new PolicyError(refusal);
-        const plan = await port.answer(args.pane, args.option, { shownHash: args.screen ?? view.contentHash, target: view.target });
-        void port.pollNow().catch(() => undefined);
-        return { result: { sent: plan.label, pane: view.key, target: view.target }, note: `sent ${plan.label}` };
-      }),
+      call('answer', args, () =>
+        typeInto(kit, args.pane, (view) => policy.refusal(view), async (view) => {
+          const plan = await port.answer(args.pane, args.option, { shownHash: args.screen ?? view.contentHash, target: view.target });
+          return { sent: plan.label, note: `sent ${plan.label}` };
+        }),
+      ),
   );
 
   server.registerTool(
@@ -182,17 +212,28 @@ export function createMcpServer(options: McpToolsOptions): McpServer {
       annotations: { destructiveHint: true },
     },
     (args) =>
-      logged('type_line', args, async () => {
-        const view = viewOf(args.pane);
-        const refusal = policy.refusal(view) ?? notReadyForInput(view);
-        if (refusal !== null) throw new PolicyError(refusal);
-        await port.reply(args.pane, args.text, { shownHash: view.contentHash, target: view.target });
-        void port.pollNow().catch(() => undefined);
-        return { result: { sent: 'the line, then Enter', pane: view.key, target: view.target }, note: `typed ${args.text.length} characters` };
-      }),
+      call('type_line', args, () =>
+        typeInto(kit, args.pane, (view) => policy.refusal(view) ?? notReadyForInput(view), async (view) => {
+          await port.reply(args.pane, args.text, { shownHash: view.contentHash, target: view.target });
+          return { sent: 'the line, then Enter', note: `typed ${args.text.length} characters` };
+        }),
+      ),
   );
+}
 
-  return server;
+/** Types into a pane unless it is refused, then has the pane looked at again; tells what was sent where. */
+async function typeInto(
+  { port, viewOf }: ToolKit,
+  pane: string,
+  refusal: (view: PaneView) => string | null,
+  send: (view: PaneView) => Promise<{ sent: string; note: string }>,
+): Promise<{ result: unknown; note: string }> {
+  const view = viewOf(pane);
+  const why = refusal(view);
+  if (why !== null) throw new PolicyError(why);
+  const { sent, note } = await send(view);
+  void port.pollNow().catch(() => undefined);
+  return { result: { sent, pane: view.key, target: view.target }, note };
 }
 
 /** Not allowed by corral's settings, or not ready for it. */

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { localSupervisorArgs, remoteSupervisorArgs } from '../../../src/engine/tmux/control-supervisor.js';
 import { processesMatching } from '../../helpers/processes.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 interface Variant {
   readonly name: string;
@@ -81,8 +82,8 @@ describe.each(VARIANTS)('the control-client supervisor $name', (variant) => {
     const marker = uniqueSleep();
     // A program that ignores its input, as tmux does with output still queued for a dead reader.
     const child = supervise('/bin/sh', ['-c', `exec ${marker}`]);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(processesMatching(marker).length).toBeGreaterThanOrEqual(2); // the supervisor's shells, and the program
+    // The supervisor's shells, and the program.
+    await waitUntil(() => processesMatching(marker).length >= 2, 5_000, 'the supervised program to run');
     const done = exited(child);
     variant.endCorralSide(child);
     const { ms } = await done;
@@ -109,7 +110,8 @@ describe.each(VARIANTS)('the control-client supervisor $name', (variant) => {
   it('ends at once, program included, when corral ends its process group (kill())', async () => {
     const marker = uniqueSleep();
     const child = supervise('/bin/sh', ['-c', `exec ${marker}`]);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Running first: a program that never started would be "gone" as well.
+    await waitUntil(() => processesMatching(marker).length >= 2, 5_000, 'the supervised program to run');
     const done = exited(child);
     process.kill(-child.pid!, 'SIGTERM');
     expect((await done).ms).toBeLessThan(900);

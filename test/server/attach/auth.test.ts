@@ -73,6 +73,14 @@ describe('browser sessions', () => {
     expect(JSON.stringify(sessions.list())).not.toContain(secret);
   });
 
+  it('have ids that a command line never reads as a flag (corral link --revoke ID)', () => {
+    const sessions = new BrowserSessions({ clock: new ManualTime() });
+    // One id in 64 would start with "-" if nothing prevented it: 1,000 of them all but surely meet one.
+    const ids = Array.from({ length: 1_000 }, () => signedIn(sessions).split('.')[0]!);
+    expect(ids.filter((id) => id.startsWith('-'))).toEqual([]);
+    expect(ids.every((id) => /^[\w-]{8}$/.test(id))).toBe(true);
+  });
+
   it('end after the idle limit unused, and use keeps them going', async () => {
     const time = new ManualTime();
     const sessions = new BrowserSessions({ clock: time });
