@@ -257,11 +257,13 @@ describe('a question from the command', () => {
     throw new Error(`the question ${question} never showed`);
   }
 
-  it('ends the answer within a second of read -p, says it waits, and types the next message as the reply', async () => {
+  it('ends the answer once read -p asks, says it waits, and types the next message as the reply', async () => {
     const pane = await h.shell();
     const watching = shownAt(pane, /^name\?\s*$/m);
     const first = await ask(pane, 'read -p "name? " n; echo "hello $n"');
-    expect(first.finishedAt - (await watching)).toBeLessThanOrEqual(1000);
+    // Ended by the question (half a second of stillness), not by the 5 s without output that ends
+    // an answer at an unknown prompt. How fast is the bridge benchmark's business, not this test's.
+    expect(first.finishedAt - (await watching)).toBeLessThan(5_000);
     expect(first.text).toBe(`${fenced('name?')}\n${WAITS_FOR_INPUT}\n`);
     const models = (await client.models.list()).data as unknown as { corral: { pane: string; phase: string | null } }[];
     expect(models.find((m) => m.corral.pane === pane)?.corral.phase).toBe('question');
