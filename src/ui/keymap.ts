@@ -16,6 +16,8 @@ export type CommandName =
   | 'send'
   | 'snooze'
   | 'filter'
+  | 'fold-host'
+  | 'fold-hosts'
   | 'help'
   | 'bridge'
   | 'attach'
@@ -145,9 +147,23 @@ export const KEYMAP: readonly KeyBinding[] = [
     command: 'filter',
     keys: ['/'],
     scope: 'normal',
-    label: 'filter by window name, title, command, cwd or session (Esc clears)',
+    label: 'filter by window name, title, command, cwd, session or host; host:NAME keeps one host (host:box-* several; Esc clears)',
     group: 'Dashboard',
     footer: 'filter',
+  },
+  {
+    command: 'fold-host',
+    keys: ['space'],
+    scope: 'normal',
+    label: "several hosts: collapse the selected pane's host to one line (its waiting panes stay on top), or expand the collapsed host selected",
+    group: 'Dashboard',
+  },
+  {
+    command: 'fold-hosts',
+    keys: ['H'],
+    scope: 'normal',
+    label: 'several hosts: collapse every host, or expand them all when all are collapsed',
+    group: 'Dashboard',
   },
   { command: 'bridge', keys: ['b'], scope: 'normal', label: 'turn the chat bridge on or off', group: 'Services' },
   { command: 'attach', keys: ['w'], scope: 'normal', label: 'turn the attach server on or off', group: 'Services' },
@@ -198,6 +214,7 @@ export function keyName(input: string, key: KeyFlags): string {
   if (key.tab) return 'tab';
   if (key.backspace || key.delete) return 'backspace';
   if (key.ctrl && input !== '') return `ctrl+${input.toLowerCase()}`;
+  if (input === ' ') return 'space';
   return input;
 }
 
@@ -210,6 +227,7 @@ const KEY_LABELS: Record<string, string> = {
   escape: 'Esc',
   tab: 'Tab',
   backspace: 'Backspace',
+  space: 'Space',
 };
 
 export function keyLabel(name: string): string {
