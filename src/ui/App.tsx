@@ -79,9 +79,10 @@ function useDashboardView(
   const { byId, visibleIds, selectedId, groups, waiting } = rows;
   const selected = selectedId === null ? null : (byId.get(selectedId) ?? null);
   // Rows among the waiting panes name their host too (`main:1.0 on build-box`).
+  const grouped = groups !== null;
   const targetWidth = useMemo(
-    () => Math.max(6, ...snapshot.panes.map((v) => (isWaiting(v) && groups !== null ? paneWhere(v) : v.target).length)),
-    [snapshot.panes, groups !== null],
+    () => Math.max(6, ...snapshot.panes.map((v) => (grouped && isWaiting(v) ? paneWhere(v) : v.target).length)),
+    [snapshot.panes, grouped],
   );
   // Panes on a host that is down are counted apart: their last state may no longer be true.
   const onlinePanes = useMemo(() => snapshot.panes.filter((v) => v.online), [snapshot.panes]);
