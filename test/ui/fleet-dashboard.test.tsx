@@ -52,7 +52,8 @@ function mount() {
 type Mounted = ReturnType<typeof mount>;
 const lines = (r: Mounted) => (r.lastFrame() ?? '').split('\n');
 const selected = (r: Mounted) => lines(r).find((l) => l.startsWith('›')) ?? '';
-const until = (fn: () => void) => vi.waitFor(fn, { timeout: 3000, interval: 10 });
+// Generous: 500 panes on a loaded machine take a while to draw after a burst of keys.
+const until = (fn: () => void) => vi.waitFor(fn, { timeout: 10_000, interval: 10 });
 const press = async (r: Mounted, ...keys: string[]) => {
   for (const k of keys) {
     r.stdin.write(k);
