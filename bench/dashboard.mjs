@@ -1,10 +1,12 @@
 // Dashboard cost: `corral dashboard` at the default 2 s poll in a real 120x40 tmux pane, watching
-// 50 or 200 panes on another private server. Measures the time to the first frame and to the frame
+// 50 or 200 panes on another private server, or 500 panes on ten hosts (one here, nine through
+// their own sshd on loopback, as a fleet; every tenth pane waits at a prompt). Measures the time to the first frame and to the frame
 // that lists every pane, the CPU of the corral process while idle, renders per second, and the time
 // from a key press (sent through a tmux control client) to the dashboard's next output.
 //
 // BENCH_DASHBOARD_BASELINE=path/to/other/dist/bin/corral.js runs every case with that build too,
 // side by side in the same run (for example the build of the main branch before a change).
+// BENCH_DASHBOARD_CASES picks cases by id (50, 200, printing, fleet; all by default), in one run.
 
 import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -13,9 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuMs, killServer, startServer } from './lib/tmux-fixture.mjs';
+import { startFleetHosts } from './lib/fleet-hosts.mjs';
 
 export const title =
-  'Dashboard: time to a full list, idle CPU, renders, key press to frame (50 and 200 panes, 2 s poll)';
+  'Dashboard: time to a full list, idle CPU, renders, key press to frame (50 and 200 panes, 500 on ten hosts, 2 s poll)';
 
 const MAIN = fileURLToPath(new URL('../dist/bin/corral.js', import.meta.url));
 const BASELINE = process.env.BENCH_DASHBOARD_BASELINE ?? null;
@@ -82,7 +85,10 @@ async function keyLatencies(host, paneId, presses) {
   return results;
 }
 
-/** Starts the dashboard in a new host server; resolves with the times to its first and its full frame. */
+/**
+ * Starts the dashboard in a new host server; resolves with the times to its first and its full
+ * frame. `watched`: a server (`name`), or a fleet (`args` and `env` for the dashboard).
+ */
 async function startDashboard(build, watched, panes, stats) {
   const host = `corral-bench-host-${randomBytes(4).toString('hex')}`;
   const tmux = (...args) => execFileSync('tmux', ['-L', host, ...args], { encoding: 'utf8' });
@@ -102,17 +108,17 @@ async function startDashboard(build, watched, panes, stats) {
     '-u',
     'TMUX',
     `CORRAL_RENDER_STATS=${stats}`,
+    ...(watched.env ?? []),
     process.execPath,
     build.main,
     'dashboard',
-    '-L',
-    watched.name,
+    ...(watched.args ?? ['-L', watched.name]),
   );
   const pid = Number(tmux('display-message', '-p', '-t', 'host:0.0', '#{pane_pid}').trim());
   const paneId = tmux('display-message', '-p', '-t', 'host:0.0', '#{pane_id}').trim();
   let firstFrame = null;
   let listed = null;
-  while (listed === null && Date.now() - started < 20_000) {
+  while (listed === null && Date.now() - started < 60_000) {
     const screen = tmux('capture-pane', '-p', '-t', 'host:0.0');
     if (firstFrame === null && screen.includes('corral ·')) firstFrame = Date.now() - started;
     if (screen.includes(`${panes} total`)) listed = Date.now() - started;
@@ -193,19 +199,29 @@ async function measureTogether({ label, panes, watched, quietFrom, keys }, build
   }
 }
 
+/** Pane i of every host: every tenth waits at a prompt (a static screen), the others sleep. */
+const fleetProgram = (i) => (i % 10 === 2 ? `printf 'Deploy build ${i}? [y/N] '; read -r _; exec sleep 1000000` : 'exec sleep 1000000');
+
+async function startFleet(hosts, panes) {
+  const fleet = await startFleetHosts(hosts, panes, fleetProgram);
+  return { args: fleet.dashboardArgs(), env: fleet.dashboardEnv(), kill: () => fleet.dispose() };
+}
+
 const ms = (v) => (v === null ? '-' : `${Math.round(v)} ms`);
 
 export async function run(log) {
   const builds = [...(BASELINE ? [{ name: 'baseline', main: BASELINE }] : []), { name: 'this build', main: MAIN }];
+  const wanted = (process.env.BENCH_DASHBOARD_CASES ?? '50,200,printing,fleet').split(',');
   const cases = [
-    { label: '50 idle panes', panes: 50, command: 'sleep 100000', keys: true, quiet: true },
-    { label: '200 idle panes', panes: 200, command: 'sleep 100000', keys: true, quiet: true },
-    { label: '50 panes printing every 1-4 s', panes: 50, command: undefined, keys: false, quiet: false },
-  ];
+    { id: '50', label: '50 idle panes', panes: 50, command: 'sleep 100000', keys: true, quiet: true },
+    { id: '200', label: '200 idle panes', panes: 200, command: 'sleep 100000', keys: true, quiet: true },
+    { id: 'printing', label: '50 panes printing every 1-4 s', panes: 50, command: undefined, keys: false, quiet: false },
+    { id: 'fleet', label: '500 idle panes on 10 hosts (9 over ssh), 50 waiting', panes: 500, fleet: 10, keys: true, quiet: true },
+  ].filter((c) => wanted.includes(c.id));
   const loads = [];
   const rows = [];
   for (const c of cases) {
-    const watched = startServer(c.panes, c.command);
+    const watched = c.fleet ? await startFleet(c.fleet, c.panes / c.fleet) : startServer(c.panes, c.command);
     const quietFrom = c.quiet ? Date.now() + 65_000 : 0;
     try {
       loads.push(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
@@ -234,7 +250,7 @@ export async function run(log) {
         });
       }
     } finally {
-      watched.kill();
+      await watched.kill();
     }
   }
   loads.push(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);

@@ -19,7 +19,7 @@ import { Header, headerText } from './Header.js';
 import { HelpOverlay } from './HelpOverlay.js';
 import { planLayout, type Layout } from './layout.js';
 import { ANSWERED_BADGE, OFFLINE_BADGE, countStatuses, paneStatus, quietMs, statusBadge } from '../engine/pane-status.js';
-import { hostDown, hostLine, paneWhere } from './hosts.js';
+import { collapsedHostLine, hostDown, hostLine, isWaiting, paneWhere } from './hosts.js';
 import { matchesFilter, paneLabel } from './pane-label.js';
 import type { RowModel } from './PaneRow.js';
 import { PaneList } from './PaneList.js';
@@ -76,19 +76,24 @@ function useDashboardView(
   headerLines: (onlinePanes: readonly PaneView[]) => 1 | 2,
 ): DashboardView {
   const rows = useMemo(() => visibleRows(ui, snapshot.panes, matchesFilter, snapshot.hosts), [ui, snapshot.panes, snapshot.hosts]);
-  const { byId, visibleIds, selectedId, groups } = rows;
+  const { byId, visibleIds, selectedId, groups, waiting } = rows;
   const selected = selectedId === null ? null : (byId.get(selectedId) ?? null);
-  const targetWidth = useMemo(() => Math.max(6, ...snapshot.panes.map((v) => v.target.length)), [snapshot.panes]);
+  // Rows among the waiting panes name their host too (`main:1.0 on build-box`).
+  const grouped = groups !== null;
+  const targetWidth = useMemo(
+    () => Math.max(6, ...snapshot.panes.map((v) => (grouped && isWaiting(v) ? paneWhere(v) : v.target).length)),
+    [snapshot.panes, grouped],
+  );
   // Panes on a host that is down are counted apart: their last state may no longer be true.
   const onlinePanes = useMemo(() => snapshot.panes.filter((v) => v.online), [snapshot.panes]);
-  const lines = useMemo(() => listLines(visibleIds, groups), [visibleIds, groups]);
+  const lines = useMemo(() => listLines(visibleIds, groups, waiting), [visibleIds, groups, waiting]);
   const shownLines = useMemo(
     () => (selected ? previewLines(selected.lines, size.columns, Number.POSITIVE_INFINITY).length : 0),
     [selected?.lines, size.columns],
   );
   const layout = planLayout(size.columns, size.rows, targetWidth, headerLines(onlinePanes), {
     rows: visibleIds.length,
-    groupLines: groups?.length ?? 0,
+    groupLines: (groups?.length ?? 0) + (waiting.length > 0 ? 1 : 0),
     previewLines: shownLines,
   });
   const scrollRef = useRef(0);
@@ -107,7 +112,8 @@ function useShownNow(clock: Clock, tickMs: number, view: DashboardView, activeWi
     (at: number) =>
       shown
         .map((line) => {
-          if (line.kind === 'host') return hostLine(line.group, at);
+          if (line.kind === 'host') return line.group.collapsed ? collapsedHostLine(line.group, at) : hostLine(line.group, at);
+          if (line.kind === 'waiting') return '';
           const pane = byId.get(line.key) as PaneView;
           return `${paneStatus(pane, at, activeWindowMs)}${formatQuiet(quietMs(pane, at))}`;
         })
@@ -125,8 +131,11 @@ interface RowSettings {
   readonly hostName: string | null;
 }
 
-/** One row's model: its status (answered from here, until its screen changes), badge, names and timer. */
-function rowModelOf(view: PaneView, answered: UiState['answered'], s: RowSettings): RowModel {
+/**
+ * One row's model: its status (answered from here, until its screen changes), badge, names and
+ * timer; `withHost`: the target names the pane's host (the waiting panes of every host).
+ */
+function rowModelOf(view: PaneView, answered: UiState['answered'], s: RowSettings, withHost: boolean): RowModel {
   const isAnswered = answered !== null && answered.key === view.key && answered.hash === view.contentHash;
   const status = isAnswered ? 'answered' : paneStatus(view, s.now, s.activeWindowMs);
   return {
@@ -137,7 +146,7 @@ function rowModelOf(view: PaneView, answered: UiState['answered'], s: RowSetting
       : status === 'answered'
         ? ANSWERED_BADGE
         : statusBadge(status, view.reason, s.layout.columns.shortBadge),
-    target: view.target,
+    target: withHost ? paneWhere(view) : view.target,
     label: paneLabel(view, s.hostName),
     cwd: shortCwd(view.pane.cwd, s.home, s.layout.columns.cwd),
     timer: formatQuiet(quietMs(view, s.now)),
@@ -171,7 +180,7 @@ export function App(props: AppProps) {
   useDashboardKeys(uiStore, snapshot, clock, { actions, engine, services, activeWindowMs });
 
   const settings: RowSettings = { now, activeWindowMs, layout, home, hostName };
-  const rowModel = (key: string) => rowModelOf(view.byId.get(key) as PaneView, ui.answered, settings);
+  const rowModel = (key: string, withHost: boolean) => rowModelOf(view.byId.get(key) as PaneView, ui.answered, settings, withHost);
   const answers = paneAnswers(selected?.online === false ? null : selected);
   const modeTarget = ui.targetId === null ? undefined : view.byId.get(ui.targetId);
   return (
@@ -181,7 +190,7 @@ export function App(props: AppProps) {
         <HelpOverlay width={size.columns} height={size.rows - 4} answers={answers} target={selected ? paneWhere(selected) : null} down={selected ? hostDown(selected, snapshot.hosts) : null} />
       ) : (
         <Box flexDirection={layout.preview === 'side' ? 'row' : 'column'}>
-          <PaneList layout={layout} snapshot={snapshot} lines={view.shown} grouped={view.groups !== null} selectedId={view.selectedId} filter={ui.filter} now={now} color={color} rowModel={rowModel} />
+          <PaneList layout={layout} snapshot={snapshot} lines={view.shown} grouped={view.groups !== null} byId={view.byId} selectedId={view.selectedId} filter={ui.filter} now={now} color={color} rowModel={rowModel} />
           {layout.preview !== 'none' && selected ? (
             <Box marginLeft={layout.preview === 'side' ? 3 : 0}>
               <Preview title={`${paneWhere(selected)} · ${paneLabel(selected, hostName)}${selected.online ? '' : ' · offline, last screen seen'}`} lines={selected.lines} width={layout.previewWidth} height={layout.previewHeight} />

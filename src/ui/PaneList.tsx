@@ -7,10 +7,10 @@ import { ColumnHeader } from './ColumnHeader.js';
 import { HostHeader } from './HostHeader.js';
 import { PaneRow, type RowModel } from './PaneRow.js';
 import { clip } from './format.js';
-import { hostLine } from './hosts.js';
+import { collapsedHostId, collapsedHostLine, hostLine, waitingLine } from './hosts.js';
 import type { Layout } from './layout.js';
 import type { ListLine } from './list-lines.js';
-import type { EngineSnapshot } from '../engine/types.js';
+import type { EngineSnapshot, PaneView } from '../engine/types.js';
 
 interface Props {
   readonly layout: Layout;
@@ -18,14 +18,15 @@ interface Props {
   readonly lines: readonly ListLine[];
   /** Several hosts: the list has host header lines. */
   readonly grouped: boolean;
+  readonly byId: ReadonlyMap<string, PaneView>;
   readonly selectedId: string | null;
   readonly filter: string;
   readonly now: number;
   readonly color: boolean;
-  readonly rowModel: (key: string) => RowModel;
+  readonly rowModel: (key: string, withHost: boolean) => RowModel;
 }
 
-export function PaneList({ layout, snapshot, lines, grouped, selectedId, filter, now, color, rowModel }: Props) {
+export function PaneList({ layout, snapshot, lines, grouped, byId, selectedId, filter, now, color, rowModel }: Props) {
   const loading = snapshot.status === 'starting';
   const why =
     loading || (snapshot.status !== 'ok' && snapshot.panes.length === 0 && !grouped)
@@ -39,20 +40,27 @@ export function PaneList({ layout, snapshot, lines, grouped, selectedId, filter,
       ) : lines.length === 0 ? (
         <Text dimColor>{filter !== '' ? `no pane matches "${filter}"` : 'no panes'}</Text>
       ) : (
-        lines.map((line) =>
-          line.kind === 'host' ? (
+        lines.map((line) => {
+          if (line.kind === 'waiting') {
+            return <HostHeader key="waiting" host="waiting" tone="waiting" text={waitingLine(line.keys, byId)} width={layout.listWidth} color={color} />;
+          }
+          if (line.kind === 'pane') {
+            const row = rowModel(line.key, line.withHost);
+            return <PaneRow key={line.key} row={row} columns={layout.columns} selected={line.key === selectedId} color={color} />;
+          }
+          const { group } = line;
+          return (
             <HostHeader
-              key={`host ${line.group.host}`}
-              host={line.group.host}
-              health={line.group.health}
-              text={hostLine(line.group, now)}
+              key={`host ${group.host}`}
+              host={group.host}
+              health={group.health}
+              text={group.collapsed ? collapsedHostLine(group, now) : hostLine(group, now)}
               width={layout.listWidth}
               color={color}
+              selected={group.collapsed && collapsedHostId(group.host) === selectedId}
             />
-          ) : (
-            <PaneRow key={line.key} row={rowModel(line.key)} columns={layout.columns} selected={line.key === selectedId} color={color} />
-          ),
-        )
+          );
+        })
       )}
     </Box>
   );

@@ -11,6 +11,35 @@ export interface HostGroup {
   readonly keys: readonly string[];
 }
 
+/**
+ * A host's group as the list shows it: its rows (those not listed among the waiting panes on top),
+ * whether it is collapsed to its header line, and the counts that line gives when it is.
+ */
+export interface ShownGroup extends HostGroup {
+  readonly collapsed: boolean;
+  /** The host's panes the list holds (the filter applied), waiting ones included. */
+  readonly panes: number;
+  readonly waiting: number;
+  readonly offline: number;
+}
+
+/** A pane that waits for a person: stuck, not snoozed, on a host that is up (as the order counts it). */
+export function isWaiting(view: PaneView): boolean {
+  return view.state === 'stuck' && !view.acknowledged && view.online;
+}
+
+// The selection id of a collapsed host's header line. Pane keys are `%3` or `host/%3`: never this.
+const COLLAPSED_PREFIX = '\u0000host ';
+
+export function collapsedHostId(host: string): string {
+  return `${COLLAPSED_PREFIX}${host}`;
+}
+
+/** The host whose collapsed header line this selection id names, or null for a pane key. */
+export function collapsedHostOf(id: string | null): string | null {
+  return id !== null && id.startsWith(COLLAPSED_PREFIX) ? id.slice(COLLAPSED_PREFIX.length) : null;
+}
+
 /** Rows are grouped only when corral watches more than this machine. */
 export function isMultiHost(hosts: readonly HostHealth[], panes: readonly PaneView[]): boolean {
   return hosts.length > 1 || panes.some((v) => v.host !== LOCAL_HOST);
@@ -85,6 +114,27 @@ export function hostHealthText(health: HostHealth, now: number): string {
 /** `build-box · unreachable since 14:05 (retry in 8s)`; a host the snapshot does not list is `offline`. */
 export function hostLine(group: Pick<HostGroup, 'host' | 'health'>, now: number): string {
   return `${group.host} · ${group.health === null ? 'offline' : hostHealthText(group.health, now)}`;
+}
+
+/**
+ * A collapsed host's one line: `build-box ▸ 50 panes · 3 waiting · 0 offline · connected`, then
+ * what is wrong with the host when something is (`unreachable since 14:05 (retry in 8s): ...`).
+ */
+export function collapsedHostLine(group: ShownGroup, now: number): string {
+  const health = group.health;
+  const state =
+    health === null
+      ? 'offline'
+      : health.state === 'connected' && (health.status === 'ok' || health.status === 'starting')
+        ? 'connected'
+        : hostHealthText(health, now);
+  return `${group.host} ▸ ${paneCount(group.panes)} · ${group.waiting} waiting · ${group.offline} offline · ${state}`;
+}
+
+/** The line over the waiting panes of every host: `waiting · 12 panes on 4 hosts`. */
+export function waitingLine(keys: readonly string[], byKey: ReadonlyMap<string, PaneView>): string {
+  const hosts = new Set(keys.map((key) => byKey.get(key)?.host ?? LOCAL_HOST)).size;
+  return `waiting · ${paneCount(keys.length)} on ${hosts === 1 ? '1 host' : `${hosts} hosts`}`;
 }
 
 export type HostTone = 'ok' | 'pending' | 'down';

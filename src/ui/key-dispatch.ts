@@ -7,7 +7,7 @@
 
 import type { HostHealth, PaneView } from '../engine/types.js';
 import { paneStatus } from '../engine/pane-status.js';
-import { hostDown, paneWhere } from './hosts.js';
+import { collapsedHostId, collapsedHostOf, hostDown, paneWhere } from './hosts.js';
 import { findBinding, keyLabel, type CommandName } from './keymap.js';
 import { answerRefusal, describeChoice, findAnswer, paneAnswers, type PaneAnswers } from './quick-answers.js';
 import { SERVICE_TITLES, type ServiceName, type ServicesSnapshot } from './service-state.js';
@@ -248,6 +248,8 @@ function onSelected(scene: KeyScene, then: (pane: PaneView) => KeyOutcome, seque
   const pane = paneOf(scene, scene.rows.selectedId);
   // A key that starts a sequence (a, r) swallows the rest of it when refused.
   const refuse = (text: string, tone: StatusMessage['tone']) => (sequence ? refuseSequence(scene, text) : say(text, tone));
+  const folded = collapsedHostOf(scene.rows.selectedId);
+  if (folded !== null) return refuse(`${folded} is collapsed: Space expands it`, 'info');
   if (!pane) return refuse('no pane selected', 'info');
   if (scene.now - scene.ui.movedAt < SETTLE_MS) {
     const moved = refuse(`the selection just moved to ${paneWhere(pane)}; look, then press again`, 'warn');
@@ -279,6 +281,8 @@ function nextStuck(scene: KeyScene): KeyOutcome {
 }
 
 function jump(scene: KeyScene): KeyOutcome {
+  // Enter on a collapsed host's line opens it, as Space does.
+  if (collapsedHostOf(scene.rows.selectedId) !== null) return foldHost(scene);
   return onSelected(scene, (pane) => {
     const down = hostDown(pane, scene.hosts);
     if (down !== null) return say(`${down}: cannot jump to ${pane.key}`, 'warn');
@@ -334,6 +338,43 @@ function toggle(service: ServiceName): CommandHandler {
       : { actions: [], effects: [{ kind: 'toggle', service }] };
 }
 
+const ONE_HOST = 'only one host is watched: there is nothing to collapse';
+
+/**
+ * Space: on a pane, collapses its host to one line (the selection goes to that line, unless the
+ * pane is among the waiting ones on top, which stay; Space there again expands the host); on a
+ * collapsed host's line, expands it and selects its first row.
+ */
+function foldHost(scene: KeyScene): KeyOutcome {
+  const { groups, selectedId, byId, waiting } = scene.rows;
+  if (groups === null) return say(ONE_HOST);
+  const folded = collapsedHostOf(selectedId);
+  if (folded !== null) {
+    const first = groups.find((g) => g.host === folded)?.keys[0] ?? null;
+    return act({ type: 'collapse', hosts: [folded], collapsed: false, select: first, now: scene.now });
+  }
+  const pane = selectedId === null ? undefined : byId.get(selectedId);
+  if (!pane) return say('no pane selected');
+  // A waiting pane stays selected, and Space on it again opens its host.
+  if (scene.ui.collapsed.includes(pane.host)) return act({ type: 'collapse', hosts: [pane.host], collapsed: false, select: null, now: scene.now });
+  const stays = waiting.includes(pane.key);
+  return act({ type: 'collapse', hosts: [pane.host], collapsed: true, select: stays ? null : collapsedHostId(pane.host), now: scene.now });
+}
+
+/** H: collapses every host, or expands them all when none is open; the selection follows its line. */
+function foldHosts(scene: KeyScene): KeyOutcome {
+  const { groups, selectedId, byId, waiting } = scene.rows;
+  if (groups === null) return say(ONE_HOST);
+  const hosts = groups.map((g) => g.host);
+  const collapse = groups.some((g) => !g.collapsed);
+  const folded = collapsedHostOf(selectedId);
+  const pane = selectedId === null ? undefined : byId.get(selectedId);
+  let select: string | null = null;
+  if (collapse && pane && !waiting.includes(pane.key)) select = collapsedHostId(pane.host);
+  if (!collapse && folded !== null) select = groups.find((g) => g.host === folded)?.keys[0] ?? null;
+  return act({ type: 'collapse', hosts, collapsed: collapse, select, now: scene.now });
+}
+
 /**
  * What each normal-mode command does. A command the table does not name does nothing here (keys
  * that only exist after the answer prefix); a new command gets a handler beside the others.
@@ -351,6 +392,8 @@ const COMMANDS: Partial<Record<CommandName, CommandHandler>> = {
   start: startPrompt,
   end: askEnd,
   filter: (scene) => act({ type: 'mode', mode: 'filter', now: scene.now }),
+  'fold-host': foldHost,
+  'fold-hosts': foldHosts,
   help: (scene) => act({ type: 'mode', mode: 'help', now: scene.now }),
   bridge: toggle('bridge'),
   attach: toggle('attach'),

@@ -18,6 +18,8 @@ export type CommandName =
   | 'start'
   | 'end'
   | 'filter'
+  | 'fold-host'
+  | 'fold-hosts'
   | 'help'
   | 'bridge'
   | 'attach'
@@ -155,9 +157,23 @@ export const KEYMAP: readonly KeyBinding[] = [
     command: 'filter',
     keys: ['/'],
     scope: 'normal',
-    label: 'filter by window name, title, command, cwd or session (Esc clears)',
+    label: 'filter by window name, title, command, cwd, session or host (host:NAME keeps one host; Esc clears)',
     group: 'Dashboard',
     footer: 'filter',
+  },
+  {
+    command: 'fold-host',
+    keys: ['space'],
+    scope: 'normal',
+    label: "collapse the selected pane's host to one line, or open the collapsed host selected (several hosts)",
+    group: 'Dashboard',
+  },
+  {
+    command: 'fold-hosts',
+    keys: ['H'],
+    scope: 'normal',
+    label: 'collapse every host, or open them all when all are collapsed (several hosts)',
+    group: 'Dashboard',
   },
   { command: 'bridge', keys: ['b'], scope: 'normal', label: 'turn the chat bridge on or off', group: 'Services' },
   { command: 'attach', keys: ['w'], scope: 'normal', label: 'turn the attach server on or off', group: 'Services' },
@@ -208,6 +224,7 @@ export function keyName(input: string, key: KeyFlags): string {
   if (key.tab) return 'tab';
   if (key.backspace || key.delete) return 'backspace';
   if (key.ctrl && input !== '') return `ctrl+${input.toLowerCase()}`;
+  if (input === ' ') return 'space';
   return input;
 }
 
@@ -220,6 +237,7 @@ const KEY_LABELS: Record<string, string> = {
   escape: 'Esc',
   tab: 'Tab',
   backspace: 'Backspace',
+  space: 'Space',
 };
 
 export function keyLabel(name: string): string {

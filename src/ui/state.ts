@@ -13,7 +13,7 @@
 
 import type { HostHealth, PaneView } from '../engine/types.js';
 import type { SendItem } from '../engine/keys.js';
-import { groupByHost, isMultiHost, type HostGroup } from './hosts.js';
+import { collapsedHostId, collapsedHostOf, groupByHost, isMultiHost, isWaiting, type ShownGroup } from './hosts.js';
 import { keepOrder, sameOrder, sortPaneIds, stuckSetKey } from './order.js';
 import type { StartDraft } from './start-draft.js';
 
@@ -81,6 +81,8 @@ export interface UiState {
   readonly ending: EndingPane | null;
   /** A pane just started from here: selected as soon as a snapshot lists it (unless the person moves first). */
   readonly awaiting: string | null;
+  /** Hosts shown as one header line, their rows hidden (their waiting panes stay on top). */
+  readonly collapsed: readonly string[];
 }
 
 export const initialUiState: UiState = {
@@ -102,6 +104,7 @@ export const initialUiState: UiState = {
   start: null,
   ending: null,
   awaiting: null,
+  collapsed: [],
 };
 
 export type UiAction =
@@ -149,6 +152,14 @@ export type UiAction =
   | { readonly type: 'end-ask'; readonly ending: EndingPane; readonly now: number }
   /** Select this pane once it is listed. */
   | { readonly type: 'await-pane'; readonly key: string }
+  /** Collapses (or expands) these hosts; `select`: the line to select after (a pane or a host's header). */
+  | {
+      readonly type: 'collapse';
+      readonly hosts: readonly string[];
+      readonly collapsed: boolean;
+      readonly select: string | null;
+      readonly now: number;
+    }
   | { readonly type: 'status'; readonly status: StatusMessage | null };
 
 export type TextEdit =
@@ -277,6 +288,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case 'end-ask':
     case 'await-pane':
       return startOrEnd(state, action);
+    case 'collapse':
+      return collapse(state, action.hosts, action.collapsed, action.select, action.now);
   }
 }
 
@@ -311,6 +324,25 @@ function selectAwaited(state: UiState): UiState {
   return { ...state, selectedId: state.awaiting, selectedIndex: index, awaiting: null };
 }
 
+/** Collapses or expands hosts, then selects `select` (a pane or a host's header line) when given. */
+function collapse(state: UiState, hosts: readonly string[], collapsed: boolean, select: string | null, now: number): UiState {
+  const set = new Set(state.collapsed);
+  for (const host of hosts) {
+    if (collapsed) set.add(host);
+    else set.delete(host);
+  }
+  const next = { ...state, collapsed: [...set].sort(), lastInputAt: now };
+  if (select === null) return next;
+  const index = state.order.indexOf(select);
+  return { ...next, selectedId: select, selectedIndex: index === -1 ? state.selectedIndex : index };
+}
+
+/** The selection rests on the header line of a host that is still collapsed. */
+function onCollapsedHost(state: UiState, id: string): boolean {
+  const host = collapsedHostOf(id);
+  return host !== null && state.collapsed.includes(host);
+}
+
 /** Takes in a new snapshot (or a timer tick): the order, the selection, the status message's age. */
 function sync(state: UiState, panes: readonly PaneView[], now: number): UiState {
   return expireStatus(selectAwaited(syncPanes(state, panes, now)), now);
@@ -342,10 +374,10 @@ function syncPanes(state: UiState, panes: readonly PaneView[], now: number): UiS
     // Before the first key the selection rests on the most urgent pane.
     selectedIndex = 0;
     selectedId = order[0] ?? null;
-  } else if (selectedId === null || !order.includes(selectedId)) {
+  } else if (selectedId === null || (!order.includes(selectedId) && !onCollapsedHost(state, selectedId))) {
     selectedIndex = Math.max(0, Math.min(selectedIndex, order.length - 1));
     selectedId = order[selectedIndex] ?? null;
-  } else {
+  } else if (order.includes(selectedId)) {
     selectedIndex = order.indexOf(selectedId);
   }
   if (selectedId !== state.selectedId && state.selectedId !== null) movedAt = now;
@@ -402,11 +434,16 @@ export function createUiStore(initial: UiState = initialUiState): UiStore {
 
 export interface VisibleRows {
   readonly byId: ReadonlyMap<string, PaneView>;
-  /** Keys of the rows that pass the filter, in display order (grouped by host when there are several). */
+  /**
+   * The selectable lines that pass the filter, in display order: pane keys, and the header of a
+   * collapsed host (collapsedHostId) in place of its rows.
+   */
   readonly visibleIds: readonly string[];
   readonly selectedId: string | null;
   /** The rows by host, in display order; null when corral watches only this machine (no grouping). */
-  readonly groups: readonly HostGroup[] | null;
+  readonly groups: readonly ShownGroup[] | null;
+  /** Several hosts: the waiting panes of every host, listed on top (and not again under their host). */
+  readonly waiting: readonly string[];
 }
 
 /** What is on screen for a UI state and a list of panes (shared by rendering and key handling). */
@@ -423,10 +460,26 @@ export function visibleRows(
     const view = byId.get(id);
     return view !== undefined && matches(view, state.filter);
   });
-  // Several hosts: each host's rows together, in the order above within the host.
-  const groups = isMultiHost(hosts, panes) ? groupByHost(matching, byId, hosts, state.filter.trim() === '') : null;
-  const visibleIds = groups === null ? matching : groups.flatMap((g) => g.keys);
-  const selectedId =
-    state.selectedId !== null && visibleIds.includes(state.selectedId) ? state.selectedId : (visibleIds[0] ?? null);
-  return { byId, visibleIds, selectedId, groups };
+  if (!isMultiHost(hosts, panes)) {
+    return { byId, visibleIds: matching, selectedId: pickSelected(state.selectedId, matching), groups: null, waiting: [] };
+  }
+  // Several hosts: the waiting panes of all of them first, then each host's other rows together.
+  const waiting = matching.filter((id) => isWaiting(byId.get(id) as PaneView));
+  const rest = waiting.length === 0 ? matching : matching.filter((id) => !isWaiting(byId.get(id) as PaneView));
+  const groups = groupByHost(rest, byId, hosts, state.filter.trim() === '').map((group): ShownGroup => {
+    const own = matching.filter((id) => byId.get(id)?.host === group.host);
+    return {
+      ...group,
+      collapsed: state.collapsed.includes(group.host),
+      panes: own.length,
+      waiting: own.length - group.keys.length,
+      offline: own.filter((id) => !byId.get(id)?.online).length,
+    };
+  });
+  const visibleIds = [...waiting, ...groups.flatMap((g) => (g.collapsed ? [collapsedHostId(g.host)] : g.keys))];
+  return { byId, visibleIds, selectedId: pickSelected(state.selectedId, visibleIds), groups, waiting };
+}
+
+function pickSelected(selectedId: string | null, visibleIds: readonly string[]): string | null {
+  return selectedId !== null && visibleIds.includes(selectedId) ? selectedId : (visibleIds[0] ?? null);
 }

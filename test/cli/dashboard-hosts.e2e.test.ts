@@ -39,8 +39,13 @@ function selectedRow(screen: string): number {
     .findIndex((l) => l.startsWith('›'));
 }
 
-const rowOf = (screen: string, host: string, name: string) =>
-  rowsUnder(screen, host).find((l) => l.includes(name)) ?? '';
+/** A host's rows: those under its line, and its waiting panes listed on top (`... on box`). */
+const hostRows = (screen: string, host: string) =>
+  host === 'local'
+    ? [...rowsUnder(screen, 'waiting').filter((l) => !/ on \S+ /.test(l)), ...rowsUnder(screen, host)]
+    : [...rowsUnder(screen, 'waiting').filter((l) => l.includes(` on ${host} `)), ...rowsUnder(screen, host)];
+
+const rowOf = (screen: string, host: string, name: string) => hostRows(screen, host).find((l) => l.includes(name)) ?? '';
 
 describe('corral dashboard across hosts, in a tmux pane', () => {
   let sshd: TestSshd;
@@ -135,9 +140,12 @@ describe('corral dashboard across hosts, in a tmux pane', () => {
     );
     expect(screen).toMatch(hostLineRe('local · connected · 1 pane'));
     expect(screen).toMatch(hostLineRe('box · connected · 2 panes'));
-    expect(rowsUnder(screen, 'local')).toHaveLength(1);
+    expect(hostRows(screen, 'local')).toHaveLength(1);
     expect(rowOf(screen, 'local', 'local-work')).not.toBe('');
-    expect(rowsUnder(screen, 'box')).toHaveLength(2);
+    // Both box panes wait: they are listed on top, naming their host, and not again under it.
+    expect(hostRows(screen, 'box')).toHaveLength(2);
+    expect(rowsUnder(screen, 'box')).toHaveLength(0);
+    expect(screen).toMatch(/^waiting · 2 panes on 1 host/m);
     // The preview names the remote pane with its host when it is selected.
     await select('box', 'deploy-prod');
     await dashShows((s) => s.includes('main:0.0 on box'), 5000);
@@ -177,7 +185,7 @@ describe('corral dashboard across hosts, in a tmux pane', () => {
 
     await sshd.start();
     const back = await dashShows((s) => hostLineRe('box · connected · 2 panes').test(s), 90_000);
-    expect(rowsUnder(back, 'box').some((r) => /offline/.test(r))).toBe(false);
+    expect(hostRows(back, 'box').some((r) => /offline/.test(r))).toBe(false);
     // Back as it was: the prompt on box is stuck again and was never typed into.
     await dashShows((s) => /STUCK permission/.test(rowOf(s, 'box', 'drop-table')), 20_000);
     expect(await remote.capture(drop)).toBe(dropBefore);

@@ -85,15 +85,18 @@ function mount(scene = hostsScene(), size = { columns: 100, rows: 40 }) {
 }
 
 describe('dashboard with several hosts', () => {
-  it('groups rows under a line per host: local first, then the hosts in snapshot order', async () => {
+  it('lists the waiting panes of every host first, then the other rows under a line per host: local first, then the hosts in snapshot order', async () => {
     const r = mount();
     await until(() => expect(frameOf(r)).toContain('vm1 · auth failed'));
     const shown = lines(r);
     const at = (text: string) => shown.findIndex((l) => l.includes(text));
+    expect(shown[at('waiting · ')]?.trim()).toBe('waiting · 2 panes on 2 hosts');
     expect(shown[at('local · ')]?.trim()).toBe('local · connected · 2 panes');
     expect(shown[at('build-box · ')]?.trim()).toBe('build-box · connected · 2 panes');
     expect(shown[at('vm1 · ')]?.trim()).toBe('vm1 · auth failed: Permission denied (publickey).');
-    const order = ['local · ', 'here:1.0', 'here:2.0', 'build-box · ', 'ci:1.0', 'ci:2.0', 'vm1 · ', 'lab:1.0'].map(at);
+    // The waiting rows name their host; each pane is listed once.
+    expect(shown.filter((l) => l.includes('ci:1.0'))).toHaveLength(1);
+    const order = ['waiting · ', 'here:1.0', 'ci:1.0 on build-box', 'local · ', 'here:2.0', 'build-box · ', 'ci:2.0', 'vm1 · ', 'lab:1.0'].map(at);
     expect(order.every((i) => i >= 0)).toBe(true);
     expect(order).toEqual([...order].sort((a, b) => a - b));
     // The header counts the panes on hosts that are down apart.

@@ -8,6 +8,8 @@ import { matchesFilter } from '../../src/ui/pane-label.js';
 import { UNAVAILABLE_SERVICES, type ServicesSnapshot } from '../../src/ui/service-state.js';
 import type { HostHealth, PaneView, PromptVerdict } from '../../src/engine/types.js';
 import { localHealth, menuVerdict, paneView, remoteHealth } from '../helpers/fake-engine.js';
+import { SeededRandom, testSeeds } from '../helpers/seeded-random.js';
+import { collapsedHostId, collapsedHostOf } from '../../src/ui/hosts.js';
 
 const lineVerdict = (options: string[]): PromptVerdict => ({
   prompt: true,
@@ -285,5 +287,88 @@ describe('every key gets an answer', () => {
     d.advance(STATUS_MS);
     d.setPanes(p.all);
     expect(d.ui.status).toBeNull();
+  });
+});
+
+/** Panes on `hosts` hosts, some waiting, some on a host that is down, from a seeded generator. */
+function randomFleet(random: SeededRandom) {
+  const names = ['local', ...Array.from({ length: random.int(1, 5) }, (_, i) => `box-${i + 1}`)];
+  const down = random.chance(0.5) ? random.pick(names.slice(1)) : null;
+  const views = names.flatMap((host) =>
+    Array.from({ length: random.int(0, 8) }, (_, i) => {
+      const stuck = random.chance(0.3);
+      return paneView({
+        host,
+        online: host !== down,
+        quietSince: random.int(0, 5_000),
+        acknowledged: stuck && random.chance(0.2),
+        ...(stuck ? { state: 'stuck' as const, reason: 'permission' as const, stuckSince: random.int(0, 5_000), verdict: menuVerdict } : {}),
+        pane: { paneId: `%${i}`, sessionName: random.pick(['api', 'web']), windowIndex: i },
+      });
+    }),
+  );
+  const hosts = names.map((name) => (name === 'local' ? localHealth() : remoteHealth(name, name === down ? { state: 'unreachable' } : {})));
+  return { views, hosts };
+}
+
+describe('collapsing hosts', () => {
+  it('keeps a waiting pane selected when its host collapses, and selects a pane\'s host line otherwise', () => {
+    const waiting = paneView({ host: 'box', state: 'stuck', reason: 'permission', stuckSince: 1_000, verdict: menuVerdict, pane: { paneId: '%1' } });
+    const other = paneView({ host: 'box', quietSince: 2_000, pane: { paneId: '%2' } });
+    const here = paneView({ quietSince: 3_000, pane: { paneId: '%3' } });
+    const d = dashboard([waiting, other, here], { hosts: [localHealth(), remoteHealth('box')] });
+    expect(d.scene().rows.visibleIds).toEqual([waiting.key, here.key, other.key]);
+    d.press('space');
+    expect(d.ui.collapsed).toEqual(['box']);
+    expect(d.scene().rows.selectedId).toBe(waiting.key);
+    expect(d.scene().rows.visibleIds).toEqual([waiting.key, here.key, collapsedHostId('box')]);
+    d.press('space', 'j');
+    expect(d.ui.collapsed).toEqual([]);
+    expect(d.scene().rows.selectedId).toBe(here.key);
+    d.press('space');
+    expect(d.scene().rows.selectedId).toBe(collapsedHostId('local'));
+    d.press('enter');
+    expect(d.ui.collapsed).toEqual([]);
+    expect(d.scene().rows.selectedId).toBe(here.key);
+    expect(d.effects).toEqual([]);
+  });
+
+  it('says there is nothing to collapse with one host', () => {
+    const d = dashboard(panes().all);
+    d.press('space');
+    expect(d.ui.status?.text).toBe('only one host is watched: there is nothing to collapse');
+    d.press('H');
+    expect(d.ui.collapsed).toEqual([]);
+  });
+
+  it('lists every pane once or counts it under its collapsed host, whatever the keys (generated)', () => {
+    for (const seed of testSeeds(3103)) {
+      const random = new SeededRandom(seed);
+      for (let round = 0; round < 40; round++) {
+        const { views, hosts } = randomFleet(random);
+        const d = dashboard(views, { hosts });
+        for (let step = 0; step < 30; step++) {
+          d.press(random.pick(['j', 'k', 'g', 'G', 'n', 'space', 'space', 'H', 'enter', 'escape']));
+          const rows = d.scene().rows;
+          const where = `seed ${seed}, round ${round}, step ${step}`;
+          expect(new Set(rows.visibleIds).size, where).toBe(rows.visibleIds.length);
+          if (rows.visibleIds.length > 0) expect(rows.visibleIds, where).toContain(rows.selectedId);
+          const groups = rows.groups ?? [];
+          const listed = [...rows.waiting, ...groups.flatMap((g) => (g.collapsed ? [] : g.keys))];
+          const counted = groups.filter((g) => g.collapsed).reduce((n, g) => n + g.panes - g.waiting, 0);
+          expect(listed.length + counted, where).toBe(views.length);
+          expect(new Set(listed).size, where).toBe(listed.length);
+          for (const id of rows.visibleIds) {
+            const host = collapsedHostOf(id);
+            if (host !== null) expect(d.ui.collapsed, where).toContain(host);
+          }
+          // Waiting panes are the online, unsnoozed stuck ones, of every host.
+          expect([...rows.waiting].sort(), where).toEqual(
+            views.filter((v) => v.state === 'stuck' && !v.acknowledged && v.online).map((v) => v.key).sort(),
+          );
+        }
+        expect(d.effects.every((e) => e.kind === 'jump'), `seed ${seed}`).toBe(true);
+      }
+    }
   });
 });
