@@ -179,12 +179,14 @@ class HostEngine {
 
   /** Steps every pane over tmux's answer and publishes; true when a pane came without its screen. */
   private applyListing({ output, chosen }: ListingAnswer, requestedAt: number): boolean {
+    // Both clocks read together: a hook record's wall-clock time moves to the engine's clock exactly.
     const now = this.clock.now();
+    const wallNow = this.wallClock.now();
     this.skew.note(output.serverTime, requestedAt);
     this.health.answered(now);
     this.offline = [];
     const panes = output.panes.map((pane) => this.skew.toLocal(pane));
-    const listing = { panes, screens: output.screens, chosen, requestedAt, now, wallNow: this.wallClock.now(), cycle: this.cycle, usedBy: this.terminalUseOfNew(panes) };
+    const listing = { panes, screens: output.screens, chosen, requestedAt, now, wallNow, cycle: this.cycle, usedBy: this.terminalUseOfNew(panes) };
     const step = pollStep(this.entries, listing, { ...this.context, skew: this.skew.value });
     this.entries = step.entries;
     // A listing stepped over again still shows the records its first step cleared: not again.
@@ -244,9 +246,12 @@ class HostEngine {
   observeHook(key: string, hook: HookEvent): boolean {
     const entry = this.entryOf(key);
     if (!entry) return false;
-    const step = observe(entry.track, { kind: 'hook', hook }, this.clock.now(), this.machine);
+    // Both clocks read together: the record's time is the event's, to the millisecond.
+    const now = this.clock.now();
+    const wallNow = this.wallClock.now();
+    const step = observe(entry.track, { kind: 'hook', hook }, now, this.machine);
     // Recorded on the pane, so that every other corral process on this server hears it too.
-    const value = hookRecordValue({ hook, at: this.wallClock.now() });
+    const value = hookRecordValue({ hook, at: wallNow });
     this.replaceEntry({ ...entry, track: step.track, agentCommand: entry.pane.command, hookRecord: hookRecordEvent(value) });
     void this.tmux.writeHookRecord(entry.track.paneId, value).catch(() => undefined);
     this.store.emit(step.events);
