@@ -21,7 +21,7 @@ afterAll(async () => {
 const calls = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l !== '') : []);
 
 describe('no notification burst after a tmux restart', () => {
-  it('notifies a prompt it watched appear, stays silent for six panes restored at their prompts, and notifies the next one that appears', async () => {
+  it('notifies a prompt it watched appear, stays silent for six panes restored at their prompts, and notifies the next one that appears', { timeout: 90_000 }, async () => {
     tmux = await startTestTmux();
     const first = await tmux.spawn();
     await tmux.waitForScreen(first, (s) => /\$\s*$/.test(s.trimEnd()));
