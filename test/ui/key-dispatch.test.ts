@@ -108,14 +108,47 @@ describe('dispatchKey', () => {
   it('asks before a signal and sends it unguarded only on y', () => {
     const p = panes();
     const d = dashboard(p.all);
-    d.press('a', 'c');
+    d.press('a', 'ctrl+c');
     expect(d.ui.mode).toBe('confirm');
     d.press('x');
     expect(d.ui.status?.text).toBe('cancelled');
-    d.press('a', 'c', 'y');
+    d.press('a', 'ctrl+c', 'y');
     expect(d.effects).toEqual([
       expect.objectContaining({ kind: 'send', items: [{ kind: 'key', key: 'C-c' }], shownHash: null }),
     ]);
+  });
+
+  it('sends Esc only after a y, so a then Esc, Esc cancels as it always did', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('a', 'escape');
+    expect(d.ui.mode).toBe('confirm');
+    expect(d.ui.pending?.items).toEqual([{ kind: 'key', key: 'Escape' }]);
+    d.press('escape');
+    expect(d.ui.mode).toBe('normal');
+    expect(d.effects).toEqual([]);
+    d.press('a', 'escape', 'y');
+    expect(d.effects).toEqual([
+      expect.objectContaining({ kind: 'send', pane: p.menu, items: [{ kind: 'key', key: 'Escape' }], shownHash: null }),
+    ]);
+  });
+
+  it('types a letter after a only where the prompt offers it: e on git add -p, nothing on a menu', () => {
+    const p = panes();
+    const hunk = paneView({ state: 'stuck', reason: 'permission', quietSince: 0, stuckSince: 500, verdict: lineVerdict(['y', 'n', 'q', 'a', 'd', 'j', 'J', 'g', '/', 'e', '?']), screenHash: 'hunk-1', contentHash: 'hunk-1', pane: { sessionName: 'g', windowIndex: 1 } });
+    const d = dashboard([hunk, ...p.all]);
+    expect(d.scene().rows.selectedId).toBe(hunk.key);
+    d.press('a', 'e');
+    expect(d.effects).toEqual([expect.objectContaining({ kind: 'answer', pane: hunk, option: 'e', what: 'e + Enter' })]);
+    d.effects.length = 0;
+    d.press('j');
+    d.advance(1_000);
+    expect(d.ui.selectedId).toBe(p.menu.key);
+    for (const letter of ['e', 'd', 'c', 'z']) {
+      d.press('a', letter);
+      expect(d.ui.status?.text).toContain(`no quick answer ${letter} for`);
+    }
+    expect(d.effects).toEqual([]);
   });
 
   it('types a reply on Enter, and keeps it when the screen changed since the reply began', () => {
