@@ -111,7 +111,7 @@ export const KEYMAP: readonly KeyBinding[] = [
     keys: ['1', 'y', 'n', 'enter'],
     scope: 'answer',
     label:
-      'an answer the selected prompt offers, and nothing else (1–3 on a three-option menu, y / n / Enter on [y/N], y n q a d e ? on git add -p; the footer shows them): a menu gets the key alone, a line prompt the answer then Enter, a password prompt nothing',
+      'an answer the selected prompt offers, and nothing else (1–3 on a three-option menu, y / n / Enter on [y/N], y n q a d j J g / e on git add -p; the footer shows them): a menu gets the key alone, a line prompt the answer then Enter, a password prompt nothing',
     group: 'Answer',
   },
   // The keys below are never a prompt's answer (no prompt offers an arrow, Esc or a Ctrl key), so

@@ -1,8 +1,10 @@
 // The dashboard's key dispatcher without Ink: a scene and a key in, UI actions and effects out.
 // Sequences are driven by applying the actions to the real reducer, as the store does.
 
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { dispatchKey, type KeyEffect, type KeyPress, type KeyScene } from '../../src/ui/key-dispatch.js';
+import { dispatchKey, type KeyEffect, type KeyOutcome, type KeyPress, type KeyScene } from '../../src/ui/key-dispatch.js';
+import { KEYMAP, type CommandName } from '../../src/ui/keymap.js';
 import { STATUS_MS, initialUiState, uiReducer, visibleRows, type UiState } from '../../src/ui/state.js';
 import { matchesFilter } from '../../src/ui/pane-label.js';
 import { UNAVAILABLE_SERVICES, type ServicesSnapshot } from '../../src/ui/service-state.js';
@@ -135,7 +137,7 @@ describe('dispatchKey', () => {
 
   it('types a letter after a only where the prompt offers it: e on git add -p, nothing on a menu', () => {
     const p = panes();
-    const hunk = paneView({ state: 'stuck', reason: 'permission', quietSince: 0, stuckSince: 500, verdict: lineVerdict(['y', 'n', 'q', 'a', 'd', 'j', 'J', 'g', '/', 'e', '?']), screenHash: 'hunk-1', contentHash: 'hunk-1', pane: { sessionName: 'g', windowIndex: 1 } });
+    const hunk = paneView({ state: 'stuck', reason: 'permission', quietSince: 0, stuckSince: 500, verdict: lineVerdict(['y', 'n', 'q', 'a', 'd', 'j', 'J', 'g', '/', 'e']), screenHash: 'hunk-1', contentHash: 'hunk-1', pane: { sessionName: 'g', windowIndex: 1 } });
     const d = dashboard([hunk, ...p.all]);
     expect(d.scene().rows.selectedId).toBe(hunk.key);
     d.press('a', 'e');
@@ -318,5 +320,81 @@ describe('every key gets an answer', () => {
     d.advance(STATUS_MS);
     d.setPanes(p.all);
     expect(d.ui.status).toBeNull();
+  });
+});
+
+/** The README's keys table, row by row: the keys as key names, whether they follow `a`, and the words. */
+function readmeKeyRows(): Array<{ readonly afterA: boolean; readonly keys: string[]; readonly label: string }> {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const table = /<!-- keys:start -->\n([\s\S]*?)\n<!-- keys:end -->/.exec(readme)?.[1] ?? '';
+  const named: Record<string, string> = { '↑': 'up', '↓': 'down', '←': 'left', '→': 'right', Enter: 'enter', Esc: 'escape', Tab: 'tab' };
+  const nameOf = (label: string) => named[label] ?? label.replace(/^Ctrl-(.)$/, (_, c: string) => `ctrl+${c.toLowerCase()}`);
+  return table
+    .split('\n')
+    .slice(2)
+    .filter((line) => !line.startsWith('| **'))
+    .map((line) => {
+      const [, cell = '', label = ''] = /^\| (.*?) \| (.*) \|$/.exec(line) ?? [];
+      const afterA = cell.startsWith('`a` then ');
+      return { afterA, keys: [...cell.matchAll(/`([^`]+)`/g)].map((m) => nameOf(m[1] as string)).slice(afterA ? 1 : 0), label };
+    });
+}
+
+/** What a key of each command must come to, pressed on the stuck menu pane with both services off. */
+const NORMAL_OUTCOMES: Partial<Record<CommandName, (o: KeyOutcome) => void>> = {
+  up: (o) => expect(o.actions).toContainEqual(expect.objectContaining({ type: 'move', delta: -1 })),
+  down: (o) => expect(o.actions).toContainEqual(expect.objectContaining({ type: 'move', delta: 1 })),
+  first: (o) => expect(o.actions).toContainEqual(expect.objectContaining({ type: 'first' })),
+  last: (o) => expect(o.actions).toContainEqual(expect.objectContaining({ type: 'last' })),
+  'next-stuck': (o) => expect(o.actions).toContainEqual(expect.objectContaining({ type: 'next-stuck' })),
+  jump: (o) => expect(o.effects).toEqual([expect.objectContaining({ kind: 'jump' })]),
+  reply: (o) => expect(o.actions).toContainEqual(expect.objectContaining({ type: 'start-reply' })),
+  answer: (o) => expect(o.actions).toContainEqual(expect.objectContaining({ type: 'start-answer' })),
+  snooze: (o) => expect(o.effects).toEqual([expect.objectContaining({ kind: 'snooze' })]),
+  filter: (o) => expect(o.actions).toContainEqual(expect.objectContaining({ type: 'mode', mode: 'filter' })),
+  help: (o) => expect(o.actions).toContainEqual(expect.objectContaining({ type: 'mode', mode: 'help' })),
+  bridge: (o) => expect(o.effects).toEqual([{ kind: 'toggle', service: 'bridge' }]),
+  attach: (o) => expect(o.effects).toEqual([{ kind: 'toggle', service: 'attach' }]),
+  quit: (o) => expect(o.effects).toEqual([{ kind: 'quit' }]),
+};
+
+describe('the README keys table', () => {
+  const rows = readmeKeyRows();
+  const services: ServicesSnapshot = { bridge: { status: 'off' }, attach: { status: 'off' } };
+
+  it('is read whole: every binding of the keymap has its row', () => {
+    expect(rows.map((r) => r.label).sort()).toEqual(KEYMAP.map((b) => b.label).sort());
+  });
+
+  it.each(rows.filter((r) => !r.afterA))('$keys: $label', ({ keys, label }) => {
+    const binding = KEYMAP.find((b) => b.label === label);
+    for (const name of keys) {
+      const outcome = dispatchKey(dashboard(panes().all, { services }).scene(), key(name));
+      const expected = binding ? NORMAL_OUTCOMES[binding.command] : undefined;
+      if (expected) expected(outcome);
+      else expect(outcome.actions.length + outcome.effects.length, `${name} does nothing`).toBeGreaterThan(0);
+    }
+  });
+
+  it.each(rows.filter((r) => r.afterA))('a then $keys: $label', ({ keys, label }) => {
+    const binding = KEYMAP.find((b) => b.label === label);
+    for (const name of keys) {
+      const p = panes();
+      const d = dashboard(p.all, { services });
+      if (binding?.command === 'answer-option') {
+        // The examples: a menu's numbers and Enter, a [y/N] prompt's letters.
+        if (name === 'y' || name === 'n') d.press('j');
+        d.advance(1_000);
+        d.press('a', name);
+        expect(d.effects).toEqual([expect.objectContaining({ kind: 'answer', option: name === 'enter' ? 'Enter' : name })]);
+        continue;
+      }
+      d.press('a', name);
+      if (binding?.confirm) {
+        expect(d.ui.pending?.items, name).toEqual(binding.send);
+        d.press('y');
+      }
+      expect(d.effects, name).toEqual([expect.objectContaining({ kind: 'send', pane: p.menu, items: binding?.send })]);
+    }
   });
 });

@@ -58,12 +58,12 @@ describe('paneAnswers', () => {
   });
 
   it('gives every letter git add -p offers to the prompt, and the signals the same keys as on any other pane', () => {
-    const view = withPrompt({ kind: 'line', options: ['y', 'n', 'q', 'a', 'd', 'j', 'J', 'g', '/', 'e', '?'] });
-    for (const letter of ['d', 'e', 'q', '/', '?']) {
+    const view = withPrompt({ kind: 'line', options: ['y', 'n', 'q', 'a', 'd', 'j', 'J', 'g', '/', 'e'] });
+    for (const letter of ['d', 'e', 'q', 'j', 'J', '/']) {
       expect(findAnswer(paneAnswers(view), letter)).toMatchObject({ source: 'prompt', option: letter, plan: { kind: 'line', text: letter } });
     }
     expect(keysOf(view, 'signal')).toEqual(SIGNALS);
-    expect(offeredKeysText(paneAnswers(view))).toBe('y n q a d j J g / e ?');
+    expect(offeredKeysText(paneAnswers(view))).toBe('y n q a d j J g / e');
   });
 
   it('gives a secret no quick answer, and a pane without a prompt only the signals', () => {
