@@ -179,6 +179,13 @@ describe('App', () => {
     await press(r.stdin, 'x');
     await until(() => expect(frameOf(r)).toContain('cancelled'));
     expect(r.calls.filter((c) => c.kind === 'send')).toEqual([]);
+    // Ctrl-D and Ctrl-Z arrive as their control bytes too, and ask the same way.
+    for (const [byte, name] of [['\u0004', 'C-d'], ['\u001a', 'C-z']] as const) {
+      await press(r.stdin, 'a', byte);
+      await until(() => expect(frameOf(r)).toContain(`send ${name} to agents:1.0? y sends`));
+      await press(r.stdin, 'n');
+      await until(() => expect(frameOf(r)).toContain('cancelled'));
+    }
     await press(r.stdin, 'a', CTRL_C, 'y');
     await until(() =>
       expect(r.calls).toContainEqual({
