@@ -118,9 +118,9 @@ export function findAnswer(answers: PaneAnswers, key: string): QuickAnswer | und
 }
 
 /** The footer's answer keys when the selected pane offers none. */
-export const NOTHING_OFFERED = '—';
+const NOTHING_OFFERED = '—';
 
-/** What `a` offers on the pane, for the footer: `y n q a d e ?`, `1 2 3 Enter`; `—` when nothing. */
+/** What `a` offers on the pane, for the footer: `y n q a d j J g / e`, `1 2 3 Enter`; `—` when nothing. */
 export function offeredKeysText(answers: PaneAnswers): string {
   const keys = answers.choices.filter((c) => c.source === 'prompt').map((c) => keyLabel(c.key));
   return keys.length === 0 ? NOTHING_OFFERED : keys.join(' ');
