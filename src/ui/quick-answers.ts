@@ -151,8 +151,9 @@ export function describeChoice(choice: QuickAnswer): string {
   return describeItems(choice.items);
 }
 
+/** tmux's key names, except Escape, which the keys table, the footer and the help call Esc. */
 function describeItems(items: readonly SendItem[]): string {
-  return items.map((i) => (i.kind === 'key' ? i.key : i.text)).join(' ');
+  return items.map((i) => (i.kind === 'text' ? i.text : i.key === 'Escape' ? 'Esc' : i.key)).join(' ');
 }
 
 /**

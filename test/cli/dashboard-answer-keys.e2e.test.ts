@@ -115,14 +115,14 @@ describe('dashboard answer keys on git add -p in a real tmux server', () => {
     await keys('a');
     await dashShows((x) => x.includes(`answer ${target}`));
     await keys('Escape');
-    await dashShows((x) => x.includes(`send Escape to ${target}? y sends, any other key cancels`));
+    await dashShows((x) => x.includes(`send Esc to ${target}? y sends, any other key cancels`));
     await keys('Escape');
     await dashShows((x) => x.includes('cancelled'));
     expect(await server.capture(esc)).toBe(before);
     await keys('a');
     await dashShows((x) => x.includes(`answer ${target}`));
     await keys('Escape');
-    await dashShows((x) => x.includes(`send Escape to ${target}?`));
+    await dashShows((x) => x.includes(`send Esc to ${target}?`));
     await keys('y');
     // git reads a line, so the terminal echoes the Esc it was sent as ^[ after the question.
     const screen = await server.waitForScreen(esc, (x) => /\[y,n,q,a,d,j,J,g,\/,e,\?\]\? \^\[$/m.test(x));

@@ -126,6 +126,7 @@ describe('dispatchKey', () => {
     d.press('a', 'escape');
     expect(d.ui.mode).toBe('confirm');
     expect(d.ui.pending?.items).toEqual([{ kind: 'key', key: 'Escape' }]);
+    expect(d.ui.pending?.label).toBe('Esc');
     d.press('escape');
     expect(d.ui.mode).toBe('normal');
     expect(d.effects).toEqual([]);
