@@ -25,7 +25,7 @@ import type { RowModel } from './PaneRow.js';
 import { PaneList } from './PaneList.js';
 import { Preview } from './Preview.js';
 import { StatusLine } from './StatusLine.js';
-import { answerKeysText, paneAnswers } from './quick-answers.js';
+import { offeredKeysText, paneAnswers } from './quick-answers.js';
 import { UNAVAILABLE_SERVICES, type ServicesStore } from './service-state.js';
 import { createUiStore, visibleRows, type UiState, type UiStore, type VisibleRows } from './state.js';
 import { listLines, scrollList, type ListLine } from './list-lines.js';
@@ -199,7 +199,7 @@ export function App(props: AppProps) {
         </Box>
       )}
       <StatusLine ui={ui} target={modeTarget ? paneWhere(modeTarget) : null} answers={ui.mode === 'answer' ? paneAnswers(modeTarget ?? null) : answers} width={size.columns} color={color} />
-      <Footer width={size.columns} answerKeys={answerKeysText(answers)} />
+      <Footer width={size.columns} answerKeys={offeredKeysText(answers)} />
     </Box>
   );
 }

@@ -150,8 +150,11 @@ function confirmKey(scene: KeyScene, key: KeyPress): KeyOutcome {
   return finish(pending && !pane ? 'that pane has closed; nothing was sent' : 'cancelled');
 }
 
+/**
+ * The key after `a`: one of the prompt's answers, or a key sent as it is (an arrow in a menu; Esc
+ * or a Ctrl key after a confirmation). Any other key ends the sequence, saying why nothing was sent.
+ */
 function answerKey(scene: KeyScene, key: KeyPress): KeyOutcome {
-  if (key.name === 'escape') return act({ type: 'done', status: null });
   const pane = paneOf(scene, scene.ui.targetId);
   if (!pane) return finish('that pane has closed; nothing was sent', 'warn');
   const down = hostDown(pane, scene.hosts);

@@ -26,8 +26,9 @@ export type CommandName =
   | 'quit';
 
 /**
- * `normal`: the pane list; `answer`: the key after the answer prefix `a`, where the selected
- * prompt's own answers (see quick-answers.ts) come first and the table's extras fill in.
+ * `normal`: the pane list; `answer`: the key after the answer prefix `a`: a character or Enter is
+ * one of the selected prompt's own answers (see quick-answers.ts), and the table adds only keys no
+ * prompt offers (arrows, Esc, Ctrl keys), so a key after `a` means one thing on every pane.
  */
 export type KeyScope = 'normal' | 'answer';
 
@@ -57,6 +58,11 @@ export interface KeyBinding {
 export const ANSWER_PREFIX = 'a';
 
 const key = (k: string): SendItem[] => [{ kind: 'key', key: k }];
+
+/** A key sent to the selected pane as it is, after a confirmation that names the pane. */
+function signal(name: string, tmuxKey: string, label: string): KeyBinding {
+  return { command: 'send', keys: [name], scope: 'answer', label, group: 'Answer', send: key(tmuxKey), confirm: true, on: 'any' };
+}
 
 export const KEYMAP: readonly KeyBinding[] = [
   { command: 'up', keys: ['up', 'k'], scope: 'normal', label: 'previous pane', group: 'Move' },
@@ -117,42 +123,17 @@ export const KEYMAP: readonly KeyBinding[] = [
     keys: ['1', 'y', 'n', 'enter'],
     scope: 'answer',
     label:
-      'an answer the selected prompt offers (1–3 on a three-option menu, y / n / Enter on [y/N]): a menu gets the key alone, a line prompt the answer then Enter, a password prompt nothing',
+      'an answer the selected prompt offers, and nothing else (1–3 on a three-option menu, y / n / Enter on [y/N], y n q a d j J g / e on git add -p; the footer shows them): a menu gets the key alone, a line prompt the answer then Enter, a password prompt nothing',
     group: 'Answer',
   },
+  // The keys below are never a prompt's answer (no prompt offers an arrow, Esc or a Ctrl key), so
+  // they mean the same on every pane: the key itself, typed into the pane.
   { command: 'send', keys: ['up'], scope: 'answer', label: 'send Up (move in a menu)', group: 'Answer', send: key('Up'), on: 'menu' },
   { command: 'send', keys: ['down'], scope: 'answer', label: 'send Down', group: 'Answer', send: key('Down'), on: 'menu' },
-  { command: 'send', keys: ['e'], scope: 'answer', label: 'send Esc (leave a menu)', group: 'Answer', send: key('Escape'), on: 'menu' },
-  {
-    command: 'send',
-    keys: ['c'],
-    scope: 'answer',
-    label: 'send C-c (asks first)',
-    group: 'Answer',
-    send: key('C-c'),
-    confirm: true,
-    on: 'any',
-  },
-  {
-    command: 'send',
-    keys: ['d'],
-    scope: 'answer',
-    label: 'send C-d (asks first)',
-    group: 'Answer',
-    send: key('C-d'),
-    confirm: true,
-    on: 'any',
-  },
-  {
-    command: 'send',
-    keys: ['z'],
-    scope: 'answer',
-    label: 'send C-z (asks first)',
-    group: 'Answer',
-    send: key('C-z'),
-    confirm: true,
-    on: 'any',
-  },
+  signal('escape', 'Escape', 'send Esc (leave a menu, interrupt an agent; asks first)'),
+  signal('ctrl+c', 'C-c', 'send C-c (asks first)'),
+  signal('ctrl+d', 'C-d', 'send C-d (asks first)'),
+  signal('ctrl+z', 'C-z', 'send C-z (asks first)'),
   {
     command: 'filter',
     keys: ['/'],
@@ -261,26 +242,25 @@ export function bindingsByGroup(keymap: readonly KeyBinding[] = KEYMAP): Array<[
 }
 
 /**
- * The footer: `↑↓ move · n next stuck · ...`. `answerKeys` names the quick answers valid for the
- * selected pane (`1-3/Enter`); without any, the answer key is left out.
+ * The footer: `a: y n q … · ↑↓ move · n next stuck · ...`. `answerKeys` is what `a` offers on the
+ * selected pane (`1 2 3 Enter`, or `—` when it offers nothing), shown before the person presses it.
  */
-export function footerItems(
-  answerKeys: string | null = null,
-  keymap: readonly KeyBinding[] = KEYMAP,
-): Array<{ keys: string; label: string }> {
-  return keymap
-    .filter((b) => b.footer !== undefined && (b.command !== 'answer' || answerKeys !== null))
-    .map((b) => ({
-      keys:
-        b.command === 'down'
-          ? '↑↓'
-          : b.command === 'answer'
-            ? `${ANSWER_PREFIX} ${answerKeys}`
-            : b.keys[0] !== undefined
-              ? keyLabel(b.keys[0])
-              : '',
-      label: b.footer as string,
-    }));
+export function footerItems(answerKeys: string, keymap: readonly KeyBinding[] = KEYMAP): Array<{ keys: string; label: string }> {
+  const shown = keymap.filter((b) => b.footer !== undefined);
+  // What `a` offers comes first: it changes with the selected pane, the rest never does.
+  const answer = shown.filter((b) => b.command === 'answer').map(() => ({ keys: `${ANSWER_PREFIX}:`, label: answerKeys }));
+  const rest = shown
+    .filter((b) => b.command !== 'answer')
+    .map((b) => ({ keys: b.command === 'down' ? '↑↓' : keyLabel(b.keys[0] ?? ''), label: b.footer as string }));
+  return [...answer, ...rest];
+}
+
+/**
+ * True for a key name a prompt's option can be picked with (a character, or Enter). The keys the
+ * table adds after the answer prefix are never such a key, so they cannot take an option's place.
+ */
+export function couldBeAnswerKey(name: string): boolean {
+  return name === 'enter' || [...name].length === 1;
 }
 
 /** The README's keys table (Markdown), generated from the table above. */

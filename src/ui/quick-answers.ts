@@ -1,13 +1,14 @@
 // The quick answers valid for one pane, from its prompt verdict (the options it offers) and the
-// keymap's extras. The answer keys, the footer and the help all read this list, so the dashboard
-// never offers an answer the prompt does not take. What an option types is not decided here: the
+// keymap's extras (arrows, Esc and Ctrl keys, which no prompt offers, so they never take an option's
+// key). The answer keys, the footer and the help all read this list, so the dashboard never offers
+// an answer the prompt does not take. What an option types is not decided here: the
 // engine's answer plan (answer-plan.ts) says it, and the pane port's `answer` types it. Pure.
 
 import { offeredAnswers, planAnswer, type AnswerPlan } from '../engine/answer-plan.js';
 import type { PaneView, PromptAnswer } from '../engine/types.js';
 import type { SendItem } from '../engine/keys.js';
 import { paneWhere } from './hosts.js';
-import { KEYMAP, keyLabel, type KeyBinding } from './keymap.js';
+import { KEYMAP, couldBeAnswerKey, keyLabel, type KeyBinding } from './keymap.js';
 
 /** An option the prompt offers, picked by one key; the plan says what it types. */
 export interface PromptChoice {
@@ -22,7 +23,7 @@ export interface PromptChoice {
 }
 
 /**
- * A key the keymap adds: `menu` moves in a menu (Up, Down, Esc), `signal` is C-c and the like,
+ * A key the keymap adds: `menu` moves in a menu (Up, Down), `signal` is Esc, C-c and the like,
  * which are not answers, name their pane and ask first.
  */
 export interface KeyChoice {
@@ -91,17 +92,19 @@ function extraChoice(binding: KeyBinding, key: string): KeyChoice {
   };
 }
 
-/** Every quick answer for the pane: the prompt's own first, then the extras whose keys are still free. */
+/**
+ * Every quick answer for the pane: the prompt's own, then the keymap's extras. An extra on a key
+ * an option could use is left out, so a character or Enter after `a` is only ever an answer.
+ */
 export function paneAnswers(view: PaneView | null, keymap: readonly KeyBinding[] = KEYMAP): PaneAnswers {
   const prompt = promptAnswer(view);
-  const taken = new Set<string>(['escape']);
+  const taken = new Set<string>();
   const choices: QuickAnswer[] = view !== null && prompt && prompt.kind !== 'secret' ? promptChoices(view, prompt.kind, taken) : [];
   if (view !== null) {
     for (const binding of keymap) {
       if (binding.scope !== 'answer' || binding.command !== 'send') continue;
       if (binding.on === 'menu' && prompt?.kind !== 'key') continue;
-      for (const key of binding.keys) {
-        if (taken.has(key)) continue;
+      for (const key of binding.keys.filter((k) => !couldBeAnswerKey(k) && !taken.has(k))) {
         taken.add(key);
         choices.push(extraChoice(binding, key));
       }
@@ -114,20 +117,13 @@ export function findAnswer(answers: PaneAnswers, key: string): QuickAnswer | und
   return answers.choices.find((c) => c.key === key);
 }
 
-/**
- * The prompt's answers in a few characters, for the footer: `1-3/Enter`, `y/n/Enter`; null when
- * the prompt offers none (a secret, free text, no prompt).
- */
-export function answerKeysText(answers: PaneAnswers): string | null {
-  const keys = answers.choices.filter((c) => c.source === 'prompt').map((c) => c.key);
-  if (keys.length === 0) return null;
-  const digits = keys.filter((k) => /^\d$/.test(k));
-  const rest = keys.filter((k) => !/^\d$/.test(k)).map(keyLabel);
-  const run =
-    digits.length >= 3 && digits.every((d, i) => i === 0 || Number(d) === Number(digits[i - 1]) + 1)
-      ? [`${digits[0]}-${digits[digits.length - 1]}`]
-      : digits;
-  return [...run, ...rest].join('/');
+/** The footer's answer keys when the selected pane offers none. */
+const NOTHING_OFFERED = '—';
+
+/** What `a` offers on the pane, for the footer: `y n q a d j J g / e`, `1 2 3 Enter`; `—` when nothing. */
+export function offeredKeysText(answers: PaneAnswers): string {
+  const keys = answers.choices.filter((c) => c.source === 'prompt').map((c) => keyLabel(c.key));
+  return keys.length === 0 ? NOTHING_OFFERED : keys.join(' ');
 }
 
 /** The status line while an answer key is awaited: only the answers this pane takes. */
@@ -143,14 +139,10 @@ export function answerHint(answers: PaneAnswers): string {
     parts.push(prompt.some((c) => c.source === 'prompt' && c.plan.kind === 'line') ? `${keys} (Enter follows)` : keys);
   }
   const menu = of('menu');
-  if (menu.length > 0)
-    parts.push(
-      menu.map((c) => `${keyLabel(c.key)} ${c.label.replace(/^send /, '').replace(/ \(.*\)$/, '')}`).join(' '),
-    );
+  if (menu.length > 0) parts.push(menu.map((c) => `${keyLabel(c.key)} ${describeChoice(c)}`).join(' '));
   const signals = of('signal');
-  if (signals.length > 0)
-    parts.push(`${signals.map((c) => c.key).join('/')} ${signals.map((c) => describeChoice(c)).join('/')} (asks)`);
-  return [...parts, 'Esc cancels'].join(' · ');
+  if (signals.length > 0) parts.push(`${signals.map((c) => keyLabel(c.key)).join(' ')} send that key (asks)`);
+  return [...parts, 'other keys cancel'].join(' · ');
 }
 
 /** `1`, `y + Enter`, `Enter`, `C-c`: what a choice types, for status messages. */
@@ -159,8 +151,9 @@ export function describeChoice(choice: QuickAnswer): string {
   return describeItems(choice.items);
 }
 
+/** tmux's key names, except Escape, which the keys table, the footer and the help call Esc. */
 function describeItems(items: readonly SendItem[]): string {
-  return items.map((i) => (i.kind === 'key' ? i.key : i.text)).join(' ');
+  return items.map((i) => (i.kind === 'text' ? i.text : i.key === 'Escape' ? 'Esc' : i.key)).join(' ');
 }
 
 /**

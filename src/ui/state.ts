@@ -195,10 +195,52 @@ function backToList(state: UiState, status: StatusMessage | null): UiState {
   return { ...state, mode: 'normal', draft: '', targetId: null, targetHash: null, pending: null, status, start: null, ending: null };
 }
 
+type ActionOf<T extends UiAction['type']> = Extract<UiAction, { readonly type: T }>;
+type SelectionAction = ActionOf<'move' | 'first' | 'last' | 'next-stuck' | 'choose'>;
+type ModeAction = ActionOf<'mode' | 'start-reply' | 'start-answer' | 'confirm' | 'clear-filter' | 'done' | 'swallow'>;
+type AnswerAction = ActionOf<'answered' | 'unanswered' | 'reply-refused' | 'settled'>;
+
 export function uiReducer(state: UiState, action: UiAction): UiState {
   switch (action.type) {
     case 'sync':
       return sync(state, action.panes, action.now);
+    case 'move':
+    case 'first':
+    case 'last':
+    case 'next-stuck':
+    case 'choose':
+      return moveSelection(state, action);
+    case 'mode':
+    case 'start-reply':
+    case 'start-answer':
+    case 'confirm':
+    case 'clear-filter':
+    case 'done':
+    case 'swallow':
+      return changeMode(state, action);
+    case 'answered':
+    case 'unanswered':
+    case 'reply-refused':
+    case 'settled':
+      return noteAnswer(state, action);
+    case 'edit':
+      return { ...state, [action.field]: applyEdit(state[action.field], action.edit), lastInputAt: action.now };
+    case 'status':
+      return state.status === action.status ? state : { ...state, status: action.status };
+    case 'start-open':
+    case 'start-edit':
+    case 'start-field':
+    case 'end-ask':
+    case 'await-pane':
+      return startOrEnd(state, action);
+    case 'collapse':
+      return collapse(state, action.hosts, action.collapsed, action.select, action.now);
+  }
+}
+
+/** The person's own moves: up, down, first, last, the next stuck pane, the pane chosen in the filter. */
+function moveSelection(state: UiState, action: SelectionAction): UiState {
+  switch (action.type) {
     case 'move': {
       const at = currentIndex(state, action.visible);
       return select(state, action.visible, at === -1 ? 0 : at + action.delta, action.now);
@@ -216,6 +258,17 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       }
       return { ...state, lastInputAt: action.now, status: { text: 'no stuck pane', tone: 'info' } };
     }
+    case 'choose': {
+      const index = state.order.indexOf(action.key);
+      if (index === -1) return state;
+      return { ...state, selectedId: action.key, selectedIndex: index, lastInputAt: action.now, awaiting: null };
+    }
+  }
+}
+
+/** Entering and leaving the input modes: help, filter, a reply, an answer key, a confirmation. */
+function changeMode(state: UiState, action: ModeAction): UiState {
+  switch (action.type) {
     case 'mode':
       return {
         ...state,
@@ -224,72 +277,31 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
         ...(action.mode === 'filter' ? { status: null } : {}),
       };
     case 'start-reply':
-      return {
-        ...state,
-        mode: 'reply',
-        draft: '',
-        targetId: action.key,
-        targetHash: action.hash,
-        status: null,
-        lastInputAt: action.now,
-      };
+      return { ...state, mode: 'reply', draft: '', targetId: action.key, targetHash: action.hash, status: null, lastInputAt: action.now };
     case 'start-answer':
-      return {
-        ...state,
-        mode: 'answer',
-        targetId: action.key,
-        targetHash: action.hash,
-        status: null,
-        lastInputAt: action.now,
-      };
+      return { ...state, mode: 'answer', targetId: action.key, targetHash: action.hash, status: null, lastInputAt: action.now };
+    case 'confirm':
+      return { ...state, mode: 'confirm', pending: action.pending, targetId: action.pending.key, lastInputAt: action.now };
+    case 'clear-filter':
+      return { ...state, filter: '', mode: 'normal', lastInputAt: action.now };
+    case 'done':
+      return backToList(state, action.status);
+    case 'swallow':
+      return { ...backToList(state, action.status), mode: 'swallow', lastInputAt: action.now };
+  }
+}
+
+/** What came of typing into a pane: the answered mark, a refused reply kept for another try. */
+function noteAnswer(state: UiState, action: AnswerAction): UiState {
+  switch (action.type) {
     case 'answered':
       return { ...backToList(state, action.status), answered: { key: action.key, hash: action.hash } };
     case 'unanswered':
       return state.answered?.key === action.key ? { ...state, answered: null } : state;
     case 'reply-refused':
-      return {
-        ...state,
-        mode: 'reply',
-        draft: action.draft,
-        targetId: action.key,
-        targetHash: null,
-        status: action.status,
-      };
+      return { ...state, mode: 'reply', draft: action.draft, targetId: action.key, targetHash: null, status: action.status };
     case 'settled':
       return { ...state, movedAt: Number.NEGATIVE_INFINITY, lastInputAt: action.now };
-    case 'confirm':
-      return {
-        ...state,
-        mode: 'confirm',
-        pending: action.pending,
-        targetId: action.pending.key,
-        lastInputAt: action.now,
-      };
-    case 'edit': {
-      const next = applyEdit(state[action.field], action.edit);
-      return { ...state, [action.field]: next, lastInputAt: action.now };
-    }
-    case 'clear-filter':
-      return { ...state, filter: '', mode: 'normal', lastInputAt: action.now };
-    case 'choose': {
-      const index = state.order.indexOf(action.key);
-      if (index === -1) return state;
-      return { ...state, selectedId: action.key, selectedIndex: index, lastInputAt: action.now, awaiting: null };
-    }
-    case 'done':
-      return backToList(state, action.status);
-    case 'swallow':
-      return { ...backToList(state, action.status), mode: 'swallow', lastInputAt: action.now };
-    case 'status':
-      return state.status === action.status ? state : { ...state, status: action.status };
-    case 'start-open':
-    case 'start-edit':
-    case 'start-field':
-    case 'end-ask':
-    case 'await-pane':
-      return startOrEnd(state, action);
-    case 'collapse':
-      return collapse(state, action.hosts, action.collapsed, action.select, action.now);
   }
 }
 

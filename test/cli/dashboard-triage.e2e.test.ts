@@ -89,7 +89,7 @@ describe('dashboard triage in a real tmux server', () => {
     const s = await server.capture(dash);
     // Both [y/N] prompts are permission; the one stuck longer (quiet longer) comes first.
     expect(rowOf(s, await targetOf(deploy))).toMatch(/^› STUCK permission/);
-    expect(s).toContain('a y/n/Enter answer');
+    expect(s).toContain('a: y n Enter · ');
   });
 
   it('a y on [y/N] types y and Enter; the answered pane keeps the cursor, and no later key reaches the [Y/n] pane', async () => {

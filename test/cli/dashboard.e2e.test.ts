@@ -96,7 +96,7 @@ describe('corral dashboard in a tmux pane', () => {
     await dashShows((s) => s.includes('filter: menu'));
     await server.waitForScreen(menu, (s) => s.includes('Do you want to proceed?'), 8000);
     // The dashboard offers the menu's answers once it has drawn the menu.
-    await dashShows((s) => s.includes('a 1-3/Enter answer'), 8000);
+    await dashShows((s) => s.includes('a: 1 2 3 Enter · '), 8000);
     await keys('a');
     await dashShows((s) => s.includes('answer main:0.0'));
     await keys('1');

@@ -11,6 +11,9 @@ const ESC = '\u001b';
 const frameOf = (r: { lastFrame: () => string | undefined }) => r.lastFrame() ?? '';
 const until = (fn: () => void) => vi.waitFor(fn, { timeout: 2000, interval: 10 });
 // Ink reads a lone ESC only after a short pause (it may start a longer sequence).
+/** What a terminal sends for Ctrl-C. */
+const CTRL_C = '\u0003';
+
 const press = async (stdin: { write: (s: string) => void }, ...keys: string[]) => {
   for (const k of keys) {
     stdin.write(k);
@@ -168,15 +171,22 @@ describe('App', () => {
     );
   });
 
-  it('asks before sending C-c, and cancels on any other key', async () => {
+  it('asks before sending C-c (a, then Ctrl-C), and cancels on any other key', async () => {
     const r = mount();
     await until(() => expect(frameOf(r)).toContain('› STUCK'));
-    await press(r.stdin, 'a', 'c');
+    await press(r.stdin, 'a', CTRL_C);
     await until(() => expect(frameOf(r)).toContain('send C-c to agents:1.0? y sends'));
     await press(r.stdin, 'x');
     await until(() => expect(frameOf(r)).toContain('cancelled'));
     expect(r.calls.filter((c) => c.kind === 'send')).toEqual([]);
-    await press(r.stdin, 'a', 'c', 'y');
+    // Ctrl-D and Ctrl-Z arrive as their control bytes too, and ask the same way.
+    for (const [byte, name] of [['\u0004', 'C-d'], ['\u001a', 'C-z']] as const) {
+      await press(r.stdin, 'a', byte);
+      await until(() => expect(frameOf(r)).toContain(`send ${name} to agents:1.0? y sends`));
+      await press(r.stdin, 'n');
+      await until(() => expect(frameOf(r)).toContain('cancelled'));
+    }
+    await press(r.stdin, 'a', CTRL_C, 'y');
     await until(() =>
       expect(r.calls).toContainEqual({
         kind: 'send',
@@ -232,7 +242,8 @@ describe('App', () => {
     expect(frameOf(r)).toMatch(/a 2\s+send 2/);
     expect(frameOf(r)).not.toMatch(/a 3\s/);
     expect(frameOf(r)).not.toMatch(/a y\s/);
-    expect(frameOf(r)).toContain('a c');
+    expect(frameOf(r)).toMatch(/a Ctrl-C\s+send C-c \(asks first\)/);
+    expect(frameOf(r)).toMatch(/a Esc\s+send Esc/);
     await press(r.stdin, 'x');
     await until(() => expect(frameOf(r)).toContain('› STUCK'));
   });
@@ -429,7 +440,7 @@ describe('App: answers reach only the pane that was seen', () => {
     const t = twoPrompts();
     const r = mountPanes(t.panes);
     await until(() => expect(lineWith(frameOf(r), 'ops:1.0')).toContain('›'));
-    expect(frameOf(r)).toContain('a y/n/Enter answer');
+    expect(frameOf(r)).toContain('a: y n Enter · ');
     await press(r.stdin, 'a');
     await until(() => expect(frameOf(r)).toContain('answer ops:1.0'));
     expect(frameOf(r)).toContain('y n Enter (Enter follows)');

@@ -214,7 +214,7 @@ describe('dashboard with several hosts', () => {
     await until(() => expect(frameOf(r)).toContain('ci:1.0'));
     await press(r.stdin, 'n');
     await until(() => expect(lines(r).find((l) => l.startsWith('›'))).toContain('ci:1.0'));
-    await press(r.stdin, 'a', 'c');
+    await press(r.stdin, 'a', '\u0003');
     await until(() => expect(frameOf(r)).toContain('send C-c to ci:1.0 on build-box? y sends'));
     r.engine.setHosts([s.hosts[0] as HostHealth, remoteHealth('build-box', { state: 'auth-failed', since: at1405 }), s.hosts[2] as HostHealth]);
     r.engine.setPanes(s.panes.map((v) => (v.host === 'build-box' ? { ...v, online: false } : v)));

@@ -1,8 +1,10 @@
 // The dashboard's key dispatcher without Ink: a scene and a key in, UI actions and effects out.
 // Sequences are driven by applying the actions to the real reducer, as the store does.
 
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { dispatchKey, type KeyEffect, type KeyPress, type KeyScene } from '../../src/ui/key-dispatch.js';
+import { dispatchKey, type KeyEffect, type KeyOutcome, type KeyPress, type KeyScene } from '../../src/ui/key-dispatch.js';
+import { KEYMAP, type CommandName } from '../../src/ui/keymap.js';
 import { STATUS_MS, initialUiState, uiReducer, visibleRows, type UiState } from '../../src/ui/state.js';
 import { matchesFilter } from '../../src/ui/pane-label.js';
 import { UNAVAILABLE_SERVICES, type ServicesSnapshot } from '../../src/ui/service-state.js';
@@ -110,14 +112,48 @@ describe('dispatchKey', () => {
   it('asks before a signal and sends it unguarded only on y', () => {
     const p = panes();
     const d = dashboard(p.all);
-    d.press('a', 'c');
+    d.press('a', 'ctrl+c');
     expect(d.ui.mode).toBe('confirm');
     d.press('x');
     expect(d.ui.status?.text).toBe('cancelled');
-    d.press('a', 'c', 'y');
+    d.press('a', 'ctrl+c', 'y');
     expect(d.effects).toEqual([
       expect.objectContaining({ kind: 'send', items: [{ kind: 'key', key: 'C-c' }], shownHash: null }),
     ]);
+  });
+
+  it('sends Esc only after a y, so a then Esc, Esc cancels as it always did', () => {
+    const p = panes();
+    const d = dashboard(p.all);
+    d.press('a', 'escape');
+    expect(d.ui.mode).toBe('confirm');
+    expect(d.ui.pending?.items).toEqual([{ kind: 'key', key: 'Escape' }]);
+    expect(d.ui.pending?.label).toBe('Esc');
+    d.press('escape');
+    expect(d.ui.mode).toBe('normal');
+    expect(d.effects).toEqual([]);
+    d.press('a', 'escape', 'y');
+    expect(d.effects).toEqual([
+      expect.objectContaining({ kind: 'send', pane: p.menu, items: [{ kind: 'key', key: 'Escape' }], shownHash: null }),
+    ]);
+  });
+
+  it('types a letter after a only where the prompt offers it: e on git add -p, nothing on a menu', () => {
+    const p = panes();
+    const hunk = paneView({ state: 'stuck', reason: 'permission', quietSince: 0, stuckSince: 500, verdict: lineVerdict(['y', 'n', 'q', 'a', 'd', 'j', 'J', 'g', '/', 'e']), screenHash: 'hunk-1', contentHash: 'hunk-1', pane: { sessionName: 'g', windowIndex: 1 } });
+    const d = dashboard([hunk, ...p.all]);
+    expect(d.scene().rows.selectedId).toBe(hunk.key);
+    d.press('a', 'e');
+    expect(d.effects).toEqual([expect.objectContaining({ kind: 'answer', pane: hunk, option: 'e', what: 'e + Enter' })]);
+    d.effects.length = 0;
+    d.press('j');
+    d.advance(1_000);
+    expect(d.ui.selectedId).toBe(p.menu.key);
+    for (const letter of ['e', 'd', 'c', 'z']) {
+      d.press('a', letter);
+      expect(d.ui.status?.text).toContain(`no quick answer ${letter} for`);
+    }
+    expect(d.effects).toEqual([]);
   });
 
   it('types a reply on Enter, and keeps it when the screen changed since the reply began', () => {
@@ -369,6 +405,82 @@ describe('collapsing hosts', () => {
         }
         expect(d.effects.every((e) => e.kind === 'jump'), `seed ${seed}`).toBe(true);
       }
+    }
+  });
+});
+
+/** The README's keys table, row by row: the keys as key names, whether they follow `a`, and the words. */
+function readmeKeyRows(): Array<{ readonly afterA: boolean; readonly keys: string[]; readonly label: string }> {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const table = /<!-- keys:start -->\n([\s\S]*?)\n<!-- keys:end -->/.exec(readme)?.[1] ?? '';
+  const named: Record<string, string> = { '↑': 'up', '↓': 'down', '←': 'left', '→': 'right', Enter: 'enter', Esc: 'escape', Tab: 'tab', Space: 'space' };
+  const nameOf = (label: string) => named[label] ?? label.replace(/^Ctrl-(.)$/, (_, c: string) => `ctrl+${c.toLowerCase()}`);
+  return table
+    .split('\n')
+    .slice(2)
+    .filter((line) => !line.startsWith('| **'))
+    .map((line) => {
+      const [, cell = '', label = ''] = /^\| (.*?) \| (.*) \|$/.exec(line) ?? [];
+      const afterA = cell.startsWith('`a` then ');
+      return { afterA, keys: [...cell.matchAll(/`([^`]+)`/g)].map((m) => nameOf(m[1] as string)).slice(afterA ? 1 : 0), label };
+    });
+}
+
+/** What a key of each command must come to, pressed on the stuck menu pane with both services off. */
+const NORMAL_OUTCOMES: Partial<Record<CommandName, (o: KeyOutcome) => void>> = {
+  up: (o) => expect(o.actions).toContainEqual(expect.objectContaining({ type: 'move', delta: -1 })),
+  down: (o) => expect(o.actions).toContainEqual(expect.objectContaining({ type: 'move', delta: 1 })),
+  first: (o) => expect(o.actions).toContainEqual(expect.objectContaining({ type: 'first' })),
+  last: (o) => expect(o.actions).toContainEqual(expect.objectContaining({ type: 'last' })),
+  'next-stuck': (o) => expect(o.actions).toContainEqual(expect.objectContaining({ type: 'next-stuck' })),
+  jump: (o) => expect(o.effects).toEqual([expect.objectContaining({ kind: 'jump' })]),
+  reply: (o) => expect(o.actions).toContainEqual(expect.objectContaining({ type: 'start-reply' })),
+  answer: (o) => expect(o.actions).toContainEqual(expect.objectContaining({ type: 'start-answer' })),
+  snooze: (o) => expect(o.effects).toEqual([expect.objectContaining({ kind: 'snooze' })]),
+  filter: (o) => expect(o.actions).toContainEqual(expect.objectContaining({ type: 'mode', mode: 'filter' })),
+  help: (o) => expect(o.actions).toContainEqual(expect.objectContaining({ type: 'mode', mode: 'help' })),
+  bridge: (o) => expect(o.effects).toEqual([{ kind: 'toggle', service: 'bridge' }]),
+  attach: (o) => expect(o.effects).toEqual([{ kind: 'toggle', service: 'attach' }]),
+  quit: (o) => expect(o.effects).toEqual([{ kind: 'quit' }]),
+};
+
+describe('the README keys table', () => {
+  const rows = readmeKeyRows();
+  const services: ServicesSnapshot = { bridge: { status: 'off' }, attach: { status: 'off' } };
+
+  it('is read whole: every binding of the keymap has its row', () => {
+    expect(rows.map((r) => r.label).sort()).toEqual(KEYMAP.map((b) => b.label).sort());
+  });
+
+  it.each(rows.filter((r) => !r.afterA))('$keys: $label', ({ keys, label }) => {
+    const binding = KEYMAP.find((b) => b.label === label);
+    for (const name of keys) {
+      const outcome = dispatchKey(dashboard(panes().all, { services }).scene(), key(name));
+      const expected = binding ? NORMAL_OUTCOMES[binding.command] : undefined;
+      if (expected) expected(outcome);
+      else expect(outcome.actions.length + outcome.effects.length, `${name} does nothing`).toBeGreaterThan(0);
+    }
+  });
+
+  it.each(rows.filter((r) => r.afterA))('a then $keys: $label', ({ keys, label }) => {
+    const binding = KEYMAP.find((b) => b.label === label);
+    for (const name of keys) {
+      const p = panes();
+      const d = dashboard(p.all, { services });
+      if (binding?.command === 'answer-option') {
+        // The examples: a menu's numbers and Enter, a [y/N] prompt's letters.
+        if (name === 'y' || name === 'n') d.press('j');
+        d.advance(1_000);
+        d.press('a', name);
+        expect(d.effects).toEqual([expect.objectContaining({ kind: 'answer', option: name === 'enter' ? 'Enter' : name })]);
+        continue;
+      }
+      d.press('a', name);
+      if (binding?.confirm) {
+        expect(d.ui.pending?.items, name).toEqual(binding.send);
+        d.press('y');
+      }
+      expect(d.effects, name).toEqual([expect.objectContaining({ kind: 'send', pane: p.menu, items: binding?.send })]);
     }
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { KEYMAP, findBinding, footerItems, keyLabel, keyName, renderKeysMarkdown } from '../../src/ui/keymap.js';
+import { KEYMAP, couldBeAnswerKey, findBinding, footerItems, keyLabel, keyName, renderKeysMarkdown } from '../../src/ui/keymap.js';
 
 describe('keymap table', () => {
   it('binds each key at most once per scope', () => {
@@ -14,15 +14,24 @@ describe('keymap table', () => {
     for (const b of KEYMAP.filter((x) => x.scope === 'answer' && x.command === 'send')) {
       expect(b.send?.length).toBeGreaterThan(0);
     }
-    const signals = KEYMAP.filter((b) => b.send?.some((i) => i.kind === 'key' && /^C-[cdz]$/.test(i.key)));
-    expect(signals.map((b) => b.confirm)).toEqual([true, true, true]);
+    const signals = KEYMAP.filter((b) => b.send?.some((i) => i.kind === 'key' && /^(C-[cdz]|Escape)$/.test(i.key)));
+    expect(signals.map((b) => b.confirm)).toEqual([true, true, true, true]);
+  });
+
+  it('puts nothing after the answer prefix on a key a prompt option could use', () => {
+    const extras = KEYMAP.filter((b) => b.scope === 'answer' && b.command !== 'answer-option').flatMap((b) => b.keys);
+    expect(extras).toEqual(['up', 'down', 'escape', 'ctrl+c', 'ctrl+d', 'ctrl+z']);
+    for (const key of extras) expect(couldBeAnswerKey(key), key).toBe(false);
+    for (const key of ['y', '1', '?', '/', 'J', 'é', 'enter']) expect(couldBeAnswerKey(key), key).toBe(true);
   });
 
   it('finds bindings by scope and key name', () => {
     expect(findBinding('normal', 'j')?.command).toBe('down');
     expect(findBinding('normal', 'down')?.command).toBe('down');
     expect(findBinding('normal', 'ctrl+c')?.command).toBe('quit');
-    expect(findBinding('answer', 'c')?.send).toEqual([{ kind: 'key', key: 'C-c' }]);
+    expect(findBinding('answer', 'ctrl+c')?.send).toEqual([{ kind: 'key', key: 'C-c' }]);
+    expect(findBinding('answer', 'escape')?.send).toEqual([{ kind: 'key', key: 'Escape' }]);
+    expect(findBinding('answer', 'c')).toBeUndefined();
     expect(findBinding('normal', '1')).toBeUndefined();
   });
 
@@ -37,13 +46,13 @@ describe('keymap table', () => {
     expect(keyLabel('down')).toBe('↓');
   });
 
-  it('has a footer drawn from the table, offering the answer key only with answers to offer', () => {
-    const labels = footerItems().map((f) => f.label);
+  it('has a footer drawn from the table, led by what the answer prefix offers', () => {
+    const labels = footerItems('—').map((f) => f.label);
     expect(labels).toContain('reply');
     expect(labels).toContain('help');
     expect(labels).toContain('quit');
-    expect(labels).not.toContain('answer');
-    expect(footerItems('1-3/Enter')).toContainEqual({ keys: 'a 1-3/Enter', label: 'answer' });
+    expect(footerItems('—')[0]).toEqual({ keys: 'a:', label: '—' });
+    expect(footerItems('1 2 3 Enter')[0]).toEqual({ keys: 'a:', label: '1 2 3 Enter' });
   });
 
   it('matches the keys table in the README', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PromptAnswer, PromptVerdict } from '../../src/engine/types.js';
-import { answerHint, answerKeysText, answerRefusal, findAnswer, paneAnswers } from '../../src/ui/quick-answers.js';
+import { answerHint, answerRefusal, findAnswer, offeredKeysText, paneAnswers } from '../../src/ui/quick-answers.js';
 import { paneView } from '../helpers/fake-engine.js';
 
 function withPrompt(answer: PromptAnswer | null, prompt = true) {
@@ -16,6 +16,9 @@ function withPrompt(answer: PromptAnswer | null, prompt = true) {
   return paneView({ verdict });
 }
 
+/** The keys that send Esc and the Ctrl keys, on every pane alike. */
+const SIGNALS = ['escape', 'ctrl+c', 'ctrl+d', 'ctrl+z'];
+
 const keysOf = (view: ReturnType<typeof withPrompt>, source?: string) =>
   paneAnswers(view)
     .choices.filter((c) => source === undefined || c.source === source)
@@ -25,11 +28,11 @@ describe('paneAnswers', () => {
   it('offers a menu its numbers and Enter, each planned as the key alone, plus menu keys and signals', () => {
     const view = withPrompt({ kind: 'key', options: ['1', '2', '3', 'Enter'] });
     expect(keysOf(view, 'prompt')).toEqual(['1', '2', '3', 'enter']);
-    expect(keysOf(view, 'menu')).toEqual(['up', 'down', 'e']);
-    expect(keysOf(view, 'signal')).toEqual(['c', 'd', 'z']);
+    expect(keysOf(view, 'menu')).toEqual(['up', 'down']);
+    expect(keysOf(view, 'signal')).toEqual(SIGNALS);
     const two = findAnswer(paneAnswers(view), '2');
     expect(two).toMatchObject({ option: '2', plan: { kind: 'keys', items: [{ kind: 'text', text: '2' }] }, label: 'send 2' });
-    expect(answerKeysText(paneAnswers(view))).toBe('1-3/Enter');
+    expect(offeredKeysText(paneAnswers(view))).toBe('1 2 3 Enter');
     // No y on a menu: it is not one of its answers.
     expect(findAnswer(paneAnswers(view), 'y')).toBeUndefined();
   });
@@ -45,7 +48,7 @@ describe('paneAnswers', () => {
     });
     // Menu keys are for menus only.
     expect(keysOf(view, 'menu')).toEqual([]);
-    expect(answerKeysText(paneAnswers(view))).toBe('y/n/Enter');
+    expect(offeredKeysText(paneAnswers(view))).toBe('y n Enter');
   });
 
   it('answers a word prompt by its first letter, with the whole word typed', () => {
@@ -54,20 +57,24 @@ describe('paneAnswers', () => {
     expect(findAnswer(paneAnswers(view), 'n')).toMatchObject({ option: 'no', plan: { kind: 'line', text: 'no' } });
   });
 
-  it('lets the prompt own a letter the table uses for a signal (git add -p offers d)', () => {
-    const view = withPrompt({ kind: 'line', options: ['y', 'n', 'q', 'a', 'd', 'e'] });
-    expect(findAnswer(paneAnswers(view), 'd')).toMatchObject({ source: 'prompt', option: 'd', plan: { kind: 'line', text: 'd' } });
-    expect(keysOf(view, 'signal')).toEqual(['c', 'z']);
+  it('gives every letter git add -p offers to the prompt, and the signals the same keys as on any other pane', () => {
+    const view = withPrompt({ kind: 'line', options: ['y', 'n', 'q', 'a', 'd', 'j', 'J', 'g', '/', 'e'] });
+    for (const letter of ['d', 'e', 'q', 'j', 'J', '/']) {
+      expect(findAnswer(paneAnswers(view), letter)).toMatchObject({ source: 'prompt', option: letter, plan: { kind: 'line', text: letter } });
+    }
+    expect(keysOf(view, 'signal')).toEqual(SIGNALS);
+    expect(offeredKeysText(paneAnswers(view))).toBe('y n q a d j J g / e');
   });
 
   it('gives a secret no quick answer, and a pane without a prompt only the signals', () => {
     const secret = withPrompt({ kind: 'secret', options: [] });
     expect(paneAnswers(secret).kind).toBe('secret');
     expect(keysOf(secret, 'prompt')).toEqual([]);
-    expect(answerKeysText(paneAnswers(secret))).toBeNull();
+    expect(offeredKeysText(paneAnswers(secret))).toBe('—');
     const none = withPrompt(null, false);
     expect(paneAnswers(none).kind).toBeNull();
-    expect(keysOf(none)).toEqual(['c', 'd', 'z']);
+    expect(keysOf(none)).toEqual(SIGNALS);
+    expect(offeredKeysText(paneAnswers(none))).toBe('—');
     expect(paneAnswers(null).choices).toEqual([]);
   });
 });
@@ -88,7 +95,7 @@ describe('answerRefusal', () => {
 describe('answerHint', () => {
   it('names only what the prompt takes', () => {
     const line = withPrompt({ kind: 'line', options: ['y', 'n', 'Enter'] });
-    expect(answerHint(paneAnswers(line))).toBe('y n Enter (Enter follows) · c/d/z C-c/C-d/C-z (asks) · Esc cancels');
+    expect(answerHint(paneAnswers(line))).toBe('y n Enter (Enter follows) · Esc Ctrl-C Ctrl-D Ctrl-Z send that key (asks) · other keys cancel');
     const secret = withPrompt({ kind: 'secret', options: [] });
     expect(answerHint(paneAnswers(secret))).toMatch(/^a password prompt: no quick answer/);
   });

@@ -45,17 +45,25 @@ function range(from: number, to: number): number[] {
   return out;
 }
 
-/** `[y,n,q,a,d,e,?]` (git add -p). */
-const COMMA_CHOICES = /\[([A-Za-z?](?:,[A-Za-z?])+)\]\s*\??\s*$/;
+/** `[y,n,q,a,d,e,?]`, `[y,n,q,a,d,j,J,g,/,s,e,?]` (git add -p, one hunk and several). */
+const COMMA_CHOICES = /\[([A-Za-z?/](?:,[A-Za-z?/])+)\]\s*\??\s*$/;
 /** `(Y)es/(N)o/(D)on't ask again` (aider). */
 const LETTER_WORDS = /\(([A-Za-z])\)[A-Za-z']*/g;
 /** Bracketed or parenthesised groups holding a slash: `[y/N]`, `(yes/no/[fingerprint])`, `([y]/n)`. */
 const SLASH_GROUPS = /\(([^()]*\/[^()]*)\)|\[([^[\]]*\/[^[\]]*)\]/g;
 
+/**
+ * The letters of a comma list as the prompt writes them, `?` (help) left out: case is kept, since
+ * git's `j` and `J` (or `k` and `K`) are different answers.
+ */
+function commaChoices(letters: readonly string[]): string[] {
+  return unique(letters.filter((c) => c !== '?'));
+}
+
 /** The answers a line prompt accepts, as typed; `Enter` last when there is a default to take. */
 export function lineChoices(line: string): string[] {
   const comma = COMMA_CHOICES.exec(line);
-  if (comma) return unique((comma[1] ?? '').split(',').filter((c) => c !== '?').map((c) => c.toLowerCase()));
+  if (comma) return commaChoices((comma[1] ?? '').split(','));
 
   const letters = [...line.matchAll(LETTER_WORDS)].map((m) => (m[1] ?? '').toLowerCase());
   if (letters.length >= 2) return withDefault(unique(letters), /\[[^\]]+\]:?\s*$/.test(line));

@@ -11,6 +11,9 @@ describe('lineChoices', () => {
     ['Proceed ([y]/n)?', ['y', 'n', 'Enter']],
     ['*** sshd_config (Y/I/N/O/D/Z) [default=N] ?', ['y', 'i', 'n', 'o', 'd', 'z', 'Enter']],
     ['(1/1) Stage this hunk [y,n,q,a,d,e,?]? ', ['y', 'n', 'q', 'a', 'd', 'e']],
+    // Several hunks: j and J are two answers; / searches.
+    ['(1/2) Stage this hunk [y,n,q,a,d,j,J,g,/,e,?]? ', ['y', 'n', 'q', 'a', 'd', 'j', 'J', 'g', '/', 'e']],
+    ['(2/3) Stage this hunk [y,n,q,a,d,K,j,J,g,/,s,e,?]? ', ['y', 'n', 'q', 'a', 'd', 'K', 'j', 'J', 'g', '/', 's', 'e']],
     ["Run shell command? (Y)es/(N)o/(D)on't ask again [Yes]:", ['y', 'n', 'd', 'Enter']],
     ['Ok to proceed? (y)', ['y']],
     ['user@host:~$', []],

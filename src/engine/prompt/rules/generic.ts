@@ -141,11 +141,12 @@ export const genericRules: RuleSet = {
         /[[(]\s*(?:\[?y(?:es)?\]?\s*\/\s*\[?n(?:o)?\]?|\[?n(?:o)?\]?\s*\/\s*\[?y(?:es)?\]?)(?:\s*\/\s*[^\])/]+)*\s*[\])]\s*[:?]?$|\(Y(?:\/[A-Z])+\) \[default=[A-Z]\] \?$|\byes \(y\)\s*\/\s*no \(n\)$|(?:\?\s*|^)\(y\)\s*\(enter\)$|^\[y\/n\]\s.*\?$|\[\(y\)es, \(n\)o\]:?$/i,
     },
     {
-      // git add -p and friends: "(1/2) Stage this hunk [y,n,q,a,d,e,?]?".
+      // git add -p and friends: "(1/1) Stage this hunk [y,n,q,a,d,e,?]?", and with several hunks
+      // "(1/2) Stage this hunk [y,n,q,a,d,j,J,g,/,e,?]?".
       id: 'generic/letter-choices',
       kind: 'permission',
       where: 'last-line',
-      pattern: /\[[A-Za-z?](?:,[A-Za-z?])+\]\??$/,
+      pattern: /\[[A-Za-z?/](?:,[A-Za-z?/])+\]\??$/,
       answer: 'line',
     },
     {
