@@ -209,13 +209,14 @@ describe('stuck notifier', () => {
     f.emit({ ...stuck, paneId: f.view.pane.paneId, key: f.view.pane.paneId });
     f.emit({ type: 'unstuck', host: 'local', key: '%1', sessionId: 't', paneId: '%1', timestamp: 1 });
     // A later stuck pane marks the end: once its message went out, one for the unstuck would have too.
-    f.emit({ ...stuck, paneId: '%9', key: '%9', message: 'Later? [y/N]' });
+    // (An id no fake view gets: the listed pane's id depends on how many views this file made before.)
+    f.emit({ ...stuck, paneId: '%999', key: '%999', message: 'Later? [y/N]' });
     await waitUntil(() => f.calls.length >= 2, 5000, 'the later pane\'s message');
     expect(rings).toBe(2);
     expect(f.calls).toEqual([
       ['display-message', 'corral: work:2.0 is stuck (permission): Deploy? [y/N]'],
       // (%% is how a tmux format writes a %.)
-      ['display-message', 'corral: %%9 is stuck (permission): Later? [y/N]'],
+      ['display-message', 'corral: %%999 is stuck (permission): Later? [y/N]'],
     ]);
   });
 
