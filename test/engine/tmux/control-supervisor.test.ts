@@ -5,6 +5,7 @@
 
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { localSupervisorArgs, remoteSupervisorArgs } from '../../../src/engine/tmux/control-supervisor.js';
 import { processesMatching } from '../../helpers/processes.js';
@@ -31,6 +32,17 @@ function exited(child: ChildProcess): Promise<{ code: number | null; ms: number 
 /** A `sleep` no other process runs: its command line is the marker to look for. */
 function uniqueSleep(): string {
   return `sleep ${600_000 + randomBytes(3).readUIntBE(0, 3)}`;
+}
+
+/** The program itself runs: a process whose command line is the marker (the supervisor shells' only contain it). */
+function programRuns(marker: string): boolean {
+  return processesMatching(marker).some((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').startsWith(marker);
+    } catch {
+      return false;
+    }
+  });
 }
 
 async function gone(marker: string, timeoutMs: number): Promise<boolean> {
@@ -82,8 +94,7 @@ describe.each(VARIANTS)('the control-client supervisor $name', (variant) => {
     const marker = uniqueSleep();
     // A program that ignores its input, as tmux does with output still queued for a dead reader.
     const child = supervise('/bin/sh', ['-c', `exec ${marker}`]);
-    // The supervisor's shells, and the program.
-    await waitUntil(() => processesMatching(marker).length >= 2, 5_000, 'the supervised program to run');
+    await waitUntil(() => programRuns(marker), 5_000, 'the supervised program to run');
     const done = exited(child);
     variant.endCorralSide(child);
     const { ms } = await done;
@@ -110,8 +121,10 @@ describe.each(VARIANTS)('the control-client supervisor $name', (variant) => {
   it('ends at once, program included, when corral ends its process group (kill())', async () => {
     const marker = uniqueSleep();
     const child = supervise('/bin/sh', ['-c', `exec ${marker}`]);
-    // Running first: a program that never started would be "gone" as well.
-    await waitUntil(() => processesMatching(marker).length >= 2, 5_000, 'the supervised program to run');
+    // Running first: a program that never started would be "gone" as well. The program itself, not
+    // only the supervisor's shells (whose command lines name it too): once it runs, every shell has
+    // set its TERM handling; a TERM that came before could be swallowed by a shell just forked.
+    await waitUntil(() => programRuns(marker), 5_000, 'the supervised program to run');
     const done = exited(child);
     process.kill(-child.pid!, 'SIGTERM');
     expect((await done).ms).toBeLessThan(900);
