@@ -183,7 +183,9 @@ describe.skipIf(browserCheck.skip)('the page on a phone (390x844, scale 3, touch
     expect(await page.evaluate('window.scrollX')).toBe(0);
     // And they answer the pane.
     await page.locator(`#viewer [data-pane="${panes.question}"] .answers button`, { hasText: /^y$/ }).tap();
-    await h.tmux.waitForScreen(panes.question, (s) => s.includes('answered:y'));
+    // The answer goes through the guarded path (a fresh capture compared with the screen shown): on a
+    // loaded machine that takes seconds, so the wait is for the answer, as long as it takes.
+    await h.tmux.waitForScreen(panes.question, (s) => s.includes('answered:y'), 20_000);
     await expect.poll(() => page.locator('.xterm-rows').textContent(), { timeout: 10_000 }).toContain('answered:y');
     expect((await measure(page)).scrollWidth).toBeLessThanOrEqual(PHONE.width);
     expect(problems).toEqual([]);
