@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TmuxClient } from '../../../src/engine/tmux/client.js';
+import { escapeArg } from '../../../src/engine/tmux/commands.js';
 import { createControlRunner, type ControlRunner } from '../../../src/engine/tmux/control-runner.js';
 import { createExecRunner } from '../../../src/engine/tmux/runner.js';
 import { localTransport, sshTransport, type TmuxTransport } from '../../../src/engine/tmux/transport.js';
@@ -76,10 +77,11 @@ async function makePanes(server: TestTmux, seed: number, dir: string): Promise<M
     cases += LINES_PER_PANE;
     const script = join(dir, `pane-${seed}-${i}.sh`);
     writeFileSync(script, `cat '${file}'\nexec '${program.replaceAll("'", `'\\''`)}' 600\n`);
-    const pane = (await server.tmux('new-window', '-d', '-t', `${sessionId}:`, '-c', cwd, '-P', '-F', '#{pane_id}', '/bin/sh', script)).trim();
-    await server.tmux('rename-window', '-t', pane, hostileName(rng));
+    // tmux ends a command at an argument that ends in ';' (escapeArg writes it as '\;', read back as ';').
+    const pane = (await server.tmux('new-window', '-d', '-t', `${sessionId}:`, '-c', escapeArg(cwd), '-P', '-F', '#{pane_id}', '/bin/sh', script)).trim();
+    await server.tmux('rename-window', '-t', pane, escapeArg(hostileName(rng)));
     try {
-      await server.tmux('select-pane', '-t', pane, '-T', rng.int(2) === 0 ? hostileName(rng) : screenLine(rng));
+      await server.tmux('select-pane', '-t', pane, '-T', escapeArg(rng.int(2) === 0 ? hostileName(rng) : screenLine(rng)));
     } catch {
       // tmux 3.3 refuses some titles with control characters: the default title stays.
     }
