@@ -181,6 +181,17 @@ describe.skipIf(browserCheck.skip)('the page on a phone (390x844, scale 3, touch
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     await expect.poll(scrollLeft).toBeLessThan(panned - 200);
     expect(await page.evaluate('window.scrollX')).toBe(0);
+    // The swipe leaves the view gliding; a tap while it glides only stops it (as on a real phone).
+    // The finger lifts, the view comes to rest, then the tap.
+    let resting = -1;
+    await expect
+      .poll(async () => {
+        const at = await scrollLeft();
+        const still = at === resting;
+        resting = at;
+        return still;
+      }, { intervals: [250] })
+      .toBe(true);
     // And they answer the pane.
     await page.locator(`#viewer [data-pane="${panes.question}"] .answers button`, { hasText: /^y$/ }).tap();
     // The answer goes through the guarded path (a fresh capture compared with the screen shown): on a
