@@ -190,7 +190,7 @@ describe.skipIf(browserCheck.skip)('the page on a phone (390x844, scale 3, touch
         const still = at === resting;
         resting = at;
         return still;
-      }, { intervals: [250] })
+      }, { interval: 250 })
       .toBe(true);
     // And they answer the pane.
     await page.locator(`#viewer [data-pane="${panes.question}"] .answers button`, { hasText: /^y$/ }).tap();
