@@ -13,7 +13,7 @@ import { HostDownError } from '../../src/engine/host-status.js';
 import { createPanePort, routePorts, type PanePort } from '../../src/engine/pane-port.js';
 import { hashScreen } from '../../src/engine/screen-hash.js';
 import { LOCAL_HOST, type PromptVerdict } from '../../src/engine/types.js';
-import { menuVerdict, paneView } from '../helpers/fake-engine.js';
+import { menuVerdict, paneView, PORT_SETTINGS } from '../helpers/fake-engine.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
 
@@ -79,16 +79,6 @@ function portOver(engine: DashboardEngine, host = LOCAL_HOST): PanePort {
   return createPanePort({ engine, tmux: engine.tmux, host, settings: PORT_SETTINGS });
 }
 
-const PORT_SETTINGS = {
-  bridgePollMs: 100,
-  bridgeQuietMs: 800,
-  bridgeLongQuietMs: 60_000,
-  bridgeMaxDurationMs: 600_000,
-  bridgeHistoryLines: 100,
-  attachRingBytes: 1 << 16,
-  attachPauseAfter: 0,
-  attachGraceMs: 0,
-};
 
 /** The tmux commands that type (send-keys; text goes as hex bytes), as the runner received them. */
 const typing = (calls: readonly string[][]) => calls.filter((c) => c.join(' ').includes('send-keys')).map((c) => c.join(' '));

@@ -4,17 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { acknowledge, followWait, observe, register, waitKey, type PaneTrack } from '../../src/engine/pane-machine.js';
 import type { CorralEvent, HookEvent, PromptVerdict } from '../../src/engine/types.js';
-import { paneInfo } from '../helpers/fake-engine.js';
+import { menuVerdict, paneInfo } from '../helpers/fake-engine.js';
 
-const dialog: PromptVerdict = {
-  prompt: true,
-  reason: 'permission',
-  busy: false,
-  tool: 'claude-code',
-  rule: 'claude-code/permission-menu',
-  line: 'Do you want to proceed?',
-  answer: { kind: 'key', options: ['1', '2', 'Enter'] },
-};
+const dialog = menuVerdict;
 const shell: PromptVerdict = { prompt: true, reason: 'stopped', busy: false, tool: 'shell', rule: 'shell/user-host', line: 'me@box:~$', answer: { kind: 'line', options: [] } };
 const working: PromptVerdict = { prompt: false, reason: null, busy: true, tool: 'claude-code', rule: 'claude-code/spinner', line: '✻ Running… (3s · esc to interrupt)', answer: null };
 const config = { quietThresholdMs: 30_000 };

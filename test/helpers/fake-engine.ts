@@ -229,6 +229,18 @@ export function remoteHealth(name: string, overrides: Partial<HostHealth> = {}):
   return localHealth('default server', { name, ssh: name, ...overrides });
 }
 
+/** The settings a pane port takes, at their defaults but for a quick bridge poll and no attach grace. */
+export const PORT_SETTINGS = {
+  bridgePollMs: 100,
+  bridgeQuietMs: 800,
+  bridgeLongQuietMs: 60_000,
+  bridgeMaxDurationMs: 600_000,
+  bridgeHistoryLines: 100,
+  attachRingBytes: 1 << 16,
+  attachPauseAfter: 0,
+  attachGraceMs: 0,
+};
+
 /** What the matcher says of Claude Code's permission menu (keys 1, 2 or Enter). */
 export const menuVerdict: PromptVerdict = {
   prompt: true,

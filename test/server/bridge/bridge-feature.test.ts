@@ -9,6 +9,7 @@ import { TmuxClient } from '../../../src/engine/tmux/client.js';
 import { createPanePort, type PanePort } from '../../../src/engine/pane-port.js';
 import type { Classifier } from '../../../src/engine/conversation/conversation.js';
 import { LOCAL_HOST, type EngineHandle, type EngineSnapshot, type PaneView, type PromptVerdict } from '../../../src/engine/types.js';
+import { PORT_SETTINGS } from '../../helpers/fake-engine.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { scriptedTmux, type FakePane } from '../../helpers/scripted-panes.js';
 import { waitUntil } from '../../helpers/wait-until.js';
@@ -41,17 +42,7 @@ function store(paneIds: string[]): EngineHandle {
 
 function port(paneIds: string[], runner: ReturnType<typeof scriptedTmux>['runner'], time: ManualTime, classify?: Classifier): PanePort {
   const tmux = new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner, nonce: 'k33p' });
-  const settings = {
-    bridgePollMs: 100,
-    bridgeQuietMs: 800,
-    bridgeLongQuietMs: 60_000,
-    bridgeMaxDurationMs: 600_000,
-    bridgeHistoryLines: 100,
-    attachRingBytes: 1 << 16,
-    attachPauseAfter: 0,
-    attachGraceMs: 0,
-  };
-  return createPanePort({ engine: store(paneIds), tmux, host: LOCAL_HOST, settings, clock: time, timers: time, ...(classify ? { classify } : {}) });
+  return createPanePort({ engine: store(paneIds), tmux, host: LOCAL_HOST, settings: PORT_SETTINGS, clock: time, timers: time, ...(classify ? { classify } : {}) });
 }
 
 let server: CorralServer | null = null;
