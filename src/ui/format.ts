@@ -22,10 +22,14 @@ function pad2(n: number): string {
   return n < 10 ? `0${n}` : String(n);
 }
 
-/** `~/src/app` for paths under home; long paths keep their last parts: `…/deep/er/app`. */
+/**
+ * `~/src/app` for paths under home; long paths keep their last parts: `…/deep/er/app`. Parts are
+ * measured as drawn (controls shown visibly), so the last folder is the one kept in view.
+ */
 export function shortCwd(cwd: string, home: string | null, maxWidth = 24): string {
   let path = cwd;
   if (home && home !== '/' && (path === home || path.startsWith(`${home}/`))) path = `~${path.slice(home.length)}`;
+  path = terminalSafe(path);
   if (path.length <= maxWidth) return path;
   const parts = path.split('/');
   let tail = parts.pop() ?? '';

@@ -31,6 +31,11 @@ describe('shortCwd', () => {
     expect(shortCwd('/srv/projects/customer/backend/services/api', null, 20)).toBe('…/services/api');
     expect(shortCwd('/x/averyveryveryverylongdirectoryname', null, 12)).toBe('…/averyvery…');
   });
+
+  it('measures folders as drawn, so a control in the last one does not push it out of view', () => {
+    // U+202E is drawn as <U+202E> (8 columns): the last folder alone is kept, not its parent.
+    expect(shortCwd('/tmp/wp2L4x/14-\u202e', null, 14)).toBe('…/14-<U+202E>');
+  });
 });
 
 describe('clip and fit', () => {
