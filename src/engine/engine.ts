@@ -108,6 +108,8 @@ class HostEngine {
   private asked: { readonly mark: number; readonly at: number; readonly panes: PaneInfo[] } | null = null;
   /** The last cycle asked tmux nothing. */
   private skipped = false;
+  /** The last cycle listed only these windows, told of up to `mark`; null when it listed every pane. */
+  private listed: { readonly mark: number; readonly windows: ReadonlySet<string> } | null = null;
   private readonly terminalUse: ((pid: number) => number | null) | null;
 
   constructor(options: EngineOptions) {
@@ -131,7 +133,8 @@ class HostEngine {
     // A change is told up to a second late: only a poll that slow can wait to be told. A change
     // told after a cycle that asked nothing brings a cycle at once (that cycle may have missed it);
     // after one that asked, the next cycle comes within an interval of that listing anyway.
-    if (settings.pollIntervalMs >= WATCH_CHECK_MS) tmux.watchChanges(() => this.skipped && this.loop.pollSoon());
+    // The same holds for a cycle that listed only some windows, for a change told of another one.
+    if (settings.pollIntervalMs >= WATCH_CHECK_MS) tmux.watchChanges(() => (this.skipped || this.toldOfUnlisted()) && this.loop.pollSoon());
   }
 
   /** One cycle: ask tmux, step every pane, publish. Resolves to the delay before the next one. */
@@ -151,16 +154,38 @@ class HostEngine {
         // A remote host answers in one round trip a cycle: the list, with the captures that the
         // previous list asked for (a screen then shows up to one poll later than on this machine).
         const pipelined = this.remote ? this.pending.filter((id) => this.entries.has(id)) : null;
-        const answer = await requestListing(this.tmux, { entries: this.entries, plan: this.plan, skew: this.skew, requestedAt, pipelined });
-        this.asked = mark === null ? null : { mark, at: requestedAt, panes: answer.output.panes };
+        const windows = this.windowsToList(mark, requestedAt);
+        const answer = await requestListing(this.tmux, { entries: this.entries, plan: this.plan, skew: this.skew, requestedAt, pipelined, windows });
+        const partial = answer.output.partial === true && this.asked !== null;
+        this.listed = mark !== null && partial && windows !== null ? { mark, windows } : null;
+        this.asked = mark === null ? null : { mark, at: partial ? this.asked!.at : requestedAt, panes: answer.output.panes };
         registeredNew = this.applyListing(answer, requestedAt);
       }
     } catch (error) {
       this.asked = null;
+      this.listed = null;
       this.failCycle(error);
     }
     if (this.health.retryAt !== null) return this.health.retryAt - this.clock.now();
     return registeredNew ? 0 : this.settings.pollIntervalMs;
+  }
+
+  /**
+   * The windows a cycle needs listed when tmux told only of windows that printed (see
+   * window-listing.ts): null for every pane (far away, where a round trip carries the listing
+   * anyway; no recent full listing; or a change that may have touched anything).
+   */
+  private windowsToList(mark: number | null, requestedAt: number): ReadonlySet<string> | null {
+    const asked = this.asked;
+    if (this.remote || mark === null || asked === null || requestedAt - asked.at >= FULL_LISTING_MS) return null;
+    return this.tmux.windowsChangedSince(asked.mark);
+  }
+
+  /** After a cycle that listed only some windows: whether tmux has since told of a change beyond them. */
+  private toldOfUnlisted(): boolean {
+    if (this.listed === null) return false;
+    const told = this.tmux.windowsChangedSince(this.listed.mark);
+    return told === null || [...told].some((window) => !this.listed!.windows.has(window));
   }
 
   /**
@@ -189,8 +214,12 @@ class HostEngine {
     const listing = { panes, screens: output.screens, chosen, requestedAt, now, wallNow, cycle: this.cycle, usedBy: this.terminalUseOfNew(panes) };
     const step = pollStep(this.entries, listing, { ...this.context, skew: this.skew.value });
     this.entries = step.entries;
-    // A listing stepped over again still shows the records its first step cleared: not again.
-    if (!this.skipped) for (const { paneId, value } of step.clearRecords) void this.tmux.clearHookRecord(paneId, value).catch(() => undefined);
+    // A listing stepped over again still shows the records its first step cleared: not again (nor
+    // the panes a listing of some windows took from the last one).
+    const relisted = this.listed === null ? null : new Set(panes.filter((p) => this.listed!.windows.has(p.windowId)).map((p) => p.paneId));
+    for (const { paneId, value } of this.skipped ? [] : step.clearRecords) {
+      if (relisted === null || relisted.has(paneId)) void this.tmux.clearHookRecord(paneId, value).catch(() => undefined);
+    }
     if (this.remote) this.pending = capturesAhead(this.entries, this.plan, requestedAt, this.settings.pollIntervalMs);
     this.store.emit(step.events);
     this.publish('ok', null);

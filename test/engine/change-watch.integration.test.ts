@@ -40,6 +40,7 @@ function startEngine(pollIntervalMs: number): Engine {
     replies: (commands: readonly (readonly string[])[]) => (commands.forEach((c) => polled.push([...c])), control.replies(commands)),
     watch: (listener: () => void) => control.watch(listener),
     changes: () => control.changes(),
+    windowsSince: (mark: number) => control.windowsSince(mark),
   });
   engine = createEngine({ settings, tmux: new TmuxClient({ socket: server.socket, runner: exec, pollRunner }), timers: countingTimers });
   engine.onEvent((event) => events.push(event));
@@ -137,5 +138,33 @@ describe('polling a tmux server that tells of changes', () => {
     startEngine(300);
     await cyclesPass(5);
     expect(listings()).toBeGreaterThanOrEqual(5);
+  });
+
+  it('lists only the windows that printed, and what it shows then is what plain tmux lists', async () => {
+    const panes = [await server.spawn(), await server.spawn(), await server.spawn(), await server.spawn()];
+    const windowOf = async (pane: string) => (await server.tmux('display-message', '-p', '-t', pane, '#{window_id}')).trim();
+    const printing = await windowOf(panes[2]!);
+    startEngine(1_000);
+    await waitFor(() => events.filter((e) => e.type === 'stuck').length === 4);
+    // The subscription's first value has nothing to compare with: the change it brings lists every pane.
+    await server.tmux('send-keys', '-t', panes[0]!, 'echo first-change', 'Enter');
+    await waitFor(() => paneView(panes[0]!)?.lines.some((line) => line.includes('first-change')));
+    await cyclesPass(2);
+    polled = [];
+    // A title set by the program, with output: only its window is listed again, and the view has it.
+    await server.tmux('send-keys', '-t', panes[2]!, "printf '\\033]2;%s\\033\\\\' 'retitled by its program'; cd /tmp", 'Enter');
+    await waitFor(() => paneView(panes[2]!)?.pane.title === 'retitled by its program' && paneView(panes[2]!)?.pane.cwd === '/tmp');
+    const byWindow = polled.filter((args) => args[0] === 'list-panes' && args[1] === '-t');
+    expect(byWindow.length).toBeGreaterThan(0);
+    expect(new Set(byWindow.map((args) => args[2]))).toEqual(new Set([printing]));
+    // The oracle: every pane as corral shows it is what `tmux list-panes -a` shows now.
+    await cyclesPass(2);
+    const fields = ['pane_id', 'window_id', 'pane_title', 'pane_current_path', 'pane_current_command', 'window_name', 'pane_pid'];
+    const plain = (await server.tmux('list-panes', '-a', '-F', fields.map((f) => `#{${f}}`).join('\t'))).trim().split('\n').sort();
+    const shown = engine!
+      .getSnapshot()
+      .panes.map(({ pane: p }) => [p.paneId, p.windowId, p.title, p.cwd, p.command, p.windowName, p.pid].join('\t'))
+      .sort();
+    expect(shown).toEqual(plain);
   });
 });

@@ -18,6 +18,8 @@ export interface ListingRequest {
   readonly requestedAt: number;
   /** A host far away: the panes to capture along with the listing; null on this machine. */
   readonly pipelined: readonly string[] | null;
+  /** Only these windows need listing (tmux told of no other change); null: every pane. */
+  readonly windows?: ReadonlySet<string> | null;
 }
 
 export interface ListingAnswer {
@@ -27,7 +29,7 @@ export interface ListingAnswer {
 }
 
 export async function requestListing(tmux: TmuxClient, request: ListingRequest): Promise<ListingAnswer> {
-  const { entries, plan, skew, requestedAt, pipelined } = request;
+  const { entries, plan, skew, requestedAt, pipelined, windows } = request;
   // Filled when the client lets the engine choose; otherwise every known pane is captured.
   let chosen: Set<string> | null = pipelined === null ? null : new Set(pipelined);
   const select = (listed: readonly PaneInfo[]): string[] => {
@@ -41,6 +43,10 @@ export async function requestListing(tmux: TmuxClient, request: ListingRequest):
     for (const id of picked) chosen.add(id);
     return picked;
   };
-  const output = await tmux.pollCycle([...entries.keys()], select, { clock: pipelined !== null, ...(pipelined === null ? {} : { pipelined }) });
+  const output = await tmux.pollCycle([...entries.keys()], select, {
+    clock: pipelined !== null,
+    ...(pipelined === null ? {} : { pipelined }),
+    ...(windows == null ? {} : { windows }),
+  });
   return { output, chosen };
 }

@@ -1,7 +1,8 @@
 // How tmux tells corral that its listing may have changed, so a poll need not ask while nothing
 // did: a format subscription (tmux 3.2+) over every window of every session. tmux evaluates it
 // once a second and sends `%subscription-changed` only when its value differs; with the
-// notifications for windows added and closed, a quiet server sends nothing at all.
+// notifications for windows added and closed, a quiet server sends nothing at all. The value
+// also names the windows that printed, so a poll then lists only those (window-listing.ts).
 
 import type { ControlClient, ControlHandlers } from './control-client.js';
 
@@ -32,20 +33,68 @@ export function watchCommand(): string[] {
   return ['refresh-client', '-B', `${WATCH_SUBSCRIPTION}::${watchFormat()}`];
 }
 
+/**
+ * Notifications that never change what a listing shows: corral's own captures go through paste
+ * buffers, and messages say nothing of panes. Every other notification may mean anything changed.
+ */
+const UNRELATED = new Set(['paste-buffer-changed', 'paste-buffer-deleted', 'message', 'config-error', 'client-detached']);
+
+/** How many changes are remembered by what they touched; a mark older than that reads as "anything". */
+const JOURNAL = 256;
+
+/**
+ * The windows whose activity stamp differs between two values of the subscription; null when a
+ * window came or went (or there is no earlier value), which a listing of some windows cannot show.
+ */
+export function changedWindows(before: ReadonlyMap<string, string> | null, after: ReadonlyMap<string, string>): Set<string> | null {
+  if (before === null || before.size !== after.size) return null;
+  const changed = new Set<string>();
+  for (const [window, stamp] of after) {
+    const was = before.get(window);
+    if (was === undefined) return null;
+    if (was !== stamp) changed.add(window);
+  }
+  return changed;
+}
+
+/** The subscription's value (`@1 1733250000 @2 1733250004 `) as window id → stamp; null when it is not one. */
+export function parseWatchValue(value: string): Map<string, string> | null {
+  const words = value
+    .trim()
+    .split(' ')
+    .filter((w) => w !== '');
+  if (words.length % 2 !== 0) return null;
+  const stamps = new Map<string, string>();
+  for (let i = 0; i < words.length; i += 2) {
+    const [window, stamp] = [words[i]!, words[i + 1]!];
+    if (!/^@\d+$/.test(window) || !/^\d+$/.test(stamp)) return null;
+    // A window linked into two sessions shows twice, with the same stamp.
+    stamps.set(window, stamp);
+  }
+  return stamps;
+}
+
 /** The changes one poll connection's tmux tells of, counted, and whom to tell. */
 export class ChangeWatch {
   private listener: (() => void) | null = null;
   private count = 0;
   /** The connection the subscription was made on (a new connection needs its own). */
   private watched: ControlClient | null = null;
+  /** The subscription's last value, by window. */
+  private stamps: Map<string, string> | null = null;
+  /** The latest changes: each one's count and the windows it touched (null: anything). */
+  private journal: { readonly count: number; readonly windows: ReadonlySet<string> | null }[] = [];
 
   /**
-   * For the connection: any notification (the subscription's value, a window added or closed, a
-   * layout) may mean the listing changed; so does a connection that ended.
+   * For the connection: the subscription's value tells which windows printed; a window added or
+   * closed, a layout, a mode or a name may mean anything changed; so does a connection that ended.
    */
   readonly handlers: ControlHandlers = {
-    onNotification: () => this.changed(),
-    onExit: () => this.changed(),
+    onNotification: (name, args) => {
+      if (name === 'subscription-changed') this.valueChanged(args);
+      else if (!UNRELATED.has(name)) this.changed(null);
+    },
+    onExit: () => this.changed(null),
   };
 
   /** Whether anyone listens: a new connection then subscribes. */
@@ -62,8 +111,9 @@ export class ChangeWatch {
   async subscribe(connection: ControlClient): Promise<void> {
     const [reply] = await connection.run([watchCommand()]).catch(() => []);
     if (reply?.ok === true && !connection.closed) this.watched = connection;
-    // What happened before the subscription went untold: it counts as a change.
-    this.changed();
+    // What happened before the subscription went untold: it counts as a change of anything.
+    this.stamps = null;
+    this.changed(null);
   }
 
   /** The count, while `connection` is the one watched and still open; null otherwise. */
@@ -71,8 +121,35 @@ export class ChangeWatch {
     return connection !== null && connection === this.watched && !connection.closed ? this.count : null;
   }
 
-  private changed(): void {
+  /**
+   * The windows every change told after `mark` (a count) touched; null when one of them may have
+   * touched anything, or the mark is older than what is remembered.
+   */
+  windowsSince(mark: number): Set<string> | null {
+    const later = this.journal.filter((entry) => entry.count > mark);
+    if (later.length < this.count - mark) return null;
+    const windows = new Set<string>();
+    for (const entry of later) {
+      if (entry.windows === null) return null;
+      for (const window of entry.windows) windows.add(window);
+    }
+    return windows;
+  }
+
+  private valueChanged(args: string): void {
+    // `NAME $SESSION - - - : VALUE` for a subscription to every window of every session.
+    if (!args.startsWith(`${WATCH_SUBSCRIPTION} `)) return this.changed(null);
+    const split = args.indexOf(' : ');
+    const stamps = split === -1 ? null : parseWatchValue(args.slice(split + 3));
+    const windows = stamps === null ? null : changedWindows(this.stamps, stamps);
+    this.stamps = stamps;
+    this.changed(windows);
+  }
+
+  private changed(windows: ReadonlySet<string> | null): void {
     this.count += 1;
+    this.journal.push({ count: this.count, windows });
+    if (this.journal.length > JOURNAL) this.journal.splice(0, this.journal.length - JOURNAL);
     this.listener?.();
   }
 }

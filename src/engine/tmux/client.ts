@@ -51,6 +51,7 @@ import { killPaneCommand, newSessionCommand, newWindowCommand, type SessionTarge
 import { TmuxCommandError, createExecRunner, createProgramRunner, type ProgramRunner, isNoServerMessage, runChecked, type RunOptions, type TmuxResult, type TmuxRunner } from './runner.js';
 import { describeSocket } from './socket.js';
 import { localTransport, type TmuxTransport } from './transport.js';
+import { mergeWindows, windowListCommands, windowsListable } from './window-listing.js';
 
 export class NoServerError extends Error {
   constructor(readonly server: string) {
@@ -90,6 +91,8 @@ export type PollRunner = TmuxRunner & {
   replies?(commands: readonly (readonly string[])[]): Promise<readonly ControlReply[] | null>;
   watch?(listener: () => void): void;
   changes?(): number | null;
+  /** The windows the changes told after `mark` touched; null when one may have touched anything. */
+  windowsSince?(mark: number): ReadonlySet<string> | null;
 };
 
 export interface TmuxClientOptions {
@@ -182,7 +185,7 @@ export class TmuxClient {
   async pollCycle(
     candidates: readonly string[],
     select?: (panes: readonly PaneInfo[]) => readonly string[],
-    options: { readonly clock?: boolean; readonly pipelined?: readonly string[] } = {},
+    options: { readonly clock?: boolean; readonly pipelined?: readonly string[]; readonly windows?: ReadonlySet<string> } = {},
   ): Promise<PollCycleOutput> {
     const clock = options.clock ?? false;
     const canPersist = this.pollRunner !== this.runner;
@@ -194,9 +197,11 @@ export class TmuxClient {
       return this.runPoll(pollCycleCommand(this.framing, candidates, clock));
     }
     if (options.pipelined !== undefined && persistent) return this.pipelinedPoll(clock, options.pipelined);
-    const { panes, serverTime } = await this.listForPoll(clock);
+    const some = options.windows === undefined || !persistent ? null : await this.listWindowsForPoll(clock, options.windows);
+    const { panes, serverTime } = some ?? (await this.listForPoll(clock));
+    const partial = some !== null;
     const chosen = select(panes);
-    if (chosen.length === 0) return { panes, screens: new Map(), serverTime };
+    if (chosen.length === 0) return { panes, screens: new Map(), serverTime, partial };
     // Over the connection, screens go through a paste buffer (a printed capture leaks there before
     // tmux 3.6); a tmux process of its own frees its captures, so it prints them.
     const style = persistent ? await this.bufferStyle() : null;
@@ -209,7 +214,7 @@ export class TmuxClient {
       if (replies !== null) {
         // Stopped early (a pane closed): the buffer's delete at the end did not run.
         if (replies.length < commands.length) await this.pollRunner.replies([['delete-buffer', '-b', buffer]]);
-        return { panes, screens: screensFromReplies(chosen, replies, style), serverTime };
+        return { panes, screens: screensFromReplies(chosen, replies, style), serverTime, partial };
       }
     }
     const result = await this.roundTrip(screensCommand(this.framing, chosen, buffer));
@@ -217,7 +222,7 @@ export class TmuxClient {
     // A connection lost under the call was answered by a tmux process, which shows buffers as they are.
     const shown = style === null ? null : this.pollRunner.connected?.() === false ? 'raw' : style;
     const screen = (body: string) => (shown === null ? body : shownScreen(body, shown));
-    return { panes, screens: parsePollCycle(result.stdout, this.framing, result.exitCode === 0, screen).screens, serverTime };
+    return { panes, screens: parsePollCycle(result.stdout, this.framing, result.exitCode === 0, screen).screens, serverTime, partial };
   }
 
   /**
@@ -233,6 +238,35 @@ export class TmuxClient {
   /** How many changes tmux has told of since watchChanges; null while nothing watches (then every poll must ask). */
   changeCount(): number | null {
     return this.pollRunner === this.runner ? null : (this.pollRunner.changes?.() ?? null);
+  }
+
+  /** The windows tmux told of changes to after `mark` (see changeCount); null when it must be all of them. */
+  windowsChangedSince(mark: number): ReadonlySet<string> | null {
+    return this.pollRunner === this.runner ? null : (this.pollRunner.windowsSince?.(mark) ?? null);
+  }
+
+  /**
+   * The panes of `windows` listed in full, every other pane as the last listing showed it (see
+   * window-listing.ts); null when that cannot be done (no connection, a window gone, a pane new or
+   * moved), and the caller lists every pane instead.
+   */
+  private async listWindowsForPoll(clock: boolean, windows: ReadonlySet<string>): Promise<{ panes: PaneInfo[]; serverTime: number | null } | null> {
+    const last = [...this.known.values()];
+    if (this.detailsAt === null || last.length === 0 || !windowsListable(last) || !this.pollRunner.replies) return null;
+    const commands = [...windowListCommands(this.framing, windows), ...(clock ? [clockCommand(this.framing)] : [])];
+    this.roundTrips += 1;
+    const replies = await this.pollRunner.replies(commands);
+    if (replies === null || replies.length < commands.length || replies.some((reply) => !reply.ok)) return null;
+    const text = replies.map((reply) => reply.text).join('');
+    const listed = parsePaneList(text, this.framing).map((pane) => {
+      const was = this.known.get(pane.paneId);
+      return was !== undefined && samePaneInfo(was, pane) ? was : pane;
+    });
+    const panes = mergeWindows(last, windows, listed);
+    if (panes === null) return null;
+    for (const pane of listed) this.details.set(pane.paneId, detailsOf(pane));
+    this.known = new Map(panes.map((p) => [p.paneId, p]));
+    return { panes, serverTime: parseClock(text, this.framing) };
   }
 
   /** The listing of a poll: an activity listing while the last full one is recent (see DETAILS_MS), else a full one. */

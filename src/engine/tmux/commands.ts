@@ -118,7 +118,7 @@ export function makeFraming(nonce: string): Framing {
 }
 
 /** A full listing's format: every field, then the pane's hook record (see hook-record.ts) and quiet record (quiet-record.ts). */
-function paneFormat(framing: Framing): string {
+export function paneFormat(framing: Framing): string {
   return [...PANE_FIELDS.map((field) => `#{${field}}`), HOOK_RECORD_FORMAT, QUIET_RECORD_FORMAT].join(framing.fieldSep) + framing.recordEnd;
 }
 
@@ -304,6 +304,8 @@ export interface PollCycleOutput {
   readonly screens: Map<string, string>;
   /** The tmux server's clock when it listed the panes (epoch ms, whole seconds), when asked for. */
   readonly serverTime: number | null;
+  /** Only some windows were listed; the other panes are the last listing's. */
+  readonly partial?: boolean;
 }
 
 /** `screen` turns a block's text into the screen (buffered captures need decoding). */

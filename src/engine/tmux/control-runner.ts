@@ -39,6 +39,8 @@ export interface ControlRunner extends TmuxRunner {
   watch(listener: () => void): void;
   /** How many changes tmux has told of; null while nothing watches (no connection, or no subscription on it). */
   changes(): number | null;
+  /** The windows the changes after `mark` (a count from `changes`) touched; null when one may have touched anything. */
+  windowsSince(mark: number): ReadonlySet<string> | null;
   close(): Promise<void>;
 }
 
@@ -120,6 +122,7 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
     replies,
     watch: (listener: () => void) => watch.listen(listener, client),
     changes: () => watch.changes(client),
+    windowsSince: (mark: number) => (watch.changes(client) === null ? null : watch.windowsSince(mark)),
     async close() {
       closed = true;
       await connecting;
