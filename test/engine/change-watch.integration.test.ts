@@ -141,11 +141,13 @@ describe('polling a tmux server that tells of changes', () => {
   });
 
   it('lists only the windows that printed, and what it shows then is what plain tmux lists', async () => {
-    const panes = [await server.spawn(), await server.spawn(), await server.spawn(), await server.spawn()];
+    // Eight windows: listing one or two of them costs tmux less than listing all (worthListingSome).
+    const panes: string[] = [];
+    for (let i = 0; i < 8; i++) panes.push(await server.spawn());
     const windowOf = async (pane: string) => (await server.tmux('display-message', '-p', '-t', pane, '#{window_id}')).trim();
     const printing = await windowOf(panes[2]!);
     startEngine(1_000);
-    await waitFor(() => events.filter((e) => e.type === 'stuck').length === 4);
+    await waitFor(() => events.filter((e) => e.type === 'stuck').length === 8);
     // The subscription's first value has nothing to compare with: the change it brings lists every pane.
     await server.tmux('send-keys', '-t', panes[0]!, 'echo first-change', 'Enter');
     await waitFor(() => paneView(panes[0]!)?.lines.some((line) => line.includes('first-change')));

@@ -43,35 +43,27 @@ const UNRELATED = new Set(['paste-buffer-changed', 'paste-buffer-deleted', 'mess
 const JOURNAL = 256;
 
 /**
- * The windows whose activity stamp differs between two values of the subscription; null when a
- * window came or went (or there is no earlier value), which a listing of some windows cannot show.
+ * The subscription's value (`@1 1733250000 @2 1733250004 `) as its words: window ids and stamps
+ * by turns, in the server's order of sessions and windows.
  */
-export function changedWindows(before: ReadonlyMap<string, string> | null, after: ReadonlyMap<string, string>): Set<string> | null {
-  if (before === null || before.size !== after.size) return null;
-  const changed = new Set<string>();
-  for (const [window, stamp] of after) {
-    const was = before.get(window);
-    if (was === undefined) return null;
-    if (was !== stamp) changed.add(window);
-  }
-  return changed;
+export function watchWords(value: string): string[] {
+  return value.trim().split(' ');
 }
 
-/** The subscription's value (`@1 1733250000 @2 1733250004 `) as window id → stamp; null when it is not one. */
-export function parseWatchValue(value: string): Map<string, string> | null {
-  const words = value
-    .trim()
-    .split(' ')
-    .filter((w) => w !== '');
-  if (words.length % 2 !== 0) return null;
-  const stamps = new Map<string, string>();
-  for (let i = 0; i < words.length; i += 2) {
-    const [window, stamp] = [words[i]!, words[i + 1]!];
-    if (!/^@\d+$/.test(window) || !/^\d+$/.test(stamp)) return null;
-    // A window linked into two sessions shows twice, with the same stamp.
-    stamps.set(window, stamp);
+/**
+ * The windows whose activity stamp differs between two values of the subscription (as words);
+ * null when the windows are not the same ones in the same order (a window came, went or moved),
+ * which a listing of some windows cannot show, or when there is no earlier value.
+ */
+export function changedWindows(before: readonly string[] | null, after: readonly string[]): Set<string> | null {
+  if (before === null || before.length !== after.length || after.length % 2 !== 0) return null;
+  const changed = new Set<string>();
+  for (let i = 0; i < after.length; i += 2) {
+    const window = after[i]!;
+    if (window !== before[i] || !window.startsWith('@')) return null;
+    if (after[i + 1] !== before[i + 1]) changed.add(window);
   }
-  return stamps;
+  return changed;
 }
 
 /** The changes one poll connection's tmux tells of, counted, and whom to tell. */
@@ -80,8 +72,8 @@ export class ChangeWatch {
   private count = 0;
   /** The connection the subscription was made on (a new connection needs its own). */
   private watched: ControlClient | null = null;
-  /** The subscription's last value, by window. */
-  private stamps: Map<string, string> | null = null;
+  /** The subscription's last value, as words (see watchWords). */
+  private words: string[] | null = null;
   /** The latest changes: each one's count and the windows it touched (null: anything). */
   private journal: { readonly count: number; readonly windows: ReadonlySet<string> | null }[] = [];
 
@@ -112,7 +104,7 @@ export class ChangeWatch {
     const [reply] = await connection.run([watchCommand()]).catch(() => []);
     if (reply?.ok === true && !connection.closed) this.watched = connection;
     // What happened before the subscription went untold: it counts as a change of anything.
-    this.stamps = null;
+    this.words = null;
     this.changed(null);
   }
 
@@ -140,9 +132,9 @@ export class ChangeWatch {
     // `NAME $SESSION - - - : VALUE` for a subscription to every window of every session.
     if (!args.startsWith(`${WATCH_SUBSCRIPTION} `)) return this.changed(null);
     const split = args.indexOf(' : ');
-    const stamps = split === -1 ? null : parseWatchValue(args.slice(split + 3));
-    const windows = stamps === null ? null : changedWindows(this.stamps, stamps);
-    this.stamps = stamps;
+    const words = split === -1 ? null : watchWords(args.slice(split + 3));
+    const windows = words === null ? null : changedWindows(this.words, words);
+    this.words = words;
     this.changed(windows);
   }
 

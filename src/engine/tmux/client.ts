@@ -51,7 +51,7 @@ import { killPaneCommand, newSessionCommand, newWindowCommand, type SessionTarge
 import { TmuxCommandError, createExecRunner, createProgramRunner, type ProgramRunner, isNoServerMessage, runChecked, type RunOptions, type TmuxResult, type TmuxRunner } from './runner.js';
 import { describeSocket } from './socket.js';
 import { localTransport, type TmuxTransport } from './transport.js';
-import { mergeWindows, windowListCommands, windowsListable } from './window-listing.js';
+import { mergeWindows, windowListCommands, windowsListable, worthListingSome } from './window-listing.js';
 
 export class NoServerError extends Error {
   constructor(readonly server: string) {
@@ -252,7 +252,7 @@ export class TmuxClient {
    */
   private async listWindowsForPoll(clock: boolean, windows: ReadonlySet<string>): Promise<{ panes: PaneInfo[]; serverTime: number | null } | null> {
     const last = [...this.known.values()];
-    if (this.detailsAt === null || last.length === 0 || !windowsListable(last) || !this.pollRunner.replies) return null;
+    if (this.detailsAt === null || !worthListingSome(last, windows) || !windowsListable(last) || !this.pollRunner.replies) return null;
     const commands = [...windowListCommands(this.framing, windows), ...(clock ? [clockCommand(this.framing)] : [])];
     this.roundTrips += 1;
     const replies = await this.pollRunner.replies(commands);

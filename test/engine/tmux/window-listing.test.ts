@@ -2,13 +2,8 @@
 // changes answers for a mark, and how a listing of some windows merges into the last one.
 
 import { describe, expect, it } from 'vitest';
-import {
-  ChangeWatch,
-  changedWindows,
-  parseWatchValue,
-  WATCH_SUBSCRIPTION,
-} from '../../../src/engine/tmux/change-watch.js';
-import { mergeWindows, windowsListable } from '../../../src/engine/tmux/window-listing.js';
+import { ChangeWatch, changedWindows, watchWords, WATCH_SUBSCRIPTION } from '../../../src/engine/tmux/change-watch.js';
+import { mergeWindows, windowsListable, worthListingSome } from '../../../src/engine/tmux/window-listing.js';
 import { paneInfo } from '../../helpers/fake-engine.js';
 
 const value = (stamps: Record<string, number>) =>
@@ -19,26 +14,22 @@ const told = (watch: ChangeWatch, stamps: Record<string, number>) =>
   watch.handlers.onNotification?.('subscription-changed', `${WATCH_SUBSCRIPTION} $0 - - - : ${value(stamps)}`);
 
 describe('the subscription value', () => {
-  it('reads window ids and stamps, and refuses anything else', () => {
-    expect(parseWatchValue('@1 100 @2 104 ')).toEqual(
-      new Map([
-        ['@1', '100'],
-        ['@2', '104'],
-      ]),
-    );
-    expect(parseWatchValue('')).toEqual(new Map());
-    expect(parseWatchValue('@1 100 @2')).toBeNull();
-    expect(parseWatchValue('@1 1x0 ')).toBeNull();
-    expect(parseWatchValue('%1 100 ')).toBeNull();
+  const words = watchWords;
+  it('names the windows whose stamp moved; a window that came, went or moved is not a list of windows', () => {
+    const before = words('@1 100 @2 104 @3 90 ');
+    expect(changedWindows(before, words('@1 100 @2 105 @3 91 '))).toEqual(new Set(['@2', '@3']));
+    expect(changedWindows(before, words('@1 100 @2 104 @3 90 '))).toEqual(new Set());
+    expect(changedWindows(before, words('@1 100 @2 104 '))).toBeNull();
+    expect(changedWindows(before, words('@1 100 @2 104 @4 90 '))).toBeNull();
+    expect(changedWindows(before, words('@1 100 @3 90 @2 104 '))).toBeNull();
+    expect(changedWindows(null, before)).toBeNull();
   });
 
-  it('names the windows whose stamp moved; a window that came or went is not a list of windows', () => {
-    const before = parseWatchValue('@1 100 @2 104 @3 90 ')!;
-    expect(changedWindows(before, parseWatchValue('@1 100 @2 105 @3 91 ')!)).toEqual(new Set(['@2', '@3']));
-    expect(changedWindows(before, parseWatchValue('@1 100 @2 104 @3 90 ')!)).toEqual(new Set());
-    expect(changedWindows(before, parseWatchValue('@1 100 @2 104 ')!)).toBeNull();
-    expect(changedWindows(before, parseWatchValue('@1 100 @2 104 @4 90 ')!)).toBeNull();
-    expect(changedWindows(null, before)).toBeNull();
+  it('refuses a value that is not window ids and stamps by turns', () => {
+    expect(changedWindows(words('@1 100 @2'), words('@1 100 @2'))).toBeNull();
+    expect(changedWindows(words('x 100 @2 1 '), words('x 101 @2 1 '))).toBeNull();
+    // A window linked into two sessions shows twice: named once.
+    expect(changedWindows(words('@1 100 @1 100 '), words('@1 101 @1 101 '))).toEqual(new Set(['@1']));
   });
 });
 
@@ -104,5 +95,15 @@ describe('merging a listing of some windows', () => {
   it('a window linked into two sessions cannot be listed alone', () => {
     expect(windowsListable(last)).toBe(true);
     expect(windowsListable([...last, again(last[0]!, { sessionId: '$1' })])).toBe(false);
+  });
+
+  it('lists some windows only where that costs tmux less than listing every pane', () => {
+    const panes = Array.from({ length: 50 }, (_, i) => paneInfo({ paneId: `%${100 + i}`, windowId: `@${100 + i}` }));
+    const first = (n: number) => new Set(panes.slice(0, n).map((p) => p.windowId));
+    expect(worthListingSome(panes, first(1))).toBe(true);
+    expect(worthListingSome(panes, first(16))).toBe(true);
+    // 20 windows of 50 (the bench's case where listing them costs more than listing all).
+    expect(worthListingSome(panes, first(17))).toBe(false);
+    expect(worthListingSome(panes, first(20))).toBe(false);
   });
 });
