@@ -51,7 +51,9 @@ describe('no notification burst after a tmux restart', () => {
     await cli.waitForLine((l) => l.includes('"registered"') && l.includes(`"${later}"`), 30_000);
     await tmux.tmux('send-keys', '-t', later, '-l', `read -p 'Later: go on? [y/N] ' a`);
     await tmux.tmux('send-keys', '-t', later, 'Enter');
-    await waitUntil(() => calls(out).length >= 2, 30_000, 'the notification for the later prompt', 50);
+    await waitUntil(() => calls(out).length >= 2, 30_000, 'the notification for the later prompt', 50).catch((error: Error) => {
+      throw new Error(`${error.message}; screen: ${JSON.stringify(cli!.stdoutLines.slice(-12))}; stderr: ${cli!.stderr()}`);
+    });
     expect(calls(out)).toEqual([`1 permission ${first}`, `1 permission ${later}`]);
   });
 });
