@@ -6,7 +6,11 @@ import type { ServerSettings } from '../engine/config.js';
 import { configDir } from './config-file.js';
 import { findToken } from './token.js';
 
-const ASK_TIMEOUT_MS = 500;
+/**
+ * How long a receiver may take to answer. No receiver refuses the connection at once; a running one
+ * on a busy machine can take over half a second, and a shorter wait then warned of no receiver.
+ */
+const ASK_TIMEOUT_MS = 3_000;
 
 /** Where `corral hook` posts with these settings. */
 export function hookReceiverUrl(settings: Pick<ServerSettings, 'listen' | 'port'>): string {
