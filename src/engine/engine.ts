@@ -215,10 +215,11 @@ class HostEngine {
     const step = pollStep(this.entries, listing, { ...this.context, skew: this.skew.value });
     this.entries = step.entries;
     // A listing stepped over again still shows the records its first step cleared: not again (nor
-    // the panes a listing of some windows took from the last one).
-    const relisted = this.listed === null ? null : new Set(panes.filter((p) => this.listed!.windows.has(p.windowId)).map((p) => p.paneId));
+    // for the panes a listing of some windows took from the last one).
+    const listed = this.listed;
+    const relisted = (paneId: string) => listed === null || listed.windows.has(panes.find((p) => p.paneId === paneId)?.windowId ?? '');
     for (const { paneId, value } of this.skipped ? [] : step.clearRecords) {
-      if (relisted === null || relisted.has(paneId)) void this.tmux.clearHookRecord(paneId, value).catch(() => undefined);
+      if (relisted(paneId)) void this.tmux.clearHookRecord(paneId, value).catch(() => undefined);
     }
     if (this.remote) this.pending = capturesAhead(this.entries, this.plan, requestedAt, this.settings.pollIntervalMs);
     this.store.emit(step.events);

@@ -258,15 +258,20 @@ export class TmuxClient {
     const replies = await this.pollRunner.replies(commands);
     if (replies === null || replies.length < commands.length || replies.some((reply) => !reply.ok)) return null;
     const text = replies.map((reply) => reply.text).join('');
-    const listed = parsePaneList(text, this.framing).map((pane) => {
-      const was = this.known.get(pane.paneId);
-      return was !== undefined && samePaneInfo(was, pane) ? was : pane;
-    });
+    const listed = this.keptAsKnown(parsePaneList(text, this.framing));
     const panes = mergeWindows(last, windows, listed);
     if (panes === null) return null;
     for (const pane of listed) this.details.set(pane.paneId, detailsOf(pane));
     this.known = new Map(panes.map((p) => [p.paneId, p]));
     return { panes, serverTime: parseClock(text, this.framing) };
+  }
+
+  /** Freshly listed panes, each one listed the same as last time replaced by that same object. */
+  private keptAsKnown(panes: readonly PaneInfo[]): PaneInfo[] {
+    return panes.map((pane) => {
+      const last = this.known.get(pane.paneId);
+      return last !== undefined && samePaneInfo(last, pane) ? last : pane;
+    });
   }
 
   /** The listing of a poll: an activity listing while the last full one is recent (see DETAILS_MS), else a full one. */
@@ -290,10 +295,7 @@ export class TmuxClient {
       if (filled === null) return null;
       panes = filled;
     } else {
-      panes = parsePaneList(text, this.framing).map((pane) => {
-        const last = this.known.get(pane.paneId);
-        return last !== undefined && samePaneInfo(last, pane) ? last : pane;
-      });
+      panes = this.keptAsKnown(parsePaneList(text, this.framing));
       this.details = new Map(panes.map((p) => [p.paneId, detailsOf(p)]));
       this.detailsAt = now;
     }
