@@ -15,21 +15,28 @@ const warmup = Number(warmupText);
 const duration = Number(durationText);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** The tmux processes this process started (the control client), by /proc. */
+/**
+ * The tmux processes this process started (the control client), by /proc: descendants, since the
+ * client runs under a small shell that ends it when corral goes.
+ */
 function tmuxChildren() {
-  const pids = [];
+  const parents = new Map();
+  const names = new Map();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === process.pid && comm.startsWith('tmux')) pids.push(Number(name));
+      names.set(Number(name), stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')));
+      parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
     } catch {
       // gone
     }
   }
-  return pids;
+  const descends = (pid) => {
+    for (let at = parents.get(pid); at !== undefined && at > 1; at = parents.get(at)) if (at === process.pid) return true;
+    return false;
+  };
+  return [...names].filter(([pid, comm]) => comm.startsWith('tmux') && descends(pid)).map(([pid]) => pid);
 }
 const childrenCpu = (pids) => pids.reduce((sum, pid) => {
   try {

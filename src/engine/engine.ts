@@ -20,7 +20,7 @@ import { HostHealthTracker } from './poll/host-health.js';
 import { PaneViews } from './poll/pane-views.js';
 import { PollLoop } from './poll/poll-loop.js';
 import { requestListing, type ListingAnswer } from './poll/poll-request.js';
-import { pollStep, type PaneEntry, type StepContext } from './poll/poll-step.js';
+import { entriesStillUntil, pollStep, type PaneEntry, type StepContext } from './poll/poll-step.js';
 import { LOCAL_HOST, type Clock, type EndReason, type CorralEvent, type EngineHandle, type EngineSnapshot, type EngineStatus, type HookEvent, type HostSpec, type PaneInfo, type PaneView, type Timers } from './types.js';
 import { parsePaneKey } from './pane-key.js';
 import { heldTimers, systemClock } from './time.js';
@@ -110,6 +110,8 @@ class HostEngine {
   private skipped = false;
   /** The last cycle listed only these windows, told of up to `mark`; null when it listed every pane. */
   private listed: { readonly mark: number; readonly windows: ReadonlySet<string> } | null = null;
+  /** From when until when (engine clock) the panes, stepped over the same listing, stay as they are. */
+  private still: { readonly from: number; readonly until: number } | null = null;
   private readonly terminalUse: ((pid: number) => number | null) | null;
 
   constructor(options: EngineOptions) {
@@ -147,7 +149,8 @@ class HostEngine {
     try {
       const unchanged = this.unchangedListing(requestedAt);
       this.skipped = unchanged !== null;
-      if (unchanged !== null) registeredNew = this.applyListing(unchanged, requestedAt);
+      // Nothing told and nothing to capture: until a wait comes of age, the step would change nothing.
+      if (unchanged !== null) registeredNew = this.stillAt(this.clock.now()) ? false : this.applyListing(unchanged, requestedAt);
       else {
         // Read before asking: a change told while the answer is on its way counts for the next cycle.
         const mark = this.tmux.changeCount();
@@ -168,6 +171,11 @@ class HostEngine {
     }
     if (this.health.retryAt !== null) return this.health.retryAt - this.clock.now();
     return registeredNew ? 0 : this.settings.pollIntervalMs;
+  }
+
+  /** Whether every pane, stepped at `now` over the last listing with no new screen, stays as it is. */
+  private stillAt(now: number): boolean {
+    return this.still !== null && now >= this.still.from && now < this.still.until;
   }
 
   /**
@@ -214,6 +222,7 @@ class HostEngine {
     const listing = { panes, screens: output.screens, chosen, requestedAt, now, wallNow, cycle: this.cycle, usedBy: this.terminalUseOfNew(panes) };
     const step = pollStep(this.entries, listing, { ...this.context, skew: this.skew.value });
     this.entries = step.entries;
+    this.still = { from: now, until: entriesStillUntil(step.entries, now, this.machine) };
     // A listing stepped over again still shows the records its first step cleared: not again (nor
     // for the panes a listing of some windows took from the last one).
     const listed = this.listed;
@@ -266,6 +275,7 @@ class HostEngine {
   }
 
   private endAll(why: EndReason, now: number): void {
+    this.still = null;
     const events = [...this.entries.values()].map((entry) => end(entry.track, why, now));
     // A host that went away keeps its last views, greyed, so people see what was there.
     if (why === 'host-gone') this.offline = [...this.offline, ...[...this.entries.keys()].flatMap((id) => greyed(this.views.last(id)))];
@@ -322,6 +332,7 @@ class HostEngine {
   }
 
   private replaceEntry(entry: PaneEntry): void {
+    this.still = null;
     const next = new Map(this.entries);
     next.set(entry.track.paneId, entry);
     this.entries = next;

@@ -158,6 +158,20 @@ export function observe(track: PaneTrack, observation: Observation, now: number,
   return observeHook(track, observation.hook, at);
 }
 
+/**
+ * Until when the same screen, observed again, leaves the track as it is and emits nothing (engine
+ * clock): the moment a wait held that long becomes stuck; `now` while a hook's claim is in force
+ * (its grace and lifetime count at every observation) or before the first screen; Infinity when
+ * only a new screen or a hook can change it. A poll that learns nothing new need not step the pane
+ * before then.
+ */
+export function stillUntil(track: PaneTrack, now: number, config: MachineConfig): number {
+  if (track.state === 'registered' || track.hash === null || track.verdict === null) return now;
+  if (track.hook !== null && track.hook.claim !== null) return now;
+  if (track.state === 'monitoring' && track.wait !== null) return track.wait.since + config.quietThresholdMs;
+  return Infinity;
+}
+
 function stuckEvent(track: PaneTrack, reason: StuckReason, message: string, now: number, source: StuckSource): CorralEvent {
   return {
     type: 'stuck',

@@ -4,7 +4,7 @@
 
 import { outputEndedBy, silentSince, type LastCapture } from '../capture-gate.js';
 import { agentExited, decodeHookRecord, hookRecordEvent } from '../hooks/hook-record.js';
-import { end, observe, register, type MachineConfig, type PaneTrack } from '../pane-machine.js';
+import { end, observe, register, stillUntil, type MachineConfig, type PaneTrack } from '../pane-machine.js';
 import { classifyScreen, type PromptRules } from '../prompt/matcher.js';
 import { quietSinceFromRecord } from '../quiet-record.js';
 import { contentHash } from '../screen-content.js';
@@ -122,6 +122,16 @@ export function pollStep(entries: ReadonlyMap<string, PaneEntry>, listing: PollL
     next.set(pane.paneId, updated.entry);
   }
   return { entries: next, events, registeredNew, clearRecords };
+}
+
+/**
+ * Until when stepping every pane over the same listing again, with no new screen, changes nothing
+ * (engine clock; see stillUntil): the earliest moment any pane's wait becomes stuck.
+ */
+export function entriesStillUntil(entries: ReadonlyMap<string, PaneEntry>, now: number, config: MachineConfig): number {
+  let until = Infinity;
+  for (const { track } of entries.values()) until = Math.min(until, stillUntil(track, now, config));
+  return until;
 }
 
 interface PaneStep {
