@@ -19,6 +19,8 @@ let engine: Engine | null = null;
 let events: CorralEvent[] = [];
 /** Every command the engine's poll sent over the control connection. */
 let polled: string[][] = [];
+/** How many commands each batch sent over the control connection held. */
+let batches: number[] = [];
 /** Timers the engine armed: one per cycle, plus hook follow-ups (none here). */
 let armed = 0;
 
@@ -37,7 +39,7 @@ function startEngine(pollIntervalMs: number): Engine {
   const pollRunner = Object.assign((args: readonly string[]) => (polled.push([...args]), control(args)), {
     close: () => control.close(),
     connected: () => control.connected(),
-    replies: (commands: readonly (readonly string[])[]) => (commands.forEach((c) => polled.push([...c])), control.replies(commands)),
+    replies: (commands: readonly (readonly string[])[]) => (batches.push(commands.length), commands.forEach((c) => polled.push([...c])), control.replies(commands)),
     watch: (listener: () => void) => control.watch(listener),
     changes: () => control.changes(),
     windowsSince: (mark: number) => control.windowsSince(mark),
@@ -71,6 +73,7 @@ beforeEach(async () => {
   server = await startTestTmux();
   events = [];
   polled = [];
+  batches = [];
   armed = 0;
 });
 
@@ -176,5 +179,25 @@ describe('polling a tmux server that tells of changes', () => {
       expected = await plain();
     }
     expect(shown()).toEqual(expected);
+  });
+
+  it('keeps its control connection through cycles that only capture (after a hook): tmux detaches a client at an empty line', async () => {
+    const panes: string[] = [];
+    for (let i = 0; i < 8; i++) panes.push(await server.spawn());
+    startEngine(1_000);
+    await waitFor(() => events.filter((e) => e.type === 'stuck').length === 8);
+    await cyclesPass(2);
+    const controlClients = async () => (await server.tmux('list-clients', '-F', '#{client_pid} #{client_control_mode}')).trim().split('\n').filter((l) => l.endsWith(' 1'));
+    const before = await controlClients();
+    expect(before).toHaveLength(1);
+    batches = [];
+    // A hook brings follow-up cycles that capture the pane while tmux told of no change: the
+    // windows to list are none, and nothing at all may be written for them.
+    const hook = { agent: 'claude-code', signal: 'stop', event: 'Stop', sessionId: 's', transcriptPath: '', cwd: '/', message: null } as const;
+    expect(engine!.observeHook(panes[3]!, hook)).toBe(true);
+    await cyclesPass(4);
+    expect(batches.length).toBeGreaterThan(0);
+    expect(batches).not.toContain(0);
+    expect(await controlClients()).toEqual(before);
   });
 });

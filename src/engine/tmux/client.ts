@@ -253,6 +253,8 @@ export class TmuxClient {
   private async listWindowsForPoll(clock: boolean, windows: ReadonlySet<string>): Promise<{ panes: PaneInfo[]; serverTime: number | null } | null> {
     const last = [...this.known.values()];
     if (this.detailsAt === null || !worthListingSome(last, windows) || !windowsListable(last) || !this.pollRunner.replies) return null;
+    // No window told of (a cycle that only captures, as after a hook): the last listing stands.
+    if (windows.size === 0 && !clock) return { panes: last, serverTime: null };
     const commands = [...windowListCommands(this.framing, windows), ...(clock ? [clockCommand(this.framing)] : [])];
     this.roundTrips += 1;
     const replies = await this.pollRunner.replies(commands);

@@ -244,6 +244,13 @@ export class ControlClient {
     onSettled?: (replies: readonly ControlReply[]) => void,
   ): Promise<ControlReply[]> {
     if (this.exited) return Promise.reject(new ControlClientError('the tmux control client has exited'));
+    // Nothing to run needs no round trip, and must not be written: tmux detaches a control client
+    // at an empty line.
+    if (commands.length === 0) {
+      onSettled?.([]);
+      return Promise.resolve([]);
+    }
+    if (commands.some((command) => command.length === 0)) return Promise.reject(new ControlClientError('an empty tmux command'));
     const line = formatControlLine(commands);
     return new Promise((resolve, reject) => {
       this.queue.push({ expected: commands.length, replies: [], onSettled, resolve, reject });
