@@ -128,10 +128,11 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
     execFileSync(process.execPath, [options.installer ?? CLI, 'hooks', 'install', '--agent', tool], { env: installEnv, stdio: 'pipe' });
     options.beforeStart?.();
     const [name, value] = marker.split('=');
-    const env = Object.entries({ ...vars, [name!]: value!, PATH: agentPath(options.path), TERM: 'xterm-256color' }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+    const env = Object.entries({ ...vars, [name!]: value!, TERM: 'xterm-256color' }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
     // Without CI in its environment: Gemini CLI reads CI=true (which CI sets for this suite) as
-    // "run headless" and quits at once instead of drawing its UI.
-    const argv = ['env', '-u', 'CI', '-u', 'GITHUB_ACTIONS', '-u', 'CONTINUOUS_INTEGRATION', join(CLIS, 'node_modules', '.bin', p.bin), ...setup.args];
+    // "run headless" and quits at once instead of drawing its UI. PATH is set here too: tmux gives a
+    // new session the PATH of the client that asked for it, whatever `-e PATH=` says.
+    const argv = ['env', '-u', 'CI', '-u', 'GITHUB_ACTIONS', '-u', 'CONTINUOUS_INTEGRATION', `PATH=${agentPath(options.path)}`, join(CLIS, 'node_modules', '.bin', p.bin), ...setup.args];
     const pane = (await h.tmux.tmux('new-session', '-d', '-s', tool, '-c', project, '-x', '120', '-y', '40', ...env, '-P', '-F', '#{pane_id}', ...argv)).trim();
     // An agent that quits keeps its last screen, so a failure shows why.
     await h.tmux.tmux('set-option', '-p', '-t', pane, 'remain-on-exit', 'on');
