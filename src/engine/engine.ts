@@ -64,8 +64,13 @@ export interface Engine extends EngineHandle, HookPort {
  */
 const HOOK_FOLLOW_UPS_MS = [250, 800, 1_600];
 
-/** While tmux tells of changes, a listing is still asked for this often, in case one went untold. */
-export const FULL_LISTING_MS = 10_000;
+/**
+ * While tmux tells of changes, every pane is still listed this often, for what it does not tell:
+ * a title set with `select-pane -T`, a pane option set with `set -p` (a hook's record, which its
+ * screen follows anyway), a pane kept dead by remain-on-exit. Prompts come with output, which is
+ * told. Every listing costs the server about 30 us a pane, so this is most of an idle poll's cost.
+ */
+export const FULL_LISTING_MS = 30_000;
 
 export function createEngine(options: EngineOptions): Engine {
   const engine = new HostEngine(options);
