@@ -86,7 +86,7 @@ async function demoQuits(binDir: string, command: string): Promise<void> {
 /** What every install must give: the version, a verdict from stdin, and a demo that quits. */
 async function checkInstalled(binDir: string, corral: string[]): Promise<void> {
   const version = await runInstalled(binDir, [...corral, '--version']);
-  expect(version).toMatchObject({ code: 0, stdout: `${PKG.version}\n` });
+  expect(version, `${corral.join(' ')} --version: ${version.stderr}`).toMatchObject({ code: 0, stdout: `${PKG.version}\n` });
   const check = await runInstalled(binDir, [...corral, 'check', '-'], 'Deploy to production? [y/N] ');
   expect(check.stderr).toBe('');
   expect(JSON.parse(check.stdout)).toMatchObject({ prompt: true, reason: 'permission', tool: 'generic' });
