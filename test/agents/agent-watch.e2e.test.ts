@@ -339,7 +339,7 @@ describe.skipIf(!anyToRun)('corral watch over the real agent CLIs, screen only',
     const ranMs = Date.now() - startedAt;
     if (process.env.CORRAL_AGENT_DEBUG) console.log(`--- ${spec.tool} after the long run (${ranMs} ms)\n${finished}`);
     const duringRun = stuckOf(pane, running);
-    return { pane, idle, permission, dialogScreen, question, draft, menu, ranMs, duringRun };
+    return { pane, idle, permission, dialogScreen, question, draft, menu, ranMs, duringRun, finished };
   }
 
   for (const group of GROUPS) {
@@ -356,7 +356,7 @@ describe.skipIf(!anyToRun)('corral watch over the real agent CLIs, screen only',
         expect(result.draft.message, spec.tool).not.toMatch(/^menu open/);
         expect(result.menu, spec.tool).toMatchObject({ reason: 'stopped', message: expect.stringMatching(/^menu open: /) as unknown });
         // The run took its minute (less the time the screen took to show it started), and nothing in it read as a wait.
-        expect(result.ranMs, spec.tool).toBeGreaterThan((TOOL_RUN_S - 10) * 1000);
+        expect(result.ranMs, `${spec.tool}: the run ended early, on this screen:\n${result.finished}`).toBeGreaterThan((TOOL_RUN_S - 10) * 1000);
         expect(result.duringRun, spec.tool).toEqual([]);
       }
       // Claude Code's dialog animates while it waits: the screen it was stuck on has its blinking bullet.
