@@ -115,8 +115,11 @@ class HostEngine {
   private skipped = false;
   /** The last cycle listed only these windows, told of up to `mark`; null when it listed every pane. */
   private listed: { readonly mark: number; readonly windows: ReadonlySet<string> } | null = null;
-  /** From when until when (engine clock) the panes, stepped over the same listing, stay as they are. */
-  private still: { readonly from: number; readonly until: number } | null = null;
+  /**
+   * When (engine clock) the panes were last stepped, and until when stepping them over the same
+   * listing leaves them as they are: worked out at the first cycle that could skip, not at every step.
+   */
+  private still: { readonly from: number; until: number | null } | null = null;
   private readonly terminalUse: ((pid: number) => number | null) | null;
 
   constructor(options: EngineOptions) {
@@ -180,7 +183,10 @@ class HostEngine {
 
   /** Whether every pane, stepped at `now` over the last listing with no new screen, stays as it is. */
   private stillAt(now: number): boolean {
-    return this.still !== null && now >= this.still.from && now < this.still.until;
+    const still = this.still;
+    if (still === null || now < still.from) return false;
+    still.until ??= entriesStillUntil(this.entries, still.from, this.machine);
+    return now < still.until;
   }
 
   /**
@@ -227,7 +233,7 @@ class HostEngine {
     const listing = { panes, screens: output.screens, chosen, requestedAt, now, wallNow, cycle: this.cycle, usedBy: this.terminalUseOfNew(panes) };
     const step = pollStep(this.entries, listing, { ...this.context, skew: this.skew.value });
     this.entries = step.entries;
-    this.still = { from: now, until: entriesStillUntil(step.entries, now, this.machine) };
+    this.still = { from: now, until: null };
     // A listing stepped over again still shows the records its first step cleared: not again (nor
     // for the panes a listing of some windows took from the last one).
     const listed = this.listed;
