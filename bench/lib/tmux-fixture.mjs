@@ -2,7 +2,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { namedSocketPath } from '../../dist/engine/tmux/socket.js';
 
 /** Kills a private server and removes the socket file tmux leaves behind. */
@@ -28,13 +28,28 @@ export function startServer(panes, command = 'while :; do read -r -t $((RANDOM %
   return { name, pid, tmux, kill: () => killServer(name) };
 }
 
-/** utime+stime (and, with children, cutime+cstime) of a process in ms. */
+/**
+ * A process's CPU time in ms: the scheduler's own count in nanoseconds, summed over its threads
+ * (/proc/PID/task/TID/schedstat), where the kernel keeps it. utime+stime in /proc/PID/stat come in
+ * 10 ms ticks, too coarse for a process that works 1 ms a second; they are the fallback, and what
+ * `withChildren` adds (cutime+cstime: children that were waited for).
+ */
 export function cpuMs(pid, withChildren = false) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const tick = 1000 / 100; // USER_HZ is 100 on Linux
-  const own = (Number(fields[11]) + Number(fields[12])) * tick;
+  const own = scheduledMs(pid) ?? (Number(fields[11]) + Number(fields[12])) * tick;
   return withChildren ? own + (Number(fields[13]) + Number(fields[14])) * tick : own;
+}
+
+function scheduledMs(pid) {
+  try {
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    return Number.isFinite(ns) && ns > 0 ? ns / 1e6 : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
