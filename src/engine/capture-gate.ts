@@ -14,13 +14,19 @@ export const RECAPTURE_MS = 30_000;
  */
 export function needsCapture(previous: PaneInfo, current: PaneInfo, capturedAt: number | null, now: number): boolean {
   // Also when the wall clock went back: stamps and capture times no longer compare.
-  if (capturedAt === null || now < capturedAt || now - capturedAt >= RECAPTURE_MS) return true;
-  // No stamp (an old tmux, or a format it left empty): nothing to go by.
-  if (current.windowActivity <= 0) return true;
-  // The stamp is the start of the second of the last output: any second that ends after the
-  // capture may hold output the capture missed.
-  if (current.windowActivity + 1000 > capturedAt) return true;
-  return changedWithoutOutput(previous, current);
+  return capturedAt === null || now < capturedAt || now >= captureNeededFrom(previous, current, capturedAt);
+}
+
+/**
+ * From when on (wall-clock ms) a pane listed as `current` needs a capture while its listing stays
+ * as it is, given the listing at its last capture and when that capture was taken.
+ */
+export function captureNeededFrom(previous: PaneInfo, current: PaneInfo, capturedAt: number): number {
+  // No stamp (an old tmux, or a format it left empty): nothing to go by. The stamp is the start of
+  // the second of the last output: any second that ends after the capture may hold output the
+  // capture missed.
+  const unseen = current.windowActivity <= 0 || current.windowActivity + 1000 > capturedAt || changedWithoutOutput(previous, current);
+  return unseen ? capturedAt : capturedAt + RECAPTURE_MS;
 }
 
 /** Changes that reach the screen without output: a resize reflows it, a respawn replaces it. */
@@ -66,8 +72,12 @@ export interface LastCapture {
  * clock that went back waits for nothing.
  */
 export function following(captured: LastCapture, now: number, followMs: number): boolean {
-  const age = now - captured.at;
-  return captured.changed && captured.mayWait !== true && age >= 0 && age < followMs;
+  return now >= captured.at && now < followedUntil(captured, followMs);
+}
+
+/** Until when (wall-clock ms) a pane is followed at a steady pace since its last capture (see following). */
+export function followedUntil(captured: LastCapture, followMs: number): number {
+  return captured.changed && captured.mayWait !== true ? captured.at + followMs : -Infinity;
 }
 
 /**

@@ -13,7 +13,7 @@ import type { ScopeOptions } from './scope.js';
 import { NoServerError, type TmuxClient } from './tmux/client.js';
 import { TmuxMissingError } from './tmux/runner.js';
 import { HostAuthError, HostUnreachableError } from './host-errors.js';
-import { capturesAhead, chooseCaptures, type CapturePlan } from './poll/capture-plan.js';
+import { capturesAhead, chooseCaptures, nextCaptureAt, type CapturePlan } from './poll/capture-plan.js';
 import { WATCH_CHECK_MS } from './tmux/change-watch.js';
 import { ClockSkew } from './poll/clock-skew.js';
 import { HostHealthTracker } from './poll/host-health.js';
@@ -157,9 +157,12 @@ class HostEngine {
     try {
       const unchanged = this.unchangedListing(requestedAt);
       this.skipped = unchanged !== null;
-      // Nothing told and nothing to capture: until a wait comes of age, the step would change nothing.
-      if (unchanged !== null) registeredNew = this.stillAt(this.clock.now()) ? false : this.applyListing(unchanged, requestedAt);
-      else {
+      if (unchanged !== null) {
+        // Nothing told and nothing to capture: until a wait comes of age, the step would change nothing.
+        const now = this.clock.now();
+        if (this.stillAt(now)) return this.idleDelay(requestedAt, now);
+        registeredNew = this.applyListing(unchanged, requestedAt);
+      } else {
         // Read before asking: a change told while the answer is on its way counts for the next cycle.
         const mark = this.tmux.changeCount();
         // A remote host answers in one round trip a cycle: the list, with the captures that the
@@ -187,6 +190,24 @@ class HostEngine {
     if (still === null || now < still.from) return false;
     still.until ??= entriesStillUntil(this.entries, still.from, this.machine);
     return now < still.until;
+  }
+
+  /**
+   * How long the loop may sleep after a cycle that had nothing to ask and nothing to step: until the
+   * full listing, the next captures the plan wants (taken together when they fall due within an
+   * interval, as a poll at every interval would) or a wait coming of age, whichever comes first.
+   * tmux's word of a change wakes it earlier (see the constructor). A host far away, whose next
+   * captures are chosen a cycle ahead, keeps the poll interval.
+   */
+  private idleDelay(requestedAt: number, now: number): number {
+    const interval = this.settings.pollIntervalMs;
+    const asked = this.asked;
+    if (this.remote || asked === null || this.still?.until == null) return interval;
+    const panes = asked.panes.map((pane) => this.skew.toLocal(pane));
+    const wallDue = Math.min(asked.at + FULL_LISTING_MS, nextCaptureAt(panes, this.entries, this.plan, interval));
+    const delay = Math.min(wallDue - requestedAt, this.still.until - now);
+    // Something already due would have been asked for or stepped: no reason to trust the sum then.
+    return delay > 0 ? delay : interval;
   }
 
   /**
@@ -316,7 +337,11 @@ class HostEngine {
   }
 
   focus(keys: readonly string[]): void {
-    this.plan.focused = new Set(keys.flatMap((key) => this.ownPaneId(key) ?? []));
+    const focused = new Set(keys.flatMap((key) => this.ownPaneId(key) ?? []));
+    const added = [...focused].some((paneId) => !this.plan.focused.has(paneId));
+    this.plan.focused = focused;
+    // A pane just looked at is captured if it printed since its last capture, not after an idle sleep.
+    if (added && this.skipped) this.loop.pollSoon();
   }
 
   acknowledge(key: string): void {

@@ -1,6 +1,7 @@
 // The engine on a real tmux server that tells of changes (a format subscription over the control
 // connection): idle panes cost no listing at all, yet quiet time counts, and a pane that prints, a
-// new pane in another session and a closed one are seen. Cycles are counted, never slept through.
+// new pane in another session and a closed one are seen. While nothing changes the loop sleeps
+// until the next listing or deadline; while things change, cycles are counted, never slept through.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/engine/config.js';
@@ -69,6 +70,9 @@ async function cyclesPass(count: number): Promise<void> {
   await waitFor(() => armed >= target, Math.max(30_000, 2_000 * count));
 }
 
+/** Lets real time pass: an idle engine sleeps through it, so there are no cycles to count. */
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 beforeEach(async () => {
   server = await startTestTmux();
   events = [];
@@ -98,7 +102,7 @@ describe('polling a tmux server that tells of changes', () => {
     const pane = await server.spawn();
     startEngine(1_000);
     await waitFor(() => events.some((e) => e.type === 'stuck'));
-    await cyclesPass(2);
+    await pause(2_500);
     await server.tmux('copy-mode', '-t', pane);
     const modeAt = Date.now();
     await waitFor(() => paneView(pane)?.pane.inMode);
@@ -110,9 +114,13 @@ describe('polling a tmux server that tells of changes', () => {
     startEngine(1_000);
     // Idle shells turn stuck by quiet time alone: the cycles that asked tmux nothing counted it.
     await waitFor(() => events.filter((e) => e.type === 'stuck').length === 3);
+    await pause(1_500);
+    // Nothing left to come of age: the loop sleeps until the next listing, in one timer.
     const quietFrom = listings();
-    await cyclesPass(4);
+    const armedFrom = armed;
+    await pause(4_000);
     expect(listings()).toBe(quietFrom);
+    expect(armed - armedFrom).toBeLessThanOrEqual(1);
 
     // Told within a second, then asked at once: long before the next listing that comes anyway.
     const typedAt = Date.now();
@@ -132,7 +140,7 @@ describe('polling a tmux server that tells of changes', () => {
     startEngine(1_000);
     await waitFor(() => events.some((e) => e.type === 'stuck'));
     const quietFrom = listings();
-    await cyclesPass(FULL_LISTING_MS / 1_000 + 2);
+    await pause(FULL_LISTING_MS + 2_000);
     expect(listings() - quietFrom).toBeGreaterThanOrEqual(1);
     expect(listings() - quietFrom).toBeLessThanOrEqual(2);
     await engine!.stop();
@@ -154,7 +162,7 @@ describe('polling a tmux server that tells of changes', () => {
     // The subscription's first value has nothing to compare with: the change it brings lists every pane.
     await server.tmux('send-keys', '-t', panes[0]!, 'echo first-change', 'Enter');
     await waitFor(() => paneView(panes[0]!)?.lines.some((line) => line.includes('first-change')));
-    await cyclesPass(2);
+    await pause(2_500);
     polled = [];
     // A title set by the program, with output: only its window is listed again, and the view has it.
     await server.tmux('send-keys', '-t', panes[2]!, "printf '\\033]2;%s\\033\\\\' 'retitled by its program'; cd /tmp", 'Enter');
@@ -187,7 +195,7 @@ describe('polling a tmux server that tells of changes', () => {
     for (let i = 0; i < 8; i++) panes.push(await server.spawn());
     startEngine(1_000);
     await waitFor(() => events.filter((e) => e.type === 'stuck').length === 8);
-    await cyclesPass(2);
+    await pause(2_500);
     const controlClients = async () => (await server.tmux('list-clients', '-F', '#{client_pid} #{client_control_mode}')).trim().split('\n').filter((l) => l.endsWith(' 1'));
     const before = await controlClients();
     expect(before).toHaveLength(1);
@@ -196,6 +204,7 @@ describe('polling a tmux server that tells of changes', () => {
     // windows to list are none, and nothing at all may be written for them.
     const hook = { agent: 'claude-code', signal: 'stop', event: 'Stop', sessionId: 's', transcriptPath: '', cwd: '/', message: null } as const;
     expect(engine!.observeHook(panes[3]!, hook)).toBe(true);
+    // Its follow-ups, each a cycle, and one more.
     await cyclesPass(4);
     expect(batches.length).toBeGreaterThan(0);
     expect(batches).not.toContain(0);

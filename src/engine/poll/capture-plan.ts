@@ -2,7 +2,7 @@
 // corral holds (capture-gate.ts judges each pane), and for a host far away the panes its next
 // round trip brings along. Pure.
 
-import { following, needsCapture } from '../capture-gate.js';
+import { captureNeededFrom, followedUntil, following, needsCapture } from '../capture-gate.js';
 import { inScope, type ScopeOptions } from '../scope.js';
 import type { PaneInfo } from '../types.js';
 import type { PaneEntry } from './poll-step.js';
@@ -47,4 +47,34 @@ function wantsCapture(captured: PaneEntry['captured'], pane: PaneInfo, plan: Cap
     // at it, it is followed at a steady pace (see FOLLOW_MS).
     (captured === null || plan.focused.has(pane.paneId) || !following(captured, followAt, plan.followMs))
   );
+}
+
+/**
+ * When a loop that sleeps while the listing stays as it is (activity stamps in this machine's clock)
+ * should wake for its next captures: the latest moment a capture falls due within `slack` of the
+ * first one (a silent pane's recapture, the end of a printing pane's follow pace), so that captures
+ * due close together are taken in one cycle and none is more than `slack` late. -Infinity when one
+ * is wanted now; Infinity when none ever is.
+ */
+export function nextCaptureAt(panes: readonly PaneInfo[], entries: ReadonlyMap<string, PaneEntry>, plan: CapturePlan, slack: number): number {
+  const dues: number[] = [];
+  for (const pane of panes) {
+    const entry = entries.get(pane.paneId);
+    if (entry === undefined) {
+      if (inScope(pane, plan.scope)) return -Infinity;
+    } else dues.push(captureDueAt(entry.captured, pane, plan));
+  }
+  const first = Math.min(...dues);
+  if (!Number.isFinite(first)) return first;
+  return Math.max(...dues.filter((due) => due <= first + slack));
+}
+
+/**
+ * From when on wantsCapture holds for a pane whose listing stays `pane` (from its last capture on;
+ * a clock gone back before that capture wants one at once).
+ */
+export function captureDueAt(captured: PaneEntry['captured'], pane: PaneInfo, plan: CapturePlan): number {
+  if (captured === null) return -Infinity;
+  const followed = plan.focused.has(pane.paneId) ? -Infinity : followedUntil(captured, plan.followMs);
+  return Math.max(captureNeededFrom(captured.pane, pane, captured.at), followed);
 }

@@ -1,0 +1,194 @@
+// The poll loop while tmux tells of no change: it sleeps until the next full listing, the next
+// capture the plan wants or the moment a wait comes of age, and wakes at once when tmux tells of a
+// change. Checked with a scripted tmux and a manual clock, and against the same engine driven at
+// every poll interval as well (the cadence before it slept): generated screen changes, some told
+// and some not, must bring the same events, none more than one interval later (a change told) or
+// one recapture later (one not told), for fewer wakes and no more tmux calls.
+
+import { describe, expect, it } from 'vitest';
+import { RECAPTURE_MS } from '../../src/engine/capture-gate.js';
+import { resolveSettings } from '../../src/engine/config.js';
+import { createEngine, FULL_LISTING_MS, type Engine } from '../../src/engine/engine.js';
+import { TmuxClient } from '../../src/engine/tmux/client.js';
+import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
+import type { CorralEvent, Timers } from '../../src/engine/types.js';
+import { ManualTime } from '../helpers/manual-time.js';
+import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
+import { SeededRandom, testSeeds } from '../helpers/seeded-random.js';
+
+const INTERVAL = 2_000;
+const THRESHOLD = 10_000;
+
+interface Rig {
+  readonly engine: Engine;
+  readonly events: CorralEvent[];
+  /** Every delay the loop armed, in order. */
+  readonly armed: number[];
+  /** How many tmux calls the engine made. */
+  calls(): number;
+  /** tmux tells of a change, as its subscription does. */
+  tell(): void;
+}
+
+/** An engine over scripted panes whose tmux tells of changes (a count and a listener, as the control connection has). */
+function rig(panes: PolledPane[], time: ManualTime): Rig {
+  const fake = scriptedPoll(panes, () => Math.floor(time.now() / 1000));
+  let told = 0;
+  let listener: (() => void) | null = null;
+  const pollRunner: TmuxRunner = Object.assign((args: readonly string[]) => fake.runner(args), {
+    watch: (l: () => void) => void (listener = l),
+    changes: () => told,
+    windowsSince: () => null,
+  });
+  const tmux = new TmuxClient({ socket: { kind: 'name', name: 'idle' }, runner: fake.runner, nonce: 'fixed', pollRunner });
+  const settings = resolveSettings({ flags: { quietThresholdMs: THRESHOLD, pollIntervalMs: INTERVAL }, env: {}, file: null });
+  const armed: number[] = [];
+  const timers: Timers = {
+    setTimeout: (callback, ms) => (armed.push(ms), time.setTimeout(callback, ms)),
+    clearTimeout: (handle) => time.clearTimeout(handle),
+  };
+  const engine = createEngine({ settings, tmux, clock: time, wallClock: time, timers });
+  const events: CorralEvent[] = [];
+  engine.onEvent((event) => events.push(event));
+  return { engine, events, armed, calls: () => fake.calls.length, tell: () => ((told += 1), listener?.()) };
+}
+
+const seconds = (time: ManualTime) => Math.floor(time.now() / 1000);
+
+describe('the poll loop while nothing changes', () => {
+  it('sleeps until a wait comes of age, then until the next listing, and wakes at once when tmux tells of a change', async () => {
+    const time = new ManualTime();
+    const panes: PolledPane[] = [
+      { id: '%1', screen: 'Deploy to production? [y/N] ', activity: seconds(time) - 1 },
+      { id: '%2', screen: 'compiling 3 of 7', activity: seconds(time) - 1 },
+    ];
+    const { engine, events, armed, calls, tell } = rig(panes, time);
+    engine.start();
+    await time.advance(3 * INTERVAL);
+    const asked = calls();
+    const stuckAt = events.find((e) => e.type === 'stuck');
+    expect(stuckAt).toBeUndefined();
+    // The wait comes of age at the threshold: no tick before it, and it is stuck at that moment.
+    await time.advance(THRESHOLD);
+    const stuck = events.find((e) => e.type === 'stuck');
+    expect(stuck).toBeDefined();
+    expect(calls()).toBe(asked);
+    // Then nothing is due before the next full listing: one timer, and no tmux call, until then.
+    const from = armed.length;
+    const quietFor = FULL_LISTING_MS - 3 * INTERVAL - THRESHOLD - 1_000;
+    await time.advance(quietFor);
+    expect(calls()).toBe(asked);
+    expect(armed.slice(from).length).toBeLessThanOrEqual(1);
+    expect(Math.max(...armed.slice(from - 1))).toBeGreaterThan(5 * INTERVAL);
+    // The listing comes anyway.
+    await time.advance(2_000 + INTERVAL);
+    expect(calls()).toBeGreaterThan(asked);
+
+    // A change told during a sleep is asked for at once, not at the end of it.
+    await time.advance(2 * INTERVAL);
+    const before = calls();
+    panes[0]!.screen = 'Deploy to production? [y/N] y\ndeploying';
+    panes[0]!.activity = seconds(time);
+    tell();
+    await time.advance(1);
+    expect(calls()).toBeGreaterThan(before);
+    expect(events.at(-1)).toMatchObject({ type: 'unstuck', paneId: '%1' });
+    await engine.stop();
+  });
+
+  it('keeps the poll interval at a poll faster than tmux tells (no watch then)', async () => {
+    const time = new ManualTime();
+    const fake = scriptedPoll([{ id: '%1', screen: '$ ', activity: seconds(time) - 5 }], () => seconds(time));
+    const settings = resolveSettings({ flags: { quietThresholdMs: THRESHOLD, pollIntervalMs: 500 }, env: {}, file: null });
+    const engine = createEngine({ settings, tmux: new TmuxClient({ socket: { kind: 'name', name: 'fast' }, runner: fake.runner, nonce: 'fixed' }), clock: time, wallClock: time, timers: time });
+    engine.start();
+    await time.advance(20_000);
+    // One tmux process a cycle, every 500 ms.
+    expect(fake.calls.length).toBeGreaterThanOrEqual(39);
+    await engine.stop();
+  });
+
+  describe.each(testSeeds(20261205))('generated screen changes, seed %i', (seed) => {
+    it('bring the same events as at every interval, none more than an interval later, for fewer wakes and no more tmux calls', async () => {
+      const random = new SeededRandom(seed);
+      const screens = ['Deploy to production? [y/N] ', 'Overwrite config.toml? (y/n) ', 'compiling 3 of 7', 'done.', 'Password: ', 'Press ENTER to continue'];
+      // Over all histories (a single one may take a call more, by the phase of its cycles): tmux
+      // calls and timers armed, sleeping and at every interval.
+      const totals = { calls: { sleeping: 0, ticking: 0 }, wakes: { sleeping: 0, ticking: 0 } };
+      for (let history = 0; history < 30; history++) {
+        const time = new ManualTime();
+        const count = random.int(1, 5);
+        const start = (i: number): PolledPane => ({ id: `%${i + 1}`, screen: screens[(history + i) % screens.length]!, activity: seconds(time) - 2 });
+        const sleeping: PolledPane[] = Array.from({ length: count }, (_, i) => start(i));
+        const ticking: PolledPane[] = Array.from({ length: count }, (_, i) => start(i));
+        const a = rig(sleeping, time);
+        const b = rig(ticking, time);
+        // b is also polled at every interval, whatever its loop asks for.
+        let ticks = true;
+        const tick = () => {
+          if (!ticks) return;
+          void b.engine.pollNow();
+          time.setTimeout(tick, INTERVAL);
+        };
+        a.engine.start();
+        b.engine.start();
+        time.setTimeout(tick, INTERVAL);
+        // Each pane changes at most once every 20 s (a wait comes of age well before the next
+        // change); tmux tells of a change within a second. A pane's last change may come with no
+        // word and no activity stamp (a screen changed without output), which only the recapture
+        // of a silent pane finds: up to RECAPTURE_MS later, in either engine, by its own phase.
+        const script: { at: number; apply: () => void }[] = [];
+        const silentFrom = new Map<string, number>();
+        for (let i = 0; i < count; i++) {
+          for (let slot = 1; slot <= 6; slot++) {
+            if (!random.chance(0.6)) continue;
+            const at = slot * 20_000 + random.int(0, 4_000);
+            const screen = random.pick(screens);
+            const silent = slot === 6 && random.chance(0.3);
+            if (silent) silentFrom.set(`%${i + 1}`, at);
+            const tellAfter = random.int(0, 999);
+            script.push({
+              at,
+              apply: () => {
+                for (const panes of [sleeping, ticking]) {
+                  panes[i]!.screen = screen;
+                  if (!silent) panes[i]!.activity = seconds(time);
+                }
+              },
+            });
+            if (!silent) script.push({ at: at + tellAfter, apply: () => (a.tell(), b.tell()) });
+          }
+        }
+        script.sort((x, y) => x.at - y.at);
+        const origin = time.now();
+        for (const step of script) {
+          await time.advance(origin + step.at - time.now());
+          step.apply();
+        }
+        await time.advance(origin + 6 * 20_000 + 4_000 + RECAPTURE_MS + THRESHOLD + 3 * INTERVAL - time.now());
+        ticks = false;
+        await a.engine.stop();
+        await b.engine.stop();
+
+        const context = `seed ${seed}, history ${history}: ${JSON.stringify(script.map((s) => s.at))}`;
+        for (const { id } of sleeping) {
+          // Each pane's own events, in order (panes that change at the same second may be told in either order).
+          const own = (events: CorralEvent[]) => events.filter((e) => 'paneId' in e && e.paneId === id);
+          const [mine, reference] = [own(a.events), own(b.events)];
+          expect(mine.map((e) => e.type), `${context}, ${id}`).toEqual(reference.map((e) => e.type));
+          mine.forEach((event, k) => {
+            const told = event.timestamp - origin < (silentFrom.get(id) ?? Infinity);
+            const late = event.timestamp - reference[k]!.timestamp;
+            expect(late, `${context}, ${id} ${event.type}`).toBeLessThanOrEqual(told ? INTERVAL : RECAPTURE_MS + INTERVAL);
+          });
+        }
+        totals.calls.sleeping += a.calls();
+        totals.calls.ticking += b.calls();
+        totals.wakes.sleeping += a.armed.length;
+        totals.wakes.ticking += b.armed.length;
+      }
+      expect(totals.calls.sleeping).toBeLessThanOrEqual(totals.calls.ticking);
+      expect(totals.wakes.sleeping).toBeLessThan(totals.wakes.ticking * 0.6);
+    });
+  });
+});
