@@ -169,7 +169,10 @@ class HostEngine {
         // previous list asked for (a screen then shows up to one poll later than on this machine).
         const pipelined = this.remote ? this.pending.filter((id) => this.entries.has(id)) : null;
         const windows = this.windowsToList(mark, requestedAt);
-        const answer = await requestListing(this.tmux, { entries: this.entries, plan: this.plan, skew: this.skew, requestedAt, pipelined, windows });
+        // The periodic listing of a quiet server takes along the recaptures due before the next one.
+        const periodic = mark !== null && !this.remote && this.asked !== null && requestedAt - this.asked.at >= FULL_LISTING_MS;
+        const recaptureBy = periodic ? requestedAt + FULL_LISTING_MS : requestedAt;
+        const answer = await requestListing(this.tmux, { entries: this.entries, plan: this.plan, skew: this.skew, requestedAt, pipelined, windows, recaptureBy });
         const partial = answer.output.partial === true && this.asked !== null;
         this.listed = mark !== null && partial && windows !== null ? { mark, windows } : null;
         this.asked = mark === null ? null : { mark, at: partial ? this.asked!.at : requestedAt, panes: answer.output.panes };
@@ -218,7 +221,19 @@ class HostEngine {
   private windowsToList(mark: number | null, requestedAt: number): ReadonlySet<string> | null {
     const asked = this.asked;
     if (this.remote || mark === null || asked === null || requestedAt - asked.at >= FULL_LISTING_MS) return null;
-    return this.tmux.windowsChangedSince(asked.mark);
+    const told = this.tmux.windowsChangedSince(asked.mark);
+    if (told === null) return null;
+    // A pane captured while its window is not listed would pair a screen of now with an activity
+    // stamp of the last listing: output in the second before tmux tells of it would then pass for
+    // old, and a prompt just drawn for one held since then. The windows of the panes the last
+    // listing wants captured (a recapture, a follow pace that ends, a hook's follow-up) are listed too.
+    const windows = new Set(told);
+    const local = asked.panes.map((pane) => this.skew.toLocal(pane));
+    for (const paneId of chooseCaptures(local, this.entries, this.plan, requestedAt)) {
+      const windowId = asked.panes.find((pane) => pane.paneId === paneId)?.windowId;
+      if (windowId !== undefined) windows.add(windowId);
+    }
+    return windows;
   }
 
   /** After a cycle that listed only some windows: whether tmux has since told of a change beyond them. */

@@ -10,6 +10,7 @@ import { RECAPTURE_MS } from '../../src/engine/capture-gate.js';
 import { resolveSettings } from '../../src/engine/config.js';
 import { createEngine, FULL_LISTING_MS, type Engine } from '../../src/engine/engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
+import type { ControlReply } from '../../src/engine/tmux/control-protocol.js';
 import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
 import type { CorralEvent, Timers } from '../../src/engine/types.js';
 import { ManualTime } from '../helpers/manual-time.js';
@@ -36,9 +37,16 @@ function rig(panes: PolledPane[], time: ManualTime): Rig {
   let told = 0;
   let listener: (() => void) | null = null;
   const pollRunner: TmuxRunner = Object.assign((args: readonly string[]) => fake.runner(args), {
+    // One reply a command, as over a control connection.
+    replies: async (commands: readonly (readonly string[])[]): Promise<ControlReply[]> =>
+      Promise.all(commands.map(async (command, number) => {
+        const result = await fake.runner(command);
+        return { number, flags: 0, ok: result.exitCode === 0, text: result.stdout };
+      })),
     watch: (l: () => void) => void (listener = l),
     changes: () => told,
-    windowsSince: () => null,
+    // Which windows: none when nothing was told since, any when something was.
+    windowsSince: (mark: number) => (mark === told ? new Set<string>() : null),
   });
   const tmux = new TmuxClient({ socket: { kind: 'name', name: 'idle' }, runner: fake.runner, nonce: 'fixed', pollRunner });
   const settings = resolveSettings({ flags: { quietThresholdMs: THRESHOLD, pollIntervalMs: INTERVAL }, env: {}, file: null });
@@ -94,6 +102,54 @@ describe('the poll loop while nothing changes', () => {
     expect(calls()).toBeGreaterThan(before);
     expect(events.at(-1)).toMatchObject({ type: 'unstuck', paneId: '%1' });
     await engine.stop();
+  });
+
+  it('brings the recaptures of silent panes along with the periodic listing: a quiet server is asked once a period', async () => {
+    const time = new ManualTime();
+    // Eight panes: enough that listing one window costs tmux less than listing all (worthListingSome).
+    const panes: PolledPane[] = Array.from({ length: 8 }, (_, i) => ({ id: `%${i + 1}`, screen: `compiling ${i} of 7`, activity: seconds(time) - 5 }));
+    const { engine, calls, tell } = rig(panes, time);
+    const asking: number[] = [];
+    engine.start();
+    await time.advance(5_000);
+    // One pane prints once: its capture, and so its own recapture, falls out of step with the listing.
+    panes[1]!.screen = 'compiling 2 of 7';
+    panes[1]!.activity = seconds(time);
+    tell();
+    const origin = time.now();
+    for (let at = 0; at < 4 * FULL_LISTING_MS; at += 500) {
+      const before = calls();
+      await time.advance(500);
+      if (calls() > before) asking.push(time.now() - origin);
+    }
+    await engine.stop();
+    // Out of step once (the recapture of the pane captured first, then the listing), in step after.
+    const late = asking.filter((at) => at > 2 * FULL_LISTING_MS);
+    expect(late, JSON.stringify(asking)).toHaveLength(2);
+  });
+
+  it('lists the window of a pane it captures before tmux tells of its output: a prompt just drawn is not taken for one held since the last listing', async () => {
+    const time = new ManualTime();
+    const panes: PolledPane[] = Array.from({ length: 8 }, (_, i) => ({ id: `%${i + 1}`, screen: `compiling ${i} of 7`, activity: seconds(time) - 5 }));
+    const { engine, events, tell } = rig(panes, time);
+    engine.start();
+    await time.advance(3_000);
+    // %3 prints: captured at once, then followed (plain output) until its follow pace ends.
+    panes[2]!.screen = 'compiling 1 of 7';
+    panes[2]!.activity = seconds(time);
+    tell();
+    await time.advance(3_500);
+    // A prompt, drawn in the last second before the follow pace ends, and told only after it.
+    const drawnAt = time.now();
+    panes[2]!.screen = 'Deploy to production? [y/N] ';
+    panes[2]!.activity = seconds(time);
+    await time.advance(900);
+    tell();
+    await time.advance(2 * THRESHOLD);
+    await engine.stop();
+    const stuck = events.find((e) => e.type === 'stuck' && e.paneId === '%3');
+    expect(stuck).toBeDefined();
+    expect(stuck!.timestamp - drawnAt).toBeGreaterThanOrEqual(THRESHOLD);
   });
 
   it('keeps the poll interval at a poll faster than tmux tells (no watch then)', async () => {

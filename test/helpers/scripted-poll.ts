@@ -85,7 +85,11 @@ export function scriptedPoll(panes: readonly PolledPane[], serverSeconds: () => 
     for (const cmd of commands) {
       if (cmd[0] === 'list-panes') {
         const format = cmd[cmd.indexOf('-F') + 1]!;
-        for (const p of panes) stdout += `${expand(format, p)}\n`;
+        // `-t @N`: the panes of one window (pane %N is window @N's only pane).
+        const window = cmd.includes('-t') ? cmd[cmd.indexOf('-t') + 1]! : null;
+        const listed = window === null ? panes : panes.filter((p) => `@${p.id.slice(1)}` === window);
+        if (window !== null && listed.length === 0) return { stdout, stderr: `can't find window: ${window.slice(1)}\n`, exitCode: 1 };
+        for (const p of listed) stdout += `${expand(format, p)}\n`;
       } else if (cmd[0] === 'display-message') {
         stdout += `${cmd[2]!.replace('%s', String(serverSeconds())).replaceAll('%%', '%')}\n`;
       } else if (cmd[0] === 'capture-pane') {

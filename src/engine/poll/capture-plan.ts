@@ -15,14 +15,19 @@ export interface CapturePlan {
   readonly followMs: number;
 }
 
-/** The panes of `panes` (activity stamps in this machine's clock) to capture at wall-clock time `at`. */
-export function chooseCaptures(panes: readonly PaneInfo[], entries: ReadonlyMap<string, PaneEntry>, plan: CapturePlan, at: number): string[] {
+/**
+ * The panes of `panes` (activity stamps in this machine's clock) to capture at wall-clock time `at`.
+ * With `recaptureBy`, a silent pane whose recapture falls due by then is taken now: the periodic
+ * full listing brings forward the recaptures due before the next one, so that an idle server is
+ * asked once a period, not once for the listing and again for each pane's own recapture.
+ */
+export function chooseCaptures(panes: readonly PaneInfo[], entries: ReadonlyMap<string, PaneEntry>, plan: CapturePlan, at: number, recaptureBy = at): string[] {
   const chosen: string[] = [];
   for (const pane of panes) {
     const entry = entries.get(pane.paneId);
     // A pane seen for the first time is captured with its first listing: its state is known from
     // the first frame that lists it.
-    const capture = entry === undefined ? inScope(pane, plan.scope) : wantsCapture(entry.captured, pane, plan, at, at);
+    const capture = entry === undefined ? inScope(pane, plan.scope) : wantsCapture(entry.captured, pane, plan, at, at, recaptureBy);
     if (capture) chosen.push(pane.paneId);
   }
   return chosen;
@@ -40,9 +45,10 @@ export function capturesAhead(entries: ReadonlyMap<string, PaneEntry>, plan: Cap
   return ahead;
 }
 
-function wantsCapture(captured: PaneEntry['captured'], pane: PaneInfo, plan: CapturePlan, at: number, followAt: number): boolean {
+function wantsCapture(captured: PaneEntry['captured'], pane: PaneInfo, plan: CapturePlan, at: number, followAt: number, recaptureBy = at): boolean {
+  const previous = captured?.pane ?? pane;
   return (
-    needsCapture(captured?.pane ?? pane, pane, captured?.at ?? null, at) &&
+    (needsCapture(previous, pane, captured?.at ?? null, at) || (captured !== null && recaptureBy >= captureNeededFrom(previous, pane, captured.at))) &&
     // Printing plain output at its last capture, printing still: it cannot be stuck, and unless someone looks
     // at it, it is followed at a steady pace (see FOLLOW_MS).
     (captured === null || plan.focused.has(pane.paneId) || !following(captured, followAt, plan.followMs))

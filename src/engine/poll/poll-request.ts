@@ -20,6 +20,8 @@ export interface ListingRequest {
   readonly pipelined: readonly string[] | null;
   /** Only these windows need listing (tmux told of no other change); null: every pane. */
   readonly windows?: ReadonlySet<string> | null;
+  /** Silent panes whose recapture falls due by then are captured now (see chooseCaptures). */
+  readonly recaptureBy?: number;
 }
 
 export interface ListingAnswer {
@@ -29,7 +31,7 @@ export interface ListingAnswer {
 }
 
 export async function requestListing(tmux: TmuxClient, request: ListingRequest): Promise<ListingAnswer> {
-  const { entries, plan, skew, requestedAt, pipelined, windows } = request;
+  const { entries, plan, skew, requestedAt, pipelined, windows, recaptureBy = requestedAt } = request;
   // Filled when the client lets the engine choose; otherwise every known pane is captured.
   let chosen: Set<string> | null = pipelined === null ? null : new Set(pipelined);
   const select = (listed: readonly PaneInfo[]): string[] => {
@@ -38,6 +40,7 @@ export async function requestListing(tmux: TmuxClient, request: ListingRequest):
       entries,
       plan,
       requestedAt,
+      recaptureBy,
     );
     chosen ??= new Set();
     for (const id of picked) chosen.add(id);
