@@ -66,7 +66,10 @@ async function makePanes(server: TestTmux, seed: number, dir: string): Promise<M
   const sessionId = (
     await server.tmux('-f', '/dev/null', 'new-session', '-d', '-P', '-F', '#{session_id}', '-s', `s${seed}`, '-x', String(WIDTH), '-y', String(HEIGHT), 'sleep 600')
   ).trim();
-  await server.tmux('rename-session', '-t', sessionId, `${hostileName(rng).replace(/[:.]/g, '_')}${seed}`);
+  // tmux 3.3 and later expand the new name as a format first: a name whose `#{` expands to nothing
+  // is refused ("invalid session"), and then goes in with each `#` written `##`.
+  const name = `${hostileName(rng).replace(/[:.]/g, '_')}${seed}`;
+  await server.tmux('rename-session', '-t', sessionId, name).catch(() => server.tmux('rename-session', '-t', sessionId, name.replaceAll('#', '##')));
   for (let i = 0; i < PANES_PER_SEED(seed); i++) {
     const cwd = join(dir, `${i}-${hostileFolderName(rng)}`);
     mkdirSync(cwd, { recursive: true });
