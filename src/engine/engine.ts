@@ -170,7 +170,7 @@ class HostEngine {
         const pipelined = this.remote ? this.pending.filter((id) => this.entries.has(id)) : null;
         const windows = this.windowsToList(mark, requestedAt);
         // The periodic listing of a quiet server takes along the recaptures due before the next one.
-        const periodic = mark !== null && !this.remote && this.asked !== null && requestedAt - this.asked.at >= FULL_LISTING_MS;
+        const periodic = mark !== null && !this.remote && this.asked !== null && this.listingDue(requestedAt);
         const recaptureBy = periodic ? requestedAt + FULL_LISTING_MS : requestedAt;
         const answer = await requestListing(this.tmux, { entries: this.entries, plan: this.plan, skew: this.skew, requestedAt, pipelined, windows, recaptureBy });
         const partial = answer.output.partial === true && this.asked !== null;
@@ -195,6 +195,12 @@ class HostEngine {
     return now < still.until;
   }
 
+  /** Whether every pane is due to be listed again: the period has passed, or the wall clock went back past the last listing. */
+  private listingDue(requestedAt: number): boolean {
+    const asked = this.asked;
+    return asked === null || requestedAt < asked.at || requestedAt - asked.at >= FULL_LISTING_MS;
+  }
+
   /**
    * How long the loop may sleep after a cycle that had nothing to ask and nothing to step: until the
    * full listing, the next captures the plan wants (taken together when they fall due within an
@@ -210,6 +216,7 @@ class HostEngine {
     const wallDue = Math.min(asked.at + FULL_LISTING_MS, nextCaptureAt(panes, this.entries, this.plan, interval));
     const delay = Math.min(wallDue - requestedAt, this.still.until - now);
     // Something already due would have been asked for or stepped: no reason to trust the sum then.
+    // (No longer than the listing period: a wall clock set back makes the listing due at once.)
     return delay > 0 ? delay : interval;
   }
 
@@ -220,7 +227,7 @@ class HostEngine {
    */
   private windowsToList(mark: number | null, requestedAt: number): ReadonlySet<string> | null {
     const asked = this.asked;
-    if (this.remote || mark === null || asked === null || requestedAt - asked.at >= FULL_LISTING_MS) return null;
+    if (this.remote || mark === null || asked === null || this.listingDue(requestedAt)) return null;
     const told = this.tmux.windowsChangedSince(asked.mark);
     if (told === null) return null;
     // A pane captured while its window is not listed would pair a screen of now with an activity
@@ -250,7 +257,7 @@ class HostEngine {
    */
   private unchangedListing(requestedAt: number): ListingAnswer | null {
     const asked = this.asked;
-    if (asked === null || this.tmux.changeCount() !== asked.mark || requestedAt - asked.at >= FULL_LISTING_MS) return null;
+    if (asked === null || this.tmux.changeCount() !== asked.mark || this.listingDue(requestedAt)) return null;
     const wanted = this.remote
       ? this.pending.some((id) => this.entries.has(id))
       : chooseCaptures(asked.panes.map((pane) => this.skew.toLocal(pane)), this.entries, this.plan, requestedAt).length > 0;

@@ -152,6 +152,27 @@ describe('the poll loop while nothing changes', () => {
     expect(stuck!.timestamp - drawnAt).toBeGreaterThanOrEqual(THRESHOLD);
   });
 
+  it('lists every pane again at once when the wall clock is set back past the last listing, and sleeps no longer than the period', async () => {
+    const time = new ManualTime();
+    let wallOffset = 0;
+    const wall = { now: () => time.now() + wallOffset };
+    // No pane to capture (a pane would be captured at once: its capture time lies ahead of the clock).
+    const fake = scriptedPoll([], () => Math.floor(wall.now() / 1000));
+    const pollRunner: TmuxRunner = Object.assign((args: readonly string[]) => fake.runner(args), { watch: () => undefined, changes: () => 0, windowsSince: () => null });
+    const settings = resolveSettings({ flags: { quietThresholdMs: THRESHOLD, pollIntervalMs: INTERVAL }, env: {}, file: null });
+    const armed: number[] = [];
+    const timers: Timers = { setTimeout: (callback, ms) => (armed.push(ms), time.setTimeout(callback, ms)), clearTimeout: (handle) => time.clearTimeout(handle) };
+    const engine = createEngine({ settings, tmux: new TmuxClient({ socket: { kind: 'name', name: 'back' }, runner: fake.runner, nonce: 'fixed', pollRunner }), clock: time, wallClock: wall, timers });
+    engine.start();
+    await time.advance(3 * INTERVAL);
+    // An hour back: the last listing now lies an hour ahead of the wall clock.
+    wallOffset = -3_600_000;
+    await time.advance(FULL_LISTING_MS + 2 * INTERVAL);
+    expect(Math.max(...armed)).toBeLessThanOrEqual(FULL_LISTING_MS);
+    expect(fake.calls.length).toBeGreaterThan(1);
+    await engine.stop();
+  });
+
   it('keeps the poll interval at a poll faster than tmux tells (no watch then)', async () => {
     const time = new ManualTime();
     const fake = scriptedPoll([{ id: '%1', screen: '$ ', activity: seconds(time) - 5 }], () => seconds(time));
