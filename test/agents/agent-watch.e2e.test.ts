@@ -335,7 +335,20 @@ describe.skipIf(!anyToRun)('corral watch over the real agent CLIs, screen only',
     }
     const running = events().length;
     const startedAt = Date.now();
-    const finished = await screenUntil(pane, (s) => s.lastIndexOf('Done: the tool finished') > s.lastIndexOf('step'), 'the end of the long run', (TOOL_RUN_S + 60) * 1000);
+    // The answer below the run's last step, on screen for 2 s: Qwen Code redraws its whole
+    // transcript from the top now and then, and a screen read mid-redraw shows an earlier answer
+    // with no step below it.
+    const done = (s: string) => s.lastIndexOf('Done: the tool finished') > s.lastIndexOf('step');
+    let doneSince: number | null = null;
+    const finished = await screenUntil(
+      pane,
+      (s) => {
+        doneSince = done(s) ? (doneSince ?? Date.now()) : null;
+        return doneSince !== null && Date.now() - doneSince >= 2_000;
+      },
+      'the end of the long run',
+      (TOOL_RUN_S + 60) * 1000,
+    );
     const ranMs = Date.now() - startedAt;
     if (process.env.CORRAL_AGENT_DEBUG) console.log(`--- ${spec.tool} after the long run (${ranMs} ms)\n${finished}`);
     const duringRun = stuckOf(pane, running);
