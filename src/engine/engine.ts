@@ -195,6 +195,11 @@ class HostEngine {
     return now < still.until;
   }
 
+  /** The last listing's panes, their activity stamps in this machine's clock (as the capture plan takes them). */
+  private lastListingHere(asked: { readonly panes: readonly PaneInfo[] }): PaneInfo[] {
+    return asked.panes.map((pane) => this.skew.toLocal(pane));
+  }
+
   /** Whether every pane is due to be listed again: the period has passed, or the wall clock went back past the last listing. */
   private listingDue(requestedAt: number): boolean {
     const asked = this.asked;
@@ -212,8 +217,7 @@ class HostEngine {
     const interval = this.settings.pollIntervalMs;
     const asked = this.asked;
     if (this.remote || asked === null || this.still?.until == null) return interval;
-    const panes = asked.panes.map((pane) => this.skew.toLocal(pane));
-    const wallDue = Math.min(asked.at + FULL_LISTING_MS, nextCaptureAt(panes, this.entries, this.plan, interval));
+    const wallDue = Math.min(asked.at + FULL_LISTING_MS, nextCaptureAt(this.lastListingHere(asked), this.entries, this.plan, interval));
     const delay = Math.min(wallDue - requestedAt, this.still.until - now);
     // Something already due would have been asked for or stepped: no reason to trust the sum then.
     // (No longer than the listing period: a wall clock set back makes the listing due at once.)
@@ -235,11 +239,9 @@ class HostEngine {
     // old, and a prompt just drawn for one held since then. The windows of the panes the last
     // listing wants captured (a recapture, a follow pace that ends, a hook's follow-up) are listed too.
     const windows = new Set(told);
-    const local = asked.panes.map((pane) => this.skew.toLocal(pane));
-    for (const paneId of chooseCaptures(local, this.entries, this.plan, requestedAt)) {
-      const windowId = asked.panes.find((pane) => pane.paneId === paneId)?.windowId;
-      if (windowId !== undefined) windows.add(windowId);
-    }
+    const panes = this.lastListingHere(asked);
+    const wanted = new Set(chooseCaptures(panes, this.entries, this.plan, requestedAt));
+    for (const pane of panes) if (wanted.has(pane.paneId)) windows.add(pane.windowId);
     return windows;
   }
 
@@ -260,7 +262,7 @@ class HostEngine {
     if (asked === null || this.tmux.changeCount() !== asked.mark || this.listingDue(requestedAt)) return null;
     const wanted = this.remote
       ? this.pending.some((id) => this.entries.has(id))
-      : chooseCaptures(asked.panes.map((pane) => this.skew.toLocal(pane)), this.entries, this.plan, requestedAt).length > 0;
+      : chooseCaptures(this.lastListingHere(asked), this.entries, this.plan, requestedAt).length > 0;
     return wanted ? null : { output: { panes: asked.panes, screens: new Map(), serverTime: null }, chosen: new Set() };
   }
 

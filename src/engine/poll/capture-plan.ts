@@ -48,7 +48,8 @@ export function capturesAhead(entries: ReadonlyMap<string, PaneEntry>, plan: Cap
 function wantsCapture(captured: PaneEntry['captured'], pane: PaneInfo, plan: CapturePlan, at: number, followAt: number, recaptureBy = at): boolean {
   const previous = captured?.pane ?? pane;
   return (
-    (needsCapture(previous, pane, captured?.at ?? null, at) || (captured !== null && recaptureBy >= captureNeededFrom(previous, pane, captured.at))) &&
+    // Needed now, or (a recapture brought forward) by `recaptureBy`.
+    (needsCapture(previous, pane, captured?.at ?? null, at) || needsCapture(previous, pane, captured?.at ?? null, recaptureBy)) &&
     // Printing plain output at its last capture, printing still: it cannot be stuck, and unless someone looks
     // at it, it is followed at a steady pace (see FOLLOW_MS).
     (captured === null || plan.focused.has(pane.paneId) || !following(captured, followAt, plan.followMs))
