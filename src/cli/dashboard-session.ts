@@ -75,7 +75,7 @@ export function createDashboardActions(
   const { tmux } = engine;
   const inside = extra.insideServer ?? selfPaneId !== null;
   const refresh = () => void engine.pollNow().catch(() => {});
-  const guard = (pane: PaneView, shownHash: string): SendGuard => ({ shownHash, target: paneWhere(pane) });
+  const guard = (pane: PaneView, shownHash: string): SendGuard => ({ shownHash, target: paneWhere(pane), surface: 'dashboard' });
   /** Types through the port, then looks again, so the pane's new screen is drawn at once. */
   const typed = async <T>(type: (port: Awaited<ReturnType<DashboardPanes>>) => Promise<T>): Promise<T> => {
     try {

@@ -6,8 +6,8 @@ import { hostname } from 'node:os';
 import type { Settings } from '../engine/config.js';
 import { compareViews } from '../engine/pane-order.js';
 import { processAlive } from '../engine/process-alive.js';
-import { statusWord, waitingInOrder, waits } from '../engine/status-options.js';
-import { liveWriters } from '../engine/status-writer.js';
+import { statusWord, waitedSince, waitingInOrder, waits } from '../engine/status-options.js';
+import { attentionCommands, liveWriters } from '../engine/status-writer.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import { localHost, openTmux } from '../engine/tmux/open.js';
 import type { AnswerPlan } from '../engine/answer-plan.js';
@@ -48,16 +48,9 @@ async function fromOptions(tmux: TmuxClient): Promise<Waiting | null> {
   };
 }
 
-/**
- * The waiting views of one look, most urgent first. A look that just began cannot tell how long a
- * pane has been stuck, only how long it has been quiet (tmux's activity stamp): that stands for
- * both, and orders the panes as the dashboard would.
- */
+/** The waiting views of one look, most urgent first, as the dashboard orders them. */
 function waitingViews(views: readonly PaneView[], now: number): PaneView[] {
-  return views
-    .filter((v) => v.online && waits(statusWord(v, now)))
-    .map((v) => ({ ...v, stuckSince: v.quietSince }))
-    .sort(compareViews);
+  return views.filter((v) => v.online && waits(statusWord(v, now))).sort(compareViews);
 }
 
 /** One look by a short-lived engine: every host's panes, listed and captured; `use` sees them. */
@@ -77,26 +70,74 @@ async function look<T>(settings: Settings, env: NodeJS.ProcessEnv, stderr: NodeJ
 async function byLooking(settings: Settings, env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): Promise<Waiting> {
   return look(settings, env, stderr, async ({ engine }) => {
     const views = engine.getSnapshot().panes.filter((v) => v.online);
-    const panes = waitingViews(views, Date.now()).map((v) => ({ key: v.key, host: v.host, paneId: v.pane.paneId, target: v.target, reason: v.reason ?? 'stopped', since: v.quietSince }));
+    const panes = waitingViews(views, Date.now()).map((v) => ({ key: v.key, host: v.host, paneId: v.pane.paneId, target: v.target, reason: v.reason ?? 'stopped', since: waitedSince(v) }));
     return { source: 'look' as const, panes, total: views.length };
   });
 }
 
+/** Which waiting pane `next --answer` may answer: the one whose screen token is given, or (unsafe) the most urgent. */
+export interface AnswerChoice {
+  /** A screen token (`screen` of `ls --json`, or what a dry run printed): the pane showing that screen. */
+  readonly screen: string | null;
+  /** Answer the most urgent pane without naming its screen. */
+  readonly yes: boolean;
+}
+
+export type NextAnswer =
+  | { readonly kind: 'answered'; readonly view: PaneView; readonly plan: AnswerPlan; readonly others: number }
+  /** Nothing typed: the pane it would answer, and the token that names its screen. */
+  | { readonly kind: 'would'; readonly view: PaneView; readonly token: string }
+  /** Nothing typed: another pane was answered this way a moment ago (a double tap). */
+  | { readonly kind: 'burst'; readonly view: PaneView; readonly last: string }
+  | { readonly kind: 'no-screen'; readonly token: string }
+  | null;
+
+/** A second `next --answer --yes` this soon after one to another pane is a double tap, not a decision. */
+export const ANSWER_BURST_MS = 5_000;
+/** Global option: the last pane `next --answer` typed into, and when (`<ms>.<paneId>`). */
+const LAST_ANSWER_OPTION = '@corral_next_answered';
+
+/** The shortest prefix of a screen token that names a screen. */
+const MIN_TOKEN = 12;
+
+function byToken(views: readonly PaneView[], token: string): PaneView | undefined {
+  const wanted = token.trim().toLowerCase();
+  return wanted.length < MIN_TOKEN ? undefined : views.find((v) => v.contentHash.toLowerCase().startsWith(wanted));
+}
+
+/** The last `next --answer` on this server, when it was within the burst and to another pane. */
+async function recentAnswerTo(tmux: TmuxClient, paneId: string, now: number): Promise<string | null> {
+  const shown = await tmux.globalOptions().catch(() => '');
+  const line = shown.split('\n').find((l) => l.startsWith(`${LAST_ANSWER_OPTION} `));
+  const match = /^(\d+)\.(%\d+)$/.exec(line?.slice(LAST_ANSWER_OPTION.length + 1).replace(/"/g, '') ?? '');
+  if (!match) return null;
+  return now - Number(match[1]) < ANSWER_BURST_MS && match[2] !== paneId ? match[2]! : null;
+}
+
 /**
- * Answers the most urgent waiting pane with `option`, through the pane port's guarded answer: only
- * an answer its prompt offers, only on the screen this look saw. Resolves to the pane and what was
- * typed, or null when no pane waits.
+ * Answers a waiting pane with `option`, through the pane port's guarded answer: only an answer its
+ * prompt offers, only on the screen this look saw, and only the pane the caller named by its screen
+ * token (or, with `yes`, the most urgent one, unless another was answered so a moment ago). Without
+ * either, nothing is typed: it says which pane it would answer and the token that names it. The
+ * answer is kept in the pane's attention record, so no other surface answers that screen again.
  */
-export async function answerMostUrgent(settings: Settings, env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream, option: string): Promise<{ view: PaneView; plan: AnswerPlan; others: number } | null> {
+export async function answerWaiting(settings: Settings, env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream, option: string, choice: AnswerChoice): Promise<NextAnswer> {
   return look(settings, env, stderr, async ({ engine, tmux, hosts }) => {
-    const waiting = waitingViews(engine.getSnapshot().panes, Date.now());
-    const first = waiting[0];
-    if (!first) return null;
+    const now = Date.now();
+    const waiting = waitingViews(engine.getSnapshot().panes, now);
+    const chosen = choice.screen !== null ? byToken(waiting, choice.screen) : waiting[0];
+    if (chosen === undefined) return choice.screen !== null ? { kind: 'no-screen' as const, token: choice.screen } : null;
+    if (choice.screen === null && !choice.yes) return { kind: 'would' as const, view: chosen, token: chosen.contentHash.slice(0, 16) };
+    const last = choice.screen === null ? await recentAnswerTo(tmux, chosen.pane.paneId, now) : null;
+    if (last !== null) return { kind: 'burst' as const, view: chosen, last };
     // The servers' modules load only when a pane is answered.
     const { buildPanePorts } = await import('./pane-ports.js');
     const { port } = buildPanePorts({ engine, tmux, remotes: remoteHosts(hosts), settings });
     try {
-      return { view: first, plan: await port.answer(first.key, option), others: waiting.length - 1 };
+      const plan = await port.answer(chosen.key, option, { shownHash: chosen.contentHash, target: chosen.target, surface: 'next' });
+      const views = engine.getSnapshot().panes.filter((v) => v.host === chosen.host);
+      await tmux.runEach([...attentionCommands(views, new Map(), Date.now()), ['set-option', '-q', '-g', LAST_ANSWER_OPTION, `${Date.now()}.${chosen.pane.paneId}`]]).catch(() => 0);
+      return { kind: 'answered' as const, view: chosen, plan, others: waiting.length - 1 };
     } finally {
       await port.close();
     }

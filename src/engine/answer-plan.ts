@@ -12,7 +12,7 @@ export type AnswerPlan =
   | { readonly kind: 'keys'; readonly items: readonly SendItem[]; readonly label: string }
   | { readonly kind: 'line'; readonly text: string; readonly label: string };
 
-export type AnswerRefusalCode = 'no_prompt' | 'secret' | 'not_an_option';
+export type AnswerRefusalCode = 'no_prompt' | 'secret' | 'not_an_option' | 'answered';
 
 /** The answer cannot be given: the pane shows no prompt, asks for a secret, or does not offer it. */
 export class AnswerRefusedError extends Error {

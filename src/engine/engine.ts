@@ -6,7 +6,9 @@
 
 import { followInterval } from './capture-gate.js';
 import type { EngineSettings } from './config.js';
-import { acknowledge, end, observe, type MachineConfig } from './pane-machine.js';
+import { end, observe, type MachineConfig } from './pane-machine.js';
+import { LOOK_MS, withAnswer, withLook, withSnooze } from './attention/attention.js';
+import type { AttentionRecord } from './attention/record.js';
 import { hookRecordEvent, hookRecordValue } from './hooks/hook-record.js';
 import { DEFAULT_RULES, type PromptRules } from './prompt/matcher.js';
 import type { ScopeOptions } from './scope.js';
@@ -80,7 +82,9 @@ export function createEngine(options: EngineOptions): Engine {
     onEvent: (listener) => engine.store.onEvent(listener),
     observeHook: (key, hook) => engine.observeHook(key, hook),
     focus: (keys) => engine.focus(keys),
-    acknowledge: (key) => engine.acknowledge(key),
+    acknowledge: (key) => engine.person(key, (record) => withSnooze(record)),
+    markSeen: (key) => engine.person(key, (record, now) => withLook(record, now)),
+    markAnswered: (key, answer, contentHash) => engine.person(key, (record, now) => withAnswer(record, { ...answer, at: now }, contentHash)),
     pollNow: () => engine.loop.pollNow(),
     start: () => engine.loop.start(),
     stop: () => engine.stop(),
@@ -121,6 +125,8 @@ class HostEngine {
    */
   private still: { readonly from: number; until: number | null } | null = null;
   private readonly terminalUse: ((pid: number) => number | null) | null;
+  /** The panes a person looked at, as of the last cycle that asked (see lookedAt). */
+  private looked: ReadonlySet<string> = new Set();
 
   constructor(options: EngineOptions) {
     const { settings, tmux } = options;
@@ -137,7 +143,7 @@ class HostEngine {
     this.context = { host: spec.name, scope, machine: this.machine, rules: options.rules ?? DEFAULT_RULES, previewLines: settings.previewLines };
     this.plan = { scope, focused: new Set(), followMs: followInterval(settings.pollIntervalMs) };
     this.health = new HostHealthTracker(spec, tmux.serverLabel, this.clock.now());
-    this.views = new PaneViews(settings.prefix);
+    this.views = new PaneViews(settings.prefix, settings.waiting);
     this.store = new EngineStore({ server: tmux.serverLabel, hosts: [this.health.health('starting', null, 0)], status: 'starting', statusMessage: null, panes: [], updatedAt: this.clock.now(), cycle: 0 });
     this.loop = new PollLoop(() => this.runCycle(), options.timers ?? heldTimers);
     // A change is told up to a second late: only a poll that slow can wait to be told. A change
@@ -173,6 +179,8 @@ class HostEngine {
         const periodic = mark !== null && !this.remote && this.asked !== null && this.listingDue(requestedAt);
         const recaptureBy = periodic ? requestedAt + FULL_LISTING_MS : requestedAt;
         const answer = await requestListing(this.tmux, { entries: this.entries, plan: this.plan, skew: this.skew, requestedAt, pipelined, windows, recaptureBy });
+        // Who looks at what: asked only where tmux tells of changes (a client moving to a pane is told).
+        if (mark !== null) this.looked = await this.lookedAt(requestedAt);
         const partial = answer.output.partial === true && this.asked !== null;
         this.listed = mark !== null && partial && windows !== null ? { mark, windows } : null;
         this.asked = mark === null ? null : { mark, at: partial ? this.asked!.at : requestedAt, panes: answer.output.panes };
@@ -275,7 +283,7 @@ class HostEngine {
     this.health.answered(now);
     this.offline = [];
     const panes = output.panes.map((pane) => this.skew.toLocal(pane));
-    const listing = { panes, screens: output.screens, chosen, requestedAt, now, wallNow, cycle: this.cycle, usedBy: this.terminalUseOfNew(panes) };
+    const listing = { panes, screens: output.screens, chosen, requestedAt, now, wallNow, cycle: this.cycle, usedBy: this.terminalUseOfNew(panes), looked: this.looked };
     const step = pollStep(this.entries, listing, { ...this.context, skew: this.skew.value });
     this.entries = step.entries;
     this.still = { from: now, until: null };
@@ -287,7 +295,7 @@ class HostEngine {
       if (relisted(paneId)) void this.tmux.clearHookRecord(paneId, value).catch(() => undefined);
     }
     if (this.remote) this.pending = capturesAhead(this.entries, this.plan, requestedAt, this.settings.pollIntervalMs);
-    this.store.emit(step.events);
+    this.store.emit(step.events.filter(machineEvent));
     this.publish('ok', null);
     return step.registeredNew;
   }
@@ -323,6 +331,7 @@ class HostEngine {
   private publish(status: EngineStatus, statusMessage: string | null): void {
     const last = this.store.snapshot;
     const made = this.views.viewsOf(this.entries);
+    if (made.changed) this.store.emit(needEvents(last.panes, made.views, this.clock.now()));
     const panes = this.offline.length === 0 ? made.views : [...made.views, ...this.offline];
     const changed = made.changed || status !== last.status || statusMessage !== last.statusMessage || this.health.differsFrom(last.hosts[0]);
     if (!changed && panes.length === last.panes.length && panes.every((p, i) => p === last.panes[i])) return;
@@ -350,7 +359,7 @@ class HostEngine {
     const value = hookRecordValue({ hook, at: wallNow });
     this.replaceEntry({ ...entry, track: step.track, agentCommand: entry.pane.command, hookRecord: hookRecordEvent(value) });
     void this.tmux.writeHookRecord(entry.track.paneId, value).catch(() => undefined);
-    this.store.emit(step.events);
+    this.store.emit(step.events.filter(machineEvent));
     this.publish(this.store.snapshot.status, this.store.snapshot.statusMessage);
     this.loop.pollAfter(HOOK_FOLLOW_UPS_MS, () => {
       // Forces the pane's capture in the next cycle.
@@ -368,11 +377,24 @@ class HostEngine {
     if (added && this.skipped) this.loop.pollSoon();
   }
 
-  acknowledge(key: string): void {
+  /** What the person did to a pane (a snooze, a look, an answer), into its attention record. */
+  person(key: string, change: (record: AttentionRecord, now: number) => AttentionRecord): void {
     const entry = this.entryOf(key);
     if (!entry) return;
-    this.replaceEntry({ ...entry, track: acknowledge(entry.track) });
+    const attention = change(entry.attention, this.clock.now());
+    if (attention === entry.attention) return;
+    this.replaceEntry({ ...entry, attention });
     this.publish(this.store.snapshot.status, this.store.snapshot.statusMessage);
+  }
+
+  /**
+   * The panes shown by an attached terminal client whose person pressed a key within LOOK_MS: they
+   * see them. Kept from the last asking cycle for the cycles that ask nothing.
+   */
+  private async lookedAt(wallNow: number): Promise<ReadonlySet<string>> {
+    const views = await this.tmux.clientViews().catch(() => null);
+    if (views === null) return this.looked;
+    return new Set(views.filter((view) => view.activity + 999 >= wallNow - LOOK_MS).map((view) => view.paneId));
   }
 
   async stop(): Promise<void> {
@@ -397,6 +419,34 @@ class HostEngine {
     next.set(entry.track.paneId, entry);
     this.entries = next;
   }
+}
+
+/**
+ * The machine's events that reach readers as they are: `stuck` and `unstuck` speak of the person
+ * instead (needEvents), so every reader hears of a pane when it starts or stops needing someone.
+ */
+function machineEvent(event: CorralEvent): boolean {
+  return event.type !== 'stuck' && event.type !== 'unstuck';
+}
+
+/** `stuck` for each pane that began to need the person between two sets of views, `unstuck` for each that stopped. */
+export function needEvents(before: readonly PaneView[], after: readonly PaneView[], now: number): CorralEvent[] {
+  const was = new Map(before.filter((v) => v.online && v.attention.need !== null).map((v) => [v.key, v]));
+  const events: CorralEvent[] = [];
+  for (const view of after) {
+    const base = { host: view.host, key: view.key, sessionId: view.trackingId, paneId: view.pane.paneId, timestamp: view.stuckSince ?? now } as const;
+    const needs = view.online && view.attention.need !== null;
+    const earlier = was.get(view.key);
+    was.delete(view.key);
+    const same = earlier !== undefined && earlier.trackingId === view.trackingId;
+    if (needs && !same) {
+      const reason = view.attention.need === 'asks' ? 'permission' : 'stopped';
+      const message = view.attention.ask ?? view.message ?? view.verdict?.line ?? '';
+      const source = view.hook?.claim != null && view.waitSince === null ? 'hook' : 'screen';
+      events.push({ ...base, type: 'stuck', cwd: view.pane.cwd, transcriptPath: view.hook?.transcriptPath ?? '', reason, message, source });
+    } else if (!needs && same && view.online) events.push({ ...base, type: 'unstuck' });
+  }
+  return events;
 }
 
 function greyed(view: PaneView | undefined): PaneView[] {

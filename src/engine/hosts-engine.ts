@@ -49,6 +49,12 @@ export function combineEngines(engines: ReadonlyMap<string, Engine>): HostsEngin
     acknowledge(key) {
       route(key)?.acknowledge(key);
     },
+    markSeen(key) {
+      route(key)?.markSeen(key);
+    },
+    markAnswered(key, answer, contentHash) {
+      route(key)?.markAnswered(key, answer, contentHash);
+    },
     focus(keys) {
       // Every host hears the whole list: each keeps the keys of its own panes (none, for the others).
       for (const engine of list) engine.focus(keys);

@@ -82,6 +82,8 @@ export interface WaitTrack {
   readonly since: number;
   /** The content hashes seen since, newest last (at most WAIT_SCREENS). */
   readonly screens: readonly string[];
+  /** It began after a change this machine saw (the pane did something), not on its first screen. */
+  readonly worked: boolean;
 }
 
 /** How many screens a wait remembers: more than the frames of a spinner drawn in place. */
@@ -290,13 +292,13 @@ export function waitKey(verdict: PromptVerdict): string | null {
  * it), a new one from `startsAt` when it changes. A new wait of the same key keeps the screens
  * seen, so an animation found halfway through its cycle restarts the wait once, not at every frame.
  */
-export function followWait(wait: WaitTrack | null, verdict: PromptVerdict, contentHash: string, startsAt: number): WaitTrack | null {
+export function followWait(wait: WaitTrack | null, verdict: PromptVerdict, contentHash: string, startsAt: number, worked = true): WaitTrack | null {
   const key = waitKey(verdict);
   if (key === null || verdict.reason === null) return null;
   const sameKey = wait !== null && wait.key === key;
   if (sameKey && wait.screens.includes(contentHash)) return wait;
   const screens = sameKey ? [...wait.screens, contentHash].slice(-WAIT_SCREENS) : [contentHash];
-  return { reason: verdict.reason, key, since: startsAt, screens };
+  return { reason: verdict.reason, key, since: startsAt, screens, worked: sameKey ? wait.worked || worked : worked };
 }
 
 /** The same wait: neither ended nor started again. */
@@ -326,7 +328,7 @@ function takeScreen(track: PaneTrack, observation: ScreenObservation, now: numbe
   const quietSince = changed ? Math.min(now, observation.changedAt ?? now) : track.quietSince;
   // A wait found on the first capture began when the pane last printed (as far as tmux knows).
   const startsAt = firstCapture ? track.quietSince : contentChanged ? quietSince : now;
-  const wait = followWait(track.wait, verdict, contentHash, startsAt);
+  const wait = followWait(track.wait, verdict, contentHash, startsAt, !firstCapture);
   // The same screen, verdict, wait and hook claim: the same track object (most panes, most
   // cycles), so nothing downstream is rebuilt.
   const same = !firstCapture && !changed && verdict === track.verdict && hook === track.hook && wait === track.wait;

@@ -7,9 +7,9 @@ import type { PaneView } from './types.js';
 const RANK_REST = 3;
 
 function rank(view: PaneView): number {
-  if (view.state !== 'stuck') return RANK_REST;
-  if (view.acknowledged) return 2;
-  return view.reason === 'permission' ? 0 : 1;
+  const { need, snoozed } = view.attention;
+  if (need !== null) return need === 'asks' ? 0 : 1;
+  return view.state === 'stuck' && snoozed ? 2 : RANK_REST;
 }
 
 const collator = new Intl.Collator('en', { numeric: true });
@@ -18,7 +18,7 @@ export function compareViews(a: PaneView, b: PaneView): number {
   const byRank = rank(a) - rank(b);
   if (byRank !== 0) return byRank;
   if (rank(a) < RANK_REST) {
-    const byStuck = (a.stuckSince ?? a.quietSince) - (b.stuckSince ?? b.quietSince);
+    const byStuck = (a.waitSince ?? a.stuckSince ?? a.quietSince) - (b.waitSince ?? b.stuckSince ?? b.quietSince);
     if (byStuck !== 0) return byStuck;
   }
   const byQuiet = a.quietSince - b.quietSince;

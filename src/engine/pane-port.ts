@@ -69,6 +69,8 @@ export interface SendGuard {
   readonly shownHash: string;
   /** For the message when the screen changed (`main:1.0`); the key by default. */
   readonly target?: string;
+  /** Where the answer comes from, kept in the pane's attention record (`dashboard`, `page`, `mcp` ...). */
+  readonly surface?: string;
 }
 
 export interface PanePort extends EngineHandle {
@@ -192,12 +194,7 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
     get streams() {
       return streams.current;
     },
-    getSnapshot: () => engine.getSnapshot(),
-    subscribe: (listener) => engine.subscribe(listener),
-    acknowledge: (key) => engine.acknowledge(key),
-    focus: (keys) => engine.focus(keys),
-    pollNow: () => engine.pollNow(),
-    onEvent: (listener) => engine.onEvent(listener),
+    ...handleOf(engine),
     // Starting and ending panes: pane-launch.ts on this host.
     find, ...launchOn(tmux, host),
     converse: (key, text, converseOptions) => conversations.converse(paneIdOf(key), text, converseOptions),
@@ -223,10 +220,16 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
       const paneId = paneIdOf(key);
       const view = find(key);
       if (view === null) throw new TmuxPaneGoneError(paneId);
-      const plan = planAnswer(view.verdict, option, guard?.target ?? view.target);
-      await refuseIfChanged(paneId, key, guard ?? { shownHash: view.contentHash, target: view.target });
+      const target = guard?.target ?? view.target;
+      const plan = planAnswer(view.verdict, option, target);
+      // One answer per screen, from whichever surface or process: a second key never lands on what follows.
+      const answered = view.attention.answered;
+      if (answered !== null) throw new AnswerRefusedError('answered', `${target} was already answered (${answered.what}, from ${answered.surface}); wait for its screen to change`);
+      const shownHash = guard?.shownHash ?? view.contentHash;
+      await refuseIfChanged(paneId, key, { shownHash, target });
       if (plan.kind === 'line') await typeLine((items) => sendItems(paneId, items), plan.text, timers);
       else await sendItems(paneId, plan.items);
+      engine.markAnswered(key, { surface: guard?.surface ?? 'corral', what: plan.label }, shownHash);
       return plan;
     },
     resize: (key, cols, rows) => withStreams(key, (paneStreams, paneId) => paneStreams.resize(paneId, cols, rows)),
@@ -236,6 +239,20 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
       await conversations.close();
       await streams.close();
     },
+  };
+}
+
+/** The engine's own calls, passed through. */
+function handleOf(engine: EngineHandle): EngineHandle {
+  return {
+    getSnapshot: () => engine.getSnapshot(),
+    subscribe: (listener) => engine.subscribe(listener),
+    acknowledge: (key) => engine.acknowledge(key),
+    markSeen: (key) => engine.markSeen(key),
+    markAnswered: (key, answer, contentHash) => engine.markAnswered(key, answer, contentHash),
+    focus: (keys) => engine.focus(keys),
+    pollNow: () => engine.pollNow(),
+    onEvent: (listener) => engine.onEvent(listener),
   };
 }
 
@@ -348,6 +365,14 @@ export function routePorts(
     acknowledge(key) {
       const parsed = parsePaneKey(key);
       if (parsed) ports.get(parsed.host)?.acknowledge(key);
+    },
+    markSeen(key) {
+      const parsed = parsePaneKey(key);
+      if (parsed) ports.get(parsed.host)?.markSeen(key);
+    },
+    markAnswered(key, answer, contentHash) {
+      const parsed = parsePaneKey(key);
+      if (parsed) ports.get(parsed.host)?.markAnswered(key, answer, contentHash);
     },
     focus(keys) {
       for (const port of all) port.focus(keys);

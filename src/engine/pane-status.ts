@@ -4,12 +4,15 @@
 import type { PaneView, StuckReason } from './types.js';
 
 /**
- * - `stuck`: the same prompt for the threshold: it waits for you;
+ * - `stuck`: it needs you (attention/attention.ts): a question held for the threshold, or a pane
+ *   that stopped after working and that you have not looked at since;
  * - `snoozed`: stuck, and you said you have seen it (until what it waits for changes);
+ * - `answered`: you answered it, from any surface; until its screen changes;
+ * - `idle`: at its prompt for the threshold, and needing nobody (you have seen it);
  * - `active`: its screen changed within the last few seconds;
- * - `quiet`: no change for a while, and not (yet) waiting for you.
+ * - `quiet`: no change for a while, and not at a prompt corral knows.
  */
-export type PaneStatus = 'stuck' | 'snoozed' | 'active' | 'quiet';
+export type PaneStatus = 'stuck' | 'snoozed' | 'answered' | 'idle' | 'active' | 'quiet';
 
 /** A pane whose screen changed this recently counts as active. */
 export const ACTIVE_WINDOW_MS = 5_000;
@@ -18,17 +21,12 @@ export const ACTIVE_WINDOW_MS = 5_000;
 export const STATUS_MEANINGS: Readonly<Record<PaneStatus, string>> = {
   stuck: 'it has shown the same prompt for the threshold (animation aside): it waits for you',
   snoozed: 'stuck, but snoozed until it shows another prompt or new output',
+  answered: 'you answered it (from the dashboard, the page, a link, `next` or MCP, in any corral process); shown until its screen changes (animation aside)',
+  idle: 'at its prompt for the threshold, and you have seen it since it got there (or it was already idle when corral first looked at it): listed, not counted',
   active: `its screen changed within the last ${ACTIVE_WINDOW_MS / 1000} s (animation included)`,
   quiet: 'no change for a while, and not waiting for you',
 };
 
-/**
- * The dashboard's mark for a pane you have just answered from it: the row says `answered` instead
- * of its status until the pane's screen content changes (a blinking bullet is no change), and the
- * selection stays on it.
- */
-export const ANSWERED_BADGE = 'answered';
-export const ANSWERED_MEANING = 'you answered it from the dashboard; shown until its screen changes (animation aside)';
 
 /**
  * The mark for a pane whose host is down: its row shows the last screen seen, greyed, and says
@@ -39,14 +37,20 @@ export const OFFLINE_MEANING = 'its host is down: the last screen seen, nothing 
 
 /** What each stuck reason means. */
 export const REASON_MEANINGS: Readonly<Record<StuckReason, string>> = {
-  permission: 'it asks you to approve something, or for a secret',
-  stopped: 'it is idle at its prompt, waiting for your next input',
+  permission: 'it asks you something: to approve a command or an edit, a question, or a secret',
+  stopped: 'it stopped at its prompt after working (an agent that finished, a command that returned), and you have not looked at it since',
 };
 
 export function paneStatus(view: PaneView, now: number, activeWindowMs: number = ACTIVE_WINDOW_MS): PaneStatus {
-  if (view.state === 'stuck') return view.acknowledged ? 'snoozed' : 'stuck';
+  if (view.attention.answered !== null) return 'answered';
+  if (view.state === 'stuck') return view.attention.snoozed ? 'snoozed' : view.attention.need !== null ? 'stuck' : 'idle';
   if (view.state === 'registered') return 'active';
   return now - view.quietSince >= activeWindowMs ? 'quiet' : 'active';
+}
+
+/** Whether the pane needs the person now: what every count, order, notification and `next` goes by. */
+export function needsPerson(view: PaneView): boolean {
+  return view.online && view.attention.need !== null && view.attention.answered === null;
 }
 
 /** `STUCK permission`, `STUCK stopped`, `snoozed`, `quiet`, `active` (short: `STUCK` alone). */
@@ -62,13 +66,15 @@ export function quietMs(view: PaneView, now: number): number {
 export interface StatusCounts {
   readonly stuck: number;
   readonly snoozed: number;
+  readonly answered: number;
+  readonly idle: number;
   readonly quiet: number;
   readonly active: number;
   readonly total: number;
 }
 
 export function countStatuses(panes: readonly PaneView[], now: number, activeWindowMs: number = ACTIVE_WINDOW_MS): StatusCounts {
-  const counts = { stuck: 0, snoozed: 0, quiet: 0, active: 0, total: panes.length };
+  const counts = { stuck: 0, snoozed: 0, answered: 0, idle: 0, quiet: 0, active: 0, total: panes.length };
   for (const view of panes) counts[paneStatus(view, now, activeWindowMs)] += 1;
   return counts;
 }
@@ -79,7 +85,6 @@ export function statesMarkdown(): string {
   for (const reason of ['permission', 'stopped'] as const) {
     rows.push(`| \`${statusBadge('stuck', reason)}\` | ${REASON_MEANINGS[reason]}; ${STATUS_MEANINGS.stuck} |`);
   }
-  for (const status of ['snoozed', 'quiet', 'active'] as const) rows.push(`| \`${statusBadge(status, null)}\` | ${STATUS_MEANINGS[status]} |`);
-  rows.push(`| \`${ANSWERED_BADGE}\` | ${ANSWERED_MEANING} (dashboard only) |`);
+  for (const status of ['snoozed', 'answered', 'idle', 'quiet', 'active'] as const) rows.push(`| \`${statusBadge(status, null)}\` | ${STATUS_MEANINGS[status]} |`);
   return rows.join('\n');
 }

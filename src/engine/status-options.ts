@@ -3,19 +3,22 @@
 // the options a host's views call for, and the tmux commands that turn the last written set into
 // the next one (only values that changed are written).
 //
-// - pane and window `@corral_state`: permission | stopped | snoozed | active | quiet (a window takes
-//   its most urgent pane's);
-// - pane `@corral_since`: when a waiting pane began to wait (epoch ms; empty otherwise), the
-//   dashboard's order among waiting panes;
+// - pane and window `@corral_state`: permission | stopped | snoozed | answered | idle | active | quiet
+//   (a window takes its most urgent pane's; only permission and stopped wait for a person);
+// - pane `@corral_since`: since when a waiting pane's wait has been on screen (epoch ms; empty
+//   otherwise), the same moment in every corral process, the dashboard's order among waiting panes;
 // - session `@corral_session_waiting` and `@corral_session_waiting_reason`: how many of its panes
 //   wait for a person, and the most urgent reason (permission before stopped);
 // - global `@corral_waiting` and `@corral_waiting_reason`: the same for the whole server.
 //
 // With them, pane `@corral_quiet` (quiet-record.ts): since when a pane that is not active has been
-// quiet, which another corral takes over; it stays after corral stops, for the next one.
+// quiet, which another corral takes over; and pane `@corral_attention` (attention/record.ts): its
+// wait and what the person saw and decided, written compare-and-set. Both stay after corral stops,
+// for the next one.
 
 import { paneStatus } from './pane-status.js';
 import { QUIET_OPTION, quietRecordValue } from './quiet-record.js';
+import { ATTENTION_OPTION } from './attention/record.js';
 import type { PaneView, StuckReason } from './types.js';
 
 export const STATE_OPTION = '@corral_state';
@@ -26,14 +29,15 @@ export const SESSION_WAITING_OPTION = '@corral_session_waiting';
 export const SESSION_WAITING_REASON_OPTION = '@corral_session_waiting_reason';
 
 /** The word a status line shows for a pane (and, for its most urgent pane, a window). */
-export type StatusWord = StuckReason | 'snoozed' | 'active' | 'quiet';
+export type StatusWord = StuckReason | 'snoozed' | 'answered' | 'idle' | 'active' | 'quiet';
 
 /** Most urgent first. */
-export const STATUS_WORDS: readonly StatusWord[] = ['permission', 'stopped', 'snoozed', 'active', 'quiet'];
+export const STATUS_WORDS: readonly StatusWord[] = ['permission', 'stopped', 'snoozed', 'answered', 'idle', 'active', 'quiet'];
 
 export function statusWord(view: PaneView, now: number): StatusWord {
   const status = paneStatus(view, now);
-  return status === 'stuck' ? (view.reason ?? 'stopped') : status;
+  if (status !== 'stuck') return status;
+  return view.attention.need === 'asks' ? 'permission' : 'stopped';
 }
 
 /** Waiting for a person: stuck and not snoozed. */
@@ -45,7 +49,7 @@ export type OptionScope = 'pane' | 'window' | 'session' | 'global';
 
 /** Options a stopping writer leaves in place for the corral that comes next. */
 export function keptAfterStop(slot: OptionSlot): boolean {
-  return slot.name === QUIET_OPTION;
+  return slot.name === QUIET_OPTION || slot.name === ATTENTION_OPTION;
 }
 
 /** One option on one tmux object: `pane %3 @corral_state`, `global - @corral_waiting`. */
@@ -95,7 +99,7 @@ export function desiredOptions(views: readonly PaneView[], now: number): StatusO
     const word = statusWord(view, now);
     const { paneId, windowId, sessionId } = view.pane;
     set('pane', paneId, STATE_OPTION, word);
-    set('pane', paneId, SINCE_OPTION, waits(word) ? String(view.stuckSince ?? view.quietSince) : '');
+    set('pane', paneId, SINCE_OPTION, waits(word) ? String(waitedSince(view)) : '');
     // Written once a pane turns quiet, not while it prints: no write per capture of a busy pane.
     if (word !== 'active' && view.contentHash !== '') set('pane', paneId, QUIET_OPTION, quietRecordValue(view.quietSince, view.contentHash));
     const window = windows.get(windowId);
@@ -116,6 +120,11 @@ export function desiredOptions(views: readonly PaneView[], now: number): StatusO
   set('global', '-', WAITING_OPTION, String(server.waiting));
   set('global', '-', WAITING_REASON_OPTION, server.reason ?? '');
   return out;
+}
+
+/** Since when a waiting pane has waited: its wait's first moment on screen (the same in every corral process). */
+export function waitedSince(view: PaneView): number {
+  return view.waitSince ?? view.stuckSince ?? view.quietSince;
 }
 
 function scopeFlags(slot: OptionSlot): string[] {

@@ -8,6 +8,7 @@
 // by its pid when it ran on this machine.
 
 import { ACTIVE_WINDOW_MS } from './pane-status.js';
+import { ATTENTION_OPTION, ATTENTION_STAMP_OPTION, RECORD_CHARS } from './attention/record.js';
 import { desiredOptions, keptAfterStop, nextQuietAt, optionCommands, parseSlotKey, unsetOptionCommand, type OptionSlot, type StatusOptions } from './status-options.js';
 import type { TmuxClient } from './tmux/client.js';
 import { type Clock, type EngineStore, type PaneView, type Timers } from './types.js';
@@ -57,6 +58,34 @@ export function liveWriters(shown: string, machine: string, alive: (pid: number)
   return live;
 }
 
+/** The last attention record a writer tried to put on a pane, and the value it expected to replace. */
+export type AttentionAttempts = Map<string, { readonly record: string; readonly over: string }>;
+
+/**
+ * The commands that put each pane's attention record (attention/record.ts) where tmux keeps it,
+ * compare-and-set: tmux replaces the value only while it still holds the one this process last
+ * listed, so a record another corral wrote meanwhile is never overwritten blind (the next listing
+ * brings it, the engine joins it with its own, and the joined one is written then). Each write also
+ * sets the global stamp every corral process subscribes to. Nothing while nothing changed.
+ */
+export function attentionCommands(views: readonly PaneView[], attempts: AttentionAttempts, stamp: number): string[][] {
+  const commands: string[][] = [];
+  for (const view of views) {
+    const { record } = view.attention;
+    const over = view.pane.attentionRecord;
+    const paneId = view.pane.paneId;
+    const last = attempts.get(paneId);
+    if (!view.online || record === '' || record === over || (last?.record === record && last.over === over)) continue;
+    if (!/^%\d+$/.test(paneId) || !new RegExp(`^[${RECORD_CHARS}]*$`).test(record + over)) continue;
+    attempts.set(paneId, { record, over });
+    const current = `#{s/[^${RECORD_CHARS}]//:${ATTENTION_OPTION}}`;
+    commands.push(['if-shell', '-F', '-t', paneId, `#{==:${current},${over}}`, `set-option -p -t ${paneId} ${ATTENTION_OPTION} ${record}`]);
+  }
+  if (commands.length > 0) commands.push(['set-option', '-q', '-g', ATTENTION_STAMP_OPTION, String(Math.floor(stamp))]);
+  for (const paneId of attempts.keys()) if (!views.some((v) => v.pane.paneId === paneId)) attempts.delete(paneId);
+  return commands;
+}
+
 /** Whether an option's pane, window or session is gone (it took its options with it). */
 function closedWith(views: readonly PaneView[]): (slot: OptionSlot) => boolean {
   const live = new Set(views.map((v) => v.pane.paneId));
@@ -86,6 +115,7 @@ export function startStatusWriter(options: StatusWriterOptions): StatusWriter {
   const timers = options.timers ?? systemTimers;
   const self = writerOption(options.machine, options.pid);
   let written: StatusOptions = new Map();
+  const attempts: AttentionAttempts = new Map();
   let writes = 0;
   let registered = false;
   let stopped = false;
@@ -98,7 +128,7 @@ export function startStatusWriter(options: StatusWriterOptions): StatusWriter {
     const views = engine.getSnapshot().panes;
     const now = clock.now();
     const wanted = desiredOptions(views, now);
-    const commands = optionCommands(written, wanted, closedWith(views));
+    const commands = [...optionCommands(written, wanted, closedWith(views)), ...attentionCommands(views, attempts, now)];
     if (!registered) commands.unshift(['set-option', '-q', '-g', self, '1']);
     if (commands.length > 0) {
       try {
@@ -110,6 +140,7 @@ export function startStatusWriter(options: StatusWriterOptions): StatusWriter {
         failing = false;
       } catch (error) {
         if (!failing) options.log?.(`cannot write status options on ${tmux.serverLabel}: ${(error as Error).message}`);
+        attempts.clear();
         failing = true;
       }
     }

@@ -1,6 +1,11 @@
 // Plain data shared by the engine, the dashboard and the servers.
 // Nothing here does I/O; every other part of corral speaks in these shapes.
 
+import type { AttentionView } from './attention/attention.js';
+import type { AnswerMark } from './attention/record.js';
+
+export type { AttentionView, AnswerMark };
+
 /** Which tmux server to talk to: the default one, `-L name` or `-S path`. */
 export type TmuxSocket =
   | { readonly kind: 'default' }
@@ -73,6 +78,8 @@ export interface PaneInfo {
    * and that screen's hash (see quiet-record.ts; '' when none). Read from full listings only.
    */
   readonly quietRecord: string;
+  /** The pane's `@corral_attention` option: what needs the person there and what they saw and decided (attention/record.ts; '' when none). */
+  readonly attentionRecord: string;
 }
 
 export type StuckReason = 'permission' | 'stopped';
@@ -145,8 +152,10 @@ export interface PaneView {
    */
   readonly waitSince: number | null;
   readonly stuckSince: number | null;
-  /** Seen by the user (snoozed) until it shows another prompt or new output. */
+  /** Snoozed by the person until it shows another prompt or new output (the same as attention.snoozed). */
   readonly acknowledged: boolean;
+  /** What needs the person here, and what they have seen and decided (attention/attention.ts). */
+  readonly attention: AttentionView;
   /** Visible screen, trailing spaces and trailing blank lines removed. Empty before the first capture. */
   readonly lines: readonly string[];
   readonly screenHash: string;
@@ -269,8 +278,12 @@ export interface Timers {
 
 /** What the dashboard and the servers may ask of the running engine besides reading the store. */
 export interface EngineHandle extends EngineStore {
-  /** Marks a stuck pane as seen (snoozed) until it shows another prompt or new output. */
+  /** Snoozes a stuck pane until it shows another prompt or new output (kept in its attention record). */
   acknowledge(key: string): void;
+  /** The person looked at the pane (a jump went there, its page card or terminal was opened). */
+  markSeen(key: string): void;
+  /** An answer was typed into the pane on the screen of content hash `contentHash`, from `surface`. */
+  markAnswered(key: string, answer: { readonly surface: string; readonly what: string }, contentHash: string): void;
   /**
    * The panes a person looks at now (the dashboard's selection), in place of the last call's: each
    * is captured whenever it printed, every poll, where a pane that keeps printing is otherwise

@@ -289,11 +289,12 @@ function updateCard(card: Card, pane: ListedPane, write: boolean): void {
   card.target.textContent = where(pane);
   node.classList.toggle('offline', pane.online === false);
   if (pane.online === false) card.badge.textContent = 'offline';
-  const title = pane.title && pane.title !== pane.command ? pane.title : '';
-  card.name.textContent = [pane.label, pane.command, title, pane.cwd].filter(Boolean).join(' · ');
+  card.name.textContent = pane.name || pane.command;
   const stuck = pane.status === 'stuck';
-  card.reason.hidden = !stuck || !pane.reason_text;
-  card.reason.textContent = pane.reason_text || '';
+  // What the wait asks (the command, the file, the question) says more than the reason's words.
+  const why = pane.ask || pane.reason_text || '';
+  card.reason.hidden = !stuck || !why;
+  card.reason.textContent = why;
   const prompt = pane.prompt;
   card.prompt.hidden = !(stuck && prompt);
   card.prompt.textContent = prompt ? prompt.lines.join('\n') : '';

@@ -20,6 +20,8 @@ export interface ListedPane {
   online: boolean;
   target: string;
   label: string | null;
+  name?: string | undefined;
+  ask?: string | null | undefined;
   title: string;
   command: string;
   cwd: string;

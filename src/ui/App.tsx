@@ -18,7 +18,7 @@ import { useFocus } from './use-focus.js';
 import { Header, headerText } from './Header.js';
 import { HelpOverlay } from './HelpOverlay.js';
 import { planLayout, type Layout } from './layout.js';
-import { ANSWERED_BADGE, OFFLINE_BADGE, countStatuses, paneStatus, quietMs, statusBadge } from '../engine/pane-status.js';
+import { OFFLINE_BADGE, countStatuses, paneStatus, quietMs, statusBadge } from '../engine/pane-status.js';
 import { collapsedHostLine, hostDown, hostLine, isWaiting, paneWhere } from './hosts.js';
 import { matchesFilter, paneLabel } from './pane-label.js';
 import type { RowModel } from './PaneRow.js';
@@ -132,7 +132,7 @@ interface RowSettings {
 }
 
 /**
- * One row's model: its status (answered from here, until its screen changes), badge, names and
+ * One row's model: its status (answered, from here or anywhere, until its screen changes), badge, names and
  * timer; `withHost`: the target names the pane's host (the waiting panes of every host).
  */
 function rowModelOf(view: PaneView, answered: UiState['answered'], s: RowSettings, withHost: boolean): RowModel {
@@ -141,11 +141,7 @@ function rowModelOf(view: PaneView, answered: UiState['answered'], s: RowSetting
   return {
     key: view.key,
     status,
-    badge: !view.online
-      ? OFFLINE_BADGE
-      : status === 'answered'
-        ? ANSWERED_BADGE
-        : statusBadge(status, view.reason, s.layout.columns.shortBadge),
+    badge: !view.online ? OFFLINE_BADGE : statusBadge(status, view.reason, s.layout.columns.shortBadge),
     target: withHost ? paneWhere(view) : view.target,
     label: paneLabel(view, s.hostName),
     cwd: shortCwd(view.pane.cwd, s.home, s.layout.columns.cwd),

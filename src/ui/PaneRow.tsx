@@ -9,8 +9,7 @@ import type { PaneStatus } from '../engine/pane-status.js';
 
 export interface RowModel {
   readonly key: string;
-  /** `answered`: the dashboard's mark for a pane answered from it, until its screen changes. */
-  readonly status: PaneStatus | 'answered';
+  readonly status: PaneStatus;
   readonly badge: string;
   readonly target: string;
   readonly label: string;
@@ -28,6 +27,7 @@ const STATUS_COLORS: Record<RowModel['status'], string> = {
   quiet: 'blue',
   active: 'green',
   answered: 'cyan',
+  idle: 'gray',
 };
 
 interface Props {

@@ -1,6 +1,7 @@
 // Row order for the dashboard: the engine's pane order (engine/pane-order.ts), recomputed only at
 // moments the caller chooses (see state.ts), so rows do not jump while someone moves through them.
 
+import { needsPerson } from '../engine/pane-status.js';
 import { compareViews } from '../engine/pane-order.js';
 import type { PaneView } from '../engine/types.js';
 
@@ -26,7 +27,7 @@ export function keepOrder(order: readonly string[], panes: readonly PaneView[]):
 /** Identifies the set of panes that wait for you (stuck, not snoozed, host up); a change triggers a re-sort. */
 export function stuckSetKey(panes: readonly PaneView[]): string {
   return panes
-    .filter((v) => v.state === 'stuck' && !v.acknowledged && v.online)
+    .filter(needsPerson)
     .map((v) => v.key)
     .sort()
     .join(' ');

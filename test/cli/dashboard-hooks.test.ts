@@ -21,6 +21,8 @@ function engineWith(flags: Record<string, unknown>): Engine & { readonly setting
     getSnapshot: () => ({ panes: [] }) as unknown as EngineSnapshot,
     subscribe: () => () => undefined,
     acknowledge: () => undefined,
+    markSeen: () => undefined,
+    markAnswered: () => undefined,
     focus: () => undefined,
     observeHook: () => false,
     pollNow: async () => undefined,

@@ -20,6 +20,8 @@ function fakeEngine(port: number): Engine & { readonly settings: Settings; reado
     getSnapshot: () => ({ panes: [] }) as unknown as EngineSnapshot,
     subscribe: () => () => undefined,
     acknowledge: () => undefined,
+    markSeen: () => undefined,
+    markAnswered: () => undefined,
     focus: () => undefined,
     observeHook: () => false,
     pollNow: async () => undefined,

@@ -51,6 +51,7 @@ function fakeEngine(options: { terminalClient?: boolean; verdict?: PromptVerdict
   };
   const listeners = new Set<(e: CorralEvent) => void>();
   let polls = 0;
+  const answered: { key: string; surface: string; what: string }[] = [];
   const view = paneView({ pane: { sessionName: 'work', windowIndex: 2 }, screenHash: hashScreen(SCREEN), verdict: options.verdict ?? null });
   const engine = {
     tmux: new TmuxClient({ socket: { kind: 'name', name: 'work' }, runner }),
@@ -64,6 +65,7 @@ function fakeEngine(options: { terminalClient?: boolean; verdict?: PromptVerdict
       cycle: 1,
     }),
     pollNow: async () => void (polls += 1),
+    markAnswered: (key: string, answer: { surface: string; what: string }) => void answered.push({ key, ...answer }),
     onEvent: (l: (e: CorralEvent) => void) => {
       listeners.add(l);
       return () => listeners.delete(l);
@@ -71,7 +73,7 @@ function fakeEngine(options: { terminalClient?: boolean; verdict?: PromptVerdict
   } as unknown as DashboardEngine;
   const emit = (e: CorralEvent) => listeners.forEach((l) => l(e));
   const setScreen = (text: string) => void (screen = text);
-  return { engine, calls, view, emit, polls: () => polls, setScreen };
+  return { engine, calls, view, emit, polls: () => polls, setScreen, answered };
 }
 
 /** The pane port over the scripted engine's tmux, as the dashboard's services build it. */

@@ -13,6 +13,8 @@ const engine: EngineHandle & { observeHook(): boolean } = {
   getSnapshot: () => ({ panes: [] }) as unknown as EngineSnapshot,
   subscribe: () => () => undefined,
   acknowledge: () => undefined,
+  markSeen: () => undefined,
+  markAnswered: () => undefined,
   focus: () => undefined,
   pollNow: async () => undefined,
   onEvent: () => () => undefined,

@@ -245,6 +245,8 @@ function overlay(front: FakeEngine, back: EngineHandle): EngineHandle {
       return () => stops.forEach((stop) => stop());
     },
     acknowledge: (key) => front.acknowledge(key),
+    markSeen: (key) => front.markSeen(key),
+    markAnswered: (key, answer, hash) => front.markAnswered(key, answer, hash),
     focus: (keys) => front.focus(keys),
     pollNow: () => back.pollNow(),
     onEvent: (listener) => front.onEvent(listener),

@@ -1,7 +1,7 @@
 // Hand-driven stand-ins for the engine side: pane listings and views with sensible defaults, an
 // engine store whose panes a test sets, and dashboard actions that record what was asked.
 
-import type { CorralEvent, EngineHandle, EngineSnapshot, HostHealth, PaneInfo, PaneView, PromptVerdict } from '../../src/engine/types.js';
+import type { AttentionView, CorralEvent, EngineHandle, EngineSnapshot, HostHealth, PaneInfo, PaneView, PromptVerdict } from '../../src/engine/types.js';
 import type { SendItem } from '../../src/engine/keys.js';
 import { planAnswer } from '../../src/engine/answer-plan.js';
 import type { StartRequest } from '../../src/engine/pane-launch.js';
@@ -17,6 +17,9 @@ export interface FakeEngine extends EngineHandle {
   readonly acknowledged: string[];
   /** Each focus() call's keys, in order. */
   readonly focused: (readonly string[])[];
+  /** Keys of the panes marked seen, and the answers marked, in order. */
+  readonly seen: string[];
+  readonly answered: { key: string; surface: string; what: string }[];
 }
 
 export function fakeEngine(
@@ -32,9 +35,13 @@ export function fakeEngine(
   };
   const acknowledged: string[] = [];
   const focused: (readonly string[])[] = [];
+  const seen: string[] = [];
+  const answered: { key: string; surface: string; what: string }[] = [];
   return {
     acknowledged,
     focused,
+    seen,
+    answered,
     focus(keys) {
       focused.push([...keys]);
     },
@@ -47,8 +54,14 @@ export function fakeEngine(
       acknowledged.push(key);
       publish({
         ...snapshot,
-        panes: snapshot.panes.map((v) => (v.key === key ? { ...v, acknowledged: true } : v)),
+        panes: snapshot.panes.map((v) => (v.key === key ? { ...v, acknowledged: true, attention: fakeAttention(v.state, v.reason, true) } : v)),
       });
+    },
+    markSeen(key) {
+      seen.push(key);
+    },
+    markAnswered(key, answer) {
+      answered.push({ key, ...answer });
     },
     pollNow: async () => {},
     onEvent: (_listener: (event: CorralEvent) => void) => () => {},
@@ -89,6 +102,7 @@ export function paneInfo(overrides: Partial<PaneInfo> = {}): PaneInfo {
     windowActivity: 0,
     hookRecord: '',
     quietRecord: '',
+    attentionRecord: '',
     ...overrides,
   };
 }
@@ -119,7 +133,23 @@ export function paneView(overrides: Partial<Omit<PaneView, 'pane'>> & { pane?: P
     contentHash: rest.screenHash ?? `h${pane.paneId}`,
     hook: null,
     ...rest,
+    attention: rest.attention ?? fakeAttention(rest.state ?? 'monitoring', rest.reason ?? null, rest.acknowledged ?? false),
   };
+}
+
+/** A view with some fields changed, its attention following its new state (unless the changes give one). */
+export function restate(view: PaneView, changes: Partial<PaneView>): PaneView {
+  const next = { ...view, ...changes };
+  return { ...next, attention: changes.attention ?? fakeAttention(next.state, next.reason, next.acknowledged) };
+}
+
+/**
+ * The attention a test's view has unless it says otherwise: a stuck pane needs the person (a
+ * permission prompt asks, a stopped one is new) until it is snoozed.
+ */
+export function fakeAttention(state: PaneView['state'], reason: PaneView['reason'], snoozed: boolean): AttentionView {
+  const need = state !== 'stuck' || snoozed ? null : reason === 'permission' ? 'asks' : 'new';
+  return { need, seenAt: null, snoozed: state === 'stuck' && snoozed, answered: null, ask: null, worked: true, record: '' };
 }
 
 export interface RecordedAction {

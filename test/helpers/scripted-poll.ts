@@ -4,6 +4,7 @@
 
 import { HOOK_RECORD_FORMAT } from '../../src/engine/hooks/hook-record.js';
 import { QUIET_OPTION, QUIET_RECORD_FORMAT } from '../../src/engine/quiet-record.js';
+import { ATTENTION_OPTION, ATTENTION_RECORD_FORMAT } from '../../src/engine/attention/record.js';
 import type { TmuxResult, TmuxRunner } from '../../src/engine/tmux/runner.js';
 
 export interface PolledPane {
@@ -20,6 +21,8 @@ export interface PolledPane {
   hookRecord?: string;
   /** The pane's `@corral_quiet` option (see quiet-record.ts). */
   quietRecord?: string;
+  /** The pane's `@corral_attention` option (see attention/record.ts). */
+  attentionRecord?: string;
   /** Its foreground command (bash by default). */
   command?: string;
 }
@@ -60,7 +63,7 @@ function variables(p: PolledPane): Record<string, string> {
 
 function expand(format: string, p: PolledPane): string {
   const vars = variables(p);
-  return format.replaceAll(HOOK_RECORD_FORMAT, p.hookRecord ?? '').replaceAll(QUIET_RECORD_FORMAT, p.quietRecord ?? '').replace(/#\{([a-z_]+)\}/g, (whole, name: string) => {
+  return format.replaceAll(HOOK_RECORD_FORMAT, p.hookRecord ?? '').replaceAll(QUIET_RECORD_FORMAT, p.quietRecord ?? '').replaceAll(ATTENTION_RECORD_FORMAT, p.attentionRecord ?? '').replace(/#\{([a-z_]+)\}/g, (whole, name: string) => {
     const value = vars[name];
     if (value === undefined) throw new Error(`the scripted tmux knows no format variable ${whole}`);
     return value;
@@ -116,6 +119,13 @@ export function scriptedPoll(panes: readonly PolledPane[], serverSeconds: () => 
         const value = cmd.includes('-F') ? cmd.at(-1)!.replaceAll('#{pane_current_command}', p.command ?? 'bash') : cmd.at(-1)!;
         if (cmd.at(cmd.includes('-u') ? -1 : -2) === '@corral_hook') p.hookRecord = cmd.includes('-u') ? '' : value;
         if (cmd.at(cmd.includes('-u') ? -1 : -2) === QUIET_OPTION) p.quietRecord = cmd.includes('-u') ? '' : value;
+        if (cmd.at(cmd.includes('-u') ? -1 : -2) === ATTENTION_OPTION) p.attentionRecord = cmd.includes('-u') ? '' : value;
+      } else if (cmd[0] === 'if-shell' && cmd.includes('-F') && cmd.at(-1)!.includes(ATTENTION_OPTION)) {
+        // The attention record's compare-and-set: `#{==:#{s/…//:@corral_attention},OLD}`, then `set-option -p -t %N @corral_attention NEW`.
+        const p = panes.find((x) => x.id === cmd[cmd.indexOf('-t') + 1]);
+        const wanted = /,([A-Za-z0-9._-]*)\}$/.exec(cmd.at(-2)!)?.[1];
+        const value = cmd.at(-1)!.split(' ').at(-1)!;
+        if (p && wanted !== undefined && (p.attentionRecord ?? '') === wanted) p.attentionRecord = value;
       } else if (cmd[0] === 'if-shell' && cmd.includes('-F')) {
         // `#{==:#{@corral_hook},VALUE}` then `set-option -p -u -t %N @corral_hook`: compare and clear.
         const p = panes.find((x) => x.id === cmd[cmd.indexOf('-t') + 1]);

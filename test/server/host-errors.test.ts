@@ -27,6 +27,8 @@ function recordingPort(panes: readonly PaneView[], calls: string[], answer = 'fi
     getSnapshot: () => snapshot,
     subscribe: () => () => undefined,
     acknowledge: (key) => calls.push(`acknowledge ${key}`),
+    markSeen: (key) => calls.push(`seen ${key}`),
+    markAnswered: (key) => calls.push(`answered ${key}`),
     focus: () => undefined,
     pollNow: async () => undefined,
     onEvent: () => () => undefined,

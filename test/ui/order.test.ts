@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keepOrder, sortPaneIds, stuckSetKey } from '../../src/ui/order.js';
-import { paneView } from '../helpers/fake-engine.js';
+import { paneView, restate } from '../helpers/fake-engine.js';
 
 describe('sortPaneIds', () => {
   it('puts permission before stopped (each longest stuck first), then snoozed, then by quiet time', () => {
@@ -39,7 +39,7 @@ describe('stuckSetKey', () => {
     const s2 = paneView({ state: 'stuck' });
     const calm = paneView();
     expect(stuckSetKey([s1, calm, s2])).toBe(stuckSetKey([s2, s1]));
-    expect(stuckSetKey([s1, { ...s2, acknowledged: true }])).toBe(stuckSetKey([s1]));
+    expect(stuckSetKey([s1, restate(s2, { acknowledged: true })])).toBe(stuckSetKey([s1]));
     expect(stuckSetKey([s1])).not.toBe(stuckSetKey([s2]));
   });
 });

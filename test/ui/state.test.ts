@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RESORT_IDLE_MS, applyEdit, initialUiState, uiReducer, type UiState } from '../../src/ui/state.js';
-import { paneView } from '../helpers/fake-engine.js';
+import { paneView, restate } from '../helpers/fake-engine.js';
 
 const ids = (...views: { pane: { paneId: string } }[]) => views.map((v) => v.pane.paneId);
 
@@ -32,7 +32,7 @@ describe('uiReducer sync', () => {
     // The first look lists the panes before their screens are known: nothing is stuck yet.
     let state = uiReducer(initialUiState, { type: 'sync', panes: [a, b, c], now: 10_000 });
     expect(state.selectedId).toBe(a.pane.paneId);
-    const cPermission = { ...c, state: 'stuck' as const, reason: 'permission' as const, stuckSince: 10_100 };
+    const cPermission = restate(c, { state: 'stuck' as const, reason: 'permission' as const, stuckSince: 10_100 });
     state = uiReducer(state, { type: 'sync', panes: [a, b, cPermission], now: 10_200 });
     expect(state.order).toEqual(ids(c, a, b));
     expect(state.selectedId).toBe(c.pane.paneId);
@@ -44,7 +44,7 @@ describe('uiReducer sync', () => {
     let state = uiReducer(initialUiState, { type: 'sync', panes: [a, b, c], now: 10_000 });
     state = uiReducer(state, { type: 'move', visible: state.order, delta: 1, now: 10_000 });
     expect(state.selectedId).toBe(b.pane.paneId);
-    const cStuck = { ...c, state: 'stuck' as const, reason: 'stopped' as const, stuckSince: 10_100 };
+    const cStuck = restate(c, { state: 'stuck' as const, reason: 'stopped' as const, stuckSince: 10_100 });
     state = uiReducer(state, { type: 'sync', panes: [a, b, cStuck], now: 10_200 });
     // c is most urgent and goes to the top; b keeps row 1 under the cursor.
     expect(state.order).toEqual(ids(c, b, a));
@@ -57,8 +57,8 @@ describe('uiReducer sync', () => {
   });
 
   it('keeps an answered pane selected and marked until its screen changes; the next stuck pane never takes the cursor', () => {
-    const s1 = { ...a, state: 'stuck' as const, reason: 'permission' as const, stuckSince: 1_000 };
-    const s2 = { ...b, state: 'stuck' as const, reason: 'permission' as const, stuckSince: 2_000 };
+    const s1 = restate(a, { state: 'stuck' as const, reason: 'permission' as const, stuckSince: 1_000 });
+    const s2 = restate(b, { state: 'stuck' as const, reason: 'permission' as const, stuckSince: 2_000 });
     let state = uiReducer(initialUiState, { type: 'sync', panes: [s1, s2, c], now: 10_000 });
     state = uiReducer(state, { type: 'start-answer', key: a.key, hash: s1.contentHash, now: 10_000 });
     state = uiReducer(state, {

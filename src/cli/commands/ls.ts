@@ -1,9 +1,11 @@
 // `corral ls`: one look at every watched pane: state, quiet time, last line; or the same as JSON.
 // States are the dashboard's words (engine/pane-status.ts): STUCK permission, STUCK stopped,
-// snoozed, quiet, active.
+// snoozed, answered, idle, quiet, active; names and order are the dashboard's too.
 
 import { formatDuration } from '../../engine/durations.js';
-import { OFFLINE_BADGE, paneStatus, statusBadge } from '../../engine/pane-status.js';
+import { OFFLINE_BADGE, needsPerson, paneStatus, statusBadge } from '../../engine/pane-status.js';
+import { compareViews } from '../../engine/pane-order.js';
+import { paneLabel } from '../../engine/pane-name.js';
 import { hostProblem } from '../../engine/host-status.js';
 import { terminalSafe, terminalSafeJson } from '../../engine/terminal-text.js';
 import type { PaneView } from '../../engine/types.js';
@@ -45,7 +47,10 @@ export const lsCommand: Command = {
   usage: 'ls [--json]',
   details: [
     'Takes two quick looks at the server (list, then capture) and prints a table, or JSON with --json.',
-    `STATE is ${statusBadge('stuck', 'permission')} / ${statusBadge('stuck', 'stopped')} (waits for you), ${statusBadge('snoozed', null)}, ${statusBadge('quiet', null)} or ${statusBadge('active', null)} (changed in the last 5 s); ${OFFLINE_BADGE} while its host is down.`,
+    `STATE is ${statusBadge('stuck', 'permission')} / ${statusBadge('stuck', 'stopped')} (waits for you), ${statusBadge('snoozed', null)}, ${statusBadge('answered', null)}, ${statusBadge('idle', null)} (at its prompt, seen), ${statusBadge('quiet', null)} or ${statusBadge('active', null)} (changed in the last 5 s); ${OFFLINE_BADGE} while its host is down.`,
+    'With --json, each pane also says what its wait asks ("ask"), since when it waits ("waitSince", the',
+    'same moment in every corral process), the screen token `next --answer --screen` takes ("screen"),',
+    'and when you last looked at it ("seenAt").',
     'With --json, each pane also says what its agent hooks last claimed ("hook") and where the screen',
     'disagrees ("disagreement"). Hook claims are read from the panes themselves, where the corral that',
     'received them recorded them, so ls shows the state the running dashboard or serve shows; when no',
@@ -71,7 +76,7 @@ export const lsCommand: Command = {
     for (const host of several ? down : []) stderr.write(`corral: ${hostProblem(host)}\n`);
     if (several && down.length === snapshot.hosts.length) return 1;
     const now = Date.now();
-    const panes = [...snapshot.panes].sort((a, b) => Number(b.state === 'stuck') - Number(a.state === 'stuck') || a.quietSince - b.quietSince);
+    const panes = [...snapshot.panes].sort(compareViews);
     if (panes.some((v) => v.hook !== null) && !(await hookReceiverAnswers(settings, env))) {
       stderr.write(
         `corral: no corral receives agent hooks at ${hookReceiverUrl(settings)}: hooks that know their pane record themselves on it, others (Codex run by its daemon) are lost until corral serve or the dashboard runs\n`,
@@ -84,13 +89,20 @@ export const lsCommand: Command = {
         paneId: v.pane.paneId,
         target: v.target,
         label: v.label,
+        name: paneLabel(v),
         title: v.pane.title,
         command: v.pane.command,
         cwd: v.pane.cwd,
         status: paneStatus(v, now),
+        waiting: needsPerson(v),
         state: v.state,
         reason: v.reason,
         message: v.message,
+        ask: v.attention.ask,
+        waitSince: v.waitSince,
+        seenAt: v.attention.seenAt,
+        answered: v.attention.answered,
+        screen: v.contentHash,
         quietMs: Math.max(0, now - v.quietSince),
         busy: v.verdict?.busy ?? false,
         lastLine: lastLine(v),
@@ -107,15 +119,15 @@ export const lsCommand: Command = {
     }
     const width = (stdout as NodeJS.WriteStream).columns ?? 120;
     const rows = [
-      [...(several ? ['HOST'] : []), 'STATE', 'PANE', 'TARGET', 'QUIET', 'COMMAND', 'LAST LINE'],
+      [...(several ? ['HOST'] : []), 'STATE', 'PANE', 'TARGET', 'QUIET', 'NAME', 'LAST LINE'],
       ...panes.map((v) => [
         ...(several ? [v.host] : []),
         v.online ? stateLabel(v, now) : OFFLINE_BADGE,
         v.key,
         v.target,
         formatDuration(now - v.quietSince),
-        v.pane.command,
-        lastLine(v),
+        paneLabel(v),
+        v.attention.need !== null && v.attention.ask !== null ? v.attention.ask : lastLine(v),
       ]),
     ];
     const fixed = rows[0]!.slice(0, -1).map((_, col) => Math.max(...rows.map((r) => terminalSafe(r[col] ?? '').length)) + 2);

@@ -9,28 +9,33 @@ import type { Command } from '../command.js';
 import { settingsOf } from '../command-settings.js';
 import { socketFromSettings } from '../setup.js';
 import { AnswerRefusedError, ScreenChangedError } from '../../engine/pane-port.js';
-import { answerMostUrgent, waitingPanes } from '../waiting.js';
+import { answerWaiting, ANSWER_BURST_MS, waitingPanes } from '../waiting.js';
 
 export const nextCommand: Command = {
   name: 'next',
   summary: 'switch a tmux client to the most urgent pane that waits for you',
-  usage: 'next [--client NAME] [--answer OPTION]',
+  usage: 'next [--client NAME] [--answer OPTION (--screen TOKEN | --yes)]',
   details: [
     'Finds the pane the dashboard would list first among those that wait (permission before stopped,',
     'each longest waiting first) and switches a tmux client to it: the one --client names, else the',
     'client of the pane this runs in ($TMUX_PANE), else the most recently active one. With --client the',
     'outcome is shown in that client\'s message line (for a key binding); otherwise it is printed.',
-    'With --answer OPTION it answers that pane instead, where it stays: only with an answer its prompt',
-    'offers (1, y, Enter ...), and only while it shows the screen corral just read (guarded, like the',
-    'dashboard\'s quick answers); otherwise nothing is typed and it says why (exit code 3).',
-    'Exit code 1 when no pane waits. In ~/.tmux.conf:',
+    'With --answer OPTION it answers a waiting pane instead, where it stays, and only the prompt you name:',
+    'alone, it types nothing and prints the pane it would answer, what that prompt asks, and its screen',
+    'token; --screen TOKEN (from that, or `screen` in `corral ls --json`) answers the pane showing that',
+    'screen, only while it still does. --yes answers the most urgent pane without naming it: UNSAFE, a',
+    'prompt you have not read may be answered; a second --yes within ' + `${ANSWER_BURST_MS / 1000} s that would answer another pane is`,
+    'refused (a double tap). Only an answer the prompt offers (1, y, Enter ...) is typed, never on a screen',
+    'answered already; otherwise nothing is typed and it says why (exit code 3). Exit code 1 when no pane',
+    'waits, 2 when there is no tmux server. In ~/.tmux.conf:',
     '  bind-key N run-shell -b \'corral next --client "#{client_name}"\'',
-    '  bind-key Y run-shell -b \'corral next --client "#{client_name}" --answer 1\'',
   ].join('\n'),
   settings: settingsOf('servers', 'engine', 'prompt').filter((key) => key !== 'pollIntervalMs' && key !== 'hosts'),
   flags: [
     { name: 'client', type: 'string', valueName: 'NAME', description: 'the tmux client to switch (#{client_name} in a key binding)' },
-    { name: 'answer', type: 'string', valueName: 'OPTION', description: 'answer the most urgent waiting pane with one of the answers its prompt offers, instead of switching to it' },
+    { name: 'answer', type: 'string', valueName: 'OPTION', description: 'answer a waiting pane with one of the answers its prompt offers, instead of switching to it (with --screen or --yes; alone it only says what it would answer)' },
+    { name: 'screen', type: 'string', valueName: 'TOKEN', description: 'with --answer: the screen token of the prompt to answer (from a dry run or `corral ls --json`)' },
+    { name: 'yes', type: 'boolean', description: 'with --answer: answer the most urgent pane without naming its screen (unsafe: a prompt you have not read may be answered)' },
   ],
   async run({ settings, env, flags, positionals, stdout, stderr }) {
     if (positionals.length > 0) throw new UsageError('corral next takes no arguments');
@@ -43,13 +48,21 @@ export const nextCommand: Command = {
       return code;
     };
     const answer = async (option: string): Promise<number> => {
-      const done = await answerMostUrgent({ ...settings, hosts: [] }, env, stderr, option);
+      const choice = { screen: typeof flags.screen === 'string' ? flags.screen : null, yes: flags.yes === true };
+      const done = await answerWaiting({ ...settings, hosts: [] }, env, stderr, option, choice);
       if (done === null) return say('no pane waits for you', 1);
+      if (done.kind === 'no-screen') return say(`no waiting pane shows screen ${done.token} (it changed, or was answered); nothing was typed`, 3);
+      const asks = (view: { attention: { ask: string | null }; message: string | null }) => view.attention.ask ?? view.message ?? '';
+      if (done.kind === 'would') {
+        return say(`would answer ${done.view.target} (${asks(done.view)}) with ${option}; nothing was typed. To answer it: corral next --answer ${option} --screen ${done.token}`, 3);
+      }
+      if (done.kind === 'burst') return say(`${done.last} was answered a moment ago; not answering ${done.view.target} (${asks(done.view)}) in the same burst; nothing was typed`, 3);
       const { view, plan, others } = done;
       return say(`answered ${view.target} (${view.reason ?? 'stopped'}): sent ${plan.label}${others > 0 ? ` (${others} more waiting)` : ''}`, 0);
     };
     try {
       if (typeof flags.answer === 'string') return await answer(flags.answer);
+      if (flags.screen !== undefined || flags.yes !== undefined) throw new UsageError('--screen and --yes go with --answer');
       // Only this server's panes: the client is on it.
       const waiting = await waitingPanes({ ...settings, hosts: [] }, env, stderr);
       const first = waiting.panes[0];

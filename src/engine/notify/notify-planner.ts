@@ -7,6 +7,7 @@
 // - stuck panes that arrive together are coalesced: from three on, one summary;
 // - at most `maxPerMinute` notifications a minute; what waits goes out later as one summary.
 
+import { needsPerson } from '../pane-status.js';
 import type { PaneView, StuckReason } from '../types.js';
 
 export interface NotifyRules {
@@ -120,7 +121,7 @@ export class NotifyPlanner {
     const later: Pending[] = [];
     for (const p of this.pending) {
       const view = byId.get(p.paneId);
-      if (!view || view.trackingId !== p.trackingId || view.state !== 'stuck' || view.acknowledged) continue;
+      if (!view || view.trackingId !== p.trackingId || !needsPerson(view)) continue;
       // Quiet, or holding its wait while it animates (a blinking dialog prints every second).
       const quietEnough = now - Math.min(view.quietSince, view.waitSince ?? view.quietSince) >= this.rules.minQuietMs;
       const onScreen = view.verdict?.prompt === true || now - p.since >= (this.rules.settleMs ?? SETTLE_MS);

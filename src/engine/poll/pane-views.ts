@@ -6,17 +6,23 @@ import { optInLabel } from '../scope.js';
 import { paneTarget } from '../tmux/commands.js';
 import type { HookView, PaneInfo, PaneView } from '../types.js';
 import type { PaneEntry } from './poll-step.js';
+import { attentionView, sameAttention, type WaitingMode } from '../attention/attention.js';
+import type { AttentionRecord } from '../attention/record.js';
 
 interface MadeView {
   readonly view: PaneView;
-  /** The track the view was made from (with the entry's pane and lines, all a view depends on). */
+  /** The track and attention record the view was made from (with the entry's pane and lines, all a view depends on). */
   readonly track: PaneTrack;
+  readonly attention: AttentionRecord;
 }
 
 export class PaneViews {
   private made = new Map<string, MadeView>();
 
-  constructor(private readonly prefix: string) {}
+  constructor(
+    private readonly prefix: string,
+    private readonly waiting: WaitingMode,
+  ) {}
 
   /** The views of `entries` in their order, and whether any is not the one handed out last time. */
   viewsOf(entries: ReadonlyMap<string, PaneEntry>): { readonly views: PaneView[]; readonly changed: boolean } {
@@ -27,7 +33,7 @@ export class PaneViews {
       const last = this.made.get(paneId);
       const view = this.viewOf(entry, last);
       if (view !== last?.view) changed = true;
-      made.set(paneId, { view, track: entry.track });
+      made.set(paneId, { view, track: entry.track, attention: entry.attention });
       views.push(view);
     }
     this.made = made;
@@ -43,7 +49,9 @@ export class PaneViews {
     const { pane, track, lines } = entry;
     const previous = last?.view ?? null;
     // Made from the same objects: the same view, without building one to compare.
-    if (previous !== null && last?.track === track && previous.pane === pane && previous.lines === lines) return previous;
+    if (previous !== null && last?.track === track && last.attention === entry.attention && previous.pane === pane && previous.lines === lines) return previous;
+    const made = attentionView(entry.attention, track, this.waiting);
+    const attention = previous !== null && sameAttention(previous.attention, made) ? previous.attention : made;
     const view: PaneView = {
       key: track.key,
       host: track.host,
@@ -60,7 +68,8 @@ export class PaneViews {
       quietSince: track.quietSince,
       waitSince: track.wait?.since ?? null,
       stuckSince: track.stuckSince,
-      acknowledged: track.acknowledged,
+      acknowledged: attention.snoozed,
+      attention,
       lines,
       screenHash: track.hash ?? '',
       contentHash: track.contentHash,
@@ -79,6 +88,7 @@ function sameView(a: PaneView, b: PaneView): boolean {
     a.waitSince === b.waitSince &&
     a.stuckSince === b.stuckSince &&
     a.acknowledged === b.acknowledged &&
+    a.attention === b.attention &&
     a.screenHash === b.screenHash &&
     a.contentHash === b.contentHash &&
     a.lines === b.lines &&

@@ -11,6 +11,9 @@ import { contentHash } from '../screen-content.js';
 import { readLines } from '../screen-hash.js';
 import { inScope, type ScopeOptions } from '../scope.js';
 import type { CorralEvent, PaneInfo, PromptVerdict } from '../types.js';
+import { mergeRecord, recordedSince, trackWait, withLook } from '../attention/attention.js';
+import { askOf } from '../attention/ask.js';
+import { decodeAttention, EMPTY_RECORD, type AttentionRecord } from '../attention/record.js';
 
 /** A captured screen and what was made of it: the same text again needs no new verdict. */
 export interface ScreenReading {
@@ -44,6 +47,11 @@ export interface PaneEntry {
   readonly clearedRecord: string;
   /** The pane's foreground command when its last hook came (its agent's). */
   readonly agentCommand: string;
+  /**
+   * The pane's attention record as this process holds it: its own wait joined with the record the
+   * last listing read (attention/attention.ts); what the status writer keeps in tmux.
+   */
+  readonly attention: AttentionRecord;
 }
 
 /** What one cycle got from tmux, and when. */
@@ -62,6 +70,8 @@ export interface PollListing {
   readonly cycle: number;
   /** For panes new to this listing: the latest their own terminal was used (see tty-output.ts), where known. */
   readonly usedBy?: ReadonlyMap<string, number>;
+  /** The panes a person looks at now: shown by an attached client they used recently (engine clock time of the look). */
+  readonly looked?: ReadonlySet<string>;
 }
 
 export interface StepContext {
@@ -144,7 +154,7 @@ interface PaneStep {
 /** A pane seen for the first time: registered, with what its hook record says. */
 function registerPane(pane: PaneInfo, listing: PollListing, context: StepContext): PaneStep {
   const step = register(pane, listing.now, context.host, listing.usedBy?.get(pane.paneId) ?? null);
-  const fresh: PaneEntry = { pane, track: step.track, lines: [], linesHash: null, captured: null, screen: null, hookRecord: '', clearedRecord: '', agentCommand: '' };
+  const fresh: PaneEntry = { pane, track: step.track, lines: [], linesHash: null, captured: null, screen: null, hookRecord: '', clearedRecord: '', agentCommand: '', attention: EMPTY_RECORD };
   const hooked = followHookRecord(fresh, pane, listing, context);
   return {
     entry: hooked.entry,
@@ -175,11 +185,32 @@ function updatePane(entry: PaneEntry, pane: PaneInfo, known: boolean, listing: P
       events.push(...step.events);
       if (step.track !== current.track) current = { ...current, track: step.track };
     }
-    return { entry: current, events, registeredNew: false, clearRecords };
+    return { entry: withAttention(current, pane, listing), events, registeredNew: false, clearRecords };
   }
   const screened = observeScreen(current, pane, text, listing, context);
   events.push(...screened.events);
-  return { entry: screened.entry, events, registeredNew: false, clearRecords };
+  return { entry: withAttention(screened.entry, pane, listing), events, registeredNew: false, clearRecords };
+}
+
+/**
+ * The pane's attention record after a listing: its wait as the record names it when both saw the
+ * same appearance of it (so every corral process counts it from the same moment), joined with the
+ * record tmux holds, what the wait asks, and the person's look.
+ */
+function withAttention(entry: PaneEntry, pane: PaneInfo, listing: PollListing): PaneEntry {
+  const listed = decodeAttention(pane.attentionRecord);
+  let track = entry.track;
+  const since = recordedSince(track, listed, listing.now);
+  if (since !== null && track.wait !== null) track = { ...track, wait: { ...track.wait, since } };
+  const wait = trackWait(track);
+  const own = entry.attention;
+  // Read from the screen once per wait (an animated frame does not make it ask anew).
+  const sameWait = wait !== null && own.wait !== null && own.wait.id === wait.id && own.wait.since === wait.since;
+  const ask = wait === null ? '' : sameWait && own.ask !== '' ? own.ask : askOf(track.verdict, entry.screen?.lines ?? [], track.hook?.claim === 'permission' ? track.hook.message : null);
+  let attention = mergeRecord(own, listed, wait, ask);
+  if (listing.looked?.has(pane.paneId)) attention = withLook(attention, listing.now);
+  if (track === entry.track && attention === own) return entry;
+  return { ...entry, track, attention };
 }
 
 /**

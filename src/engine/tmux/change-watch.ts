@@ -4,6 +4,7 @@
 // notifications for windows added and closed, a quiet server sends nothing at all. The value
 // also names the windows that printed, so a poll then lists only those (window-listing.ts).
 
+import { ATTENTION_STAMP_OPTION } from '../attention/record.js';
 import type { ControlClient, ControlHandlers } from './control-client.js';
 
 /**
@@ -31,6 +32,17 @@ export function watchFormat(): string {
 
 export function watchCommand(): string[] {
   return ['refresh-client', '-B', `${WATCH_SUBSCRIPTION}::${watchFormat()}`];
+}
+
+/**
+ * A second subscription, on one global value that every attention record write also sets (see
+ * attention/record.ts): a look, a snooze or an answer made in another corral process is told like
+ * output, and the next listing reads the records. One value, so tmux's check costs nothing per pane.
+ */
+export const RECORDS_SUBSCRIPTION = 'corral-records';
+
+export function recordsWatchCommand(): string[] {
+  return ['refresh-client', '-B', `${RECORDS_SUBSCRIPTION}::#{${ATTENTION_STAMP_OPTION}}`];
 }
 
 /**
@@ -101,7 +113,7 @@ export class ChangeWatch {
   }
 
   async subscribe(connection: ControlClient): Promise<void> {
-    const [reply] = await connection.run([watchCommand()]).catch(() => []);
+    const [reply] = await connection.run([watchCommand(), recordsWatchCommand()]).catch(() => []);
     if (reply?.ok === true && !connection.closed) this.watched = connection;
     // What happened before the subscription went untold: it counts as a change of anything.
     this.words = null;

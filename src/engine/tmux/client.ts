@@ -573,6 +573,20 @@ export class TmuxClient {
       .map((f) => ({ name: f[2]!, tty: f[3]!, sessionId: f[4]!, paneId: f[5]! }));
   }
 
+  /**
+   * The pane each attached terminal client shows, with the client's last key press (epoch ms, to
+   * the second); corral's own control connections are left out. Over the poll's connection.
+   */
+  async clientViews(): Promise<Array<{ readonly paneId: string; readonly activity: number }>> {
+    const out = await runChecked(this.commandRunner, ['list-clients', '-F', '#{client_control_mode} #{pane_id} #{client_activity}']);
+    const views: Array<{ paneId: string; activity: number }> = [];
+    for (const line of out.split('\n')) {
+      const [control, paneId = '', activity = ''] = line.split(' ');
+      if (control === '0' && /^%\d+$/.test(paneId) && /^\d+$/.test(activity)) views.push({ paneId, activity: Number(activity) * 1000 });
+    }
+    return views;
+  }
+
   /** Shows the pane on a client: its session, its window, the pane itself, in one step. */
   async jumpClient(client: string, paneId: string): Promise<void> {
     assertPaneId(paneId);
@@ -741,7 +755,8 @@ function sameActivity(a: PaneActivity, b: PaneActivity): boolean {
     a.inMode === b.inMode &&
     a.alternateOn === b.alternateOn &&
     a.windowActivity === b.windowActivity &&
-    a.hookRecord === b.hookRecord
+    a.hookRecord === b.hookRecord &&
+    a.attentionRecord === b.attentionRecord
   );
 }
 

@@ -3,6 +3,7 @@
 import { bufferedCapture } from './control-capture.js';
 import { HOOK_RECORD_FORMAT } from '../hooks/hook-record.js';
 import { QUIET_RECORD_FORMAT } from '../quiet-record.js';
+import { ATTENTION_RECORD_FORMAT } from '../attention/record.js';
 import type { PaneInfo } from '../types.js';
 import type { SendItem } from '../keys.js';
 import { assertPaneId } from './pane-id.js';
@@ -117,9 +118,9 @@ export function makeFraming(nonce: string): Framing {
   };
 }
 
-/** A full listing's format: every field, then the pane's hook record (see hook-record.ts) and quiet record (quiet-record.ts). */
+/** A full listing's format: every field, then the pane's hook record (see hook-record.ts), attention record (attention/record.ts) and quiet record (quiet-record.ts). */
 export function paneFormat(framing: Framing): string {
-  return [...PANE_FIELDS.map((field) => `#{${field}}`), HOOK_RECORD_FORMAT, QUIET_RECORD_FORMAT].join(framing.fieldSep) + framing.recordEnd;
+  return [...PANE_FIELDS.map((field) => `#{${field}}`), HOOK_RECORD_FORMAT, ATTENTION_RECORD_FORMAT, QUIET_RECORD_FORMAT].join(framing.fieldSep) + framing.recordEnd;
 }
 
 export function listPanesCommand(framing: Framing): TmuxCommand {
@@ -157,7 +158,7 @@ export function activityListCommand(): TmuxCommand {
 
 /** One pane's line of an activity listing. */
 function activityFormat(): string {
-  return [...ACTIVITY_FIELDS.map((field) => `#{${field}}`), HOOK_RECORD_FORMAT].join(' ');
+  return [...ACTIVITY_FIELDS.map((field) => `#{${field}}`), HOOK_RECORD_FORMAT, ATTENTION_RECORD_FORMAT].join(' ');
 }
 
 const PANE_ID = /^%\d+$/;
@@ -167,8 +168,8 @@ export type PaneNames = Pick<PaneInfo, 'sessionName' | 'windowName' | 'title' | 
 
 /** A pane's activity from its fields' text, in ACTIVITY_FIELDS order (the caller checked there are as many). */
 function activityOf(f: readonly string[]): PaneActivity {
-  const [paneId, sessionId, windowId, windowIndex, paneIndex, pid, dead, width, height, inMode, alternateOn, activity, hookRecord] = f as [
-    string, string, string, string, string, string, string, string, string, string, string, string, string,
+  const [paneId, sessionId, windowId, windowIndex, paneIndex, pid, dead, width, height, inMode, alternateOn, activity, hookRecord, attentionRecord] = f as [
+    string, string, string, string, string, string, string, string, string, string, string, string, string, string,
   ];
   return {
     paneId,
@@ -184,6 +185,7 @@ function activityOf(f: readonly string[]): PaneActivity {
     alternateOn: alternateOn === '1',
     windowActivity: toInt(activity) * 1000,
     hookRecord,
+    attentionRecord,
   };
 }
 
@@ -209,6 +211,7 @@ export function withNames(a: PaneActivity, names: PaneNames): PaneInfo {
     windowActivity: a.windowActivity,
     hookRecord: a.hookRecord,
     quietRecord: names.quietRecord,
+    attentionRecord: a.attentionRecord,
   };
 }
 
@@ -217,7 +220,7 @@ export function parseActivityList(text: string): PaneActivity[] {
   const panes: PaneActivity[] = [];
   for (const line of text.split('\n')) {
     const f = line.split(' ');
-    if (f.length !== ACTIVITY_FIELDS.length + 1 || !PANE_ID.test(f[0]!)) continue;
+    if (f.length !== ACTIVITY_FIELDS.length + 2 || !PANE_ID.test(f[0]!)) continue;
     panes.push(activityOf(f));
   }
   return panes;
@@ -235,11 +238,11 @@ export function parsePaneList(text: string, framing: Framing): PaneInfo[] {
     const record = raw.replace(/^\r?\n/, '');
     if (record.trim() === '') continue;
     const f = record.split(framing.fieldSep);
-    if (f.length !== PANE_FIELDS.length + 2) continue;
-    const [paneId, sessionId, sessionName, windowId, windowIndex, windowName, paneIndex, title, cwd, command, pid, dead, width, height, inMode, alternateOn, activity, hookRecord, quietRecord] = f as [
-      string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string,
+    if (f.length !== PANE_FIELDS.length + 3) continue;
+    const [paneId, sessionId, sessionName, windowId, windowIndex, windowName, paneIndex, title, cwd, command, pid, dead, width, height, inMode, alternateOn, activity, hookRecord, attentionRecord, quietRecord] = f as [
+      string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string,
     ];
-    const numbers = activityOf([paneId, sessionId, windowId, windowIndex, paneIndex, pid, dead, width, height, inMode, alternateOn, activity, hookRecord]);
+    const numbers = activityOf([paneId, sessionId, windowId, windowIndex, paneIndex, pid, dead, width, height, inMode, alternateOn, activity, hookRecord, attentionRecord]);
     panes.push(withNames(numbers, { sessionName, windowName, title, cwd, command, quietRecord }));
   }
   return panes;

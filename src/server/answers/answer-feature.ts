@@ -42,7 +42,7 @@ export function createAnswerFeature(options: AnswerFeatureOptions): HttpFeature 
       if (!view.online) return refuse(503, 'host_unreachable', `${view.host} is unreachable: not sent`, { 'retry-after': '5' });
       if (view.contentHash !== claims.screen) return refuse(409, 'stale_screen', `pane ${claims.pane} shows another screen now; nothing was typed`);
       try {
-        await options.panes().answer(claims.pane, claims.answer, { shownHash: claims.screen, target: view.target });
+        await options.panes().answer(claims.pane, claims.answer, { shownHash: claims.screen, target: view.target, surface: 'link' });
       } catch (error) {
         // Read again right before typing, the pane showed another screen after all.
         if (error instanceof ScreenChangedError) return refuse(409, 'stale_screen', `pane ${claims.pane} shows another screen now; nothing was typed`);

@@ -104,7 +104,7 @@ function planned(action: PaneActionName, view: PaneView, body: unknown): TypePla
 
 /** Types the plan through the port, only while the pane shows the screen the person answered. */
 async function typePlan(port: PanePort, key: string, view: PaneView, plan: TypePlan): Promise<void> {
-  const guard = plan.shownHash === null ? undefined : { shownHash: plan.shownHash, target: view.target };
+  const guard = plan.shownHash === null ? undefined : { shownHash: plan.shownHash, target: view.target, surface: 'page' };
   try {
     if (plan.kind === 'answer') await port.answer(key, plan.option, guard);
     else if (plan.kind === 'line') await port.reply(key, plan.text, guard);

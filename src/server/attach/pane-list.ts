@@ -2,6 +2,7 @@
 // the engine's words for states and reasons, quiet times, and for a pane at a prompt the prompt's
 // last lines and the quick answers valid for it. Pure: snapshot and time in, plain data out.
 
+import { paneLabel } from '../../engine/pane-name.js';
 import { compareViews } from '../../engine/pane-order.js';
 import { REASON_MEANINGS, countStatuses, paneStatus, quietMs, statusBadge, type PaneStatus } from '../../engine/pane-status.js';
 import type { AnswerKind, EngineSnapshot, PaneView, StuckReason } from '../../engine/types.js';
@@ -30,10 +31,16 @@ export interface ListedPane {
   readonly target: string;
   readonly session: string;
   readonly label: string | null;
+  /** The pane's name, by the rule every surface uses (engine/pane-name.ts). */
+  readonly name: string;
   readonly title: string;
   readonly command: string;
   readonly cwd: string;
   readonly status: PaneStatus;
+  /** What its wait asks, in one line (the command, the file, the question); null when nothing is known. */
+  readonly ask: string | null;
+  /** Since when its wait has been on screen (epoch ms, the same in every corral process); null when it waits for nothing. */
+  readonly wait_since: number | null;
   readonly badge: string;
   readonly reason: StuckReason | null;
   readonly reason_text: string | null;
@@ -115,10 +122,13 @@ export function listPane(view: PaneView, now: number): ListedPane {
     target: view.target,
     session: view.pane.sessionName,
     label: view.label,
+    name: paneLabel(view),
     title: view.pane.title,
     command: view.pane.command,
     cwd: view.pane.cwd,
     status,
+    ask: view.attention.ask,
+    wait_since: view.waitSince,
     badge: statusBadge(status, view.reason),
     reason: view.reason,
     reason_text: view.reason === null ? null : REASON_MEANINGS[view.reason],

@@ -4,6 +4,7 @@
 // the same guarded paths as the dashboard and the page; typing only where --allow-typing allows it.
 // Every call is logged with the client that made it.
 
+import { paneLabel } from '../../engine/pane-name.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { offeredAnswers } from '../../engine/answer-plan.js';
@@ -49,9 +50,13 @@ function describe(view: PaneView, now: number) {
     pane: view.key,
     host: view.host,
     target: view.target,
+    name: paneLabel(view),
     state: view.online ? statusWord(view, now) : 'offline',
     reason: view.reason,
     message: view.message,
+    ask: view.attention.ask,
+    /** Since when its wait has been on screen (epoch ms; the same in every corral process), null when none. */
+    wait_since: view.waitSince,
     agent: view.hook?.agent ?? view.verdict?.tool ?? null,
     command: view.pane.command,
     title: view.pane.title,
@@ -190,14 +195,14 @@ function registerTypingTools(server: McpServer, kit: ToolKit): void {
   server.registerTool(
     'answer',
     {
-      description: 'Answers the prompt a pane shows with one of the answers it offers (list_panes `answers`): a menu gets the key alone, a [y/N] line the text then Enter. Nothing is typed if the pane shows another screen than `screen` (from list_panes, read_pane or wait_for).',
-      inputSchema: { pane: z.string().max(128), option: z.string().min(1).max(64), screen: z.string().max(128).optional() },
+      description: 'Answers the prompt a pane shows with one of the answers it offers (list_panes `answers`): a menu gets the key alone, a [y/N] line the text then Enter. `screen` (from list_panes, read_pane or wait_for) names the screen the answer is for: nothing is typed if the pane shows another one, or was already answered on it.',
+      inputSchema: { pane: z.string().max(128), option: z.string().min(1).max(64), screen: z.string().min(1).max(128) },
       annotations: { destructiveHint: true },
     },
     (args) =>
       call('answer', args, () =>
         typeInto(kit, args.pane, (view) => policy.refusal(view), async (view) => {
-          const plan = await port.answer(args.pane, args.option, { shownHash: args.screen ?? view.contentHash, target: view.target });
+          const plan = await port.answer(args.pane, args.option, { shownHash: args.screen, target: view.target, surface: 'mcp' });
           return { sent: plan.label, note: `sent ${plan.label}` };
         }),
       ),

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { NotifyPlanner, inQuietHours, parseQuietHours, type NotifyRules } from '../../../src/engine/notify/notify-planner.js';
 import type { PaneView, PromptVerdict } from '../../../src/engine/types.js';
-import { paneView } from '../../helpers/fake-engine.js';
+import { paneView, restate } from '../../helpers/fake-engine.js';
 
 const rules = (over: Partial<NotifyRules> = {}): NotifyRules => ({
   reasons: new Set(['permission', 'stopped']),
@@ -20,7 +20,7 @@ const yn: PromptVerdict = { prompt: true, reason: 'permission', busy: false, too
 /** Panes the planner saw change (so they are news when they get stuck); returns their stuck views. */
 function witnessAll(planner: NotifyPlanner, ids: string[]): PaneView[] {
   const before = ids.map((id) => paneView({ pane: { paneId: id }, lines: ['$ ./deploy'], contentHash: `${id}-a`, trackingId: `t${id}` }));
-  const stuck = before.map((v) => ({ ...v, lines: ['Deploy? [y/N]'], contentHash: `${v.pane.paneId}-b`, state: 'stuck' as const, reason: 'permission' as const, verdict: yn, stuckSince: 1_000, message: 'Deploy? [y/N]' }));
+  const stuck = before.map((v) => restate(v, { lines: ['Deploy? [y/N]'], contentHash: `${v.pane.paneId}-b`, state: 'stuck' as const, reason: 'permission' as const, verdict: yn, stuckSince: 1_000, message: 'Deploy? [y/N]' }));
   planner.observe(before);
   planner.observe(stuck);
   return stuck;
@@ -55,7 +55,7 @@ describe('notification planner', () => {
     planner.stuck(restored, 'stopped', '$', 1_000);
     // A screen that was empty (the capture failed), then came back.
     const empty = paneView({ pane: { paneId: '%2' }, lines: [], contentHash: 'empty', trackingId: 't2' });
-    const back = { ...empty, lines: ['$'], contentHash: 'back', state: 'stuck' as const, reason: 'stopped' as const };
+    const back = restate(empty, { lines: ['$'], contentHash: 'back', state: 'stuck' as const, reason: 'stopped' as const });
     planner.observe([restored, empty]);
     planner.observe([restored, back]);
     planner.stuck(back, 'stopped', '$', 1_000);
@@ -99,7 +99,7 @@ describe('notification planner', () => {
     expect(planner.due([{ ...stuck, quietSince: 0 }], 9_999, 0)).toEqual([]);
     expect(planner.due([{ ...stuck, quietSince: 0 }], 10_000, 0)).toHaveLength(1);
     planner.stuck(stuck, 'permission', 'Deploy? [y/N]', 20_000);
-    expect(planner.due([{ ...stuck, acknowledged: true }], 40_000, 0)).toEqual([]);
+    expect(planner.due([restate(stuck, { acknowledged: true })], 40_000, 0)).toEqual([]);
     expect(planner.waiting).toBe(0);
   });
 

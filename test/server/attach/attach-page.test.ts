@@ -20,7 +20,7 @@ beforeAll(async () => {
   if (browserCheck.skip) return;
   // Fails loudly, saying how to get a browser, when none is found and the tests may not skip.
   browser = await launchChromium(browserCheck.found);
-  h = await startHarness({}, { persistent: true, realEngine: { quietThresholdMs: 600, pollIntervalMs: 200 } });
+  h = await startHarness({}, { persistent: true, realEngine: { quietThresholdMs: 600, pollIntervalMs: 200, waiting: 'all' } });
   panes = {
     // A numbered permission menu (answered by one key) and a [Y/n] question (a line).
     menu: await h.tmux.spawn(

@@ -1,5 +1,6 @@
 // The page's pane list from an engine snapshot: the dashboard's order and words, quiet times, and
 // prompt cards that read well on a narrow screen.
+import { REASON_MEANINGS } from '../../../src/engine/pane-status.js';
 import { describe, expect, it } from 'vitest';
 import { listPanes, listShape, promptLines, unframe } from '../../../src/server/attach/pane-list.js';
 import { compareViews } from '../../../src/engine/pane-order.js';
@@ -44,7 +45,7 @@ describe('listPanes', () => {
     expect(card).toMatchObject({
       status: 'stuck',
       reason: 'permission',
-      reason_text: 'it asks you to approve something, or for a secret',
+      reason_text: REASON_MEANINGS.permission,
       quiet_ms: 9_000,
       screen: menu.screenHash,
       prompt: { kind: 'key', options: ['1', '2', 'Enter'], tool: 'claude-code', line: '│ Do you want to proceed? │' },

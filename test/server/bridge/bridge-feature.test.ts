@@ -34,6 +34,8 @@ function store(paneIds: string[]): EngineHandle {
     getSnapshot: () => snapshot,
     subscribe: () => () => undefined,
     acknowledge: () => undefined,
+    markSeen: () => undefined,
+    markAnswered: () => undefined,
     focus: () => undefined,
     pollNow: async () => undefined,
     onEvent: () => () => undefined,
