@@ -12,7 +12,7 @@ import { startRequestOf, type StartDraft } from './start-draft.js';
 
 export interface EffectDeps {
   readonly actions: DashboardActions;
-  readonly engine: Pick<EngineHandle, 'acknowledge'>;
+  readonly engine: Pick<EngineHandle, 'acknowledge' | 'markSeen'>;
   readonly services: ServicesStore;
   readonly dispatch: (action: UiAction) => void;
 }
@@ -77,7 +77,11 @@ export function runKeyEffect(effect: KeyEffect, deps: EffectDeps): void {
       return;
     case 'jump':
       actions.jumpTo(effect.pane).then(
-        (result) => dispatch({ type: 'done', status: { text: result.message, tone: result.switched ? 'info' : 'warn' } }),
+        (result) => {
+          // The person is there now: it has been seen, for every surface and corral process.
+          if (result.switched) deps.engine.markSeen(effect.pane.key);
+          dispatch({ type: 'done', status: { text: result.message, tone: result.switched ? 'info' : 'warn' } });
+        },
         (error: unknown) => dispatch({ type: 'done', status: { text: errorText(error), tone: 'error' } }),
       );
       return;

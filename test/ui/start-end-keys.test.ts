@@ -150,7 +150,7 @@ describe('c: start a command in a new window', () => {
     const { actions, calls } = fakeActions(undefined, undefined, 'branch fix already exists in /home/me/src/app: choose a new name');
     d.keys('c', 'type:claude', 'tab', 'type:fix', 'enter');
     const dispatched: UiAction[] = [];
-    runKeyEffect(d.effects[0] as KeyEffect, { actions, engine: { acknowledge: () => {} }, services: { getSnapshot: () => UNAVAILABLE_SERVICES, subscribe: () => () => {} }, dispatch: (a) => dispatched.push(a) });
+    runKeyEffect(d.effects[0] as KeyEffect, { actions, engine: { acknowledge: () => {}, markSeen: () => {} }, services: { getSnapshot: () => UNAVAILABLE_SERVICES, subscribe: () => () => {} }, dispatch: (a) => dispatched.push(a) });
     await new Promise((resolve) => setImmediate(resolve));
     expect(calls).toEqual([{ kind: 'start', start: { host: 'local', request: { command: 'claude', cwd: '/home/me/src/app', worktree: 'fix', session: { id: '$4' } } } }]);
     for (const action of dispatched) d.apply(action);

@@ -25,12 +25,16 @@ function bare(line: string): string {
   return line.replace(BORDER, '').trim();
 }
 
-/** The subject of a dialog, from the lines above its question (nearest first); null when none is named. */
+/**
+ * The subject of a dialog, from the lines above its question: a `$ command`, a tool and its input,
+ * a labelled target, or under a title the command nearest the question (a command dialog) or the
+ * line right below the title (a file dialog). Null when none is named.
+ */
 function dialogSubject(above: readonly string[]): string | null {
-  let title: string | null = null;
-  let first: string | null = null;
-  for (let i = above.length - 1; i >= 0; i--) {
-    const line = bare(above[i]!);
+  const lines = above.map(bare);
+  let nearest: string | null = null;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!;
     if (line === '' || RULE.test(above[i]!)) continue;
     const command = COMMAND.exec(line);
     if (command) return command[1]!;
@@ -39,12 +43,12 @@ function dialogSubject(above: readonly string[]): string | null {
     const target = TARGET.exec(line);
     if (target) return target[1]!;
     if (TITLE.test(line)) {
-      title = line;
-      break;
+      if (/command/i.test(line)) return nearest;
+      const below = lines.slice(i + 1).find((l, k) => l !== '' && !RULE.test(above[i + 1 + k]!) && !CHATTER.test(l));
+      return below === undefined ? null : `${line}: ${below}`;
     }
-    if (!CHATTER.test(line)) first = line;
+    if (nearest === null && !CHATTER.test(line)) nearest = line;
   }
-  if (title !== null && first !== null) return `${title}: ${first}`;
   return null;
 }
 
@@ -56,12 +60,29 @@ export function askOf(verdict: PromptVerdict | null, lines: readonly string[], h
   if (hookMessage !== null && hookMessage.trim() !== '') return oneLine(hookMessage);
   if (verdict === null || !verdict.prompt || verdict.busy) return '';
   const question = bare(verdict.line);
-  if (verdict.reason === 'permission') {
+  // A menu's dialog names its subject around the question; a line prompt's question is its own subject.
+  if (verdict.reason === 'permission' && verdict.answer?.kind === 'key') {
     const at = lastIndexOf(lines, verdict.line);
-    const subject = at > 0 ? dialogSubject(lines.slice(Math.max(0, at - 14), at)) : null;
+    const subject = at < 0 ? null : (namedBelow(lines.slice(at + 1, at + 9)) ?? dialogSubject(lines.slice(Math.max(0, at - 14), at)));
     if (subject !== null) return oneLine(question === '' ? subject : `${subject} (${question})`);
   }
   return oneLine(question);
+}
+
+/** An option of the dialog's menu (`› 1. Yes`): where the lines below a question stop naming its subject. */
+const OPTION = /^[›❯>●*]?\s*\d+[.)]\s/;
+
+/** A command, tool or target a dialog names right below its question (Codex puts them there). */
+function namedBelow(below: readonly string[]): string | null {
+  for (const raw of below) {
+    const line = bare(raw);
+    if (OPTION.test(line)) return null;
+    const command = COMMAND.exec(line) ?? TARGET.exec(line);
+    if (command) return command[1]!;
+    const tool = TOOL.exec(line);
+    if (tool) return `${tool[1]}: ${tool[2]}`;
+  }
+  return null;
 }
 
 function lastIndexOf(lines: readonly string[], line: string): number {

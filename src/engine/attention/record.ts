@@ -78,6 +78,11 @@ function unb64(text: string): string {
 
 const int = (n: number): string => String(Math.max(0, Math.floor(n)));
 
+/** Text cut to `max` characters (code points, so no character is split). */
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : [...text].slice(0, max).join('');
+}
+
 export function encodeAttention(record: AttentionRecord): string {
   const { wait, snoozed, answered } = record;
   return [
@@ -92,8 +97,8 @@ export function encodeAttention(record: AttentionRecord): string {
     answered ? int(answered.at) : '',
     answered?.surface ?? '',
     answered?.on ?? '',
-    answered ? b64(answered.what.slice(0, MAX_ANSWER)) : '',
-    record.ask === '' ? '' : b64(record.ask.slice(0, MAX_ASK)),
+    answered ? b64(cut(answered.what, MAX_ANSWER)) : '',
+    record.ask === '' ? '' : b64(cut(record.ask, MAX_ASK)),
   ].join('.');
 }
 

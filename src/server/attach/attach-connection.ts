@@ -133,6 +133,8 @@ export class AttachConnection implements StreamViewer {
         return;
       }
       this.subscription = subscription;
+      // A terminal opened on the pane: the person sees it.
+      this.options.port.markSeen(this.options.key);
       this.sendReplay(subscription.replay);
       const held = this.held;
       this.held = null;
