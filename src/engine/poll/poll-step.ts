@@ -185,11 +185,11 @@ function updatePane(entry: PaneEntry, pane: PaneInfo, known: boolean, listing: P
       events.push(...step.events);
       if (step.track !== current.track) current = { ...current, track: step.track };
     }
-    return { entry: withAttention(current, pane, listing), events, registeredNew: false, clearRecords };
+    return { entry: withAttention(current, pane, listing, context), events, registeredNew: false, clearRecords };
   }
   const screened = observeScreen(current, pane, text, listing, context);
   events.push(...screened.events);
-  return { entry: withAttention(screened.entry, pane, listing), events, registeredNew: false, clearRecords };
+  return { entry: withAttention(screened.entry, pane, listing, context), events, registeredNew: false, clearRecords };
 }
 
 /**
@@ -197,11 +197,17 @@ function updatePane(entry: PaneEntry, pane: PaneInfo, known: boolean, listing: P
  * same appearance of it (so every corral process counts it from the same moment), joined with the
  * record tmux holds, what the wait asks, and the person's look.
  */
-function withAttention(entry: PaneEntry, pane: PaneInfo, listing: PollListing): PaneEntry {
+function withAttention(entry: PaneEntry, pane: PaneInfo, listing: PollListing, context: StepContext): PaneEntry {
   const listed = decodeAttention(pane.attentionRecord);
   let track = entry.track;
   const since = recordedSince(track, listed, listing.now);
-  if (since !== null && track.wait !== null) track = { ...track, wait: { ...track.wait, since } };
+  if (since !== null && track.wait !== null) {
+    track = { ...track, wait: { ...track.wait, since } };
+    // A wait held longer than this process knew may be of age already: stepped again over the same
+    // screen. (Its stuck or unstuck event is not one readers hear: those speak of the person.)
+    const { hash, contentHash: content, verdict } = track;
+    if (track.state === 'monitoring' && hash !== null && verdict !== null) track = observe(track, { hash, contentHash: content, verdict }, listing.now, context.machine).track;
+  }
   const wait = trackWait(track);
   const own = entry.attention;
   // Read from the screen once per wait (an animated frame does not make it ask anew).
