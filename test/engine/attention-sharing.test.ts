@@ -72,7 +72,10 @@ describe('the attention record shared by corral processes', () => {
     const s = server([question, shell, other]);
     const a = s.corral();
     const b = s.corral();
-    for (const c of [a, b]) (await c.cycle(), await c.cycle());
+    for (const c of [a, b]) {
+      await c.cycle();
+      await c.cycle();
+    }
     s.advance(1_000);
     question.screen = 'working\nRemove build dir A? [y/N] ';
     shell.screen = 'me@box:~$ make\nbuilt\nme@box:~$ ';
