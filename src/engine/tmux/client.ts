@@ -163,6 +163,11 @@ export class TmuxClient {
     this.now = options.now ?? Date.now;
   }
 
+  /** Whether polls go over a persistent connection (the dashboard, `serve`, `watch`), not a tmux process each. */
+  get persistent(): boolean {
+    return this.pollRunner !== this.runner;
+  }
+
   /** Runs commands over the persistent connection when there is one, else as one tmux process. */
   get commandRunner(): TmuxRunner {
     return this.pollRunner;
