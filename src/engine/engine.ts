@@ -179,9 +179,10 @@ class HostEngine {
         const periodic = mark !== null && !this.remote && this.asked !== null && this.listingDue(requestedAt);
         const recaptureBy = periodic ? requestedAt + FULL_LISTING_MS : requestedAt;
         const answer = await requestListing(this.tmux, { entries: this.entries, plan: this.plan, skew: this.skew, requestedAt, pipelined, windows, recaptureBy });
-        // Who looks at what: one more command over a long-lived connection (a look that lasts one
-        // command, as `ls` takes, sees nobody looking).
-        if (this.tmux.persistent) this.looked = await this.lookedAt(requestedAt);
+        // Who looks at what: one more command over this machine's long-lived connection (a look that
+        // lasts one command, as `ls` takes, sees nobody looking; a host far away keeps its one
+        // round trip a cycle).
+        if (!this.remote && this.tmux.connected) this.looked = await this.lookedAt(requestedAt);
         const partial = answer.output.partial === true && this.asked !== null;
         this.listed = mark !== null && partial && windows !== null ? { mark, windows } : null;
         this.asked = mark === null ? null : { mark, at: partial ? this.asked!.at : requestedAt, panes: answer.output.panes };

@@ -84,6 +84,8 @@ export interface WaitTrack {
   readonly screens: readonly string[];
   /** It began after a change this machine saw (the pane did something), not on its first screen. */
   readonly worked: boolean;
+  /** The content hash of the screen it began on (what names this appearance of the wait across processes). */
+  readonly first: string;
 }
 
 /** How many screens a wait remembers: more than the frames of a spinner drawn in place. */
@@ -298,7 +300,7 @@ export function followWait(wait: WaitTrack | null, verdict: PromptVerdict, conte
   const sameKey = wait !== null && wait.key === key;
   if (sameKey && wait.screens.includes(contentHash)) return wait;
   const screens = sameKey ? [...wait.screens, contentHash].slice(-WAIT_SCREENS) : [contentHash];
-  return { reason: verdict.reason, key, since: startsAt, screens, worked: sameKey ? wait.worked || worked : worked };
+  return { reason: verdict.reason, key, since: startsAt, screens, worked: sameKey ? wait.worked || worked : worked, first: contentHash };
 }
 
 /** The same wait: neither ended nor started again. */

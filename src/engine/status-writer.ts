@@ -58,8 +58,8 @@ export function liveWriters(shown: string, machine: string, alive: (pid: number)
   return live;
 }
 
-/** The last attention record a writer tried to put on a pane, and the value it expected to replace. */
-export type AttentionAttempts = Map<string, { readonly record: string; readonly over: string }>;
+/** The last attention record a writer put on a pane, and the value the pane's listing showed then. */
+export type AttentionAttempts = Map<string, { readonly record: string; readonly listed: string }>;
 
 /**
  * The commands that put each pane's attention record (attention/record.ts) where tmux keeps it,
@@ -72,12 +72,15 @@ export function attentionCommands(views: readonly PaneView[], attempts: Attentio
   const commands: string[][] = [];
   for (const view of views) {
     const { record } = view.attention;
-    const over = view.pane.attentionRecord;
+    const listed = view.pane.attentionRecord;
     const paneId = view.pane.paneId;
     const last = attempts.get(paneId);
-    if (!view.online || record === '' || record === over || (last?.record === record && last.over === over)) continue;
+    // Until a listing shows it, the pane holds what this writer wrote last (or, if another corral
+    // wrote first, something else: then this write changes nothing, and the next listing tells).
+    const over = last !== undefined && last.listed === listed ? last.record : listed;
+    if (!view.online || record === '' || record === over) continue;
     if (!/^%\d+$/.test(paneId) || !new RegExp(`^[${RECORD_CHARS}]*$`).test(record + over)) continue;
-    attempts.set(paneId, { record, over });
+    attempts.set(paneId, { record, listed });
     const current = `#{s/[^${RECORD_CHARS}]//:${ATTENTION_OPTION}}`;
     commands.push(['if-shell', '-F', '-t', paneId, `#{==:${current},${over}}`, `set-option -p -t ${paneId} ${ATTENTION_OPTION} ${record}`]);
   }

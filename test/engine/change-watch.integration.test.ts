@@ -34,7 +34,8 @@ const countingTimers: Timers = {
 };
 
 function startEngine(pollIntervalMs: number): Engine {
-  const settings = resolveSettings({ flags: { quietThresholdMs: 1500, pollIntervalMs }, env: {}, file: null });
+  // Idle shells found at their prompts count as waiting here: this is about when the poll asks, not whom it tells.
+  const settings = resolveSettings({ flags: { quietThresholdMs: 1500, pollIntervalMs, waiting: 'all' }, env: {}, file: null });
   const exec = createExecRunner(localTransport(server.socket));
   const control = createControlRunner({ socket: server.socket, exec, retryMs: 0 });
   const pollRunner = Object.assign((args: readonly string[]) => (polled.push([...args]), control(args)), {

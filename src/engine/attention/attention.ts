@@ -9,7 +9,7 @@
 // A prompt the person has seen, or found idle on corral's first look, is `idle`: listed, not counted.
 
 import { createHash } from 'node:crypto';
-import type { PaneTrack } from '../pane-machine.js';
+import type { PaneTrack, WaitTrack } from '../pane-machine.js';
 import { EMPTY_RECORD, encodeAttention, screenMark, type AnswerMark, type AttentionRecord, type RecordedWait } from './record.js';
 
 /** Which waits count as waiting: only questions (`asks`), questions and unseen finished work (`new`), every prompt held (`all`). */
@@ -48,14 +48,21 @@ export interface AttentionView {
 
 export const NO_ATTENTION: AttentionView = { need: null, seenAt: null, snoozed: false, answered: null, ask: null, worked: false, record: '' };
 
-/** A wait's id: a short hash of what it waits for (reason, rule and line). */
-export function waitId(key: string): string {
-  return createHash('sha1').update(key).digest('hex').slice(0, 12);
+/**
+ * A wait's id: a short hash of what it waits for (reason, rule and line) and of the screen it began
+ * on (animation masked), so the same prompt drawn again after other output is another wait.
+ */
+export function waitId(key: string, firstScreen = ''): string {
+  return createHash('sha1').update(`${key}\u0000${firstScreen}`).digest('hex').slice(0, 12);
+}
+
+function idOf(wait: WaitTrack): string {
+  return waitId(wait.key, wait.first);
 }
 
 /** The wait a track shows, as records name it: its screen's wait, or the hook's claim that holds it stuck. */
 export function trackWait(track: PaneTrack): RecordedWait | null {
-  if (track.wait !== null) return { id: waitId(track.wait.key), kind: track.wait.reason, since: track.wait.since, worked: track.wait.worked };
+  if (track.wait !== null) return { id: idOf(track.wait), kind: track.wait.reason, since: track.wait.since, worked: track.wait.worked };
   if (track.state === 'stuck' && track.reason !== null && track.stuckSince !== null) {
     return { id: waitId(`hook\u0000${track.reason}`), kind: track.reason, since: track.stuckSince, worked: track.reason === 'stopped' };
   }
@@ -70,7 +77,7 @@ export function trackWait(track: PaneTrack): RecordedWait | null {
 export function recordedSince(track: PaneTrack, listed: AttentionRecord | null, now: number): number | null {
   const own = track.wait;
   const theirs = listed?.wait ?? null;
-  if (own === null || theirs === null || theirs.id !== waitId(own.key) || theirs.since === own.since || theirs.since > now) return null;
+  if (own === null || theirs === null || theirs.id !== idOf(own) || theirs.since === own.since || theirs.since > now) return null;
   return !own.worked || Math.abs(theirs.since - own.since) <= SINCE_TOLERANCE_MS ? theirs.since : null;
 }
 

@@ -163,9 +163,9 @@ export class TmuxClient {
     this.now = options.now ?? Date.now;
   }
 
-  /** Whether polls go over a persistent connection (the dashboard, `serve`, `watch`), not a tmux process each. */
-  get persistent(): boolean {
-    return this.pollRunner !== this.runner;
+  /** Whether polls go over a persistent connection (the dashboard, `serve`, `watch`) that is up now, not a tmux process each. */
+  get connected(): boolean {
+    return this.pollRunner !== this.runner && (this.pollRunner.connected?.() ?? true);
   }
 
   /** Runs commands over the persistent connection when there is one, else as one tmux process. */
