@@ -75,6 +75,8 @@ describe('the attention record under a generated schedule of corral processes, p
     for (const id of ids) await server.waitForScreen(id, (s) => s.trim() === 'ready$');
     // Windows keep their size whichever client shows them: a resize reflows a screen, which is a new wait.
     await server.tmux('set-option', '-g', 'window-size', 'manual');
+    // The person's key press: bound to nothing in the root table, so it reaches no pane.
+    await server.tmux('bind-key', '-n', 'F12', 'refresh-client');
     viewerPane = await viewer.spawn(`env -u TMUX tmux -L ${server.socketName} attach -t main:0`, { width: 100, height: 25 });
   }, 30_000);
 
@@ -90,7 +92,11 @@ describe('the attention record under a generated schedule of corral processes, p
       const model: ModelPane[] = ids.map(() => ({ screen: 'first', seen: false, snoozed: false, answered: false }));
       // The person starts at window 0, pressing a key there (a schedule lasts well under the minute
       // a key press counts for).
-      await viewer.tmux('send-keys', '-t', viewerPane, 'C-b', '0');
+      const look = async (window: number) => {
+        await server.tmux('select-window', '-t', `main:${window}`);
+        await viewer.tmux('send-keys', '-t', viewerPane, 'F12');
+      };
+      await look(0);
       let shown = 0;
       let question = 0;
       const log: string[] = [];
@@ -100,13 +106,16 @@ describe('the attention record under a generated schedule of corral processes, p
       const newWait = (i: number, screen: ModelPane['screen']) => {
         model[i] = { screen, seen: i === shown, snoozed: false, answered: false };
       };
-      const settle = async () => {
+      /** Until every engine reads what the model says, and has seen the wait a step drew (`drawn`: its pane and when). */
+      const settle = async (drawn: { readonly id: string; readonly at: number } | null) => {
         const why = () => `seed ${seed}, after: ${log.join(' / ')}`;
         const read = () =>
           corrals.map((c) => {
             const views = c.engine.getSnapshot().panes;
             return ids.map((id) => {
               const view = views.find((v) => v.pane.paneId === id);
+              // A wait older than the step that drew a new one is the one before it: not read yet.
+              if (view && drawn?.id === id && (view.waitSince ?? 0) < drawn.at) return 'stale';
               return view ? paneStatus(view, Date.now()) : 'missing';
             });
           });
@@ -125,28 +134,35 @@ describe('the attention record under a generated schedule of corral processes, p
         }
       };
 
+      // Every engine has read every pane before the person or a program does anything.
+      await settle(null);
       // 24 steps that change something (a draw that changes nothing is drawn again).
       for (let step = 0, tries = 0; log.length < 24 && tries < 400; tries++, step = tries) {
         const i = random.int(0, PANES - 1);
         const id = ids[i]!;
         const act = random.pick(['question', 'work', 'look', 'snooze', 'answer', 'start', 'stop', 'reply'] as const);
         const corral = random.pick(corrals);
+        const stepAt = Date.now();
+        let drawn: { readonly id: string; readonly at: number } | null = null;
         if (act === 'question' && model[i]!.screen !== 'question') {
           question += 1;
           await server.tmux('send-keys', '-t', id, `clear; read -p 'Q${question}? [y/N] ' a`, 'Enter');
           await server.waitForScreen(id, (s) => s.includes(`Q${question}? [y/N]`));
           newWait(i, 'question');
+          drawn = { id, at: stepAt };
         } else if (act === 'reply' && model[i]!.screen === 'question') {
           await server.tmux('send-keys', '-t', id, 'n', 'Enter');
           await server.waitForScreen(id, (s) => s.trimEnd().endsWith('ready$'));
           newWait(i, 'worked');
+          drawn = { id, at: stepAt };
         } else if (act === 'work' && model[i]!.screen !== 'question') {
           await server.tmux('send-keys', '-t', id, `clear; echo step-${step}`, 'Enter');
           await server.waitForScreen(id, (s) => s.includes(`step-${step}\nready$`));
           newWait(i, 'worked');
+          drawn = { id, at: stepAt };
         } else if (act === 'look') {
           // The person, at the attached client, goes to that window (a key press: they use it).
-          await viewer.tmux('send-keys', '-t', viewerPane, 'C-b', String(i));
+          await look(i);
           shown = i;
           model[i]!.seen = true;
         } else if (act === 'snooze' && expected(model[i]!) === 'stuck') {
@@ -166,7 +182,7 @@ describe('the attention record under a generated schedule of corral processes, p
           continue;
         }
         log.push(`${act} ${id} via ${corral.name}`);
-        await settle();
+        await settle(drawn);
         if (log.length % 6 === 0) {
           const run = await runCli(['ls', '-L', server.socketName, '--quiet-threshold', String(THRESHOLD_MS), '--json']);
           if (process.env.DEBUG_ATT2) console.log(run.stderr.replace(/^/gm, 'LS: '));

@@ -23,8 +23,10 @@ let polled: string[][] = [];
 /** How many times the engine has listed the panes: "nothing happened" is judged over cycles, not over a sleep. */
 const listingCount = () => polled.filter((args) => args[0] === 'list-panes').length;
 
+// Every held prompt counts as waiting here (--waiting all): these tests are about what the screen shows,
+// not whom it concerns (test/engine/attention-*.test.ts).
 function startEngine(flags: Record<string, unknown> = {}, persistent = false): Engine {
-  const settings = resolveSettings({ flags: { quietThresholdMs: 1500, pollIntervalMs: 200, ...flags }, env: {}, file: null });
+  const settings = resolveSettings({ flags: { quietThresholdMs: 1500, pollIntervalMs: 200, waiting: 'all', ...flags }, env: {}, file: null });
   const exec = createExecRunner(localTransport(server.socket));
   const control = persistent ? createControlRunner({ socket: server.socket, exec, retryMs: 0 }) : undefined;
   const pollRunner = control

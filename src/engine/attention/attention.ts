@@ -62,11 +62,12 @@ function idOf(wait: WaitTrack): string {
 
 /** The wait a track shows, as records name it: its screen's wait, or the hook's claim that holds it stuck. */
 export function trackWait(track: PaneTrack): RecordedWait | null {
-  if (track.wait !== null) return { id: idOf(track.wait), kind: track.wait.reason, since: track.wait.since, worked: track.wait.worked };
-  if (track.state === 'stuck' && track.reason !== null && track.stuckSince !== null) {
-    return { id: waitId(`hook\u0000${track.reason}`), kind: track.reason, since: track.stuckSince, worked: track.reason === 'stopped' };
+  const { wait, reason, stuckSince } = track;
+  // A hook's claim holds the pane stuck for a reason the screen does not show (yet): the claim is the wait.
+  if (track.state === 'stuck' && reason !== null && stuckSince !== null && (wait === null || wait.reason !== reason)) {
+    return { id: waitId(`hook\u0000${reason}`), kind: reason, since: stuckSince, worked: true };
   }
-  return null;
+  return wait === null ? null : { id: idOf(wait), kind: wait.reason, since: wait.since, worked: wait.worked };
 }
 
 /**
@@ -148,7 +149,10 @@ export function withAnswer(record: AttentionRecord, answer: Omit<AnswerMark, 'on
 export function attentionView(record: AttentionRecord, track: PaneTrack, mode: WaitingMode): AttentionView {
   // The track's own wait when the record has not caught up with it yet (a hook between two listings).
   const own = trackWait(track);
-  const wait = sameWait(record.wait, own) ? record.wait : own;
+  const current = sameWait(record.wait, own);
+  const wait = current ? record.wait : own;
+  // Until the record catches up with a new wait (a hook between two listings), the machine's words for it.
+  const ask = current ? record.ask : wait !== null ? (track.message ?? '') : '';
   const answered = record.answered !== null && track.contentHash !== '' && record.answered.on === screenMark(track.contentHash) ? record.answered : null;
   const snoozed = track.state === 'stuck' && sameWait(record.snoozed, wait);
   const seenAt = record.seenAt > 0 ? record.seenAt : null;
@@ -158,7 +162,7 @@ export function attentionView(record: AttentionRecord, track: PaneTrack, mode: W
     else if (mode === 'all' || (mode === 'new' && wait.worked && record.seenAt < wait.since)) need = 'new';
   }
   const encoded = record === EMPTY_RECORD ? '' : encodeAttention(record);
-  return { need, seenAt, snoozed, answered, ask: record.ask === '' ? null : record.ask, worked: wait?.worked ?? false, record: encoded };
+  return { need, seenAt, snoozed, answered, ask: ask === '' ? null : ask, worked: wait?.worked ?? false, record: encoded };
 }
 
 export function sameAttention(a: AttentionView, b: AttentionView): boolean {

@@ -67,7 +67,8 @@ describe('corral mcp (stdio, the official SDK client)', () => {
   it('offers the five tools, with their schemas', async () => {
     const { tools } = await reader.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(['answer', 'list_panes', 'read_pane', 'type_line', 'wait_for']);
-    expect(tools.find((t) => t.name === 'answer')!.inputSchema.required).toEqual(['pane', 'option']);
+    // An answer names the screen it is for: a question that changed in between is never answered.
+    expect(tools.find((t) => t.name === 'answer')!.inputSchema.required).toEqual(['pane', 'option', 'screen']);
   });
 
   it('lists panes most urgent first, with the answers a prompt offers; waits and reads', async () => {
@@ -89,13 +90,16 @@ describe('corral mcp (stdio, the official SDK client)', () => {
     expect(await call(reader.client, 'answer', { pane: deploy, option: 'y', screen: target.screen })).toMatchObject({ error: true, text: expect.stringMatching(/^typing is not allowed: start corral with --allow-typing/) });
     expect(await call(writer.client, 'answer', { pane: deploy, option: 'maybe', screen: target.screen })).toMatchObject({ error: true, text: '"maybe" is not an answer main:0.0 offers; offered: y, n, Enter' });
     expect(await call(writer.client, 'answer', { pane: deploy, option: 'y', screen: 'not-the-screen' })).toMatchObject({ error: true, text: expect.stringMatching(/changed since it was drawn; nothing was sent/) });
+    expect(await call(writer.client, 'answer', { pane: deploy, option: 'y' })).toMatchObject({ error: true });
+    expect(await tmux.capture(deploy)).not.toMatch(/\[y\/N\] y/);
     expect((await call(writer.client, 'answer', { pane: deploy, option: 'y', screen: target.screen })).json()).toEqual({ sent: 'y, then Enter', pane: deploy, target: 'main:0.0' });
     await tmux.waitForScreen(deploy, (s) => s.includes('answered:y'));
   });
 
   it('types a line into a pane at its prompt, never into a program that is not at one', async () => {
     expect(await call(writer.client, 'type_line', { pane: busy, text: 'echo typed' })).toMatchObject({ error: true, text: expect.stringMatching(/runs sleep, which is not at a prompt corral recognises/) });
-    await expect.poll(async () => (await panesOf(writer.client)).find((p) => p.pane === shell)?.state, { timeout: 10_000 }).toBe('stopped');
+    // At its prompt since before corral looked: idle, not waiting for anyone, and at a prompt.
+    await expect.poll(async () => (await panesOf(writer.client)).find((p) => p.pane === shell)?.state, { timeout: 10_000 }).toBe('idle');
     expect((await call(writer.client, 'type_line', { pane: shell, text: 'echo mcp-$((6*7))' })).json()).toMatchObject({ pane: shell });
     await tmux.waitForScreen(shell, (s) => s.includes('mcp-42'));
   });
@@ -124,7 +128,8 @@ describe('corral serve --mcp (Streamable HTTP, the official SDK client)', () => 
     await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
     const panes = await panesOf(client);
     expect(panes.map((p) => p.pane).sort()).toEqual([deploy, shell, busy].sort());
-    expect(await call(client, 'answer', { pane: deploy, option: 'Enter' })).toMatchObject({ error: true, text: expect.stringMatching(/is not allowed: --allow-typing/) });
+    const screen = panes.find((p) => p.pane === deploy)!.screen;
+    expect(await call(client, 'answer', { pane: deploy, option: 'Enter', screen })).toMatchObject({ error: true, text: expect.stringMatching(/is not allowed: --allow-typing/) });
     await client.close();
     const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
