@@ -96,9 +96,14 @@ describe('status line, corral status and corral next', () => {
     expect((await server.tmux('display-message', '-p', '-c', client, '#{pane_id}')).trim()).toBe(asking);
     // --answer: only an answer the prompt offers, typed into that pane, where the client is not.
     await server.tmux('switch-client', '-c', client, '-t', 'api');
-    const refused = await runCli(['next', ...common(), '--answer', 'maybe']);
+    const refused = await runCli(['next', ...common(), '--answer', 'maybe', '--yes']);
     expect(refused).toMatchObject({ code: 3, stderr: 'corral: "maybe" is not an answer work:0.0 offers; offered: y, n, Enter\n' });
-    const answered = await runCli(['next', ...common(), '--answer', 'n']);
+    // Named by its screen: a dry run says which prompt and gives the token; the token answers it.
+    const dry = await runCli(['next', ...common(), '--answer', 'n']);
+    expect(dry.code).toBe(3);
+    const token = /--screen (\w+)$/m.exec(dry.stderr)?.[1] ?? '';
+    expect(dry.stderr).toMatch(/^corral: would answer work:0\.0 \(Deploy to production\? \[y\/N\]\) with n; nothing was typed/);
+    const answered = await runCli(['next', ...common(), '--answer', 'n', '--screen', token]);
     expect(answered).toMatchObject({ code: 0, stdout: 'corral: answered work:0.0 (permission): sent n, then Enter\n' });
     expect((await server.tmux('display-message', '-p', '-c', client, '#{session_name}')).trim()).toBe('api');
     await server.waitForScreen(asking, (s) => /Deploy to production\? \[y\/N\] n$/m.test(s));
