@@ -62,6 +62,16 @@ export function liveWriters(shown: string, machine: string, alive: (pid: number)
 export type AttentionAttempts = Map<string, { readonly record: string; readonly listed: string }>;
 
 /**
+ * Sets the pane's record to `record` only while it holds `over`, in one command: a format tmux
+ * expands as it stores the value, keeping the value it holds otherwise. (Not `if-shell`: the command
+ * it runs answers a control client in a reply block of its own, which no caller waits for.)
+ */
+export function compareAndSetCommand(paneId: string, over: string, record: string): string[] {
+  const current = `#{s/[^${RECORD_CHARS}]//:${ATTENTION_OPTION}}`;
+  return ['set-option', '-p', '-q', '-F', '-t', paneId, ATTENTION_OPTION, `#{?#{==:${current},${over}},${record},#{${ATTENTION_OPTION}}}`];
+}
+
+/**
  * The commands that put each pane's attention record (attention/record.ts) where tmux keeps it,
  * compare-and-set: tmux replaces the value only while it still holds the one this process last
  * listed, so a record another corral wrote meanwhile is never overwritten blind (the next listing
@@ -81,8 +91,7 @@ export function attentionCommands(views: readonly PaneView[], attempts: Attentio
     if (!view.online || record === '' || record === over) continue;
     if (!/^%\d+$/.test(paneId) || !new RegExp(`^[${RECORD_CHARS}]*$`).test(record + over)) continue;
     attempts.set(paneId, { record, listed });
-    const current = `#{s/[^${RECORD_CHARS}]//:${ATTENTION_OPTION}}`;
-    commands.push(['if-shell', '-F', '-t', paneId, `#{==:${current},${over}}`, `set-option -p -t ${paneId} ${ATTENTION_OPTION} ${record}`]);
+    commands.push(compareAndSetCommand(paneId, over, record));
   }
   if (commands.length > 0) commands.push(['set-option', '-q', '-g', ATTENTION_STAMP_OPTION, String(Math.floor(stamp))]);
   for (const paneId of attempts.keys()) if (!views.some((v) => v.pane.paneId === paneId)) attempts.delete(paneId);

@@ -82,7 +82,7 @@ describe('corral ls, send and errors', () => {
     await server.waitForScreen(pane, (s) => s.includes('hello from the pane'));
     const table = await runCli(['ls', '-L', server.socketName]);
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/STATE\s+PANE\s+TARGET\s+QUIET\s+NAME\s+LAST LINE/);
+    expect(table.stdout).toMatch(/STATE\s+PANE\s+TARGET\s+QUIET\s+NAME\s+COMMAND\s+LAST LINE/);
     expect(table.stdout).toContain('hello from the pane');
     // The dashboard's words for states, not the engine's internal ones.
     expect(table.stdout).toMatch(/^(active|quiet) +%\d+ +main:0\.0 /m);

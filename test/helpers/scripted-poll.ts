@@ -116,7 +116,10 @@ export function scriptedPoll(panes: readonly PolledPane[], serverSeconds: () => 
         // Pane options: only the hook and quiet records are kept.
         const p = panes.find((x) => x.id === cmd[cmd.indexOf('-t') + 1]);
         if (!p) return { stdout, stderr: `can't find pane: ${cmd[cmd.indexOf('-t') + 1]}\n`, exitCode: 1 };
-        const value = cmd.includes('-F') ? cmd.at(-1)!.replaceAll('#{pane_current_command}', p.command ?? 'bash') : cmd.at(-1)!;
+        let value = cmd.includes('-F') ? cmd.at(-1)!.replaceAll('#{pane_current_command}', p.command ?? 'bash') : cmd.at(-1)!;
+        // The attention record's compare-and-set: `#{?#{==:#{s/…//:@corral_attention},OLD},NEW,#{@corral_attention}}`.
+        const cas = /^#\{\?#\{==:#\{s\/[^}]*:@corral_attention\},([A-Za-z0-9._-]*)\},([A-Za-z0-9._-]*),#\{@corral_attention\}\}$/.exec(value);
+        if (cas) value = (p.attentionRecord ?? '') === cas[1] ? cas[2]! : (p.attentionRecord ?? '');
         if (cmd.at(cmd.includes('-u') ? -1 : -2) === '@corral_hook') p.hookRecord = cmd.includes('-u') ? '' : value;
         if (cmd.at(cmd.includes('-u') ? -1 : -2) === QUIET_OPTION) p.quietRecord = cmd.includes('-u') ? '' : value;
         if (cmd.at(cmd.includes('-u') ? -1 : -2) === ATTENTION_OPTION) p.attentionRecord = cmd.includes('-u') ? '' : value;

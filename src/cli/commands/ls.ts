@@ -119,7 +119,7 @@ export const lsCommand: Command = {
     }
     const width = (stdout as NodeJS.WriteStream).columns ?? 120;
     const rows = [
-      [...(several ? ['HOST'] : []), 'STATE', 'PANE', 'TARGET', 'QUIET', 'NAME', 'LAST LINE'],
+      [...(several ? ['HOST'] : []), 'STATE', 'PANE', 'TARGET', 'QUIET', 'NAME', 'COMMAND', 'LAST LINE'],
       ...panes.map((v) => [
         ...(several ? [v.host] : []),
         v.online ? stateLabel(v, now) : OFFLINE_BADGE,
@@ -127,6 +127,7 @@ export const lsCommand: Command = {
         v.target,
         formatDuration(now - v.quietSince),
         paneLabel(v),
+        v.pane.command,
         v.attention.need !== null && v.attention.ask !== null ? v.attention.ask : lastLine(v),
       ]),
     ];
