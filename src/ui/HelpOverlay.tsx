@@ -4,7 +4,7 @@
 import { Box } from 'ink';
 import { Text } from './Text.js';
 import { clip } from './format.js';
-import { ANSWER_PREFIX, bindingKeys, bindingsByGroup, keyLabel } from './keymap.js';
+import { ANSWER_PREFIX, LINE_KEYS, LINE_KEYS_TITLE, bindingKeys, bindingsByGroup, keyLabel } from './keymap.js';
 import type { PaneAnswers } from './quick-answers.js';
 
 interface Props {
@@ -46,7 +46,7 @@ export function helpLines(
   target: string | null,
   down: string | null = null,
 ): Line[][] {
-  return bindingsByGroup().map(([group, list]) =>
+  const groups = bindingsByGroup().map(([group, list]): Line[] =>
     group === 'Answer'
       ? answerLines(keyWidth, answers, target, down)
       : [
@@ -54,6 +54,12 @@ export function helpLines(
           ...list.map((b) => ({ kind: 'key' as const, text: `${bindingKeys(b).padEnd(keyWidth)} ${b.label}` })),
         ],
   );
+  // One line: the same keys in every field, as in a shell.
+  const lineKeys: Line[] = [
+    { kind: 'group', text: LINE_KEYS_TITLE },
+    { kind: 'key', text: LINE_KEYS.map((k) => keyLabel(k.keys[0] ?? '')).join(' ') + ' · Ctrl-' + LINE_KEYS.flatMap((k) => k.keys.slice(1)).map((n) => n.replace('ctrl+', '').toUpperCase()).join('/') },
+  ];
+  return [...groups, lineKeys];
 }
 
 export function HelpOverlay({ width, height, answers, target, down = null }: Props) {

@@ -27,8 +27,7 @@ export function StatusLine({
       return (
         <Text wrap={ui.status ? 'truncate-end' : 'truncate-start'}>
           <Text bold>{`reply to ${on} › `}</Text>
-          {ui.draft}
-          <Text inverse> </Text>
+          <Field text={ui.draft} cursor={ui.cursor} />
           {ui.status ? (
             <Text {...(color ? { color: 'yellow' } : {})}>{`  ${ui.status.text}`}</Text>
           ) : (
@@ -40,8 +39,7 @@ export function StatusLine({
       return (
         <Text wrap="truncate-start">
           <Text bold>{'/'}</Text>
-          {ui.filter}
-          <Text inverse> </Text>
+          <Field text={ui.filter} cursor={ui.cursor} />
           <Text dimColor>{'  Enter keeps · Esc clears'}</Text>
         </Text>
       );
@@ -50,7 +48,7 @@ export function StatusLine({
         <Text wrap="truncate-end">{clip(`answer ${on} (${ANSWER_PREFIX} …): ${answerHint(answers)}`, width)}</Text>
       );
     case 'start':
-      return ui.start ? <StartPrompt draft={ui.start} status={ui.status} color={color} /> : <Text> </Text>;
+      return ui.start ? <StartPrompt draft={ui.start} cursor={ui.cursor} status={ui.status} color={color} /> : <Text> </Text>;
     case 'end':
       return (
         <Text wrap="truncate-end" {...(color ? { color: 'yellow' } : {})} bold>
@@ -84,7 +82,7 @@ export function StatusLine({
 }
 
 /** The start prompt: the field being typed ends the line (the cursor stays in view), its hint or refusal after it. */
-function StartPrompt({ draft, status, color }: { draft: StartDraft; status: StatusMessage | null; color: boolean }) {
+function StartPrompt({ draft, cursor, status, color }: { draft: StartDraft; cursor: number; status: StatusMessage | null; color: boolean }) {
   const place = `${draft.cwd ?? "the session's folder"}${draft.host === 'local' ? '' : ` on ${draft.host}`}`;
   const onBranch = draft.field === 'branch';
   const lead = onBranch ? `start ${draft.command.trim() || '…'} in a new git worktree of ${place}, new branch › ` : `start in a new window, in ${place} › `;
@@ -92,9 +90,21 @@ function StartPrompt({ draft, status, color }: { draft: StartDraft; status: Stat
   return (
     <Text wrap={status ? 'truncate-end' : 'truncate-start'}>
       <Text bold>{lead}</Text>
-      {onBranch ? draft.branch : draft.command}
-      <Text inverse> </Text>
+      <Field text={onBranch ? draft.branch : draft.command} cursor={cursor} />
       {status ? <Text {...(color ? { color: 'yellow' } : {})}>{`  ${status.text}`}</Text> : <Text dimColor>{`  ${hint}`}</Text>}
     </Text>
+  );
+}
+
+/** A text field's line with its cursor drawn (the character under it inverted; a blank at the end). */
+function Field({ text, cursor }: { text: string; cursor: number }) {
+  const chars = [...text];
+  const at = Math.max(0, Math.min(cursor, chars.length));
+  return (
+    <>
+      {chars.slice(0, at).join('')}
+      <Text inverse>{chars[at] ?? ' '}</Text>
+      {chars.slice(at + 1).join('')}
+    </>
   );
 }
