@@ -78,11 +78,11 @@ describe('every command behaves in a pipe', () => {
     });
     head?.stdin.destroy();
     // The command's stdin: a screen for check and hook (a hook event reads it); nothing for the rest.
-    child.stdin.end(args[0] === 'check' || args[0] === 'hook' ? screen : '');
+    child.stdin?.end(args[0] === 'check' || args[0] === 'hook' ? screen : '');
     if (reader === 'closed') child.stdout?.destroy();
     else child.stdout?.resume();
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     let stopped = false;
     const timer = setTimeout(() => {
       stopped = true;
