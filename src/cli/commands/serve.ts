@@ -11,6 +11,7 @@ import { checkDaemonUrl, connectDaemon } from '../daemon-sink.js';
 import { remoteHosts, setupEngine } from '../setup.js';
 import { resolveToken } from '../token.js';
 import { notificationsWanted, notifyRules } from '../../notify/notifier.js';
+import { lineLog } from '../log-lines.js';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -54,7 +55,7 @@ export const serveCommand: Command = {
     // connection, and the daemon queue's last delivery after both.
     connectDaemon(engine, settings, (line) => stderr.write(`${line}\n`), lifecycle);
     lifecycle.onShutdown('the engine', () => engine.stop());
-    const services = createServices({ engine, tmux, remotes: remoteHosts(hosts), settings, token: token.token, log: (line) => stderr.write(`corral: ${line}\n`) });
+    const services = createServices({ engine, tmux, remotes: remoteHosts(hosts), settings, token: token.token, log: lineLog(stderr) });
     lifecycle.onShutdown('the HTTP services', () => services.close());
     engine.start();
     try {
@@ -67,7 +68,7 @@ export const serveCommand: Command = {
       }
       if (wantMcp) {
         const [{ createMcpFeature }, { typingPolicy }] = await Promise.all([import('../../server/mcp/mcp-feature.js'), import('../../server/mcp/typing-policy.js')]);
-        const log = (line: string) => stderr.write(`corral: ${line}\n`);
+        const log = lineLog(stderr);
         await services.enable(createMcpFeature({ port: services.panes(), token: token.token, policy: typingPolicy(settings.allowTyping), log, version: corralVersion() }));
       }
     } catch (error) {
@@ -78,7 +79,7 @@ export const serveCommand: Command = {
       throw error;
     }
     const { startNotifications } = await import('../notifications.js');
-    const notifier = await startNotifications({ engine, settings, services, log: (line) => stderr.write(`${line}\n`) });
+    const notifier = await startNotifications({ engine, settings, services, log: lineLog(stderr, '') });
     if (notifier) lifecycle.onShutdown('notifications', () => notifier.close());
     const url = services.status().url ?? '';
     const others = [...hosts.keys()].slice(1);
