@@ -9,6 +9,8 @@ import type { Command } from '../command.js';
 import { settingsOf } from '../command-settings.js';
 import { configDir } from '../config-file.js';
 import { findToken } from '../token.js';
+import { namedSocketPath } from '../../engine/tmux/socket.js';
+import { pickServer, runningServers, type ServerRecord } from '../../engine/server-record.js';
 
 const DETACH_BYTE = 0x1d; // C-]
 const DEFAULT_PORT = 7878;
@@ -28,9 +30,26 @@ export function attachUrl(base: string, pane: string, write: boolean): string {
   return url.toString();
 }
 
-/** The corral server a client command talks to: --url, else http://HOST:PORT from the settings. */
-export function serverBase(settings: Settings, flags: Record<string, unknown>): string {
+/**
+ * The running corral server a client command talks to (server-record.ts): the newest one that
+ * listens on the port given (when not the default) and watches the tmux server given (-L / -S).
+ */
+export function runningServer(settings: Settings, flags: Record<string, unknown>, env: NodeJS.ProcessEnv): ServerRecord | null {
+  if (typeof flags.url === 'string') return null;
+  const tmux = settings.socketPath ?? (settings.socketName === null ? null : namedSocketPath(settings.socketName, env, process.getuid?.() ?? 0));
+  return pickServer(runningServers(configDir(env)), { port: settings.port === DEFAULT_PORT ? null : settings.port, tmux });
+}
+
+/** The token a client command presents: --token, CORRAL_TOKEN, the running server's token file, the config folder's. */
+export function clientToken(flags: Record<string, unknown>, env: NodeJS.ProcessEnv, server: ServerRecord | null) {
+  return findToken({ flag: typeof flags.token === 'string' ? flags.token : undefined, env, configDir: configDir(env), file: server?.tokenPath ?? null });
+}
+
+/** The corral server a client command talks to: --url, else the running one, else http://HOST:PORT from the settings. */
+export function serverBase(settings: Settings, flags: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): string {
   if (typeof flags.url === 'string') return flags.url;
+  const running = runningServer(settings, flags, env);
+  if (running !== null) return running.url;
   const host = settings.listen;
   const port = typeof settings.port === 'number' ? settings.port : DEFAULT_PORT;
   // A server listening on every address is reached on this machine through loopback.
@@ -55,7 +74,7 @@ export const attachCommand: Command = {
     'Detach with C-] (Ctrl and the right square bracket). Read-only unless --write: keys then go to the pane.',
     'The token comes from --token, $CORRAL_TOKEN, or the token file in the config folder.',
   ].join('\n'),
-  settings: settingsOf('address'),
+  settings: [...settingsOf('address'), 'socketName', 'socketPath'],
   flags: [
     { name: 'write', short: 'w', type: 'boolean', description: 'send your keystrokes to the pane' },
     {
@@ -77,8 +96,8 @@ export const attachCommand: Command = {
     const pane = paneNumber(arg);
     if (pane === null)
       throw new UsageError(`not a pane id: ${JSON.stringify(arg)} (expected %3 or 3, or build-box/%3 on another host; corral ls lists them)`);
-    const base = serverBase(settings, flags);
-    const token = findToken({ flag: typeof flags.token === 'string' ? flags.token : undefined, env, configDir: configDir(env) })?.token ?? null;
+    const base = serverBase(settings, flags, env);
+    const token = clientToken(flags, env, runningServer(settings, flags, env))?.token ?? null;
     if (token === null) {
       stderr.write(
         'corral: no token: pass --token, set CORRAL_TOKEN, or start the server once (corral serve) so it writes its token file\n',

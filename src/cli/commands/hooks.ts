@@ -13,7 +13,10 @@ import type { Command } from '../command.js';
 import { configDir } from '../config-file.js';
 import { corralHooks, installInto, uninstallFrom } from '../hooks-config.js';
 import { hookLauncherPath, installHookLauncher, shellQuote } from '../hook-launcher.js';
-import { findToken, resolveToken } from '../token.js';
+import { resolveToken } from '../token.js';
+import type { Settings } from '../../engine/config.js';
+import { settingsOf } from '../command-settings.js';
+import { clientToken, runningServer, serverBase } from './attach.js';
 
 /** The user-level settings file each agent reads its hooks from. */
 export function agentSettingsPath(agent: AgentName, env: NodeJS.ProcessEnv): string {
@@ -83,7 +86,7 @@ const NOTES: Readonly<Record<AgentName, readonly string[]>> = {
 };
 
 /** `hooks doctor`: one line per check, ✓ or ✗; 1 when any check failed. */
-async function doctor(agents: readonly unknown[], env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream): Promise<number> {
+async function doctor(agents: readonly unknown[], env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream, settings: Settings): Promise<number> {
   if (!agents.every(isAgent)) throw new UsageError(`--agent must be one of ${AGENTS.join(', ')}`);
   const { checkAgent, checkServer } = await import('../hooks-doctor.js');
   const lines = agents.flatMap((agent) => {
@@ -94,7 +97,11 @@ async function doctor(agents: readonly unknown[], env: NodeJS.ProcessEnv, stdout
       return [{ ok: false, text: `${AGENT_HOOKS[agent].displayName}: ${(error as Error).message}` }];
     }
   });
-  lines.push(await checkServer(env, findToken({ env, configDir: configDir(env) })?.token ?? null));
+  // The running corral (its record), or the address the settings name when --port or --listen was given.
+  const running = runningServer(settings, {}, env);
+  const explicit = settings.port !== 7878 || settings.listen !== '127.0.0.1' ? serverBase(settings, { url: undefined }, env) : null;
+  const at = running !== null ? `${running.url}/hooks` : explicit === null ? null : `${explicit}/hooks`;
+  lines.push(await checkServer(env, clientToken({}, env, running)?.token ?? null, 2_000, at));
   for (const line of lines) stdout.write(`${line.ok ? '✓' : '✗'} ${line.text}\n`);
   return lines.every((line) => line.ok) ? 0 : 1;
 }
@@ -115,21 +122,22 @@ export const hooksCommand: Command = {
     'agent (all by default), whether its hooks reach a running corral, and exits 1 when one does not.',
   ].join('\n'),
   args: { words: ['install', 'uninstall', 'print', 'doctor'] },
-  settings: [],
+  // doctor asks the running corral: the one on this port, or serving this tmux server.
+  settings: [...settingsOf('address'), 'socketName', 'socketPath'],
   flags: [
     { name: 'agent', type: 'string', valueName: 'NAME', choices: AGENTS, description: 'claude-code, codex or gemini-cli' },
     { name: 'file', type: 'string', valueName: 'PATH', description: 'the settings file to change (default: the agent\'s user settings)' },
     { name: 'command', type: 'string', valueName: 'CMD', description: 'the hook command (default: corral\'s hook launcher, $XDG_DATA_HOME/corral/bin/corral, then hook --agent NAME)' },
     { name: 'hide-notifications', type: 'boolean', description: 'gemini-cli: hide "Executing Hook" lines (hooksConfig.notifications false)' },
   ],
-  async run({ positionals, flags, env, stdout }) {
+  async run({ positionals, flags, env, stdout, settings }) {
     const action = positionals[0];
     if (action !== 'install' && action !== 'uninstall' && action !== 'print' && action !== 'doctor') {
       throw new UsageError('corral hooks needs install, uninstall, print or doctor (see corral hooks --help)');
     }
     if (positionals.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])}`);
     const agent = flags.agent;
-    if (action === 'doctor') return doctor(agent === undefined ? AGENTS : [agent], env, stdout);
+    if (action === 'doctor') return doctor(agent === undefined ? AGENTS : [agent], env, stdout, settings);
     if (!isAgent(agent)) throw new UsageError(`--agent must be one of ${AGENTS.join(', ')}`);
     const command = typeof flags.command === 'string' ? flags.command : defaultHookCommand(agent, env);
     if (!command.includes(' hook --agent ')) throw new UsageError('--command must run corral hook --agent NAME (so corral can find its entries again)');

@@ -7,9 +7,7 @@ import { formatDuration } from '../../engine/durations.js';
 import { UsageError } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { settingsOf } from '../command-settings.js';
-import { configDir } from '../config-file.js';
-import { findToken } from '../token.js';
-import { serverBase } from './attach.js';
+import { clientToken, runningServer, serverBase } from './attach.js';
 
 interface SessionJson {
   readonly id: string;
@@ -39,7 +37,7 @@ async function callServer(
   } catch {
     throw new UsageError(`--url is not a URL: ${JSON.stringify(base)}`);
   }
-  const token = findToken({ flag: typeof flags.token === 'string' ? flags.token : undefined, env, configDir: configDir(env) });
+  const token = clientToken(flags, env, runningServer(ctx.settings, flags, env));
   if (!token) {
     stderr.write('corral: no token: pass --token, set CORRAL_TOKEN, or start the server once (corral serve) so it writes its token file\n');
     return null;
@@ -158,7 +156,7 @@ export const linkCommand: Command = {
     "that browser's open pages and terminals.",
     'The token comes from --token, $CORRAL_TOKEN, or the token file in the config folder.',
   ].join('\n'),
-  settings: settingsOf('address'),
+  settings: [...settingsOf('address'), 'socketName', 'socketPath'],
   flags: [
     { name: 'read-only', type: 'boolean', description: 'the browser may look but not answer or type' },
     { name: 'list', type: 'boolean', description: 'list the signed-in browser sessions' },
@@ -169,8 +167,8 @@ export const linkCommand: Command = {
     { name: 'token', type: 'string', valueName: 'TOKEN', description: 'the server token (default $CORRAL_TOKEN, then the token file)' },
   ],
   async run(ctx) {
-    const { settings, flags, positionals } = ctx;
-    const base = serverBase(settings, flags);
+    const { settings, flags, positionals, env } = ctx;
+    const base = serverBase(settings, flags, env);
     const revoke = flags.revoke === true;
     const all = flags.all === true;
     if (flags.list === true && (revoke || positionals.length > 0)) throw new UsageError('--list takes no session ids and no --revoke');
