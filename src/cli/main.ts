@@ -42,6 +42,6 @@ if (quick !== null) {
     .finally(() => {
       // Everything corral started is stopped by now; a handle something else left open (a
       // terminal that went away, say) must not keep the process alive.
-      setTimeout(() => process.exit(), 2_000).unref();
+      setTimeout(() => process.exit(), 150).unref();
     });
 }

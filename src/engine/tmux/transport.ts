@@ -15,6 +15,7 @@ import { envValue, type Env } from '../env.js';
 import { LOCAL_HOST, type HostSpec, type TmuxSocket } from '../types.js';
 import { socketArgs } from './socket.js';
 import { localSupervisorArgs, remoteSupervisorArgs } from './control-supervisor.js';
+import { trackChild } from './child-processes.js';
 
 export interface TmuxTransport {
   /** The host's name (`local` for this machine). */
@@ -302,7 +303,7 @@ export function sshTransport(options: SshTransportOptions): TmuxTransport {
       // `-O exit` fails when no master is running; either way none is left. Calls made while one
       // runs share it; a later call (the transport was used again) asks again.
       closing ??= new Promise<void>((resolve) => {
-        execFile(ssh, [...shared, '-O', 'exit', destination], { timeout: 10_000 }, () => resolve());
+        trackChild(execFile(ssh, [...shared, '-O', 'exit', destination], { timeout: 10_000 }, () => resolve()));
       }).finally(() => (closing = null));
       return closing;
     },
