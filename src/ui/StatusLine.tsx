@@ -58,7 +58,12 @@ export function StatusLine({
     case 'confirm':
       return (
         <Text wrap="truncate-end" {...(color ? { color: 'yellow' } : {})} bold>
-          {clip(`send ${ui.pending?.label ?? ''} to ${on}? y sends, any other key cancels`, width)}
+          {clip(
+            ui.pending?.then === 'reply'
+              ? `${ui.pending.label}: reply anyway? y types a reply there, any other key cancels`
+              : `send ${ui.pending?.label ?? ''} to ${on}? y sends, any other key cancels`,
+            width,
+          )}
         </Text>
       );
     default: {

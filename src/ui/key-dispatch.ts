@@ -7,6 +7,7 @@
 
 import type { HostHealth, PaneView } from '../engine/types.js';
 import { paneStatus } from '../engine/pane-status.js';
+import { notReadyForInput } from '../engine/input-ready.js';
 import { collapsedHostId, collapsedHostOf, hostDown, paneWhere } from './hosts.js';
 import { findBinding, keyLabel, lineEditKey, type CommandName } from './keymap.js';
 import type { LineEdit } from './line-editor.js';
@@ -145,6 +146,9 @@ function confirmKey(scene: KeyScene, key: KeyPress): KeyOutcome {
   const pane = pending ? paneOf(scene, pending.key) : undefined;
   const down = pane ? hostDown(pane, scene.hosts) : null;
   if (key.name === 'y' && down !== null) return finish(`${down}: not sent`, 'warn');
+  if (key.name === 'y' && pending?.then === 'reply' && pane) {
+    return act({ type: 'start-reply', key: pane.key, hash: pending.hash ?? pane.contentHash, now: scene.now });
+  }
   if (key.name === 'y' && pending && pane) {
     return typeInto({ kind: 'send', pane, items: pending.items, shownHash: null, what: pending.label });
   }
@@ -308,6 +312,12 @@ function startReply(scene: KeyScene): KeyOutcome {
       if (down !== null) return refuseSequence(scene, `${down}: a reply cannot go out; what you type is ignored (Esc)`);
       if (paneAnswers(pane).kind === 'secret') {
         return refuseSequence(scene, `${paneWhere(pane)} asks for a password or PIN: type it in the pane itself (Esc, then Enter jumps there)`);
+      }
+      // A pane that is not at a prompt (vim, a busy agent) would take the keys as commands: ask
+      // first, naming what runs there, in the words every surface uses (input-ready.ts).
+      const notReady = notReadyForInput(pane);
+      if (notReady !== null) {
+        return act({ type: 'confirm', pending: { key: pane.key, items: [], label: notReady, then: 'reply', hash: pane.contentHash }, now: scene.now });
       }
       return act({ type: 'start-reply', key: pane.key, hash: pane.contentHash, now: scene.now });
     },

@@ -42,6 +42,9 @@ export interface PendingSend {
   readonly key: string;
   readonly items: readonly SendItem[];
   readonly label: string;
+  /** `reply`: the question before a reply into a pane that is not at a prompt (`label` says why); y starts the reply on `hash`. */
+  readonly then?: 'reply';
+  readonly hash?: string;
 }
 
 export interface StatusMessage {

@@ -510,3 +510,28 @@ describe('the README keys table', () => {
     }
   });
 });
+
+describe('a reply into a pane that is not at a prompt', () => {
+  it('asks first, naming what runs there; y starts the reply, any other key cancels', () => {
+    const vim = paneView({ quietSince: 1_000, screenHash: 'vim-1', contentHash: 'vim-1', pane: { sessionName: 'edit', windowIndex: 1, command: 'vim' } });
+    const d = dashboard([vim]);
+    d.press('r');
+    expect(d.ui.mode).toBe('confirm');
+    expect(d.ui.pending?.label).toBe(`${vim.target} runs vim, which is not at a prompt corral recognises`);
+    d.press('x');
+    expect(d.ui.mode).toBe('normal');
+    expect(d.ui.status?.text).toBe('cancelled');
+    d.press('r', 'y');
+    expect(d.ui.mode).toBe('reply');
+    expect(d.ui.targetHash).toBe('vim-1');
+    d.press('i', 'enter');
+    expect(d.effects).toEqual([expect.objectContaining({ kind: 'reply', text: 'i', shownHash: 'vim-1' })]);
+  });
+
+  it('starts at once on a shell or a prompt', () => {
+    const p = panes();
+    const d = dashboard([p.shell]);
+    d.press('r');
+    expect(d.ui.mode).toBe('reply');
+  });
+});
