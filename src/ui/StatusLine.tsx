@@ -1,6 +1,7 @@
 // The line above the footer: what the dashboard is doing (typing a reply, waiting for an answer
 // key, asking before a signal) or what just happened.
 
+import { Box } from 'ink';
 import { Text } from './Text.js';
 import { clip } from './format.js';
 import { ANSWER_PREFIX } from './keymap.js';
@@ -70,9 +71,7 @@ export function StatusLine({
       if (ui.status) {
         const tone = ui.status.tone === 'error' ? 'red' : ui.status.tone === 'warn' ? 'yellow' : undefined;
         return (
-          <Text wrap="truncate-end" {...(color && tone ? { color: tone } : {})}>
-            {clip(ui.status.text, width)}
-          </Text>
+          <MessageLine text={ui.status.text} width={width} color={color && tone ? tone : null} />
         );
       }
       if (ui.filter !== '')
@@ -112,4 +111,34 @@ function Field({ text, cursor }: { text: string; cursor: number }) {
       {chars.slice(at + 1).join('')}
     </>
   );
+}
+
+const WHOLE_HINT = ' (? shows it whole)';
+
+/** A message on one line; when it may be cut, the hint where the whole of it is stays in view. */
+function MessageLine({ text, width, color }: { text: string; width: number; color: string | null }) {
+  return (
+    <Box width={width}>
+      <Box flexShrink={1}>
+        <Text wrap="truncate-end" {...(color ? { color } : {})}>
+          {clip(text, width)}
+        </Text>
+      </Box>
+      {mayNotFit(text, width) ? (
+        <Box flexShrink={0}>
+          <Text dimColor>{WHOLE_HINT}</Text>
+        </Box>
+      ) : null}
+    </Box>
+  );
+}
+
+/**
+ * Whether a message may be cut on one line: more characters than fit, or wide characters (CJK,
+ * emoji take two cells) that may make it so. Then the hint says where the whole of it is.
+ */
+function mayNotFit(text: string, width: number): boolean {
+  const chars = [...text];
+  const wide = chars.filter((c) => (c.codePointAt(0) ?? 0) >= 0x1100).length;
+  return chars.length + wide > width;
 }

@@ -90,7 +90,7 @@ export const KEYMAP: readonly KeyBinding[] = [
     command: 'reply',
     keys: ['r'],
     scope: 'normal',
-    label: 'type a reply into the pane, then Enter (Esc cancels; not for passwords)',
+    label: 'type a reply into the pane, then Enter (Esc cancels; not for passwords; asks first when the pane is not at a prompt)',
     group: 'Panes',
     footer: 'reply',
   },
@@ -159,7 +159,7 @@ export const KEYMAP: readonly KeyBinding[] = [
   },
   { command: 'bridge', keys: ['b'], scope: 'normal', label: 'turn the chat bridge on or off', group: 'Services' },
   { command: 'attach', keys: ['w'], scope: 'normal', label: 'turn the attach server on or off', group: 'Services' },
-  { command: 'help', keys: ['?'], scope: 'normal', label: 'show or hide all keys', group: 'Dashboard', footer: 'help' },
+  { command: 'help', keys: ['?'], scope: 'normal', label: 'show or hide all keys, and the last message whole', group: 'Dashboard', footer: 'help' },
   { command: 'quit', keys: ['q', 'ctrl+c'], scope: 'normal', label: 'quit', group: 'Dashboard', footer: 'quit' },
 ];
 

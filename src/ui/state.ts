@@ -89,6 +89,8 @@ export interface UiState {
   readonly awaiting: string | null;
   /** Hosts shown as one header line, their rows hidden (their waiting panes stay on top). */
   readonly collapsed: readonly string[];
+  /** The last status message shown, kept after it goes: the help (`?`) shows it whole. */
+  readonly lastStatus: StatusMessage | null;
 }
 
 export const initialUiState: UiState = {
@@ -112,6 +114,7 @@ export const initialUiState: UiState = {
   ending: null,
   awaiting: null,
   collapsed: [],
+  lastStatus: null,
 };
 
 export type UiAction =
@@ -207,6 +210,12 @@ type ModeAction = ActionOf<'mode' | 'start-reply' | 'start-answer' | 'confirm' |
 type AnswerAction = ActionOf<'answered' | 'unanswered' | 'reply-refused' | 'settled'>;
 
 export function uiReducer(state: UiState, action: UiAction): UiState {
+  const next = reduce(state, action);
+  // Every message shown is kept as the last one, for `?` to show whole.
+  return next.status !== null && next.status !== state.status && next.status !== next.lastStatus ? { ...next, lastStatus: next.status } : next;
+}
+
+function reduce(state: UiState, action: UiAction): UiState {
   switch (action.type) {
     case 'sync':
       return sync(state, action.panes, action.now);
