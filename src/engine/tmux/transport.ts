@@ -42,12 +42,20 @@ export interface TmuxTransport {
 }
 
 export class TmuxMissingError extends Error {
-  /** `host`: the machine without tmux, when it is not this one. */
-  constructor(readonly host: string = LOCAL_HOST) {
+  /**
+   * `host`: the machine without tmux, when it is not this one; `binary`: the program
+   * CORRAL_TMUX_BIN named, when it did (then that program is missing, not tmux itself).
+   */
+  constructor(
+    readonly host: string = LOCAL_HOST,
+    binary: string = 'tmux',
+  ) {
     super(
-      host === LOCAL_HOST
-        ? 'tmux is not installed (corral needs tmux >= 3.2): apt install tmux, or brew install tmux'
-        : `tmux is not installed on ${host}, or not on the PATH of its ssh sessions (corral needs tmux >= 3.2 there): apt install tmux, or brew install tmux`,
+      binary !== 'tmux' && host === LOCAL_HOST
+        ? `CORRAL_TMUX_BIN names ${binary}, which is not there or cannot run: point it at a tmux >= 3.2, or unset it to use tmux from the PATH`
+        : host === LOCAL_HOST
+          ? 'tmux is not installed (corral needs tmux >= 3.2): apt install tmux, or brew install tmux'
+          : `tmux is not installed on ${host}, or not on the PATH of its ssh sessions (corral needs tmux >= 3.2 there): apt install tmux, or brew install tmux`,
     );
     this.name = 'TmuxMissingError';
   }
@@ -91,8 +99,8 @@ export function localTransport(socket: TmuxSocket, binary: string = tmuxBinary()
     program: (file, args) => ({ file, args: [...args] }),
     controlCommand: (args) => ({ file: LOCAL_SHELL, args: localSupervisorArgs(binary, [...prefix, ...args]), lifeline: true }),
     // Under the supervisor, a missing tmux is the shell's "not found" (127), not ENOENT.
-    classify: (exitCode, stderr) => (exitCode === 127 && /not found|no such file/i.test(stderr) ? new TmuxMissingError() : null),
-    missingProgram: () => new TmuxMissingError(),
+    classify: (exitCode, stderr) => (exitCode === 127 && /not found|no such file/i.test(stderr) ? new TmuxMissingError(LOCAL_HOST, binary) : null),
+    missingProgram: () => new TmuxMissingError(LOCAL_HOST, binary),
     close: () => Promise.resolve(),
   };
 }
