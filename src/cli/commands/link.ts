@@ -66,10 +66,14 @@ async function callServer(
   return { status: res.status, body: parsed };
 }
 
-function clock(ms: number, now: number): string {
+const two = (n: number): string => String(n).padStart(2, '0');
+
+/** A local time on the 24-hour clock (`14:05:09`), with the date (`2026-12-06 14:05:09`) when not today. */
+export function clock(ms: number, now: number): string {
   const date = new Date(ms);
+  const time = `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
   const sameDay = new Date(now).toDateString() === date.toDateString();
-  return sameDay ? date.toLocaleTimeString() : `${date.toLocaleDateString()} ${date.toLocaleTimeString()}`;
+  return sameDay ? time : `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${time}`;
 }
 
 /** The sessions as a table, one row each, oldest first. */
@@ -137,7 +141,7 @@ async function newLink(ctx: CommandContext, base: string): Promise<number> {
     ctx.stderr.write(`corral: the server at ${base} could not make a link (HTTP ${reply.status})\n`);
     return 1;
   }
-  const until = new Date(typeof body.expires_at === 'number' ? body.expires_at : Date.now()).toLocaleTimeString();
+  const until = clock(typeof body.expires_at === 'number' ? body.expires_at : Date.now(), Date.now());
   ctx.stdout.write(`${body.url}\n`);
   ctx.stderr.write(`corral: ${body.write === true ? 'a writing' : 'a read-only'} link; it works once, until ${until}\n`);
   return 0;
