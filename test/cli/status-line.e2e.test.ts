@@ -98,6 +98,9 @@ describe('status line, corral status and corral next', () => {
     await server.tmux('switch-client', '-c', client, '-t', 'api');
     const refused = await runCli(['next', ...common(), '--answer', 'maybe']);
     expect(refused).toMatchObject({ code: 3, stderr: 'corral: "maybe" is not an answer work:0.0 offers; offered: y, n, Enter\n' });
+    // A --client that is not there (tmux would take the message silently): the reason goes to stderr.
+    const nowhere = await runCli(['next', ...common(), '--client', '/dev/pts/9999', '--answer', 'maybe']);
+    expect(nowhere).toMatchObject({ code: 3, stderr: 'corral: "maybe" is not an answer work:0.0 offers; offered: y, n, Enter (no tmux client /dev/pts/9999 to tell)\n' });
     const answered = await runCli(['next', ...common(), '--answer', 'n']);
     expect(answered).toMatchObject({ code: 0, stdout: 'corral: answered work:0.0 (permission): sent n, then Enter\n' });
     expect((await server.tmux('display-message', '-p', '-c', client, '#{session_name}')).trim()).toBe('api');
