@@ -345,7 +345,9 @@ function startOrEnd(state: UiState, action: StartOrEndAction): UiState {
     case 'end-ask':
       return { ...backToList(state, null), mode: 'end', ending: action.ending, targetId: action.ending.key, lastInputAt: action.now };
     case 'await-pane':
-      return { ...state, awaiting: action.key };
+      // A filter the new pane may not pass would hide it, and the selection with it: it goes
+      // (unless the person is typing it right now).
+      return { ...state, awaiting: action.key, ...(state.mode === 'filter' ? {} : { filter: '' }) };
   }
 }
 
