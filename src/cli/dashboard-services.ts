@@ -50,7 +50,7 @@ export function createDashboardServices(engine: DashboardServicesEngine, setting
   const open = async (): Promise<Services> => {
     token ??= resolveToken({ env, configDir: configDir(env) });
     const [{ createServices }, shared] = await Promise.all([import('./http-services.js'), ports()]);
-    services ??= createServices({ ...portOptions, token: token.token, ports: shared });
+    services ??= createServices({ ...portOptions, token: token.token, ports: shared, record: { configDir: configDir(env), tokenPath: token.path } });
     return services;
   };
 

@@ -19,7 +19,8 @@ import { paneWhere } from '../ui/hosts.js';
 import { App } from '../ui/App.js';
 import { createServicesStore, type MutableServicesStore } from '../ui/service-state.js';
 import { createUiStore } from '../ui/state.js';
-import type { Lifecycle } from './lifecycle.js';
+import { finishesWithin, type Lifecycle } from './lifecycle.js';
+import { killChildren } from '../engine/tmux/child-processes.js';
 
 export type BellMode = 'off' | 'bell' | 'message' | 'both';
 
@@ -138,6 +139,13 @@ const ENTER_ALT_SCREEN = '\u001b[?1049h';
 const LEAVE_ALT_SCREEN = '\u001b[?1049l';
 const CLEAR_SCREEN = '\u001b[2J\u001b[H';
 
+/**
+ * How long quitting waits for the hosts' connections to close in order (control clients detach,
+ * ssh masters exit); past it, every process corral started is killed, so a host that hangs, floods
+ * or ignores signals cannot hold the person's terminal.
+ */
+export const QUIT_BUDGET_MS = 350;
+
 /** Benchmarks count renders through this file (only when the variable is set). */
 function renderCounter(statsFile: string | undefined) {
   let renders = 0;
@@ -149,6 +157,17 @@ function renderCounter(statsFile: string | undefined) {
     write();
   };
   return { options: statsFile ? { onRender } : {}, write };
+}
+
+/** Raw mode without reading: keys pressed now are neither echoed nor acted on. */
+function holdKeys(stdin: ReadStream, hold: boolean): void {
+  if (!stdin.isTTY) return;
+  try {
+    stdin.setRawMode(hold);
+    if (!hold) stdin.pause();
+  } catch {
+    // the terminal is gone
+  }
 }
 
 /** Shows the dashboard until the user quits or a signal arrives; resolves with the exit code. */
@@ -223,7 +242,11 @@ export async function runDashboard(options: DashboardOptions): Promise<number> {
     } catch {
       // already torn down by the crash being handled
     }
-    await engine.stop();
+    // Said at once, and keys typed while the connections close are not echoed over it.
+    stdout.write(`${CLEAR_SCREEN}quitting…`);
+    holdKeys(stdin, true);
+    if (!(await finishesWithin(engine.stop(), QUIT_BUDGET_MS))) killChildren();
+    holdKeys(stdin, false);
     stdout.write(LEAVE_ALT_SCREEN);
     renders.write();
   }

@@ -75,8 +75,8 @@ export function checkAgent(agent: AgentName, path: string, settings: unknown | n
 }
 
 /** Whether a corral answers at the hook address with this token. */
-export async function checkServer(env: NodeJS.ProcessEnv, token: string | null, timeoutMs = 2_000): Promise<DoctorLine> {
-  const url = hookUrl(env, null);
+export async function checkServer(env: NodeJS.ProcessEnv, token: string | null, timeoutMs = 2_000, at: string | null = null): Promise<DoctorLine> {
+  const url = at ?? hookUrl(env, null);
   if (token === null) return { ok: false, text: `no token: the hooks cannot sign in (corral hooks install makes one)` };
   try {
     const res = await fetch(`${url}/state`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(timeoutMs) });

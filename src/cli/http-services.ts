@@ -14,6 +14,7 @@ import { BrowserSessions } from '../server/attach/sessions.js';
 import type { HostPanePort, PanePort } from '../engine/pane-port.js';
 import { networkInterfaces } from 'node:os';
 import { panePortsHolder, type PanePortsHolder } from './pane-ports.js';
+import { writeServerRecord } from '../engine/server-record.js';
 
 export interface ServicesStatus {
   /** Base URL once the server listens. */
@@ -78,6 +79,11 @@ export interface ServicesOptions {
    * services leaves them open. By default the services build their own and close them.
    */
   readonly ports?: PanePortsHolder;
+  /**
+   * Records where the server listens (server-record.ts) once it does, for the commands that talk to
+   * it; removed on close.
+   */
+  readonly record?: { readonly configDir: string; readonly tokenPath: string | null };
 }
 
 function answerHost(url: string): string | null {
@@ -201,7 +207,11 @@ export function createServices(options: ServicesOptions): Services {
   // off and on (w in the dashboard) keeps browsers signed in; stopping corral ends them all.
   const sessions = new BrowserSessions({ idleMs: settings.attachSessionIdleMs, maxMs: settings.attachSessionMaxMs });
   const publish = () => report.publish();
-  const listen = () => listenOrReport(server, settings, report);
+  let removeRecord: (() => void) | null = null;
+  const listen = async () => {
+    await listenOrReport(server, settings, report);
+    if (options.record && removeRecord === null) removeRecord = await recordServer(options, options.record, server.port);
+  };
   const bridge = new FeatureSwitch(server, listen, publish, () => buildBridge(options, portOf()));
   const attach = new FeatureSwitch(server, listen, publish, () => buildAttach(options, portOf(), server, sessions));
 
@@ -245,12 +255,27 @@ export function createServices(options: ServicesOptions): Services {
       bridge.drop();
       attach.drop();
       await server.close();
+      removeRecord?.();
+      removeRecord = null;
       // Viewers heard that corral stops; now the streams' control clients detach (unless the
       // ports belong to someone else, who closes them).
       if (!options.ports) await ports.close();
       publish();
     },
   };
+}
+
+/** Writes the server record: where a client on this machine reaches the server, and the token file. */
+async function recordServer(options: ServicesOptions, record: NonNullable<ServicesOptions['record']>, port: number): Promise<() => void> {
+  const tmux = await options.tmux.socketPath().catch(() => null);
+  const host = options.settings.listen === '0.0.0.0' ? '127.0.0.1' : options.settings.listen === '::' ? '::1' : options.settings.listen;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  try {
+    return writeServerRecord(record.configDir, { url, pid: process.pid, tokenPath: record.tokenPath, tmux, startedAt: Date.now() });
+  } catch {
+    // A config folder that cannot be written: clients fall back to the address in their settings.
+    return () => {};
+  }
 }
 
 /** Listens (once); a failure is reported in the status before it is thrown. */

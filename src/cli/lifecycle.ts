@@ -250,3 +250,19 @@ export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
     },
   };
 }
+
+/**
+ * Waits for `work` at most `ms`: true when it finished (or failed) in time. What did not finish is
+ * left to the caller, who ends it another way (quitting does: killChildren).
+ */
+export async function finishesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => true, () => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

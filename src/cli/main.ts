@@ -4,6 +4,17 @@
 // takes a short way that loads none of them, and so does `corral next` when it can.
 
 import { terminalSafeLines } from '../engine/terminal-text.js';
+import { isTerminalGone } from './lifecycle.js';
+
+// A reader that stops reading (`corral status | head -1`, a closed pipe) makes a write fail with
+// EPIPE, reported as an 'error' event on the stream: without a listener Node throws it with a
+// stack. The output simply has no reader any more; the command ends as it would have (a command
+// that runs until stopped hears of it through its lifecycle and stops).
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: unknown) => {
+    if (!isTerminalGone(error)) throw error;
+  });
+}
 
 const argv = process.argv.slice(2);
 
@@ -31,6 +42,6 @@ if (quick !== null) {
     .finally(() => {
       // Everything corral started is stopped by now; a handle something else left open (a
       // terminal that went away, say) must not keep the process alive.
-      setTimeout(() => process.exit(), 2_000).unref();
+      setTimeout(() => process.exit(), 150).unref();
     });
 }

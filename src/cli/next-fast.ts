@@ -81,6 +81,11 @@ export async function quickNext(argv: readonly string[], env: NodeJS.ProcessEnv,
     .filter((f) => f.length === 4 && f[1] === '0')
     .sort((a, b) => Number(b[0]) - Number(a[0]));
   const say = async (text: string, code: number): Promise<number> => {
+    // tmux takes a message for a client it does not have without a word: said here instead.
+    if (plain.client !== null && !clients.some((f) => f[2] === plain.client)) {
+      out(`corral: ${text} (no tmux client ${plain.client} to tell)`, false);
+      return code;
+    }
     if (plain.client !== null) {
       const shown = await tmux([...plain.socket, 'display-message', '-c', plain.client, escapeArg(escapeFormat(terminalSafe(`corral: ${text}`)))]);
       if (shown !== null) return code;

@@ -35,6 +35,8 @@ export interface TokenOptions {
   readonly flag?: string | undefined;
   readonly env: NodeJS.ProcessEnv;
   readonly configDir: string;
+  /** The token file to read instead of the config folder's (a running server's, from its record). */
+  readonly file?: string | null | undefined;
 }
 
 /** The token a server uses: an existing one, else a new token file. */
@@ -54,7 +56,7 @@ export function findToken(options: TokenOptions): ResolvedToken | null {
   const fromEnv = envValue(options.env, 'CORRAL_TOKEN');
   if (fromEnv !== undefined)
     return { token: checkToken(fromEnv, 'CORRAL_TOKEN'), source: 'env', path: null };
-  const path = tokenPath(options.configDir);
+  const path = options.file ?? tokenPath(options.configDir);
   let stat;
   try {
     stat = statSync(path);

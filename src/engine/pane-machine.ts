@@ -309,7 +309,7 @@ function sameWait(a: WaitTrack | null, b: WaitTrack | null): boolean {
 }
 
 /** The words a stuck event carries for a verdict: its line, or what it is when the rule says so. */
-function stuckMessage(verdict: PromptVerdict): string {
+export function stuckMessage(verdict: PromptVerdict): string {
   return verdict.menu ? `menu open: ${verdict.line}` : verdict.line;
 }
 

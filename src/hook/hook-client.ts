@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { envValue } from '../engine/env.js';
 import { hookEventOf, hookSignal, isAgent, type HookReport } from '../engine/hooks/agent-hooks.js';
 import { HOOK_OPTION, hookRecordValue } from '../engine/hooks/hook-record.js';
+import { pickServer, runningServers } from '../engine/server-record.js';
 
 const DEFAULT_TIMEOUT_MS = 1_000;
 const MAX_INPUT_BYTES = 16 * 1024 * 1024;
@@ -23,7 +24,8 @@ export const HOOK_HELP = [
   'Usage: corral hook --agent claude-code|codex|gemini-cli [--url URL] [--timeout MS]',
   '',
   'Reads the hook JSON on stdin and POSTs the fields corral needs, with $TMUX_PANE and the tmux',
-  'socket from $TMUX, to http://HOST:PORT/hooks (CORRAL_LISTEN/CORRAL_PORT or the config file; or',
+  'socket from $TMUX, to the running corral (the one watching that tmux server, else the newest; else',
+  'http://HOST:PORT/hooks from CORRAL_LISTEN/CORRAL_PORT or the config file; or',
   '--url / CORRAL_HOOK_URL) with the token (CORRAL_TOKEN or the token file). When no corral answers',
   "there, it records the event on its own pane (the tmux option @corral_hook), where every corral",
   'watching that server reads it. Prints nothing and exits 0 whatever happens, so the agent is',
@@ -61,6 +63,10 @@ function configDir(env: NodeJS.ProcessEnv): string {
 export function hookUrl(env: NodeJS.ProcessEnv, flag: string | null): string {
   const explicit = flag ?? envValue(env, 'CORRAL_HOOK_URL');
   if (explicit) return explicit.replace(/\/+$/, '').endsWith('/hooks') ? explicit : `${explicit.replace(/\/+$/, '')}/hooks`;
+  // A running corral says where it listens: the one watching this pane's tmux server, else the newest.
+  const servers = runningServers(configDir(env));
+  const running = pickServer(servers, { port: null, tmux: tmuxSocket(env) || null }) ?? servers[0];
+  if (running) return `${running.url}/hooks`;
   let file: { listen?: unknown; port?: unknown } = {};
   try {
     file = JSON.parse(readFileSync(join(configDir(env), 'config.json'), 'utf8')) as typeof file;
@@ -132,10 +138,15 @@ function toolSummary(payload: Record<string, unknown>): string | null {
   return text(command) ?? text(input.cmd) ?? text(input.file_path) ?? text(details.command) ?? text(details.title) ?? text(input.description);
 }
 
+/** The socket of the tmux server the agent runs in ($TMUX is "path,pid,session"); empty outside tmux. */
+function tmuxSocket(env: NodeJS.ProcessEnv): string {
+  const tmux = env.TMUX ?? '';
+  return tmux.includes(',') ? tmux.slice(0, tmux.indexOf(',')) : tmux;
+}
+
 /** The compact report for one hook payload (pure, for tests). */
 export function buildReport(agent: HookReport['agent'], payload: Record<string, unknown>, env: NodeJS.ProcessEnv, tty: boolean, daemon: boolean): HookReport {
-  const tmux = env.TMUX ?? '';
-  const socket = tmux.includes(',') ? tmux.slice(0, tmux.indexOf(',')) : tmux;
+  const socket = tmuxSocket(env);
   return {
     agent,
     event: text(payload.hook_event_name) ?? '',

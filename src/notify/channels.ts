@@ -13,6 +13,11 @@ export interface NotificationText {
   readonly panes: readonly string[];
   readonly targets: readonly string[];
   readonly reason: string;
+  /**
+   * CORRAL_MESSAGE: what the pane says, one line, without the target (CORRAL_TARGET has it), so
+   * `"$CORRAL_TARGET: $CORRAL_MESSAGE"` names the pane once; a summary: `reason: message` per pane, `; ` between.
+   */
+  readonly summary: string;
 }
 
 export function describeNotification(n: Notification, host: string = hostname()): NotificationText {
@@ -27,6 +32,7 @@ export function describeNotification(n: Notification, host: string = hostname())
       panes: [view.pane.paneId],
       targets: [view.target],
       reason,
+      summary: oneLine(message),
     };
   }
   const permission = n.items.filter((i) => i.reason === 'permission').length;
@@ -40,5 +46,8 @@ export function describeNotification(n: Notification, host: string = hostname())
     panes: n.items.map((i) => i.view.pane.paneId),
     targets: n.items.map((i) => i.view.target),
     reason: permission === n.items.length ? 'permission' : permission === 0 ? 'stopped' : 'mixed',
+    summary: n.items.map((i) => oneLine(`${i.reason}: ${i.message}`)).join('; '),
   };
 }
+
+const oneLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/g, ' ').trim();

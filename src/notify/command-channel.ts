@@ -14,7 +14,7 @@ export function commandEnv(text: NotificationText, base: NodeJS.ProcessEnv = pro
     CORRAL_PANE: text.panes.join(' '),
     CORRAL_TARGET: text.targets.join(' '),
     CORRAL_REASON: text.reason,
-    CORRAL_MESSAGE: text.message,
+    CORRAL_MESSAGE: text.summary,
     CORRAL_TITLE: text.title,
     CORRAL_COUNT: String(text.panes.length),
     CORRAL_HOST: host,

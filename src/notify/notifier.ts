@@ -9,6 +9,7 @@ import { describeNotification } from './channels.js';
 import { runOnStuck } from './command-channel.js';
 import { DesktopUnavailableError, sendDesktop } from './desktop-channel.js';
 import { ntfyRequest, sendNtfy, validateTopicUrl, type NtfyAction, type NtfyRequest } from './ntfy-channel.js';
+import { stuckMessage } from '../engine/pane-machine.js';
 
 const TICK_MS = 100;
 
@@ -109,8 +110,25 @@ export function createNotifier(options: NotifierOptions): Notifier {
     if (planner.waiting > 0) timer = setTimeout(tick, TICK_MS);
   };
 
-  const unsubscribeStore = engine.subscribe(() => planner.observe(engine.getSnapshot().panes));
+  // The panes already waiting at corral's first look (their stuck events may come before this
+  // listens) are told once, like a prompt that appears later.
+  let firstLook = true;
+  const tellWaitingAtStart = () => {
+    const snapshot = engine.getSnapshot();
+    if (!firstLook || snapshot.status === 'starting') return;
+    firstLook = false;
+    for (const view of snapshot.panes) {
+      if (view.state !== 'stuck' || view.reason === null || view.verdict === null) continue;
+      planner.stuck(view, view.reason, stuckMessage(view.verdict), now(), true);
+    }
+    if (planner.waiting > 0 && timer === null) timer = setTimeout(tick, TICK_MS);
+  };
+  const unsubscribeStore = engine.subscribe(() => {
+    planner.observe(engine.getSnapshot().panes);
+    tellWaitingAtStart();
+  });
   planner.observe(engine.getSnapshot().panes);
+  tellWaitingAtStart();
   const unsubscribeEvents = engine.onEvent((event) => {
     if (event.type !== 'stuck') return;
     const at = now();

@@ -348,6 +348,16 @@ function act(card: Card, action: string, body: object, label: string): Promise<b
       });
     })
     .then(function (r) {
+      // A reply into a pane that is not at a prompt: the server names what runs there; ask, then send again.
+      if (r.status === 428 && action === 'reply') {
+        const message = (r.data && r.data.error && r.data.error.message) || 'the pane is not at a prompt';
+        card.result.dataset.tone = '';
+        card.result.textContent = '';
+        ask(message, 'Reply anyway', function () {
+          act(card, action, Object.assign({}, body, { confirmed: true }), label);
+        });
+        return false;
+      }
       card.result.dataset.tone = r.ok ? 'ok' : 'error';
       card.result.textContent = r.ok ? 'sent ' + label + ' to ' + card.pane!.target
         : (r.data && r.data.error && r.data.error.message) || 'not sent (HTTP ' + r.status + ')';

@@ -183,7 +183,7 @@ export function App(props: AppProps) {
     <Box flexDirection="column" width={size.columns}>
       <Header server={snapshot.server} label={label} counts={loading ? null : countStatuses(view.onlinePanes, now, activeWindowMs)} services={serviceState} width={size.columns} color={color} offline={view.offlineCount} />
       {ui.mode === 'help' ? (
-        <HelpOverlay width={size.columns} height={size.rows - 4} answers={answers} target={selected ? paneWhere(selected) : null} down={selected ? hostDown(selected, snapshot.hosts) : null} />
+        <HelpOverlay width={size.columns} height={size.rows - 4} answers={answers} target={selected ? paneWhere(selected) : null} down={selected ? hostDown(selected, snapshot.hosts) : null} lastMessage={ui.lastStatus?.text ?? null} />
       ) : (
         <Box flexDirection={layout.preview === 'side' ? 'row' : 'column'}>
           <PaneList layout={layout} snapshot={snapshot} lines={view.shown} grouped={view.groups !== null} byId={view.byId} selectedId={view.selectedId} filter={ui.filter} now={now} color={color} rowModel={rowModel} />

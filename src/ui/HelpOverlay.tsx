@@ -4,7 +4,7 @@
 import { Box } from 'ink';
 import { Text } from './Text.js';
 import { clip } from './format.js';
-import { ANSWER_PREFIX, bindingKeys, bindingsByGroup, keyLabel } from './keymap.js';
+import { ANSWER_PREFIX, LINE_KEYS, LINE_KEYS_TITLE, bindingKeys, bindingsByGroup, keyLabel } from './keymap.js';
 import type { PaneAnswers } from './quick-answers.js';
 
 interface Props {
@@ -15,6 +15,8 @@ interface Props {
   readonly target: string | null;
   /** Why nothing can be sent to the selected pane (`build-box is unreachable`), null when its host is up. */
   readonly down?: string | null;
+  /** The last status message, shown whole above the keys. */
+  readonly lastMessage?: string | null;
 }
 
 type Line = { readonly kind: 'group' | 'key'; readonly text: string };
@@ -46,7 +48,7 @@ export function helpLines(
   target: string | null,
   down: string | null = null,
 ): Line[][] {
-  return bindingsByGroup().map(([group, list]) =>
+  const groups = bindingsByGroup().map(([group, list]): Line[] =>
     group === 'Answer'
       ? answerLines(keyWidth, answers, target, down)
       : [
@@ -54,12 +56,21 @@ export function helpLines(
           ...list.map((b) => ({ kind: 'key' as const, text: `${bindingKeys(b).padEnd(keyWidth)} ${b.label}` })),
         ],
   );
+  // One line: the same keys in every field, as in a shell.
+  const lineKeys: Line[] = [
+    { kind: 'group', text: LINE_KEYS_TITLE },
+    { kind: 'key', text: LINE_KEYS.map((k) => keyLabel(k.keys[0] ?? '')).join(' ') + ' · Ctrl-' + LINE_KEYS.flatMap((k) => k.keys.slice(1)).map((n) => n.replace('ctrl+', '').toUpperCase()).join('/') },
+  ];
+  return [...groups, lineKeys];
 }
 
-export function HelpOverlay({ width, height, answers, target, down = null }: Props) {
+export function HelpOverlay({ width, height, answers, target, down = null, lastMessage = null }: Props) {
   const groups = helpLines(12, answers, target, down);
+  // The last message, wrapped: a long reason cut on the status line is read here in full.
+  const message = lastMessage === null ? null : clip(`Last message: ${lastMessage}`, Number.MAX_SAFE_INTEGER);
+  const keysHeight = height - (message === null ? 0 : cellsOf(message) / Math.max(1, width) + 1);
   const total = groups.reduce((n, g) => n + g.length, 0);
-  const twoColumns = total + 1 > height && width >= 90;
+  const twoColumns = total + 1 > keysHeight && width >= 90;
   const columns: Line[][] = [[], []];
   const half = Math.ceil(total / 2);
   for (const group of groups) {
@@ -67,9 +78,10 @@ export function HelpOverlay({ width, height, answers, target, down = null }: Pro
     (columns[target] as Line[]).push(...group);
   }
   const columnWidth = twoColumns ? Math.floor((width - 2) / 2) : width;
-  const room = Math.max(1, height - 1);
+  const room = Math.max(1, keysHeight - 1);
   return (
     <Box flexDirection="column" width={width}>
+      {message === null ? null : <Text wrap="wrap">{message}</Text>}
       <Text bold>Keys (any key closes this help)</Text>
       <Box>
         {columns
@@ -88,4 +100,9 @@ export function HelpOverlay({ width, height, answers, target, down = null }: Pro
       </Box>
     </Box>
   );
+}
+
+/** Cells a text takes, counting a character from U+1100 on (CJK, emoji) as two: enough to keep room. */
+function cellsOf(text: string): number {
+  return [...text].reduce((n, c) => n + ((c.codePointAt(0) ?? 0) >= 0x1100 ? 2 : 1), 0);
 }

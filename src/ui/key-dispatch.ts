@@ -7,8 +7,10 @@
 
 import type { HostHealth, PaneView } from '../engine/types.js';
 import { paneStatus } from '../engine/pane-status.js';
+import { notReadyForInput } from '../engine/input-ready.js';
 import { collapsedHostId, collapsedHostOf, hostDown, paneWhere } from './hosts.js';
-import { findBinding, keyLabel, type CommandName } from './keymap.js';
+import { findBinding, keyLabel, lineEditKey, type CommandName } from './keymap.js';
+import type { LineEdit } from './line-editor.js';
 import { answerRefusal, describeChoice, findAnswer, paneAnswers, type PaneAnswers } from './quick-answers.js';
 import { SERVICE_TITLES, type ServiceName, type ServicesSnapshot } from './service-state.js';
 import { SETTLE_MS, type StatusMessage, type UiAction, type UiState, type VisibleRows } from './state.js';
@@ -144,6 +146,9 @@ function confirmKey(scene: KeyScene, key: KeyPress): KeyOutcome {
   const pane = pending ? paneOf(scene, pending.key) : undefined;
   const down = pane ? hostDown(pane, scene.hosts) : null;
   if (key.name === 'y' && down !== null) return finish(`${down}: not sent`, 'warn');
+  if (key.name === 'y' && pending?.then === 'reply' && pane) {
+    return act({ type: 'start-reply', key: pane.key, hash: pending.hash ?? pane.contentHash, now: scene.now });
+  }
   if (key.name === 'y' && pending && pane) {
     return typeInto({ kind: 'send', pane, items: pending.items, shownHash: null, what: pending.label });
   }
@@ -194,14 +199,18 @@ function editLine(scene: KeyScene, key: KeyPress): KeyOutcome {
       return field === 'filter' ? leaveFilter(scene, { type: 'clear-filter', now }) : finish('reply cancelled');
     case 'enter':
       return field === 'filter' ? leaveFilter(scene, { type: 'mode', mode: 'normal', now }) : sendReply(scene);
-    case 'backspace':
-      return act({ type: 'edit', field, edit: { kind: 'backspace' }, now });
-    case 'ctrl+u':
-      return act({ type: 'edit', field, edit: { kind: 'clear' }, now });
   }
+  const edit = lineEdit(key);
+  return edit === null ? NOTHING : act({ type: 'edit', field, edit, now });
+}
+
+/** What a key does in a text field: an edit from the table (LINE_KEYS), typed text, or nothing. */
+function lineEdit(key: KeyPress): LineEdit | null {
+  const kind = lineEditKey(key.name);
+  if (kind !== null) return { kind };
   // eslint-disable-next-line no-control-regex
-  if (key.ctrl || key.meta || key.input === '' || /^[\u0000-\u001f]/.test(key.input)) return NOTHING;
-  return act({ type: 'edit', field, edit: { kind: 'insert', text: key.input }, now });
+  if (key.ctrl || key.meta || key.input === '' || /^[\u0000-\u001f\u007f]/.test(key.input)) return null;
+  return { kind: 'insert', text: key.input };
 }
 
 /**
@@ -303,6 +312,12 @@ function startReply(scene: KeyScene): KeyOutcome {
       if (down !== null) return refuseSequence(scene, `${down}: a reply cannot go out; what you type is ignored (Esc)`);
       if (paneAnswers(pane).kind === 'secret') {
         return refuseSequence(scene, `${paneWhere(pane)} asks for a password or PIN: type it in the pane itself (Esc, then Enter jumps there)`);
+      }
+      // A pane that is not at a prompt (vim, a busy agent) would take the keys as commands: ask
+      // first, naming what runs there, in the words every surface uses (input-ready.ts).
+      const notReady = notReadyForInput(pane);
+      if (notReady !== null) {
+        return act({ type: 'confirm', pending: { key: pane.key, items: [], label: notReady, then: 'reply', hash: pane.contentHash }, now: scene.now });
       }
       return act({ type: 'start-reply', key: pane.key, hash: pane.contentHash, now: scene.now });
     },
@@ -429,14 +444,9 @@ function startKey(scene: KeyScene, key: KeyPress): KeyOutcome {
       return act({ type: 'start-field', now });
     case 'enter':
       return startDraft(scene, draft);
-    case 'backspace':
-      return act({ type: 'start-edit', edit: { kind: 'backspace' }, now });
-    case 'ctrl+u':
-      return act({ type: 'start-edit', edit: { kind: 'clear' }, now });
   }
-  // eslint-disable-next-line no-control-regex
-  if (key.ctrl || key.meta || key.input === '' || /^[\u0000-\u001f]/.test(key.input)) return NOTHING;
-  return act({ type: 'start-edit', edit: { kind: 'insert', text: key.input }, now });
+  const edit = lineEdit(key);
+  return edit === null ? NOTHING : act({ type: 'start-edit', edit, now });
 }
 
 /** Enter: refuses what cannot start (no command, a malformed branch), keeping what was typed. */

@@ -2,6 +2,7 @@
 // footer and the README's keys table (renderKeysMarkdown), so the three cannot disagree.
 
 import type { SendItem } from '../engine/keys.js';
+import type { LineEdit } from './line-editor.js';
 
 export type CommandName =
   | 'up'
@@ -89,7 +90,7 @@ export const KEYMAP: readonly KeyBinding[] = [
     command: 'reply',
     keys: ['r'],
     scope: 'normal',
-    label: 'type a reply into the pane, then Enter (Esc cancels; not for passwords)',
+    label: 'type a reply into the pane, then Enter (Esc cancels; not for passwords; asks first when the pane is not at a prompt)',
     group: 'Panes',
     footer: 'reply',
   },
@@ -158,9 +159,33 @@ export const KEYMAP: readonly KeyBinding[] = [
   },
   { command: 'bridge', keys: ['b'], scope: 'normal', label: 'turn the chat bridge on or off', group: 'Services' },
   { command: 'attach', keys: ['w'], scope: 'normal', label: 'turn the attach server on or off', group: 'Services' },
-  { command: 'help', keys: ['?'], scope: 'normal', label: 'show or hide all keys', group: 'Dashboard', footer: 'help' },
+  { command: 'help', keys: ['?'], scope: 'normal', label: 'show or hide all keys, and the last message whole', group: 'Dashboard', footer: 'help' },
   { command: 'quit', keys: ['q', 'ctrl+c'], scope: 'normal', label: 'quit', group: 'Dashboard', footer: 'quit' },
 ];
+
+/**
+ * Keys in a text field (a reply, the filter, the start prompt): one table for every field, read by
+ * the dispatcher and the help. Enter, Esc and Tab belong to the field's own prompt.
+ */
+export const LINE_KEYS: readonly { readonly keys: readonly string[]; readonly edit: LineEdit['kind']; readonly label: string }[] = [
+  { keys: ['left', 'ctrl+b'], edit: 'left', label: 'cursor left' },
+  { keys: ['right', 'ctrl+f'], edit: 'right', label: 'cursor right' },
+  { keys: ['home', 'ctrl+a'], edit: 'home', label: 'start of the line' },
+  { keys: ['end', 'ctrl+e'], edit: 'end', label: 'end of the line' },
+  { keys: ['backspace', 'ctrl+h'], edit: 'backspace', label: 'delete before the cursor' },
+  { keys: ['delete', 'ctrl+d'], edit: 'delete', label: 'delete under the cursor' },
+  { keys: ['ctrl+u'], edit: 'kill-before', label: 'delete to the start' },
+  { keys: ['ctrl+k'], edit: 'kill-after', label: 'delete to the end' },
+  { keys: ['ctrl+w'], edit: 'kill-word', label: 'delete the word before the cursor' },
+];
+
+export const LINE_KEYS_TITLE = 'Text fields (r, /, c)';
+
+/** The edit a key makes in a text field, if it is one of LINE_KEYS. */
+export function lineEditKey(name: string): Exclude<LineEdit['kind'], 'insert'> | null {
+  const found = LINE_KEYS.find((k) => k.keys.includes(name))?.edit;
+  return found === undefined || found === 'insert' ? null : found;
+}
 
 export const GROUP_ORDER: readonly KeyGroup[] = ['Move', 'Panes', 'Answer', 'Dashboard', 'Services'];
 
@@ -218,6 +243,9 @@ const KEY_LABELS: Record<string, string> = {
   escape: 'Esc',
   tab: 'Tab',
   backspace: 'Backspace',
+  delete: 'Delete',
+  home: 'Home',
+  end: 'End',
   space: 'Space',
 };
 
@@ -277,5 +305,7 @@ export function renderKeysMarkdown(keymap: readonly KeyBinding[] = KEYMAP): stri
       rows.push(`| ${shown} | ${b.label} |`);
     }
   }
+  rows.push(`| **${LINE_KEYS_TITLE}** | |`);
+  for (const k of LINE_KEYS) rows.push(`| ${k.keys.map((name) => `\`${keyLabel(name)}\``).join(' ')} | ${k.label} |`);
   return rows.join('\n');
 }

@@ -16,6 +16,7 @@ import type { SendItem } from '../engine/keys.js';
 import { collapsedHostId, collapsedHostOf, groupByHost, isMultiHost, isWaiting, type ShownGroup } from './hosts.js';
 import { keepOrder, sameOrder, sortPaneIds, stuckSetKey } from './order.js';
 import type { StartDraft } from './start-draft.js';
+import { editLine, lineAtEnd, type LineEdit } from './line-editor.js';
 
 export const RESORT_IDLE_MS = 4_000;
 /** A key that acts on the selection is refused this soon after the selection moved by itself. */
@@ -41,6 +42,9 @@ export interface PendingSend {
   readonly key: string;
   readonly items: readonly SendItem[];
   readonly label: string;
+  /** `reply`: the question before a reply into a pane that is not at a prompt (`label` says why); y starts the reply on `hash`. */
+  readonly then?: 'reply';
+  readonly hash?: string;
 }
 
 export interface StatusMessage {
@@ -60,6 +64,8 @@ export interface UiState {
   readonly filter: string;
   /** Reply text being typed. */
   readonly draft: string;
+  /** The cursor in the text field being typed (the reply, the filter or the start prompt's field), in code points. */
+  readonly cursor: number;
   /** The pane a reply or confirmation is for (fixed when the mode starts). */
   readonly targetId: string | null;
   /**
@@ -83,6 +89,8 @@ export interface UiState {
   readonly awaiting: string | null;
   /** Hosts shown as one header line, their rows hidden (their waiting panes stay on top). */
   readonly collapsed: readonly string[];
+  /** The last status message shown, kept after it goes: the help (`?`) shows it whole. */
+  readonly lastStatus: StatusMessage | null;
 }
 
 export const initialUiState: UiState = {
@@ -94,6 +102,7 @@ export const initialUiState: UiState = {
   mode: 'normal',
   filter: '',
   draft: '',
+  cursor: 0,
   targetId: null,
   targetHash: null,
   pending: null,
@@ -105,6 +114,7 @@ export const initialUiState: UiState = {
   ending: null,
   awaiting: null,
   collapsed: [],
+  lastStatus: null,
 };
 
 export type UiAction =
@@ -162,20 +172,19 @@ export type UiAction =
     }
   | { readonly type: 'status'; readonly status: StatusMessage | null };
 
-export type TextEdit =
-  { readonly kind: 'insert'; readonly text: string } | { readonly kind: 'backspace' } | { readonly kind: 'clear' };
+export type TextEdit = LineEdit;
 
+/** An edit made at the end of `value` (the cursor where typing leaves it). */
 export function applyEdit(value: string, edit: TextEdit): string {
-  switch (edit.kind) {
-    case 'insert':
-      // Pasted text may carry newlines; a reply is one line.
-      return value + edit.text.replace(/[\r\n]+/g, ' ');
-    case 'backspace':
-      return [...value].slice(0, -1).join('');
-    case 'clear':
-      return '';
-  }
+  return editLine(lineAtEnd(value), edit).text;
 }
+
+/** Applies an edit to a field's text at the state's cursor. */
+function editField(state: UiState, text: string, edit: TextEdit): { text: string; cursor: number } {
+  return editLine({ text, cursor: state.cursor }, edit);
+}
+
+const cursorAtEnd = (text: string): number => lineAtEnd(text).cursor;
 
 function select(state: UiState, visible: readonly string[], index: number, now: number): UiState {
   if (visible.length === 0) return { ...state, lastInputAt: now };
@@ -201,6 +210,12 @@ type ModeAction = ActionOf<'mode' | 'start-reply' | 'start-answer' | 'confirm' |
 type AnswerAction = ActionOf<'answered' | 'unanswered' | 'reply-refused' | 'settled'>;
 
 export function uiReducer(state: UiState, action: UiAction): UiState {
+  const next = reduce(state, action);
+  // Every message shown is kept as the last one, for `?` to show whole.
+  return next.status !== null && next.status !== state.status && next.status !== next.lastStatus ? { ...next, lastStatus: next.status } : next;
+}
+
+function reduce(state: UiState, action: UiAction): UiState {
   switch (action.type) {
     case 'sync':
       return sync(state, action.panes, action.now);
@@ -223,8 +238,10 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case 'reply-refused':
     case 'settled':
       return noteAnswer(state, action);
-    case 'edit':
-      return { ...state, [action.field]: applyEdit(state[action.field], action.edit), lastInputAt: action.now };
+    case 'edit': {
+      const { text, cursor } = editField(state, state[action.field], action.edit);
+      return { ...state, [action.field]: text, cursor, lastInputAt: action.now };
+    }
     case 'status':
       return state.status === action.status ? state : { ...state, status: action.status };
     case 'start-open':
@@ -274,10 +291,10 @@ function changeMode(state: UiState, action: ModeAction): UiState {
         ...state,
         mode: action.mode,
         lastInputAt: action.now,
-        ...(action.mode === 'filter' ? { status: null } : {}),
+        ...(action.mode === 'filter' ? { status: null, cursor: cursorAtEnd(state.filter) } : {}),
       };
     case 'start-reply':
-      return { ...state, mode: 'reply', draft: '', targetId: action.key, targetHash: action.hash, status: null, lastInputAt: action.now };
+      return { ...state, mode: 'reply', draft: '', cursor: 0, targetId: action.key, targetHash: action.hash, status: null, lastInputAt: action.now };
     case 'start-answer':
       return { ...state, mode: 'answer', targetId: action.key, targetHash: action.hash, status: null, lastInputAt: action.now };
     case 'confirm':
@@ -299,7 +316,7 @@ function noteAnswer(state: UiState, action: AnswerAction): UiState {
     case 'unanswered':
       return state.answered?.key === action.key ? { ...state, answered: null } : state;
     case 'reply-refused':
-      return { ...state, mode: 'reply', draft: action.draft, targetId: action.key, targetHash: null, status: action.status };
+      return { ...state, mode: 'reply', draft: action.draft, cursor: cursorAtEnd(action.draft), targetId: action.key, targetHash: null, status: action.status };
     case 'settled':
       return { ...state, movedAt: Number.NEGATIVE_INFINITY, lastInputAt: action.now };
   }
@@ -312,19 +329,25 @@ function startOrEnd(state: UiState, action: StartOrEndAction): UiState {
   switch (action.type) {
     case 'start-open':
       if (action.now === null && state.mode !== 'normal' && state.mode !== 'start') return { ...state, status: action.status };
-      return { ...backToList(state, action.status), mode: 'start', start: action.draft, lastInputAt: action.now ?? state.lastInputAt };
+      return { ...backToList(state, action.status), mode: 'start', start: action.draft, cursor: cursorAtEnd(action.draft[action.draft.field]), lastInputAt: action.now ?? state.lastInputAt };
     case 'start-edit': {
       if (state.start === null) return state;
       const field = state.start.field;
-      return { ...state, start: { ...state.start, [field]: applyEdit(state.start[field], action.edit) }, lastInputAt: action.now };
+      const { text, cursor } = editField(state, state.start[field], action.edit);
+      return { ...state, start: { ...state.start, [field]: text }, cursor, lastInputAt: action.now };
     }
     case 'start-field':
       if (state.start === null) return state;
-      return { ...state, start: { ...state.start, field: state.start.field === 'command' ? 'branch' : 'command' }, lastInputAt: action.now };
+      {
+        const field = state.start.field === 'command' ? 'branch' : 'command';
+        return { ...state, start: { ...state.start, field }, cursor: cursorAtEnd(state.start[field]), lastInputAt: action.now };
+      }
     case 'end-ask':
       return { ...backToList(state, null), mode: 'end', ending: action.ending, targetId: action.ending.key, lastInputAt: action.now };
     case 'await-pane':
-      return { ...state, awaiting: action.key };
+      // A filter the new pane may not pass would hide it, and the selection with it: it goes
+      // (unless the person is typing it right now).
+      return { ...state, awaiting: action.key, ...(state.mode === 'filter' ? {} : { filter: '' }) };
   }
 }
 

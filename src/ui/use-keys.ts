@@ -1,25 +1,14 @@
-// Wires the terminal's key presses to the dashboard: each key becomes a KeyPress, the pure
-// dispatcher (key-dispatch.ts) decides, the UI store takes the actions and the effects run.
+// Wires the terminal's key presses to the dashboard: each read is decoded into key presses
+// (key-decoder.ts), the pure dispatcher (key-dispatch.ts) decides, the UI store takes the actions
+// and the effects run.
 
-import { useCallback } from 'react';
-import { useInput, type Key } from 'ink';
-import { dispatchKey, type KeyScene } from './key-dispatch.js';
+import { useCallback, useEffect } from 'react';
+import { useStdin } from 'ink';
+import { dispatchKey, type KeyPress, type KeyScene } from './key-dispatch.js';
 import { runKeyEffect, type EffectDeps } from './key-effects.js';
-import { keyName } from './keymap.js';
+import { decodeKeys, splitRun } from './key-decoder.js';
 
-const PLAIN_KEY = {
-  return: false,
-  escape: false,
-  ctrl: false,
-  meta: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-} as const;
+const TEXT_MODES = new Set(['reply', 'filter', 'start']);
 
 /**
  * `scene` is read afresh for every key (several keys can arrive between two renders); `deps` runs
@@ -27,8 +16,8 @@ const PLAIN_KEY = {
  */
 export function useKeys(scene: () => KeyScene, deps: () => EffectDeps): void {
   const handleKey = useCallback(
-    (input: string, key: Key) => {
-      const outcome = dispatchKey(scene(), { name: keyName(input, key), input, ctrl: key.ctrl, meta: key.meta });
+    (key: KeyPress) => {
+      const outcome = dispatchKey(scene(), key);
       const run = deps();
       for (const action of outcome.actions) run.dispatch(action);
       for (const effect of outcome.effects) runKeyEffect(effect, run);
@@ -36,31 +25,47 @@ export function useKeys(scene: () => KeyScene, deps: () => EffectDeps): void {
     [scene, deps],
   );
 
-  // Several keys in one read (fast typing, tmux send-keys, a paste): while typing text, runs of
-  // text go in at once and a newline is Enter; otherwise one key at a time. The mode is read
-  // afresh for every piece, since a key may change it.
-  const handleInput = useCallback(
-    (input: string, key: Key) => {
-      if (keyName(input, key) !== input || [...input].length <= 1) {
-        handleKey(input, key);
-        return;
-      }
-      let rest = input;
-      while (rest !== '') {
-        const mode = scene().ui.mode;
-        const textMode = mode === 'reply' || mode === 'filter' || mode === 'start';
-        const piece = /^[\r\n]/.test(rest)
-          ? (rest[0] as string)
-          : textMode
-            ? (/^[^\r\n]+/.exec(rest)?.[0] as string)
-            : ([...rest][0] as string);
-        rest = rest.slice(piece.length);
-        const isEnter = piece === '\r' || piece === '\n';
-        handleKey(isEnter ? '\r' : piece, { ...key, ...PLAIN_KEY, return: isEnter });
+  // Several keys in one read (fast typing, tmux send-keys, a paste, a loaded machine): the same
+  // presses as one key per read. While a text field takes the keys, a run of characters goes in
+  // at once; otherwise one key at a time. The mode is read afresh for every press, since a key may
+  // change it.
+  const handleRead = useCallback(
+    (raw: string) => {
+      for (const key of decodeKeys(raw)) {
+        if (TEXT_MODES.has(scene().ui.mode)) {
+          handleKey(key);
+          continue;
+        }
+        const chars = splitRun(key);
+        for (const [i, char] of chars.entries()) {
+          // A character of the run that made a text field open goes into it whole, with the rest.
+          if (i > 0 && TEXT_MODES.has(scene().ui.mode)) {
+            const rest = chars.slice(i);
+            const text = rest.map((c) => c.input).join('');
+            handleKey(rest.length === 1 ? (rest[0] as KeyPress) : { ...key, name: text, input: text });
+            break;
+          }
+          handleKey(char);
+        }
       }
     },
     [handleKey, scene],
   );
 
-  useInput(handleInput);
+  // Ink's input events carry each read as the terminal sent it (split only at escape sequences);
+  // its useInput would hand over a parse that loses keys, so the raw text is decoded here.
+  const { setRawMode, internal_eventEmitter: events } = useStdin();
+  useEffect(() => {
+    setRawMode(true);
+    return () => setRawMode(false);
+  }, [setRawMode]);
+  useEffect(() => {
+    const onInput = (raw: unknown) => {
+      if (typeof raw === 'string') handleRead(raw);
+    };
+    events.on('input', onInput);
+    return () => {
+      events.removeListener('input', onInput);
+    };
+  }, [events, handleRead]);
 }

@@ -24,10 +24,10 @@ describe('empty environment variables (real CLI)', () => {
     expect(r.stdout).toContain('ready here');
   });
 
-  it('a CORRAL_TMUX_BIN that is not there is reported as tmux missing (exit 127)', async () => {
+  it('a CORRAL_TMUX_BIN that is not there is reported by its name (exit 127), not as tmux missing', async () => {
     const r = await runCli(['ls', '-L', server.socketName], { env: cliEnv({ CORRAL_TMUX_BIN: '/nonexistent/tmux' }) });
     expect(r.code).toBe(127);
-    expect(r.stderr).toMatch(/tmux is not installed/);
+    expect(r.stderr).toBe('corral: CORRAL_TMUX_BIN names /nonexistent/tmux, which is not there or cannot run: point it at a tmux >= 3.2, or unset it to use tmux from the PATH\n');
   });
 
   it('every setting variable set to empty changes nothing', async () => {

@@ -61,7 +61,7 @@ describe('corral new and corral end on a private tmux server', () => {
       [['new', '--cwd', repo, '--worktree', 'a..b', '--', 'sleep 9'], /not a valid branch name/],
       [['new', '--cwd', dir, '--worktree', 'x', '--', 'sleep 9'], /is not in a git repository/],
       [['new', '--cwd', join(dir, 'missing'), '--', 'sleep 9'], /is not a folder/],
-      [['new', '--session', 'a:b', '--', 'sleep 9'], /holds ':' or '.'/],
+      [['new', '--session', 'a:b', '--', 'sleep 9'], /holds ':', '.', '\$' or/],
     ];
     for (const [args, message] of refusals) {
       const result = await corral(...args);

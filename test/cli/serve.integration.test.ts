@@ -3,7 +3,7 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:net';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -29,7 +29,9 @@ describe('corral serve', () => {
       const address = await cli.waitForLine((line) => line.includes('chat bridge on'));
       const url = /(http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(address)![1]!;
       const tokenLine = await cli.waitForLine((line) => line.includes('new API token'));
-      const token = tokenLine.split(': ').at(-1)!;
+      // The new token is named by its file, never printed.
+      expect(tokenLine).toBe(`corral: new API token saved in ${join(home, 'corral', 'token')} (print it with --show-token)`);
+      const token = readFileSync(join(home, 'corral', 'token'), 'utf8').trim();
       expect(statSync(join(home, 'corral', 'token')).mode & 0o777).toBe(0o600);
       const res = await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);

@@ -98,6 +98,9 @@ describe('status line, corral status and corral next', () => {
     await server.tmux('switch-client', '-c', client, '-t', 'api');
     const refused = await runCli(['next', ...common(), '--answer', 'maybe', '--yes']);
     expect(refused).toMatchObject({ code: 3, stderr: 'corral: "maybe" is not an answer work:0.0 offers; offered: y, n, Enter\n' });
+    // A --client that is not there (tmux would take the message silently): the reason goes to stderr.
+    const nowhere = await runCli(['next', ...common(), '--client', '/dev/pts/9999', '--answer', 'maybe', '--yes']);
+    expect(nowhere).toMatchObject({ code: 3, stderr: 'corral: "maybe" is not an answer work:0.0 offers; offered: y, n, Enter (no tmux client /dev/pts/9999 to tell)\n' });
     // Named by its screen: a dry run says which prompt and gives the token; the token answers it.
     const dry = await runCli(['next', ...common(), '--answer', 'n']);
     expect(dry.code).toBe(3);

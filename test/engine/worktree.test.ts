@@ -47,6 +47,7 @@ describe('new-window argv', () => {
     expect(newWindowCommand({ command: 'x', cwd: null, name: 'x' }, null)).not.toContain('-t');
     expect(() => newWindowCommand({ command: 'x', cwd: null, name: 'x' }, { id: '$1; kill-server' })).toThrow(/not a tmux session id/);
     expect(newSessionCommand({ command: 'x', cwd: '/a', name: 'n' }, 'work').slice(0, 4)).toEqual(['new-session', '-d', '-s', 'work']);
+    expect(newSessionCommand({ command: 'x', cwd: '/a', name: 'n' }, 'x#(id)').slice(0, 4)).toEqual(['new-session', '-d', '-s', 'x##(id)']);
     expect(killPaneCommand('%12')).toEqual(['kill-pane', '-t', '%12']);
     expect(() => killPaneCommand('%1 ; kill-server')).toThrow(/not a tmux pane id/);
   });
@@ -66,7 +67,9 @@ describe('new-window argv', () => {
     expect(literalFormat('#{pane_id}##')).toBe('##{pane_id}####');
     // A run of '#' before '[' is a style tmux leaves alone.
     expect(literalFormat('a#[fg=red]##[b]#')).toBe('a#[fg=red]##[b]##');
-    expect(sessionNameProblem('a:b')).toMatch(/':' or '.'/);
+    expect(sessionNameProblem('a:b')).toMatch(/':', '.', '\$' or '\\'/);
+    expect(sessionNameProblem('x$HOME')).not.toBeNull();
+    expect(sessionNameProblem('a\\b')).not.toBeNull();
     expect(sessionNameProblem('work')).toBeNull();
   });
 });

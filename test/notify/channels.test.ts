@@ -63,7 +63,8 @@ describe('channels', () => {
   it('screen text reaches the command and the desktop only as data', () => {
     const env = commandEnv(text, { PATH: '/bin' }, 'box');
     expect(env).toMatchObject({ CORRAL_PANE: '%3', CORRAL_TARGET: 'work:1.0', CORRAL_REASON: 'permission', CORRAL_HOST: 'box', CORRAL_COUNT: '1' });
-    expect(env.CORRAL_MESSAGE).toContain('rm -rf "$HOME" `x`');
+    // The message alone, on one line: "$CORRAL_TARGET: $CORRAL_MESSAGE" names the pane once.
+    expect(env.CORRAL_MESSAGE).toBe('Do you want to proceed? — rm -rf "$HOME" `x`');
     const linux = desktopCommand(text, 'linux');
     expect(linux).toEqual({ file: 'notify-send', args: ['--app-name=corral', '--urgency=critical', '--', text.title, text.message] });
     const mac = desktopCommand(text, 'darwin');
@@ -76,5 +77,6 @@ describe('channels', () => {
     const items = ['%1', '%2', '%3'].map((id) => ({ view: paneView({ pane: { paneId: id } }), reason: 'stopped' as const, message: '$' }));
     const summary = describeNotification({ kind: 'summary', items }, 'box');
     expect(summary).toMatchObject({ title: '3 panes wait for you', panes: ['%1', '%2', '%3'], reason: 'stopped', priority: 3 });
+    expect(commandEnv(summary, {}, 'box').CORRAL_MESSAGE).toBe('stopped: $; stopped: $; stopped: $');
   });
 });

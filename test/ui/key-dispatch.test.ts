@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { dispatchKey, type KeyEffect, type KeyOutcome, type KeyPress, type KeyScene } from '../../src/ui/key-dispatch.js';
-import { KEYMAP, type CommandName } from '../../src/ui/keymap.js';
+import { KEYMAP, LINE_KEYS, LINE_KEYS_TITLE, type CommandName } from '../../src/ui/keymap.js';
 import { STATUS_MS, initialUiState, uiReducer, visibleRows, type UiState } from '../../src/ui/state.js';
 import { matchesFilter } from '../../src/ui/pane-label.js';
 import { UNAVAILABLE_SERVICES, type ServicesSnapshot } from '../../src/ui/service-state.js';
@@ -412,8 +412,10 @@ describe('collapsing hosts', () => {
 /** The README's keys table, row by row: the keys as key names, whether they follow `a`, and the words. */
 function readmeKeyRows(): Array<{ readonly afterA: boolean; readonly keys: string[]; readonly label: string }> {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const table = /<!-- keys:start -->\n([\s\S]*?)\n<!-- keys:end -->/.exec(readme)?.[1] ?? '';
-  const named: Record<string, string> = { '↑': 'up', '↓': 'down', '←': 'left', '→': 'right', Enter: 'enter', Esc: 'escape', Tab: 'tab', Space: 'space' };
+  const whole = /<!-- keys:start -->\n([\s\S]*?)\n<!-- keys:end -->/.exec(readme)?.[1] ?? '';
+  // The text fields' keys come last, under their own title (checked below).
+  const table = whole.split(`\n| **${LINE_KEYS_TITLE}** | |`)[0] ?? '';
+  const named: Record<string, string> = { '↑': 'up', '↓': 'down', '←': 'left', '→': 'right', Enter: 'enter', Esc: 'escape', Tab: 'tab', Space: 'space', Home: 'home', End: 'end', Delete: 'delete', Backspace: 'backspace' };
   const nameOf = (label: string) => named[label] ?? label.replace(/^Ctrl-(.)$/, (_, c: string) => `ctrl+${c.toLowerCase()}`);
   return table
     .split('\n')
@@ -482,5 +484,54 @@ describe('the README keys table', () => {
       }
       expect(d.effects, name).toEqual([expect.objectContaining({ kind: 'send', pane: p.menu, items: binding?.send })]);
     }
+  });
+
+  it('lists the text fields\' keys, and each does its edit in a reply', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.split(`| **${LINE_KEYS_TITLE}** | |\n`)[1]?.split('\n<!-- keys:end -->')[0] ?? '';
+    const named: Record<string, string> = { '←': 'left', '→': 'right', Home: 'home', End: 'end', Delete: 'delete', Backspace: 'backspace' };
+    const listed = section.split('\n').map((line) => {
+      const [, cell = '', label = ''] = /^\| (.*?) \| (.*) \|$/.exec(line) ?? [];
+      const keys = [...cell.matchAll(/`([^`]+)`/g)].map((m) => named[m[1] as string] ?? (m[1] as string).replace(/^Ctrl-(.)$/, (_, c: string) => `ctrl+${c.toLowerCase()}`));
+      return { keys, label };
+    });
+    expect(listed).toEqual(LINE_KEYS.map((k) => ({ keys: [...k.keys], label: k.label })));
+    for (const row of LINE_KEYS) {
+      for (const name of row.keys) {
+        const d = dashboard(panes().all);
+        d.press('r');
+        d.press(...'abcde');
+        d.press('left', 'left');
+        const before = { text: d.ui.draft, cursor: d.ui.cursor };
+        const outcome = dispatchKey(d.scene(), key(name));
+        expect(outcome.actions, name).toEqual([expect.objectContaining({ type: 'edit', field: 'draft', edit: { kind: row.edit } })]);
+        expect(before).toEqual({ text: 'abcde', cursor: 3 });
+      }
+    }
+  });
+});
+
+describe('a reply into a pane that is not at a prompt', () => {
+  it('asks first, naming what runs there; y starts the reply, any other key cancels', () => {
+    const vim = paneView({ quietSince: 1_000, screenHash: 'vim-1', contentHash: 'vim-1', pane: { sessionName: 'edit', windowIndex: 1, command: 'vim' } });
+    const d = dashboard([vim]);
+    d.press('r');
+    expect(d.ui.mode).toBe('confirm');
+    expect(d.ui.pending?.label).toBe(`${vim.target} runs vim, which is not at a prompt corral recognises`);
+    d.press('x');
+    expect(d.ui.mode).toBe('normal');
+    expect(d.ui.status?.text).toBe('cancelled');
+    d.press('r', 'y');
+    expect(d.ui.mode).toBe('reply');
+    expect(d.ui.targetHash).toBe('vim-1');
+    d.press('i', 'enter');
+    expect(d.effects).toEqual([expect.objectContaining({ kind: 'reply', text: 'i', shownHash: 'vim-1' })]);
+  });
+
+  it('starts at once on a shell or a prompt', () => {
+    const p = panes();
+    const d = dashboard([p.shell]);
+    d.press('r');
+    expect(d.ui.mode).toBe('reply');
   });
 });

@@ -31,6 +31,7 @@ function dashboard(views: readonly PaneView[], hosts: HostHealth[] = [localHealt
   });
   return {
     effects,
+    scene,
     get ui() {
       return ui;
     },
@@ -142,6 +143,20 @@ describe('c: start a command in a new window', () => {
     d.keys('k');
     d.setPanes([...all, started, other]);
     expect(d.ui.selectedId).not.toBe(other.key);
+  });
+
+  it('shows and selects the new pane even when the filter would hide it', () => {
+    const { all } = twoPanes();
+    const d = dashboard(all);
+    d.keys('/', 'type:nothing-matches-this', 'enter');
+    expect(d.ui.filter).toBe('nothing-matches-this');
+    const started = paneView({ pane: { paneId: '%902', windowName: 'fresh' } });
+    d.apply({ type: 'await-pane', key: started.key });
+    d.setPanes([...all, started]);
+    expect(d.ui.filter).toBe('');
+    expect(d.ui.selectedId).toBe(started.key);
+    // The row drawn selected, which keys act on.
+    expect(d.scene().rows.selectedId).toBe(started.key);
   });
 
   it('runs the start through the actions, and a refusal reopens the prompt with the draft and the reason', async () => {

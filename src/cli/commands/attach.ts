@@ -9,6 +9,8 @@ import type { Command } from '../command.js';
 import { settingsOf } from '../command-settings.js';
 import { configDir } from '../config-file.js';
 import { findToken } from '../token.js';
+import { namedSocketPath } from '../../engine/tmux/socket.js';
+import { pickServer, runningServers, type ServerRecord } from '../../engine/server-record.js';
 
 const DETACH_BYTE = 0x1d; // C-]
 const DEFAULT_PORT = 7878;
@@ -28,14 +30,60 @@ export function attachUrl(base: string, pane: string, write: boolean): string {
   return url.toString();
 }
 
-/** The corral server a client command talks to: --url, else http://HOST:PORT from the settings. */
-export function serverBase(settings: Settings, flags: Record<string, unknown>): string {
+/**
+ * The running corral server a client command talks to (server-record.ts): the newest one that
+ * listens on the port given (when not the default) and watches the tmux server given (-L / -S).
+ */
+export function runningServer(settings: Settings, flags: Record<string, unknown>, env: NodeJS.ProcessEnv): ServerRecord | null {
+  if (typeof flags.url === 'string') return null;
+  const tmux = settings.socketPath ?? (settings.socketName === null ? null : namedSocketPath(settings.socketName, env, process.getuid?.() ?? 0));
+  return pickServer(runningServers(configDir(env)), { port: settings.port === DEFAULT_PORT ? null : settings.port, tmux });
+}
+
+/** The token a client command presents: --token, CORRAL_TOKEN, the running server's token file, the config folder's. */
+export function clientToken(flags: Record<string, unknown>, env: NodeJS.ProcessEnv, server: ServerRecord | null) {
+  return findToken({ flag: typeof flags.token === 'string' ? flags.token : undefined, env, configDir: configDir(env), file: server?.tokenPath ?? null });
+}
+
+/** The corral server a client command talks to: --url, else the running one, else http://HOST:PORT from the settings. */
+export function serverBase(settings: Settings, flags: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): string {
   if (typeof flags.url === 'string') return flags.url;
+  const running = runningServer(settings, flags, env);
+  if (running !== null) return running.url;
   const host = settings.listen;
   const port = typeof settings.port === 'number' ? settings.port : DEFAULT_PORT;
   // A server listening on every address is reached on this machine through loopback.
   const name = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
   return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
+}
+
+interface Size {
+  readonly cols: number;
+  readonly rows: number;
+}
+
+/** The pane's size as the server lists it (`/api/panes`); null when it cannot say. */
+async function paneSize(base: string, pane: string, token: string): Promise<Size | null> {
+  try {
+    const res = await fetch(new URL('/api/panes', base), { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(2_000) });
+    if (!res.ok) return null;
+    const body = (await res.json()) as { panes?: Array<{ id?: unknown; cols?: unknown; rows?: unknown }> };
+    const key = pane.includes('/') ? pane.replace('/', '/%') : `%${pane}`;
+    const found = body.panes?.find((p) => p.id === key);
+    return typeof found?.cols === 'number' && typeof found.rows === 'number' ? { cols: found.cols, rows: found.rows } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What to tell a person whose terminal is smaller than the pane; null when it fits. */
+export function sizeNotice(pane: Size | null, terminal: Size, name: string): string | null {
+  if (pane === null || (pane.cols <= terminal.cols && pane.rows <= terminal.rows)) return null;
+  return (
+    `${name} is ${pane.cols}x${pane.rows} and this terminal ${terminal.cols}x${terminal.rows}: what does not fit is cut off ` +
+    `(the prompt may be below the last line). Make the terminal at least ${pane.cols}x${pane.rows}, or shrink the pane ` +
+    `(tmux resize-pane -t ${name} -x ${terminal.cols} -y ${terminal.rows}), or open it in the browser page (corral link).`
+  );
 }
 
 const CLOSE_MESSAGES: Record<number, string> = {
@@ -55,7 +103,7 @@ export const attachCommand: Command = {
     'Detach with C-] (Ctrl and the right square bracket). Read-only unless --write: keys then go to the pane.',
     'The token comes from --token, $CORRAL_TOKEN, or the token file in the config folder.',
   ].join('\n'),
-  settings: settingsOf('address'),
+  settings: [...settingsOf('address'), 'socketName', 'socketPath'],
   flags: [
     { name: 'write', short: 'w', type: 'boolean', description: 'send your keystrokes to the pane' },
     {
@@ -77,8 +125,8 @@ export const attachCommand: Command = {
     const pane = paneNumber(arg);
     if (pane === null)
       throw new UsageError(`not a pane id: ${JSON.stringify(arg)} (expected %3 or 3, or build-box/%3 on another host; corral ls lists them)`);
-    const base = serverBase(settings, flags);
-    const token = findToken({ flag: typeof flags.token === 'string' ? flags.token : undefined, env, configDir: configDir(env) })?.token ?? null;
+    const base = serverBase(settings, flags, env);
+    const token = clientToken(flags, env, runningServer(settings, flags, env))?.token ?? null;
     if (token === null) {
       stderr.write(
         'corral: no token: pass --token, set CORRAL_TOKEN, or start the server once (corral serve) so it writes its token file\n',
@@ -91,9 +139,12 @@ export const attachCommand: Command = {
     } catch {
       throw new UsageError(`--url is not a URL: ${JSON.stringify(base)}`);
     }
+    // A pane larger than this terminal cannot be drawn whole: said before the first frame.
+    const notice = process.stdout.isTTY ? sizeNotice(await paneSize(base, pane, token), { cols: process.stdout.columns, rows: process.stdout.rows }, `%${pane}`) : null;
+    if (notice !== null) stderr.write(`corral: ${notice}\n`);
     // ws loads only here, so the other commands start without it.
     const { default: WebSocket } = await import('ws');
-    return attach(WebSocket, { url, base, pane: `%${pane}`, token, write: flags.write === true, stderr });
+    return attach(WebSocket, { url, base, pane: `%${pane}`, token, write: flags.write === true, stderr, notice });
   },
 };
 
@@ -104,9 +155,17 @@ interface AttachOptions {
   readonly token: string;
   readonly write: boolean;
   readonly stderr: NodeJS.WritableStream;
+  /** Said on the terminal's last line over the first frame (the pane does not fit). */
+  readonly notice?: string | null;
 }
 
-function attach(WebSocket: typeof WsClient, { url, base, pane, token, write, stderr }: AttachOptions): Promise<number> {
+/** A line over the mirrored screen's last row, the cursor left where the pane put it. */
+export function noticeLine(text: string, cols: number, rows: number): string {
+  const shown = [...text].slice(0, Math.max(1, cols - 1)).join('');
+  return `\u001b7\u001b[${rows};1H\u001b[2K\u001b[7m${shown}\u001b[0m\u001b8`;
+}
+
+function attach(WebSocket: typeof WsClient, { url, base, pane, token, write, stderr, notice = null }: AttachOptions): Promise<number> {
   const stdin = process.stdin;
   const stdout = process.stdout;
   return new Promise((resolve) => {
@@ -169,8 +228,15 @@ function attach(WebSocket: typeof WsClient, { url, base, pane, token, write, std
       stdin.on('data', onKeys);
       stdin.resume();
     });
+    let noticeShown = false;
     ws.on('message', (data, isBinary) => {
-      if (isBinary) stdout.write(data as Buffer);
+      if (!isBinary) return;
+      stdout.write(data as Buffer);
+      // The first frame repaints the screen: the notice goes over it, where it can be read.
+      if (notice !== null && !noticeShown) {
+        noticeShown = true;
+        stdout.write(noticeLine(`${notice} (C-] detaches)`, stdout.columns ?? 80, stdout.rows ?? 24));
+      }
     });
     ws.on('close', (code, reason) => {
       if (finished) return;

@@ -11,6 +11,8 @@ import { bellMode, dashboardServiceOptions, requireTerminal } from '../dashboard
 import { remoteHosts, setupEngine } from '../setup.js';
 import { runDemo } from './demo.js';
 import { notificationsWanted, notifyRules, type Notifier } from '../../notify/notifier.js';
+import { finishesWithin } from '../lifecycle.js';
+import { killChildren } from '../../engine/tmux/child-processes.js';
 
 export const dashboardCommand: Command = {
   name: 'dashboard',
@@ -43,7 +45,7 @@ export const dashboardCommand: Command = {
     connectDaemon(engine, settings, (line) => void tmux.displayMessage(line).catch(() => {}), lifecycle);
     // Look at the server while Ink loads: the first frame can then list the panes.
     engine.start();
-    const { runDashboard } = await session.catch(async (error: unknown) => {
+    const { runDashboard, QUIT_BUDGET_MS } = await session.catch(async (error: unknown) => {
       await engine.stop();
       throw error;
     });
@@ -59,9 +61,10 @@ export const dashboardCommand: Command = {
     try {
       return await runDashboard({ engine, pollMs: settings.pollIntervalMs, selfPaneId, insideServer, bell: bellMode(settings), env, lifecycle, ...dashboardServiceOptions(services) });
     } finally {
-      await started.catch(() => {});
+      // Bounded like the engine's stop (QUIT_BUDGET_MS): what is still running after it is killed.
+      await finishesWithin(started, QUIT_BUDGET_MS / 4);
       (notifier as Notifier | null)?.close();
-      await services.close();
+      if (!(await finishesWithin(services.close(), QUIT_BUDGET_MS / 4))) killChildren();
     }
   },
 };

@@ -7,9 +7,7 @@ import { formatDuration } from '../../engine/durations.js';
 import { UsageError } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { settingsOf } from '../command-settings.js';
-import { configDir } from '../config-file.js';
-import { findToken } from '../token.js';
-import { serverBase } from './attach.js';
+import { clientToken, runningServer, serverBase } from './attach.js';
 
 interface SessionJson {
   readonly id: string;
@@ -39,7 +37,7 @@ async function callServer(
   } catch {
     throw new UsageError(`--url is not a URL: ${JSON.stringify(base)}`);
   }
-  const token = findToken({ flag: typeof flags.token === 'string' ? flags.token : undefined, env, configDir: configDir(env) });
+  const token = clientToken(flags, env, runningServer(ctx.settings, flags, env));
   if (!token) {
     stderr.write('corral: no token: pass --token, set CORRAL_TOKEN, or start the server once (corral serve) so it writes its token file\n');
     return null;
@@ -68,10 +66,14 @@ async function callServer(
   return { status: res.status, body: parsed };
 }
 
-function clock(ms: number, now: number): string {
+const two = (n: number): string => String(n).padStart(2, '0');
+
+/** A local time on the 24-hour clock (`14:05:09`), with the date (`2026-12-06 14:05:09`) when not today. */
+export function clock(ms: number, now: number): string {
   const date = new Date(ms);
+  const time = `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
   const sameDay = new Date(now).toDateString() === date.toDateString();
-  return sameDay ? date.toLocaleTimeString() : `${date.toLocaleDateString()} ${date.toLocaleTimeString()}`;
+  return sameDay ? time : `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${time}`;
 }
 
 /** The sessions as a table, one row each, oldest first. */
@@ -139,7 +141,7 @@ async function newLink(ctx: CommandContext, base: string): Promise<number> {
     ctx.stderr.write(`corral: the server at ${base} could not make a link (HTTP ${reply.status})\n`);
     return 1;
   }
-  const until = new Date(typeof body.expires_at === 'number' ? body.expires_at : Date.now()).toLocaleTimeString();
+  const until = clock(typeof body.expires_at === 'number' ? body.expires_at : Date.now(), Date.now());
   ctx.stdout.write(`${body.url}\n`);
   ctx.stderr.write(`corral: ${body.write === true ? 'a writing' : 'a read-only'} link; it works once, until ${until}\n`);
   return 0;
@@ -158,7 +160,7 @@ export const linkCommand: Command = {
     "that browser's open pages and terminals.",
     'The token comes from --token, $CORRAL_TOKEN, or the token file in the config folder.',
   ].join('\n'),
-  settings: settingsOf('address'),
+  settings: [...settingsOf('address'), 'socketName', 'socketPath'],
   flags: [
     { name: 'read-only', type: 'boolean', description: 'the browser may look but not answer or type' },
     { name: 'list', type: 'boolean', description: 'list the signed-in browser sessions' },
@@ -169,8 +171,8 @@ export const linkCommand: Command = {
     { name: 'token', type: 'string', valueName: 'TOKEN', description: 'the server token (default $CORRAL_TOKEN, then the token file)' },
   ],
   async run(ctx) {
-    const { settings, flags, positionals } = ctx;
-    const base = serverBase(settings, flags);
+    const { settings, flags, positionals, env } = ctx;
+    const base = serverBase(settings, flags, env);
     const revoke = flags.revoke === true;
     const all = flags.all === true;
     if (flags.list === true && (revoke || positionals.length > 0)) throw new UsageError('--list takes no session ids and no --revoke');

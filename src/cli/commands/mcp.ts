@@ -6,6 +6,10 @@ import type { Command } from '../command.js';
 import { settingsOf } from '../command-settings.js';
 import { corralVersion } from '../package-root.js';
 import { remoteHosts, setupEngine } from '../setup.js';
+import { lineLog } from '../log-lines.js';
+
+/** The longest message (one JSON line) read from stdin; what the client has sent and corral not yet read counts too. */
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 export const mcpCommand: Command = {
   name: 'mcp',
@@ -29,7 +33,7 @@ export const mcpCommand: Command = {
       import('../../server/mcp/typing-policy.js'),
       import('../pane-ports.js'),
     ]);
-    const log = (line: string) => stderr.write(`corral: ${line}\n`);
+    const log = lineLog(stderr);
     const { engine, tmux, hosts } = await setupEngine(settings, env, stderr, { persistent: true });
     lifecycle.onShutdown('the engine', () => engine.stop());
     const { port } = buildPanePorts({ engine, tmux, remotes: remoteHosts(hosts), settings });
@@ -39,14 +43,21 @@ export const mcpCommand: Command = {
     // answer once the first look at every pane is done.
     const ready = engine.pollNow().then(() => engine.pollNow());
     const server = createMcpServer({ port, policy: typingPolicy(settings.allowTyping), log, via: 'stdio', version: corralVersion(), ready });
-    const transport = new StdioServerTransport();
+    const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES });
     // The client closing its end of the pipe ends corral.
     process.stdin.once('end', () => lifecycle.stop());
     transport.onclose = () => lifecycle.stop();
+    // A message past the limit makes the transport close: that is a failure, and said so.
+    let tooLong = false;
+    transport.onerror = (error) => {
+      if (tooLong || !/exceeded maximum size/i.test(error.message)) return;
+      tooLong = true;
+      log(`a message on stdin is longer than ${MAX_MESSAGE_BYTES / 1024 / 1024} MB (an MCP message is one JSON line); stopping`);
+    };
     lifecycle.onShutdown('the MCP server', () => server.close());
     await server.connect(transport);
     log(`MCP server on stdio (${tmux.serverLabel}); typing ${settings.allowTyping.length > 0 ? `allowed into ${settings.allowTyping.join(', ')}` : 'not allowed'}`);
     await lifecycle.untilStopped();
-    return 0;
+    return tooLong ? 1 : 0;
   },
 };

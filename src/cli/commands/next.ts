@@ -42,8 +42,12 @@ export const nextCommand: Command = {
     const named = typeof flags.client === 'string' ? flags.client : null;
     const opened = openTmux(localHost(socketFromSettings(settings, env)), { persistent: false });
     const tmux = opened.client;
+    // tmux takes a message for a client it does not have without a word: one that is not there
+    // (a stale #{client_name}, a typo) gets the message on stderr, saying so.
+    const clientThere = async (name: string): Promise<boolean> => (await tmux.terminalClients().catch(() => [])).some((c) => c.name === name);
     const say = async (text: string, code: number): Promise<number> => {
-      if (named !== null) await tmux.tellClient(named, `corral: ${text}`).catch(() => stderr.write(`corral: ${text}\n`));
+      if (named !== null && (await clientThere(named))) await tmux.tellClient(named, `corral: ${text}`).catch(() => stderr.write(`corral: ${text}\n`));
+      else if (named !== null) stderr.write(`corral: ${text} (no tmux client ${named} to tell)\n`);
       else (code === 0 ? stdout : stderr).write(`corral: ${text}\n`);
       return code;
     };

@@ -11,6 +11,7 @@ import { checkDaemonUrl, connectDaemon } from '../daemon-sink.js';
 import { remoteHosts, setupEngine } from '../setup.js';
 import { resolveToken } from '../token.js';
 import { notificationsWanted, notifyRules } from '../../notify/notifier.js';
+import { lineLog } from '../log-lines.js';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -23,7 +24,7 @@ export const serveCommand: Command = {
     '--attach: live pane mirrors over WebSocket (/attach/N), a browser page at /, corral attach.',
     'With neither --bridge nor --attach, the bridge runs. Every request needs the token:',
     '--token, else $CORRAL_TOKEN, else the file token in the config folder (made on first use).',
-    'The token is printed only when it is new or with --show-token; otherwise its file is named.',
+    'The token is printed only with --show-token; otherwise its file is named.',
     'With --attach a browser link is printed at every start: it holds a login code that works once,',
     'for 10 minutes, and signs the browser in (the token itself never goes into a URL). corral link',
     'prints a new one while the server runs; corral link --list and --revoke manage the sessions, which',
@@ -54,7 +55,7 @@ export const serveCommand: Command = {
     // connection, and the daemon queue's last delivery after both.
     connectDaemon(engine, settings, (line) => stderr.write(`${line}\n`), lifecycle);
     lifecycle.onShutdown('the engine', () => engine.stop());
-    const services = createServices({ engine, tmux, remotes: remoteHosts(hosts), settings, token: token.token, log: (line) => stderr.write(`corral: ${line}\n`) });
+    const services = createServices({ engine, tmux, remotes: remoteHosts(hosts), settings, token: token.token, log: lineLog(stderr), record: { configDir: configDir(env), tokenPath: token.path } });
     lifecycle.onShutdown('the HTTP services', () => services.close());
     engine.start();
     try {
@@ -67,7 +68,7 @@ export const serveCommand: Command = {
       }
       if (wantMcp) {
         const [{ createMcpFeature }, { typingPolicy }] = await Promise.all([import('../../server/mcp/mcp-feature.js'), import('../../server/mcp/typing-policy.js')]);
-        const log = (line: string) => stderr.write(`corral: ${line}\n`);
+        const log = lineLog(stderr);
         await services.enable(createMcpFeature({ port: services.panes(), token: token.token, policy: typingPolicy(settings.allowTyping), log, version: corralVersion() }));
       }
     } catch (error) {
@@ -78,7 +79,7 @@ export const serveCommand: Command = {
       throw error;
     }
     const { startNotifications } = await import('../notifications.js');
-    const notifier = await startNotifications({ engine, settings, services, log: (line) => stderr.write(`${line}\n`) });
+    const notifier = await startNotifications({ engine, settings, services, log: lineLog(stderr, '') });
     if (notifier) lifecycle.onShutdown('notifications', () => notifier.close());
     const url = services.status().url ?? '';
     const others = [...hosts.keys()].slice(1);
@@ -91,8 +92,9 @@ export const serveCommand: Command = {
     }
     if (settings.hooks) stdout.write(`corral: agent hooks received on ${url}/hooks (corral hooks install --agent NAME)\n`);
     if (wantMcp) stdout.write(`corral: MCP server on ${url}/mcp (typing ${settings.allowTyping.length > 0 ? `allowed into ${settings.allowTyping.join(', ')}` : 'not allowed'})\n`);
-    if (token.source === 'generated') stdout.write(`corral: new API token (saved in ${token.path}): ${token.token}\n`);
-    else if (flags['show-token'] === true) stdout.write(`corral: API token: ${token.token}\n`);
+    // The token goes to the screen only when asked: scrollback and logs keep what they are shown.
+    if (flags['show-token'] === true) stdout.write(`corral: API token: ${token.token}\n`);
+    else if (token.source === 'generated') stdout.write(`corral: new API token saved in ${token.path} (print it with --show-token)\n`);
     else if (token.source === 'file') stdout.write(`corral: API token in ${token.path} (print it with --show-token)\n`);
     else stdout.write(`corral: API token from ${token.source === 'flag' ? '--token' : 'CORRAL_TOKEN'}\n`);
     await lifecycle.untilStopped();

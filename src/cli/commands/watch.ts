@@ -10,6 +10,7 @@ import { setupEngine } from '../setup.js';
 import { hostProblem } from '../../engine/host-status.js';
 import { notificationsWanted, notifyRules } from '../../notify/notifier.js';
 import { terminalSafeJson } from '../../engine/terminal-text.js';
+import { lineLog } from '../log-lines.js';
 
 export const watchCommand: Command = {
   name: 'watch',
@@ -32,7 +33,7 @@ export const watchCommand: Command = {
     if (notificationsWanted(settings)) notifyRules(settings);
     const { engine } = await setupEngine(settings, env, stderr, { persistent: true });
     const notifier = notificationsWanted(settings)
-      ? await (await import('../notifications.js')).startNotifications({ engine, settings, services: null, log: (line) => stderr.write(`${line}\n`) })
+      ? await (await import('../notifications.js')).startNotifications({ engine, settings, services: null, log: lineLog(stderr, '') })
       : null;
     engine.onEvent((event) => stdout.write(`${terminalSafeJson(event)}\n`));
     // Before the engine's own step: the shutdown stack runs last in, first out, so the queue

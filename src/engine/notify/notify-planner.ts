@@ -89,15 +89,18 @@ export class NotifyPlanner {
     for (const id of this.seen.keys()) if (!present.has(id)) this.seen.delete(id);
   }
 
-  /** A pane became stuck. */
-  stuck(view: PaneView, reason: StuckReason, message: string, now: number): void {
+  /**
+   * A pane became stuck. `atStart`: it already waited when corral started (its first look), which
+   * is told once; a pane that turns up already waiting later (a restored session) is not.
+   */
+  stuck(view: PaneView, reason: StuckReason, message: string, now: number, atStart = false): void {
     if (!this.rules.reasons.has(reason)) {
       this.skipped.reason += 1;
       return;
     }
     const seen = this.seen.get(view.pane.paneId);
     const hooked = view.hook !== null && view.hook.lastEventAt >= view.registeredAt;
-    if (!hooked && !(seen?.trackingId === view.trackingId && seen.witnessed)) {
+    if (!atStart && !hooked && !(seen?.trackingId === view.trackingId && seen.witnessed)) {
       this.skipped.unwitnessed += 1;
       return;
     }

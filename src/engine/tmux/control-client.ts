@@ -12,6 +12,7 @@ import { heldTimers } from '../time.js';
 import { controlGate, type ControlGate } from './control-gate.js';
 import { ControlLimitError, ControlParser, formatControlLine, replyLines, type ControlEvent, type ControlReply } from './control-protocol.js';
 import { localTransport, type TmuxTransport } from './transport.js';
+import { trackChild } from './child-processes.js';
 
 export interface ControlHandlers {
   onOutput?(paneId: string, data: Buffer): void;
@@ -115,6 +116,7 @@ export class ControlClient {
         stdio: command.lifeline ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
         detached: true,
       }) as ChildProcessWithoutNullStreams;
+      trackChild(child, true);
       child.stdio[3]?.on('error', () => undefined);
       const client = new ControlClient(child, gate, options.handlers ?? {}, options.timers ?? heldTimers);
       live.add(client);

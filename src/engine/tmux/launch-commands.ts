@@ -21,7 +21,7 @@ export interface WindowSpec {
 export const NEW_PANE_FORMAT = '#{pane_id}';
 
 /**
- * tmux expands formats in -n and -c: a '#' there is doubled to stay what was typed, except in a
+ * tmux expands formats in -s, -n and -c (`-s 'x#(cmd)'` runs cmd); targets (-t) it takes as they are: a '#' there is doubled to stay what was typed, except in a
  * run of '#' right before '[', which tmux keeps as it is (measured on 3.3a: `#[x` and `##[x` both
  * come out unchanged).
  */
@@ -51,7 +51,7 @@ export function newWindowCommand(spec: WindowSpec, session: SessionTarget): Tmux
 
 /** A detached session named `name` (tmux's own name when null) whose first window runs the command. */
 export function newSessionCommand(spec: WindowSpec, name: string | null): TmuxCommand {
-  return ['new-session', '-d', ...(name === null ? [] : ['-s', escapeArg(name)]), ...windowArgs(spec)];
+  return ['new-session', '-d', ...(name === null ? [] : ['-s', escapeArg(literalFormat(name))]), ...windowArgs(spec)];
 }
 
 export function killPaneCommand(paneId: string): TmuxCommand {
@@ -72,10 +72,14 @@ export function windowNameFor(command: string): string {
   return printable === '' ? 'shell' : printable;
 }
 
-/** A session name tmux keeps as given: no ':' or '.' (tmux would change them), no control characters. */
+/**
+ * A session name tmux keeps as given: no ':' or '.' (tmux changes them), no backslash or '$' (tmux
+ * stores a session name escaped, a backslash doubled and `$HOME` as `\$HOME`, and reads a leading
+ * '$' as an id, so such a name could not be found again), no control characters.
+ */
 export function sessionNameProblem(name: string): string | null {
   if (name === '') return 'a session name cannot be empty';
-  if (/[:.]/.test(name)) return `session name ${JSON.stringify(name)} holds ':' or '.', which tmux does not keep in names`;
+  if (/[:.\\$]/.test(name)) return `session name ${JSON.stringify(name)} holds ':', '.', '$' or '\\', which tmux does not keep in names`;
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) return `session name ${JSON.stringify(name)} holds control characters`;
   return null;

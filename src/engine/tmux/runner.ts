@@ -6,6 +6,7 @@ import { execa } from 'execa';
 import type { Readable } from 'node:stream';
 import { HostUnreachableError } from '../host-errors.js';
 import type { TmuxTransport } from './transport.js';
+import { trackChild } from './child-processes.js';
 
 export { TmuxMissingError, tmuxBinary } from './transport.js';
 
@@ -90,6 +91,7 @@ export function createExecRunner(transport: TmuxTransport, options: ExecRunnerOp
         ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }),
         ...(runOptions?.input === undefined ? { stdin: 'ignore' as const } : { input: runOptions.input }),
       });
+      trackChild(run);
       const over = () => run.kill();
       stdout = collectBounded(run.stdout, maxBuffer, over);
       stderr = collectBounded(run.stderr, maxBuffer, over);
@@ -182,7 +184,7 @@ export function createProgramRunner(transport: TmuxTransport, file: string, time
     spawnCount += 1;
     spawnsByHost.set(transport.host, (spawnsByHost.get(transport.host) ?? 0) + 1);
     const command = transport.program(file, args);
-    const result = await execa(command.file, command.args, { reject: false, stdin: 'ignore', timeout: timeoutMs, maxBuffer: 1024 * 1024 });
+    const result = await trackChild(execa(command.file, command.args, { reject: false, stdin: 'ignore', timeout: timeoutMs, maxBuffer: 1024 * 1024 }));
     if ((result as { code?: string }).code === 'ENOENT') {
       throw transport.remote ? transport.missingProgram() : new ProgramMissingError(file, transport.host);
     }

@@ -15,6 +15,7 @@ import { envValue, type Env } from '../env.js';
 import { LOCAL_HOST, type HostSpec, type TmuxSocket } from '../types.js';
 import { socketArgs } from './socket.js';
 import { localSupervisorArgs, remoteSupervisorArgs } from './control-supervisor.js';
+import { trackChild } from './child-processes.js';
 
 export interface TmuxTransport {
   /** The host's name (`local` for this machine). */
@@ -41,12 +42,20 @@ export interface TmuxTransport {
 }
 
 export class TmuxMissingError extends Error {
-  /** `host`: the machine without tmux, when it is not this one. */
-  constructor(readonly host: string = LOCAL_HOST) {
+  /**
+   * `host`: the machine without tmux, when it is not this one; `binary`: the program
+   * CORRAL_TMUX_BIN named, when it did (then that program is missing, not tmux itself).
+   */
+  constructor(
+    readonly host: string = LOCAL_HOST,
+    binary: string = 'tmux',
+  ) {
     super(
-      host === LOCAL_HOST
-        ? 'tmux is not installed (corral needs tmux >= 3.2): apt install tmux, or brew install tmux'
-        : `tmux is not installed on ${host}, or not on the PATH of its ssh sessions (corral needs tmux >= 3.2 there): apt install tmux, or brew install tmux`,
+      binary !== 'tmux' && host === LOCAL_HOST
+        ? `CORRAL_TMUX_BIN names ${binary}, which is not there or cannot run: point it at a tmux >= 3.2, or unset it to use tmux from the PATH`
+        : host === LOCAL_HOST
+          ? 'tmux is not installed (corral needs tmux >= 3.2): apt install tmux, or brew install tmux'
+          : `tmux is not installed on ${host}, or not on the PATH of its ssh sessions (corral needs tmux >= 3.2 there): apt install tmux, or brew install tmux`,
     );
     this.name = 'TmuxMissingError';
   }
@@ -90,8 +99,8 @@ export function localTransport(socket: TmuxSocket, binary: string = tmuxBinary()
     program: (file, args) => ({ file, args: [...args] }),
     controlCommand: (args) => ({ file: LOCAL_SHELL, args: localSupervisorArgs(binary, [...prefix, ...args]), lifeline: true }),
     // Under the supervisor, a missing tmux is the shell's "not found" (127), not ENOENT.
-    classify: (exitCode, stderr) => (exitCode === 127 && /not found|no such file/i.test(stderr) ? new TmuxMissingError() : null),
-    missingProgram: () => new TmuxMissingError(),
+    classify: (exitCode, stderr) => (exitCode === 127 && /not found|no such file/i.test(stderr) ? new TmuxMissingError(LOCAL_HOST, binary) : null),
+    missingProgram: () => new TmuxMissingError(LOCAL_HOST, binary),
     close: () => Promise.resolve(),
   };
 }
@@ -302,7 +311,7 @@ export function sshTransport(options: SshTransportOptions): TmuxTransport {
       // `-O exit` fails when no master is running; either way none is left. Calls made while one
       // runs share it; a later call (the transport was used again) asks again.
       closing ??= new Promise<void>((resolve) => {
-        execFile(ssh, [...shared, '-O', 'exit', destination], { timeout: 10_000 }, () => resolve());
+        trackChild(execFile(ssh, [...shared, '-O', 'exit', destination], { timeout: 10_000 }, () => resolve()));
       }).finally(() => (closing = null));
       return closing;
     },

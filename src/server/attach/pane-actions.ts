@@ -8,6 +8,7 @@ import { LOCAL_HOST, type PaneView } from '../../engine/types.js';
 import { paneKey } from '../../engine/pane-key.js';
 import { AnswerRefusedError, planAnswer } from '../../engine/answer-plan.js';
 import { UnknownKeyError, parseSendItems, type SendItem } from '../../engine/pane-port.js';
+import { notReadyForInput } from '../../engine/input-ready.js';
 
 export const MAX_REPLY = 4096;
 const MAX_KEYS = 16;
@@ -97,6 +98,12 @@ function planReply(view: PaneView, fields: Record<string, unknown>): TypePlan {
     throw new ActionError(400, 'bad_request', 'a reply is one line of text without control characters');
   const screen = screenOf(fields);
   checkScreen(view, screen);
+  // A pane that is not at a prompt (vim, a busy agent) takes the line as commands: asked first, in
+  // the words the dashboard and MCP use (a secret prompt is the person's own to type).
+  const notReady = notReadyForInput(view);
+  if (notReady !== null && view.verdict?.answer?.kind !== 'secret' && view.online && fields.confirmed !== true) {
+    throw new ActionError(428, 'confirmation_needed', `${notReady}: reply anyway? Send again with "confirmed": true`);
+  }
   return { kind: 'line', text, label: text === '' ? 'Enter' : 'the reply', shownHash: screen };
 }
 

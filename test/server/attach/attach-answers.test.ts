@@ -176,3 +176,21 @@ describe('what may be typed', () => {
     await h.tmux.waitForScreen(shellPane.paneId, (s) => s.includes('^C'));
   });
 });
+
+describe('a reply into a pane that is not at a prompt', () => {
+  it('is asked for first, naming what runs there, and typed once confirmed', async () => {
+    const catId = await h.tmux.spawn('exec cat');
+    const catPane = (await h.client.listPanes()).find((p) => p.paneId === catId)!;
+    await h.tmux.waitForScreen(catId, () => true);
+    h.engine.setPanes([paneView({ pane: catPane, screenHash: hashScreen(await h.client.screen(catId)), verdict: null })]);
+    const asked = await post(catPane, 'reply', { text: 'typed-after-asking' }, { ...own(), authorization: writing });
+    expect(asked.status).toBe(428);
+    const body = (await asked.json()) as { error: { code: string; message: string } };
+    expect(body.error).toMatchObject({ code: 'confirmation_needed' });
+    expect(body.error.message).toContain('runs cat, which is not at a prompt corral recognises: reply anyway?');
+    expect(await typed(catPane)).toBe('');
+    const confirmed = await post(catPane, 'reply', { text: 'typed-after-asking', confirmed: true }, { ...own(), authorization: writing });
+    expect(confirmed.status).toBe(200);
+    await h.tmux.waitForScreen(catId, (s) => s.includes('typed-after-asking'));
+  });
+});

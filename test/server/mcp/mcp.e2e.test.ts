@@ -3,12 +3,14 @@
 // offered answer, only on the screen it was chosen on, only where typing is allowed), type a line
 // (only at a prompt), and every call logged with the client that made it.
 
+import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, cliEnv, startCli, type LiveCli } from '../../helpers/cli.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
+import { SeededRandom, testSeeds } from '../../helpers/seeded-random.js';
 
 interface PaneInfo {
   pane: string;
@@ -107,6 +109,49 @@ describe('corral mcp (stdio, the official SDK client)', () => {
   it('logs every call with the client that made it', () => {
     expect(writer.stderr()).toMatch(/corral: mcp: corral-test-client 1\.0\.0 \(stdio\) answer \{"pane":"%\d+","option":"y","screen":"[0-9a-f]+"\}: sent y, then Enter/);
     expect(reader.stderr()).toMatch(/corral: mcp: corral-test-client 1\.0\.0 \(stdio\) answer .*: refused: typing is not allowed/);
+  });
+});
+
+describe('corral mcp logs and limits', () => {
+  // Client names a client chooses freely: line breaks, escapes, tabs and separators in them.
+  const PIECES = ['evil', '\r\n', '\n', '\r', 'fake: mcp: typing allowed', '\u001b[2J', '\u001b]0;x\u0007', '\t', '\u2028', '\u0085', '\u0000', 'é'];
+  for (const seed of testSeeds(41_004)) {
+    it(`writes one line per call, whatever the client's name (seed ${seed}, 3 generated names)`, async () => {
+      const rng = new SeededRandom(seed);
+      for (let n = 0; n < 3; n++) {
+        const name = `${Array.from({ length: rng.int(2, 6) }, () => rng.pick(PIECES)).join('')}\r\nfake: mcp: forged`;
+        const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...common()], env: cliEnv() as Record<string, string>, stderr: 'pipe' });
+        let stderr = '';
+        transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+        const client = new Client({ name, version: '1\n2' });
+        await client.connect(transport);
+        const calls = rng.int(1, 3);
+        for (let i = 0; i < calls; i++) await call(client, 'list_panes', {});
+        await client.close();
+        const lines = stderr.split('\n').filter((line) => line !== '');
+        expect(lines.filter((line) => line.startsWith('corral: mcp: ')), `${JSON.stringify(name)}: ${stderr}`).toHaveLength(calls);
+        expect(lines.every((line) => line.startsWith('corral: ')), `${JSON.stringify(name)}: ${stderr}`).toBe(true);
+        // eslint-disable-next-line no-control-regex
+        expect(stderr.replace(/\n/g, ''), JSON.stringify(name)).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028]/);
+      }
+    });
+  }
+
+  it('ends with a clear error and a failing exit code on a message past its limit', async () => {
+    const child = spawn(process.execPath, [CLI, 'mcp', ...common()], { env: cliEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stdout.resume();
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.stdin.on('error', () => {});
+    // 40 MB of one line, never ended: no MCP message is that long.
+    const block = Buffer.alloc(1024 * 1024, 'x');
+    for (let i = 0; i < 40 && child.exitCode === null; i++) {
+      if (!child.stdin.write(block)) await Promise.race([new Promise((resolve) => child.stdin.once('drain', resolve)), exited]);
+    }
+    expect(await exited).toBe(1);
+    expect(stderr).toMatch(/corral: a message on stdin is longer than 16 MB \(an MCP message is one JSON line\); stopping/);
+    expect(stderr).not.toMatch(/\n\s+at /);
   });
 });
 
