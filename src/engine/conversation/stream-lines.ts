@@ -74,7 +74,16 @@ export class StreamLines {
   private ready = false;
 
   constructor(options: StreamLinesOptions) {
-    this.term = new Terminal({ cols: Math.max(2, options.cols), rows: Math.max(1, options.rows), scrollback: SCROLLBACK_ROWS, allowProposedApi: true });
+    // An erased screen scrolls up into the scrollback (as tmux's scroll-on-clear does) instead of
+    // being blanked in place: what is drawn after a clear lands on rows never given before, so it
+    // is output even when it repeats the old screen.
+    this.term = new Terminal({
+      cols: Math.max(2, options.cols),
+      rows: Math.max(1, options.rows),
+      scrollback: SCROLLBACK_ROWS,
+      allowProposedApi: true,
+      scrollOnEraseInDisplay: true,
+    });
     this.watchList();
     if (options.alternate) this.term.write('\x1b[?1049h');
     const seam = options.screen ?? Buffer.alloc(0);
