@@ -294,7 +294,7 @@ export class Conversation {
     if (line.trim() === '') return false;
     if (verdict.prompt && (verdict.reason === 'permission' || verdict.answer?.kind === 'secret')) return true;
     const sameProgram = this.baselineCommand === undefined || capture.command === undefined || capture.command === this.baselineCommand;
-    if (sameProgram && line.trim() === this.baselineLine) return false;
+    if (sameProgram && (line.trim() === this.baselineLine || this.promptGlued(line, capture.cursorX) !== null)) return false;
     if (verdict.prompt) return !sameProgram && verdict.line.trim() === line.trim();
     const cursorAtEnd = capture.cursorX === undefined || capture.cursorX >= line.length;
     return cursorAtEnd && QUESTION_END.test(line);
@@ -310,7 +310,20 @@ export class Conversation {
     const line = (capture.lines[capture.cursorRow] ?? '').trim();
     let last = screen.length - 1;
     while (last >= 0 && (screen[last] ?? '').trim() === '') last -= 1;
-    return line === this.baselineLine && (screen[last] ?? '').trim() === line;
+    if ((screen[last] ?? '').trim() !== line) return false;
+    return line === this.baselineLine || this.promptGlued(capture.lines[capture.cursorRow] ?? '', capture.cursorX) !== null;
+  }
+
+  /**
+   * Output without a final newline has the prompt drawn right after it (`hello$ `): the text
+   * before the prompt the pane waited on, when the cursor waits right after that prompt; else null.
+   */
+  private promptGlued(line: string, cursorX?: number): string | null {
+    const prompt = this.baselineLine;
+    const text = line.trimEnd();
+    if (prompt === '' || text.length <= prompt.length || !text.endsWith(prompt)) return null;
+    if (cursorX !== undefined && cursorX < text.length) return null;
+    return text.slice(0, text.length - prompt.length);
   }
 
   /**
@@ -358,9 +371,14 @@ export class Conversation {
     return this.lastGiven;
   }
 
+  /** The open lines less the prompt the program returned to (and only the prompt, when output is glued to it). */
   private openWithoutPrompt(): string[] {
     const open = [...this.lastOpen];
-    if (this.lastPromptBack && open.length > 0) open.pop();
+    if (!this.lastPromptBack || open.length === 0) return open;
+    const last = open.pop() ?? '';
+    // A wrapped line is longer than its cursor row: the cursor was checked when the prompt was seen.
+    const before = this.promptGlued(last);
+    if (before !== null && before.trim() !== '') open.push(before);
     return open;
   }
 

@@ -363,3 +363,27 @@ describe('Conversation', () => {
     expect(conversation.observe(answered, 2500)).toMatchObject({ finish: 'stop', released: true });
   });
 });
+
+describe('Conversation: output without a final newline', () => {
+  const config = { quietMs: 800, longQuietMs: 60_000, maxDurationMs: 600_000 };
+  const baseline = { lines: ['earlier', '$'], cursorRow: 1, height: 10, command: 'bash', cursorX: 2 };
+
+  for (const output of ['hello', 'a b', '{"ok": true}', 'red bold', 'ends with a colon:', '>>>']) {
+    it(`answers ${JSON.stringify(output)} with the prompt glued after it, once the prompt has held still`, () => {
+      const conversation = new Conversation(baseline, `printf '${output}'`, 0, config);
+      const line = `${output}$`;
+      const screen = { lines: ['earlier', `$ printf '${output}'`, line], cursorRow: 2, height: 10, command: 'bash', cursorX: line.length + 1 };
+      const first = conversation.observe(screen, 100);
+      expect(first.finish).toBeNull();
+      const last = conversation.observe(screen, 1000);
+      expect({ text: first.text + last.text, finish: last.finish, released: last.released }).toEqual({ text: `\`\`\`\n${output}\n\`\`\`\n`, finish: 'stop', released: true });
+    });
+  }
+
+  it('does not take text that merely ends like the prompt for it while the cursor is elsewhere', () => {
+    const conversation = new Conversation(baseline, 'x', 0, config);
+    const screen = { lines: ['earlier', '$ x', 'costs 5$', ''], cursorRow: 3, height: 10, command: 'bash', cursorX: 0 };
+    conversation.observe(screen, 100);
+    expect(conversation.observe(screen, 1000).finish).toBeNull();
+  });
+});
