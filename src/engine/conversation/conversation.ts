@@ -38,6 +38,11 @@ export interface ConversationExtras {
   readonly source?: LineSource;
   /** Where lines past the cap are kept. */
   readonly openSpill?: OpenSpill;
+  /**
+   * The prompt alone, when the line the pane waits on holds output before it (the last answer
+   * ended without a newline: `hello$ `), as that answer found it (see `promptLeft`).
+   */
+  readonly prompt?: { readonly text: string; readonly cells: number };
 }
 
 export interface PaneCapture extends Capture {
@@ -105,6 +110,8 @@ export class Conversation {
   private phaseNow: ConversationPhase = 'answering';
   private lastOpen: readonly string[] = [];
   private lastPromptBack = false;
+  /** The cursor row with the prompt drawn on output, and that output, when the prompt was last seen so. */
+  private promptRow: { row: string; output: string } | null = null;
   /** The lines of the last piece of answer given (what a client that was cut off may have missed). */
   private lastGiven: string[] = [];
   /** Open lines flushed into the answer when it ended: not late output when they are committed later. */
@@ -116,6 +123,8 @@ export class Conversation {
   private readonly baselinePrompt: boolean;
   private readonly baselineCommand: string | undefined;
   private readonly baselineLine: string;
+  /** Cells from the prompt's start to where the cursor waits after it. */
+  private readonly promptCells: number | undefined;
   /** The answer ended on a question; the next message is typed as its answer. */
   private asking = false;
   /** Enter was pressed once more to run a REPL block; its empty continuation line is not output. */
@@ -139,7 +148,17 @@ export class Conversation {
     this.altScreen = this.inAlternate ? visibleScreen(baseline) : null;
     this.baselinePrompt = this.classify(visibleScreen(baseline)).prompt;
     this.baselineCommand = baseline.command;
-    this.baselineLine = (baseline.lines[baseline.cursorRow] ?? '').trim();
+    this.baselineLine = extras.prompt?.text ?? (baseline.lines[baseline.cursorRow] ?? '').trim();
+    this.promptCells = extras.prompt?.cells ?? baseline.cursorX;
+  }
+
+  /**
+   * When the prompt came back glued to output (`hello$ `): the row as it shows and the prompt
+   * alone, for the next message to this pane, whose baseline is that row.
+   */
+  promptLeft(): { row: string; prompt: { text: string; cells: number } } | null {
+    if (!this.lastPromptBack || this.promptRow === null || this.promptCells === undefined) return null;
+    return { row: this.promptRow.row.trim(), prompt: { text: this.baselineLine, cells: this.promptCells } };
   }
 
   /** Everything sent so far. */
@@ -168,6 +187,9 @@ export class Conversation {
     const question = this.isQuestion(verdict, capture);
     const promptBack = !question && !verdict.busy && ((verdict.prompt && this.promptAtBottom(verdict, screen, capture)) || this.baselinePromptAgain(capture, screen));
     this.lastPromptBack = promptBack;
+    const row = capture.lines[capture.cursorRow] ?? '';
+    const output = promptBack && capture.alternate !== true ? this.outputUnderPrompt(row, capture.cursorX) : null;
+    this.promptRow = output === null ? null : { row: row.trimEnd(), output };
     if (this.phaseNow === 'finishing') return this.whileFinishing(added, { changed, busy: verdict.busy, promptBack }, capture, now);
 
     let text = this.give(added);
@@ -294,7 +316,7 @@ export class Conversation {
     if (line.trim() === '') return false;
     if (verdict.prompt && (verdict.reason === 'permission' || verdict.answer?.kind === 'secret')) return true;
     const sameProgram = this.baselineCommand === undefined || capture.command === undefined || capture.command === this.baselineCommand;
-    if (sameProgram && (line.trim() === this.baselineLine || this.promptGlued(line, capture.cursorX) !== null)) return false;
+    if (sameProgram && (line.trim() === this.baselineLine || this.outputUnderPrompt(line, capture.cursorX) !== null)) return false;
     if (verdict.prompt) return !sameProgram && verdict.line.trim() === line.trim();
     const cursorAtEnd = capture.cursorX === undefined || capture.cursorX >= line.length;
     return cursorAtEnd && QUESTION_END.test(line);
@@ -311,19 +333,32 @@ export class Conversation {
     let last = screen.length - 1;
     while (last >= 0 && (screen[last] ?? '').trim() === '') last -= 1;
     if ((screen[last] ?? '').trim() !== line) return false;
-    return line === this.baselineLine || this.promptGlued(capture.lines[capture.cursorRow] ?? '', capture.cursorX) !== null;
+    const row = capture.lines[capture.cursorRow] ?? '';
+    return line === this.baselineLine || this.outputUnderPrompt(row, capture.cursorX) !== null;
   }
 
   /**
-   * Output without a final newline has the prompt drawn right after it (`hello$ `): the text
-   * before the prompt the pane waited on, when the cursor waits right after that prompt; else null.
+   * The cursor row as the output left it, when the prompt the pane waited on before typing has
+   * been drawn on it, ending at the cursor: after output without a final newline (`hello$ `), or
+   * over a row the output left the cursor in (`\r` at its end), whose cells under the prompt
+   * show blank. Null when the row is not that (or is the bare prompt).
    */
-  private promptGlued(line: string, cursorX?: number): string | null {
+  private outputUnderPrompt(row: string, cursorX?: number): string | null {
     const prompt = this.baselineLine;
-    const text = line.trimEnd();
-    if (prompt === '' || text.length <= prompt.length || !text.endsWith(prompt)) return null;
-    if (cursorX !== undefined && cursorX < text.length) return null;
-    return text.slice(0, text.length - prompt.length);
+    const width = this.promptCells;
+    if (prompt === '') return null;
+    if (cursorX === undefined || width === undefined) {
+      // No cursor column: only output glued before a prompt at the row's end is known.
+      const text = row.trimEnd();
+      return text.length > prompt.length && text.endsWith(prompt) ? text.slice(0, -prompt.length).trimEnd() : null;
+    }
+    const start = indexOfCell(row, cursorX - width);
+    const end = indexOfCell(row, cursorX);
+    if (start === null || end === null || row.slice(start, end).trim() !== prompt) return null;
+    const before = row.slice(0, start);
+    const after = row.slice(end);
+    if (before.trim() === '' && after.trim() === '') return null;
+    return `${before}${after.trim() === '' ? '' : `${' '.repeat(width)}${after}`}`.trimEnd();
   }
 
   /**
@@ -374,10 +409,14 @@ export class Conversation {
   /** The open lines less the prompt the program returned to (and only the prompt, when output is glued to it). */
   private openWithoutPrompt(): string[] {
     const open = [...this.lastOpen];
-    if (!this.lastPromptBack || open.length === 0) return open;
-    const last = open.pop() ?? '';
-    // A wrapped line is longer than its cursor row: the cursor was checked when the prompt was seen.
-    const before = this.promptGlued(last);
+    if (!this.lastPromptBack) return open;
+    // The stream leaves out a cursor row that looks as it did before typing (chrome): when that
+    // row is output with the prompt glued on, the output is still the answer's.
+    if (open.length === 0) return this.promptRow === null ? [] : [this.promptRow.output];
+    const last = (open.pop() ?? '').trimEnd();
+    // The open line may be wrapped over several rows: the cursor row is its end.
+    const under = this.promptRow;
+    const before = under !== null && under.row !== '' && last.endsWith(under.row) ? `${last.slice(0, last.length - under.row.length)}${under.output}`.trimEnd() : this.outputUnderPrompt(last);
     if (before !== null && before.trim() !== '') open.push(before);
     return open;
   }
@@ -475,4 +514,24 @@ function sameLines(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+// Characters two cells wide (East Asian wide and fullwidth, emoji) and characters of no width
+// (combining marks, joiners, variation selectors): enough to find a cursor column in a row's text.
+const WIDE_CHAR = /\p{Extended_Pictographic}|[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u;
+const ZERO_WIDTH = /^(?:\p{Mn}|\p{Me}|[\u200b-\u200f]|[\ufe00-\ufe0f])$/u;
+
+/** The index in `row` where cell `column` starts (the row's end past its text); null inside a wide character or before 0. */
+function indexOfCell(row: string, column: number): number | null {
+  if (column < 0) return null;
+  let cells = 0;
+  let index = 0;
+  for (const char of row) {
+    if (cells === column && !ZERO_WIDTH.test(char)) return index;
+    if (cells > column) return null;
+    cells += ZERO_WIDTH.test(char) ? 0 : WIDE_CHAR.test(char) ? 2 : 1;
+    index += char.length;
+  }
+  if (cells > column) return null;
+  return index + (column - cells);
 }

@@ -179,6 +179,8 @@ interface PaneStream {
 export class PaneConversations implements ConversationPort {
   private readonly sessions = new Map<string, Session>();
   private readonly late = new Map<string, LateOutput & { server: string | null }>();
+  /** Per pane, the prompt alone when its row also shows output printed before it. */
+  private readonly prompts = new Map<string, { row: string; prompt: { text: string; cells: number }; server: string | null }>();
   private readonly typing = new Set<Promise<unknown>>();
   private closed = false;
 
@@ -258,8 +260,11 @@ export class PaneConversations implements ConversationPort {
     if (!this.readyForText(capture)) throw new NotAtPromptError(paneId, baseline.command, clock.now());
     if (this.closed || options.signal?.aborted) return;
     session.stream = await this.openStream(session, baseline);
+    const known = this.prompts.get(paneId);
+    const waitsOn = (capture.lines[capture.cursorRow] ?? '').trim();
     session.conversation = new Conversation(capture, message, clock.now(), settings, this.deps.classify, {
       ...(session.stream ? { source: session.stream.source } : {}),
+      ...(known && known.row === waitsOn && known.server === session.server ? { prompt: known.prompt } : {}),
       ...(this.deps.openSpill ? { openSpill: () => this.deps.openSpill!(paneId) } : {}),
     });
     await this.typeWhole(paneId, message, this.lineEditor(capture));
@@ -470,7 +475,12 @@ export class PaneConversations implements ConversationPort {
     if (step.closeBlock) void this.pressEnter(session.paneId);
     if (step.question) session.answerKind = this.classifier(toPaneCapture(capture).lines.slice(-capture.height)).answer?.kind ?? 'line';
     if (step.finish) session.sink?.finish({ status: 'finished', finishReason: step.finish, answer: conversation.answer });
-    if (step.released) this.release(session);
+    if (step.released) {
+      const left = conversation.promptLeft();
+      if (left) this.prompts.set(session.paneId, { ...left, server: session.server });
+      else this.prompts.delete(session.paneId);
+      this.release(session);
+    }
     else if (before === 'answering' && conversation.phase === 'finishing') this.holdOn(session, step.question === true);
     else if (session.hold.phase === 'question' && !conversation.waitsForInput) session.hold = { ...session.hold, phase: 'running' };
   }
