@@ -52,11 +52,22 @@ describe('bridge HTTP errors', () => {
     expect(JSON.parse(res.body)).toEqual(error('send the request body as JSON (Content-Type: application/json)', 'unsupported_media_type'));
   });
 
-  it('413 for a body over 1 MiB', async () => {
-    const body = JSON.stringify({ model: pane, messages: [{ role: 'user', content: 'x'.repeat(1024 * 1024) }] });
+  it('answers the last message of a long chat (a history of several MiB), and refuses past 64 MiB saying what to do', async () => {
+    const history = Array.from({ length: 6 }, (_, i) => [
+      { role: 'user', content: `seq 1 100000 # turn ${i}` },
+      { role: 'assistant', content: `\`\`\`\n${'123456\n'.repeat(150_000)}\`\`\`\n` },
+    ]).flat();
+    const long = JSON.stringify({ model: pane, messages: [...history, { role: 'user', content: 'echo long-chat-ok' }] });
+    expect(long.length).toBeGreaterThan(5 * 1024 * 1024);
+    const answered = await raw(h.port, { method: 'POST', path: '/v1/chat/completions', headers: json, body: long });
+    expect(answered.status).toBe(200);
+    expect(JSON.parse(answered.body).choices[0].message.content).toBe('```\nlong-chat-ok\n```\n');
+    const body = JSON.stringify({ model: pane, messages: [{ role: 'user', content: 'x'.repeat(64 * 1024 * 1024) }] });
     const res = await raw(h.port, { method: 'POST', path: '/v1/chat/completions', headers: json, body });
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.body)).toEqual(error('request body is larger than 1048576 bytes', 'request_too_large'));
+    expect(JSON.parse(res.body)).toEqual(
+      error('the conversation is larger than 64 MiB, more than the bridge reads: start a new chat (the pane keeps its state; only your last message is ever typed)', 'request_too_large'),
+    );
   });
 
   it('400 for bad JSON and for missing messages', async () => {

@@ -63,7 +63,7 @@ export class ChatCompletions {
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     checkJsonBody(req);
-    const body = await readBody(req);
+    const body = await readChatBody(req);
     const chat = parseChatRequest(body);
     const ident = identity(chat.model, this.options.clock.now(), chat.stream && chat.includeUsage);
     const asked: Asked = { req, res, body, chat, ident };
@@ -232,4 +232,24 @@ function headerValue(req: IncomingMessage, name: string): string | null {
 function retryCountOf(req: IncomingMessage): number {
   const count = Number(headerValue(req, 'x-stainless-retry-count') ?? '0');
   return Number.isInteger(count) && count > 0 ? count : 0;
+}
+
+/**
+ * A chat client sends the whole conversation every time, and only its last message is typed: a
+ * long history is no reason to refuse, up to a bound that keeps a request's memory in check.
+ */
+export const MAX_CHAT_BODY_BYTES = 64 * 1024 * 1024;
+
+async function readChatBody(req: IncomingMessage): Promise<string> {
+  try {
+    return await readBody(req, MAX_CHAT_BODY_BYTES);
+  } catch (error) {
+    if (!(error instanceof HttpError) || error.status !== 413) throw error;
+    throw new HttpError(
+      413,
+      `the conversation is larger than ${MAX_CHAT_BODY_BYTES / 1024 / 1024} MiB, more than the bridge reads: start a new chat (the pane keeps its state; only your last message is ever typed)`,
+      error.type,
+      error.code,
+    );
+  }
 }
