@@ -159,7 +159,7 @@ export class ChatCompletions {
       if (!res.writableEnded) controller.abort();
     };
     res.on('close', onClose);
-    const answer = this.typedAnswer(typed, controller.signal);
+    const answer = this.typedAnswer(typed, controller.signal, () => controller.abort());
     const answering = asked.chat.stream ? streamAnswer(answer, this.options) : wholeAnswer(answer);
     this.conversed.add(key);
     this.inFlight.add(answering);
@@ -176,7 +176,7 @@ export class ChatCompletions {
   }
 
   /** The typed answer's port call and hooks; what came of it is remembered once something was typed. */
-  private typedAnswer(typed: Typed, signal: AbortSignal): TypedAnswer & { wasTyped(): boolean } {
+  private typedAnswer(typed: Typed, signal: AbortSignal, cut: () => void): TypedAnswer & { wasTyped(): boolean } {
     const { asked, key, message, server, live } = typed;
     const { port, clock } = this.options;
     const userTurns = asked.chat.messages.filter((m) => m.role === 'user').map((m) => m.text ?? '');
@@ -196,6 +196,8 @@ export class ChatCompletions {
       converse: (hooks) => guarded(key, () => port.converse(key, message, { signal, ...hooks })),
       remember,
       hooks: { onTyped: () => (wasTyped = true), onText: (text: string) => live.push(text) },
+      maxTokens: asked.chat.maxTokens,
+      cut,
       wasTyped: () => wasTyped,
     };
   }
