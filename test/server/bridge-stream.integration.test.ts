@@ -40,8 +40,10 @@ afterAll(async () => {
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 
-async function ask(model: string, content: string, onDelta?: (text: string) => void): Promise<{ text: string; finish: string | null; finishedAt: number }> {
-  const stream = await client.chat.completions.create({ model, stream: true, messages: [{ role: 'user', content }] });
+type Turn = { role: 'user' | 'assistant'; content: string };
+
+async function ask(model: string, content: string, onDelta?: (text: string) => void, history: Turn[] = []): Promise<{ text: string; finish: string | null; finishedAt: number }> {
+  const stream = await client.chat.completions.create({ model, stream: true, messages: [...history, { role: 'user', content }] });
   let text = '';
   let finish: string | null = null;
   let finishedAt = 0;
@@ -57,9 +59,9 @@ async function ask(model: string, content: string, onDelta?: (text: string) => v
   return { text, finish, finishedAt };
 }
 
-async function askAi(model: string, prompt: string): Promise<{ text: string; finish: string }> {
+async function askAi(model: string, prompt: string, history: Turn[] = []): Promise<{ text: string; finish: string }> {
   const provider = createOpenAICompatible({ name: 'corral', baseURL: h.baseURL, apiKey: TOKEN });
-  const result = streamText({ model: provider.chatModel(model), prompt, maxRetries: 0 });
+  const result = streamText({ model: provider.chatModel(model), messages: [...history, { role: 'user', content: prompt }], maxRetries: 0 });
   let text = '';
   for await (const part of result.textStream) text += part;
   return { text, finish: await result.finishReason };
@@ -270,18 +272,51 @@ describe('a question from the command', () => {
     expect(first.text).toBe(`${fenced('name?')}\n${WAITS_FOR_INPUT}\n`);
     const models = (await client.models.list()).data as unknown as { corral: { pane: string; phase: string | null } }[];
     expect(models.find((m) => m.corral.pane === pane)?.corral.phase).toBe('question');
-    expect((await ask(pane, 'bob')).text).toBe(fenced('hello bob'));
+    const asked: Turn[] = [
+      { role: 'user', content: 'read -p "name? " n; echo "hello $n"' },
+      { role: 'assistant', content: first.text },
+    ];
+    expect((await ask(pane, 'bob', undefined, asked)).text).toBe(fenced('hello bob'));
     expect(await h.tmux.capture(pane)).toContain('name? bob');
+  });
+
+  it('refuses a message from another conversation while a question waits, and takes the reply from its own', async () => {
+    const pane = await h.shell();
+    const command = "read -p 'delete all? [y/N] ' a; echo \"answered $a\"";
+    const first = await ask(pane, command);
+    expect(first.text).toBe(`${fenced('delete all? [y/N]')}\n${WAITS_FOR_INPUT}\n`);
+    // A new chat, and a chat with another history: neither is the conversation that was asked.
+    for (const history of [[], [{ role: 'user', content: 'ls' } as Turn, { role: 'assistant', content: fenced('a.txt') } as Turn]]) {
+      const refused = await client.chat.completions.create({ model: pane, messages: [...history, { role: 'user', content: 'echo from-other-chat' }] }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(ConflictError);
+      expect((refused as APIError).message).toContain(`pane ${pane} waits for the answer to a question asked in another conversation ("delete all? [y/N]"): reply in that conversation to answer it; this message was not typed`);
+    }
+    expect(await h.tmux.capture(pane)).not.toContain('from-other-chat');
+    // The asking conversation, its answer re-wrapped as a chat UI may send it back.
+    const asked: Turn[] = [
+      { role: 'user', content: command },
+      { role: 'assistant', content: ` ${first.text.trim()}  ` },
+    ];
+    expect((await ask(pane, 'y', undefined, asked)).text).toBe(fenced('answered y'));
   });
 
   it('does the same for a [y/N] question and a password prompt', async () => {
     const pane = await h.shell();
     const proceed = await ask(pane, 'read -p "Proceed? [y/N] " a; echo "got $a"');
     expect(proceed.text).toBe(`${fenced('Proceed? [y/N]')}\n${WAITS_FOR_INPUT}\n`);
-    expect((await askAi(pane, 'y')).text).toBe(fenced('got y'));
-    const secret = await ask(pane, 'read -s -p "Password: " p; echo; echo "length ${#p}"');
+    const proceedAsked: Turn[] = [
+      { role: 'user', content: 'read -p "Proceed? [y/N] " a; echo "got $a"' },
+      { role: 'assistant', content: proceed.text },
+    ];
+    expect((await askAi(pane, 'y', proceedAsked)).text).toBe(fenced('got y'));
+    const secretCommand = 'read -s -p "Password: " p; echo; echo "length ${#p}"';
+    const secret = await ask(pane, secretCommand);
     expect(secret.text).toBe(`${fenced('Password:')}\n${WAITS_FOR_INPUT}\n`);
-    expect((await ask(pane, 'hunter2')).text).toBe(fenced('length 7'));
+    const secretAsked: Turn[] = [
+      { role: 'user', content: secretCommand },
+      { role: 'assistant', content: secret.text },
+    ];
+    expect((await ask(pane, 'hunter2', undefined, secretAsked)).text).toBe(fenced('length 7'));
   });
 });
 

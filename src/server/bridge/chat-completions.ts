@@ -143,10 +143,32 @@ export class ChatCompletions {
     }
     // A pane whose command still runs is looked at again by the port, which names the command.
     const hold = port.hold(key);
+    if (hold?.phase === 'question') this.checkSameConversation(asked.chat, key, server);
     if (this.active.has(key) || hold?.phase === 'typing' || hold?.phase === 'answering') {
       throw new HttpError(409, `pane ${key} is already answering another request; wait for it to finish`, 'invalid_request_error', 'pane_busy', 'model', { 'x-should-retry': 'false' });
     }
     await this.answerTyped({ asked, key, message, server, live: this.replays.start(mark, asked.ident.id) });
+  }
+
+  /**
+   * A question from a command belongs to the conversation it was asked in: a message is its
+   * answer only when the request's history holds the answer that asked it. Any other message is
+   * refused, nothing typed.
+   */
+  private checkSameConversation(chat: ChatRequest, key: string, server: string | null): void {
+    const asking = this.memory.recent(memoryKey(server, key), 1)[0];
+    if (!asking) return;
+    const wanted = squeezed(asking.answer);
+    if (chat.messages.some((m) => m.role === 'assistant' && m.text !== null && squeezed(m.text) === wanted)) return;
+    const question = questionLine(asking.answer);
+    throw new HttpError(
+      409,
+      `pane ${key} waits for the answer to a question asked in another conversation${question ? ` (${JSON.stringify(question)})` : ''}: reply in that conversation to answer it; this message was not typed`,
+      'invalid_request_error',
+      'pane_busy',
+      'model',
+      { 'x-should-retry': 'false' },
+    );
   }
 
   /** Types the message and answers with the pane's output; the answer is kept for retries and titles. */
@@ -254,4 +276,15 @@ async function readChatBody(req: IncomingMessage): Promise<string> {
       error.code,
     );
   }
+}
+
+/** Text compared without its spacing: chat UIs trim and re-wrap what they show and send back. */
+function squeezed(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** The question an answer ended on: its last line of output (inside the fence). */
+function questionLine(answer: string): string | null {
+  const lines = answer.split('\n').filter((line) => line.trim() !== '' && !/^`{3,}$/.test(line.trim()));
+  return lines.at(-2) ?? null;
 }
