@@ -187,21 +187,53 @@ describe('a repeated command runs again; only a retry is replayed', () => {
     expect(await typedLines(pane, 'echo $RANDOM')).toBe(2);
   });
 
-  it('follows the first answer live for the same request while it still streams', async () => {
+  it('follows the first answer live for a retry while it still streams; the same words without the retry header are not a retry', async () => {
     const pane = await h.shell();
     const content = 'for i in 1 2 3; do echo step $i; sleep 0.4; done';
     const first = ask(pane, content);
     await h.tmux.waitForScreen(pane, (screen) => screen.includes('step 1'));
+    const body = JSON.stringify({ model: pane, stream: true, messages: [{ role: 'user', content }] });
+    const resent = await raw(h.port, { method: 'POST', path: '/v1/chat/completions', headers: { ...auth, 'content-type': 'application/json' }, body });
+    expect(resent.status).toBe(409);
     const second = await raw(h.port, {
       method: 'POST',
       path: '/v1/chat/completions',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: pane, stream: true, messages: [{ role: 'user', content }] }),
+      headers: { ...auth, 'content-type': 'application/json', 'x-stainless-retry-count': '1' },
+      body,
     });
     expect(second.headers[REPLAY_HEADER]).toMatch(/^chatcmpl-/);
     const replayed = [...second.body.matchAll(/"content":"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string).join('');
     expect(replayed).toBe((await first).text);
     expect(await typedLines(pane, content)).toBe(1);
+  });
+});
+
+describe('a retry after a client timeout', () => {
+  it('replays the cut answer marked incomplete with finish_reason length, never as a whole one, and types the command once', async () => {
+    const pane = await h.shell();
+    // The openai client gives up after 2 s and retries (x-stainless-retry-count) twice.
+    const impatient = new OpenAI({ baseURL: h.baseURL, apiKey: TOKEN, maxRetries: 2, timeout: 2_000 });
+    const content = 'echo start-$((6000 + 6603)); sleep 5; echo done';
+    const answer = await impatient.chat.completions.create({ model: pane, messages: [{ role: 'user', content }] });
+    expect(answer.choices[0]?.finish_reason).toBe('length');
+    expect(answer.choices[0]?.message.content).toBe(
+      '```\nstart-12603\n```\n\n(incomplete: still running when the first answer was cut off; what it printed after that opens the next answer of this pane)\n',
+    );
+    expect(await typedLines(pane, content)).toBe(1);
+    // What came after the cut opens the next answer, once the command is done.
+    await h.tmux.waitForScreen(pane, (screen) => /^done$/m.test(screen), 10_000);
+    let next = '';
+    for (let attempt = 0; attempt < 40 && next === ''; attempt++) {
+      next = await client.chat.completions
+        .create({ model: pane, messages: [{ role: 'user', content: 'echo next' }] })
+        .then((r) => r.choices[0]?.message.content ?? '')
+        .catch(async () => {
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          return '';
+        });
+    }
+    expect(next).toContain('done');
+    expect(next).toContain('next');
   });
 });
 
