@@ -178,7 +178,7 @@ interface PaneStream {
 
 export class PaneConversations implements ConversationPort {
   private readonly sessions = new Map<string, Session>();
-  private readonly late = new Map<string, LateOutput & { server: string | null }>();
+  private readonly late = new Map<string, LateOutput & { server: string | null; spill?: SpillTarget | null }>();
   /** Per pane, the prompt alone when its row also shows output printed before it. */
   private readonly prompts = new Map<string, { row: string; prompt: { text: string; cells: number }; server: string | null }>();
   private readonly typing = new Set<Promise<unknown>>();
@@ -488,6 +488,7 @@ export class PaneConversations implements ConversationPort {
   private paneGone(session: Session, why: string): void {
     const conversation = session.conversation as Conversation;
     session.sink?.say(conversation.end('stop', true));
+    this.late.get(session.paneId)?.spill?.close();
     this.late.delete(session.paneId);
     this.release(session);
     session.sink?.finish({ status: 'pane-gone', answer: conversation.answer, message: `pane ${session.paneId} ${why} while answering` });
@@ -511,15 +512,35 @@ export class PaneConversations implements ConversationPort {
     const kept = this.late.get(session.paneId) ?? { lines: [], dropped: 0, cut: false, server: session.server };
     if (cut) kept.cut = true;
     const all = kept.lines.concat(lines);
-    kept.dropped += Math.max(0, all.length - limit);
-    kept.lines = all.length > limit ? all.slice(-limit) : all;
+    if (all.length > limit) {
+      // The oldest lines leave the block, never the record: they go to a file, as an answer's past its cap do.
+      this.spillLate(session.paneId, kept, all.slice(0, all.length - limit));
+      kept.dropped += all.length - limit;
+      kept.lines = all.slice(-limit);
+    } else kept.lines = all;
     this.late.set(session.paneId, kept);
+  }
+
+  private spillLate(paneId: string, kept: LateOutput & { spill?: SpillTarget | null }, lines: readonly string[]): void {
+    if (kept.spill === undefined) {
+      kept.spill = null;
+      try {
+        if (this.deps.openSpill) {
+          kept.spill = this.deps.openSpill(paneId);
+          kept.where = { path: kept.spill.where };
+        } else kept.where = { error: 'no place to save them' };
+      } catch (error) {
+        kept.where = { error: (error as Error).message };
+      }
+    }
+    kept.spill?.write(lines);
   }
 
   /** The late output that opens the next answer (never another tmux server's). */
   private takeLate(session: Session): string {
     const late = this.late.get(session.paneId);
     this.late.delete(session.paneId);
+    late?.spill?.close();
     if (!late || late.lines.length === 0 || late.server !== session.server) return '';
     return formatLate(late, this.deps.settings.fence !== false);
   }

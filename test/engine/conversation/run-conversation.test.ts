@@ -340,6 +340,45 @@ describe('PaneConversations', () => {
   });
 });
 
+describe('PaneConversations: what a cut answer leaves', () => {
+  it('keeps every line printed after a cancel: the newest open the next answer, the older ones go to a file it names', async () => {
+    const pane = shellPane();
+    const fake = scriptedTmux({ '%1': pane });
+    const time = new ManualTime();
+    const tmux = new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner: fake.runner, nonce: 'n0nce' });
+    const ticker = new CaptureTicker({ tmux, intervalMs: 100, historyLines: 2000, timers: time, now: () => time.now() });
+    const spilled: string[] = [];
+    const openSpill = () => ({ where: '/answers/late.txt', write: (lines: readonly string[]) => void spilled.push(...lines), close: () => undefined });
+    const desk = new PaneConversations({ tmux, ticker, clock: time, timers: time, settings: { ...settings, lateLines: 5 }, openSpill });
+    const controller = new AbortController();
+    const first = track(desk.converse('%1', 'seq 1 30', { signal: controller.signal }));
+    await time.advance(0);
+    echo(pane, 'seq 1 30');
+    print(pane, ['1', '2']);
+    await time.advance(100);
+    controller.abort();
+    await time.advance(0);
+    expect(first.outcome).toMatchObject({ status: 'aborted' });
+    // The rest comes after the cancel, in two polls' worth.
+    print(pane, Array.from({ length: 14 }, (_, i) => String(i + 3)));
+    await time.advance(500);
+    print(pane, Array.from({ length: 14 }, (_, i) => String(i + 17)), true);
+    for (let i = 0; i < 10 && desk.hold('%1') !== null; i++) await time.advance(500);
+    expect(desk.hold('%1')).toBeNull();
+    const next = track(desk.converse('%1', 'true'));
+    await time.advance(0);
+    echo(pane, 'true');
+    print(pane, [], true);
+    for (let i = 0; i < 20 && next.outcome === null; i++) await time.advance(100);
+    const answer = next.outcome?.answer ?? '';
+    const shown = answer.split('\n').filter((line) => /^\d+$/.test(line));
+    // Every line after the ones the client was last given (1 and 2, given again), once: in the file or the answer.
+    expect([...spilled, ...shown]).toEqual(Array.from({ length: 30 }, (_, i) => String(i + 1)));
+    expect(shown).toEqual(['26', '27', '28', '29', '30']);
+    expect(answer).toContain('(25 earlier lines left out; they are in /answers/late.txt)');
+  });
+});
+
 describe('Conversation', () => {
   it('does not end early on an agent that still shows its prompt before it starts answering', () => {
     const box = ['╭────╮', '│ >  │', '╰────╯'];
