@@ -7,6 +7,7 @@ import { streamText } from 'ai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { TOKEN, auth, raw, startBridge, type BridgeHarness } from '../helpers/bridge-server.js';
 import { waitUntil } from '../helpers/wait-until.js';
+import { WAITS_FOR_INPUT } from '../../src/engine/conversation/conversation.js';
 
 let h: BridgeHarness;
 let client: OpenAI;
@@ -22,8 +23,10 @@ afterAll(async () => {
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 
-async function ask(model: string, content: string): Promise<{ text: string; finish: string | null }> {
-  const stream = await client.chat.completions.create({ model, stream: true, messages: [{ role: 'user', content }] });
+type Turn = { role: 'user' | 'assistant'; content: string };
+
+async function ask(model: string, content: string, history: Turn[] = []): Promise<{ text: string; finish: string | null }> {
+  const stream = await client.chat.completions.create({ model, stream: true, messages: [...history, { role: 'user', content }] });
   let text = '';
   let finish: string | null = null;
   for await (const chunk of stream as AsyncIterable<Chunk>) {
@@ -92,6 +95,31 @@ describe('an answer is the whole answer', () => {
     expect(await ask(pane, 'def double(x):\n    return 2 * x')).toEqual({ text: '(no output)\n', finish: 'stop' });
     expect(await ask(pane, 'print(double(21))')).toEqual({ text: fenced('42'), finish: 'stop' });
     expect(await h.tmux.capture(pane)).not.toContain('SyntaxError');
+  });
+
+  it('keeps a REPL opened from the chat working block after block, and a nested shell too', async () => {
+    const pane = await h.shell();
+    const history: Turn[] = [];
+    /** One turn of the conversation: its history sent, as chat clients do. */
+    const turn = async (content: string) => {
+      const answer = await ask(pane, content, history);
+      history.push({ role: 'user', content }, { role: 'assistant', content: answer.text });
+      // The REPL's prompt is a prompt of the program the chat started: the next message is for it.
+      return answer.text.replace(`\n${WAITS_FOR_INPUT}\n`, '');
+    };
+    expect(await turn('python3 -q')).toBe(fenced('>>>'));
+    expect(await turn('def a():\n    return 1')).toBe(fenced('>>>'));
+    expect(await turn('def b():\n    return 2')).toBe(fenced('>>>'));
+    expect(await turn('for i in range(2):\n    print(i + a())')).toBe(fenced('1', '2', '>>>'));
+    expect(await turn('if b() == 2:\n    print("yes")\nelse:\n    print("no")')).toBe(fenced('yes', '>>>'));
+    expect(await turn('class C:\n    x = 5')).toBe(fenced('>>>'));
+    expect(await turn('print(a() + b() + C.x)')).toBe(fenced('8', '>>>'));
+    expect(await h.tmux.capture(pane)).not.toContain('Error');
+    expect(await turn('exit()')).toBe('(no output)\n');
+    // A nested shell: its commands answer as the outer one's did.
+    await turn("bash --norc --noprofile -c 'PS1=\"inner$ \" exec bash --norc --noprofile -i'");
+    expect(await turn('echo from-inner')).toContain('from-inner');
+    expect(await turn('echo again-inner')).toContain('again-inner');
   });
 
   it('ends the stream within two polls once the prompt is back and the screen held still', async () => {

@@ -254,6 +254,9 @@ export class Conversation {
     this.lastGiven = [];
     this.finished = null;
     this.asking = false;
+    // Each message may open a block of its own (the REPL the chat started, block after block).
+    this.blockClosed = false;
+    this.continuationToDrop = 0;
     this.phaseNow = 'answering';
   }
 
