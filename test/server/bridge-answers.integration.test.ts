@@ -7,7 +7,7 @@ import { streamText } from 'ai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { TOKEN, auth, raw, startBridge, type BridgeHarness } from '../helpers/bridge-server.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { WAITS_FOR_INPUT } from '../../src/engine/conversation/conversation.js';
+import { SCREEN_WAITS, WAITS_FOR_INPUT } from '../../src/engine/conversation/conversation.js';
 
 let h: BridgeHarness;
 let client: OpenAI;
@@ -204,23 +204,49 @@ describe('nothing is typed into a running command', () => {
     expect(await h.tmux.capture(pane)).not.toContain('build/xls');
   });
 
-  it('answers vim with one settled snapshot, stays reserved while it runs, and leaves no stale rows after it', async () => {
+  it('answers vim with one settled snapshot, then takes keys from the chat (i, text, Esc, :q!) and answers with each new screen', async () => {
     const pane = await h.shell();
     await h.tmux.tmux('send-keys', '-t', pane, '-l', "printf 'first line\\nsecond line\\n' > /tmp/corral-bridge-vim.txt; clear");
     await h.tmux.tmux('send-keys', '-t', pane, 'Enter');
     await h.tmux.waitForScreen(pane, (screen) => screen.trim() === '$');
-    const answer = await ask(pane, 'vim -u NONE -N /tmp/corral-bridge-vim.txt');
+    const history: Turn[] = [];
+    const turn = async (content: string) => {
+      const answer = await ask(pane, content, history);
+      history.push({ role: 'user', content }, { role: 'assistant', content: answer.text });
+      return answer;
+    };
+    const answer = await turn('vim -u NONE -N /tmp/corral-bridge-vim.txt');
     expect(answer.finish).toBe('stop');
-    // The settled screen, once: the file, vim's filler lines and its status line.
+    // The settled screen, once: the file, vim's filler lines and its status line; then what to send.
     expect(answer.text).toMatch(/^```\nfirst line\nsecond line\n~\n/);
     expect(answer.text.match(/first line/g)).toHaveLength(1);
-    expect(answer.text).toMatch(/"\/tmp\/corral-bridge-vim.txt" 2L, 23B\s*\n```\n$/);
+    expect(answer.text).toMatch(/"\/tmp\/corral-bridge-vim.txt" 2L, 23B\s*\n```\n/);
+    expect(answer.text.endsWith(`\n${SCREEN_WAITS}\n`)).toBe(true);
+    // Another conversation is refused, and says where the program can be answered.
     const refusal = await client.chat.completions.create({ model: pane, messages: [{ role: 'user', content: ':q' }] }).then(() => null, (error: unknown) => error);
     expect(refusal).toBeInstanceOf(ConflictError);
-    expect((refusal as APIError).message).toMatch(/still running the previous command \(vim\)/);
-    await h.tmux.tmux('send-keys', '-t', pane, ':q', 'Enter');
-    await until(() => !h.bridge.busyPanes().includes(pane));
+    expect((refusal as APIError).message).toMatch(/question asked in another conversation.*reply in that conversation/);
+    expect((await turn('ihello from the chat')).text).toMatch(/^```\nhello from the chatfirst line\n/);
+    expect((await turn('Esc')).text).toMatch(/hello from the chatfirst line/);
+    expect(await turn(':q!')).toEqual({ text: '(no output)\n', finish: 'stop' });
+    expect(h.bridge.busyPanes()).not.toContain(pane);
     expect(await ask(pane, 'echo after vim')).toEqual({ text: fenced('after vim'), finish: 'stop' });
+    expect(await h.tmux.tmux('display', '-p', '-t', pane, '#{pane_current_command}')).toBe('bash\n');
+  });
+
+  it('answers less with its screen, and q from the chat ends it', async () => {
+    const pane = await h.shell();
+    const first = await ask(pane, 'less /etc/services');
+    expect(first.text.endsWith(`\n${SCREEN_WAITS}\n`)).toBe(true);
+    const history: Turn[] = [
+      { role: 'user', content: 'less /etc/services' },
+      { role: 'assistant', content: first.text },
+    ];
+    const moved = await ask(pane, 'G', history);
+    expect(moved.text).toMatch(/\(END\)/);
+    history.push({ role: 'user', content: 'G' }, { role: 'assistant', content: moved.text });
+    expect(await ask(pane, 'q', history)).toEqual({ text: '(no output)\n', finish: 'stop' });
+    expect(await ask(pane, 'echo after less')).toEqual({ text: fenced('after less'), finish: 'stop' });
   });
 });
 

@@ -32,6 +32,8 @@ export const NO_OUTPUT = '(no output)';
 /** Said when the answer ends on a question from the command. */
 export const WAITS_FOR_INPUT = '(the program waits for input: your next message is typed as its answer)';
 export const DEFAULT_MAX_LINES = 200_000;
+/** Said under a full-screen program's screen. */
+export const SCREEN_WAITS = '(a full-screen program waits for keys: your next message goes to it, such as q, :q!, Esc or PageDown)';
 
 export interface ConversationExtras {
   /** Where the lines come from (default: the screen differ over the captures). */
@@ -73,6 +75,8 @@ export interface ConversationStep {
   readonly closeBlock?: boolean;
   /** The answer ended on a question from the command: the next message is its answer. */
   readonly question?: boolean;
+  /** The question is a full-screen program's screen: the next message is keys for it. */
+  readonly screen?: boolean;
 }
 
 export type Classifier = (lines: readonly string[]) => PromptVerdict;
@@ -127,6 +131,8 @@ export class Conversation {
   private readonly promptCells: number | undefined;
   /** The answer ended on a question; the next message is typed as its answer. */
   private asking = false;
+  /** The answer was a full-screen program's settled screen: it waits for keys. */
+  private screenWaits = false;
   /** Enter was pressed once more to run a REPL block; its empty continuation line is not output. */
   private blockClosed = false;
   private continuationToDrop = 0;
@@ -185,7 +191,10 @@ export class Conversation {
     const { added, changed } = this.take(capture, screen);
     const verdict = this.classify(screen);
     const question = this.isQuestion(verdict, capture);
-    const promptBack = !question && !verdict.busy && ((verdict.prompt && this.promptAtBottom(verdict, screen, capture)) || this.baselinePromptAgain(capture, screen));
+    // A full-screen program the chat started is not back at a prompt while it shows its screen
+    // (less's `:` looks like one): it waits for keys, and the pane stays with this conversation.
+    const fullScreen = capture.alternate === true && (this.enteredAlternate || this.screenWaits);
+    const promptBack = !question && !verdict.busy && !fullScreen && ((verdict.prompt && this.promptAtBottom(verdict, screen, capture)) || this.baselinePromptAgain(capture, screen));
     this.lastPromptBack = promptBack;
     const row = capture.lines[capture.cursorRow] ?? '';
     const output = promptBack && capture.alternate !== true ? this.outputUnderPrompt(row, capture.cursorX) : null;
@@ -214,8 +223,11 @@ export class Conversation {
         this.asking = true;
         return { text, finish: 'stop', late: [], released: false, question: true };
       case 'settled':
-        text += this.end('stop');
-        return { text, finish: 'stop', late: [], released: false };
+        // A full-screen program waits for keys: the next message is for it (see screen-keys.ts).
+        text += this.end('stop', false, false, true);
+        this.asking = true;
+        this.screenWaits = true;
+        return { text, finish: 'stop', late: [], released: false, question: true, screen: true };
       case 'long-quiet': {
         text += this.end('stop');
         const free = this.mayReleaseQuietly(capture);
@@ -256,6 +268,10 @@ export class Conversation {
     this.asking = false;
     // Each message may open a block of its own (the REPL the chat started, block after block).
     this.blockClosed = false;
+    this.screenWaits = false;
+    // Keys for a full-screen program: its next settled screen is the answer.
+    this.enteredAlternate = this.inAlternate;
+    if (this.inAlternate) this.altScreen = null;
     this.continuationToDrop = 0;
     this.phaseNow = 'answering';
   }
@@ -298,8 +314,10 @@ export class Conversation {
   /** After the answer ended: late output, and whether the pane is free again. */
   private whileFinishing(added: readonly string[], observation: { changed: boolean; busy: boolean; promptBack: boolean }, capture: PaneCapture, now: number): ConversationStep {
     const late = this.filter(this.withoutFlushed(added));
-    // Something moved since the question: someone answered it in the pane.
-    if (observation.changed) this.asking = false;
+    // Something moved since the question: someone answered it in the pane. A full-screen program
+    // waits for keys for as long as it shows its screen, moving or not.
+    if (this.screenWaits) this.asking = capture.alternate === true;
+    else if (observation.changed) this.asking = false;
     const result = decide(this.quiet, observation, now, this.config, true);
     this.quiet = result.state;
     const free = result.decision === 'prompt' || (result.decision === 'long-quiet' && !this.asking && this.mayReleaseQuietly(capture));
@@ -369,7 +387,7 @@ export class Conversation {
    * screen and closes the fence. The conversation goes on watching for late output unless `release`.
    * `keepCursorLine` keeps the line the cursor waits on (a question) even where it looks like a prompt.
    */
-  end(reason: FinishReason, release = false, keepCursorLine = false): string {
+  end(reason: FinishReason, release = false, keepCursorLine = false, screen = false): string {
     if (this.finished) {
       if (release) this.phaseNow = 'released';
       return '';
@@ -392,6 +410,7 @@ export class Conversation {
     const closing = this.fence ? this.fence.close() : '';
     let after = closing;
     if (keepCursorLine) after += `${this.answerText === '' && closing === '' ? '' : '\n'}${WAITS_FOR_INPUT}\n`;
+    else if (screen) after += `${closing === '' ? '' : '\n'}${SCREEN_WAITS}\n`;
     else if (this.answerText === '' && closing === '') after = `${NO_OUTPUT}\n`;
     this.answerText += after;
     return text + after;

@@ -24,6 +24,7 @@ import { StreamSource } from './line-source.js';
 import type { SpillTarget } from './answer-cap.js';
 import { formatLate, type LateOutput } from './late-output.js';
 import { isShell } from '../shells.js';
+import { screenKeys } from './screen-keys.js';
 
 // A conversation's errors, for the bridge: the pane is busy, or gone (tmux's own error).
 export { PaneGoneError, formatLate };
@@ -167,7 +168,7 @@ interface Session {
   queue: Promise<void>;
   flushTimer: unknown;
   /** The question's answer kind: a menu key is typed without Enter. */
-  answerKind: 'key' | 'line' | 'secret' | null;
+  answerKind: 'key' | 'line' | 'secret' | 'screen' | null;
 }
 
 interface PaneStream {
@@ -281,6 +282,17 @@ export class PaneConversations implements ConversationPort {
     }
   }
 
+  /** Keys for a full-screen program, sent whole like typing. */
+  private async sendWhole(paneId: string, items: readonly SendItem[]): Promise<void> {
+    const sent = this.deps.tmux.send(paneId, items);
+    this.typing.add(sent);
+    try {
+      await sent;
+    } finally {
+      this.typing.delete(sent);
+    }
+  }
+
   /** A prompt corral recognises, or a shell with nothing of its own in the foreground. */
   private readyForText(capture: PaneCapture): boolean {
     const verdict = this.classifier(capture.lines.slice(Math.max(0, capture.lines.length - capture.height)));
@@ -308,8 +320,11 @@ export class PaneConversations implements ConversationPort {
     conversation.reply(message, this.deps.clock.now());
     try {
       // A menu takes the reply as keys alone, any other question as a line (answer-plan.ts).
-      const line = planReply(session.answerKind, message).kind === 'line';
-      await this.typeWhole(session.paneId, message, line, line);
+      if (session.answerKind === 'screen') await this.sendWhole(session.paneId, screenKeys(message));
+      else {
+        const line = planReply(session.answerKind, message).kind === 'line';
+        await this.typeWhole(session.paneId, message, line, line);
+      }
     } catch (error) {
       session.hold = { ...session.hold, phase: 'question' };
       throw error;
@@ -473,7 +488,7 @@ export class PaneConversations implements ConversationPort {
     session.sink?.say(step.text);
     if (step.late.length > 0) this.keepLate(session, step.late);
     if (step.closeBlock) void this.pressEnter(session.paneId);
-    if (step.question) session.answerKind = this.classifier(toPaneCapture(capture).lines.slice(-capture.height)).answer?.kind ?? 'line';
+    if (step.question) session.answerKind = step.screen ? 'screen' : (this.classifier(toPaneCapture(capture).lines.slice(-capture.height)).answer?.kind ?? 'line');
     if (step.finish) session.sink?.finish({ status: 'finished', finishReason: step.finish, answer: conversation.answer });
     if (step.released) {
       const left = conversation.promptLeft();

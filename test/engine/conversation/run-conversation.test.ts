@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TmuxClient } from '../../../src/engine/tmux/client.js';
 import { CaptureTicker } from '../../../src/engine/conversation/capture-ticker.js';
 import { NotAtPromptError, PaneBusyError, PaneConversations, formatLate, type ConversationOutcome } from '../../../src/engine/conversation/run-conversation.js';
-import { Conversation, WAITS_FOR_INPUT } from '../../../src/engine/conversation/conversation.js';
+import { Conversation, SCREEN_WAITS, WAITS_FOR_INPUT } from '../../../src/engine/conversation/conversation.js';
 import type { TmuxRunner } from '../../../src/engine/tmux/runner.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { scriptedTmux, type FakePane } from '../../helpers/scripted-panes.js';
@@ -242,8 +242,10 @@ describe('PaneConversations', () => {
     }
     expect(texts).toEqual([]);
     await time.advance(800);
-    expect(run.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\ntop - 10:04\nload 4\nPID USER\n1 root 4%\n```\n' });
-    expect(desk.hold('%1')).toMatchObject({ phase: 'running', command: 'top' });
+    expect(run.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: `\`\`\`\ntop - 10:04\nload 4\nPID USER\n1 root 4%\n\`\`\`\n\n${SCREEN_WAITS}\n` });
+    // It waits for keys, moving or not: the next message goes to it.
+    await time.advance(1000);
+    expect(desk.hold('%1')).toMatchObject({ phase: 'question', command: 'top' });
 
     // top quits: the normal screen is back as it was, with the prompt under it.
     pane.alternate = false;
@@ -258,6 +260,38 @@ describe('PaneConversations', () => {
     print(pane, ['after'], true);
     await time.advance(1000);
     expect(next.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\nafter\n```\n' });
+  });
+
+  it('sends the next message to a full-screen program as keys and answers with its new screen; q ends it', async () => {
+    const pane = shellPane();
+    const { fake, time, desk } = setup({ '%1': pane });
+    const run = track(desk.converse('%1', 'less notes'));
+    await time.advance(0);
+    echo(pane, 'less notes');
+    await time.advance(100);
+    const normal = [...pane.lines];
+    pane.alternate = true;
+    pane.command = 'less';
+    pane.lines = ['line 1', 'line 2', 'notes (END)'];
+    pane.cursorRow = 2;
+    await time.advance(1200);
+    expect(run.outcome).toMatchObject({ status: 'finished', answer: `\`\`\`\nline 1\nline 2\nnotes (END)\n\`\`\`\n\n${SCREEN_WAITS}\n` });
+    const search = track(desk.converse('%1', '/line 2'));
+    await time.advance(0);
+    expect(fake.typed.get('%1')?.slice(-2)).toEqual(['text:/line 2', 'key:Enter']);
+    pane.lines = ['line 2', '~', 'notes (END)'];
+    await time.advance(1200);
+    expect(search.outcome).toMatchObject({ status: 'finished', answer: `\`\`\`\nline 2\n~\nnotes (END)\n\`\`\`\n\n${SCREEN_WAITS}\n` });
+    const quit = track(desk.converse('%1', 'q'));
+    await time.advance(0);
+    expect(fake.typed.get('%1')?.at(-1)).toBe('text:q');
+    pane.alternate = false;
+    pane.command = 'bash';
+    pane.lines = [...normal, '$'];
+    pane.cursorRow = pane.lines.length - 1;
+    await time.advance(1200);
+    expect(quit.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '(no output)\n' });
+    expect(desk.hold('%1')).toBeNull();
   });
 
   it('captures every answering pane in one tmux process per poll, and a held pane less often', async () => {
