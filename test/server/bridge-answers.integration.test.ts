@@ -122,6 +122,30 @@ describe('an answer is the whole answer', () => {
     expect(await turn('echo again-inner')).toContain('again-inner');
   });
 
+  it('refuses text while a command the chat started still runs, says C-c ends it, and C-c from the chat does', async () => {
+    const pane = await h.shell();
+    const controller = new AbortController();
+    const stream = await client.chat.completions.create(
+      { model: pane, stream: true, messages: [{ role: 'user', content: 'echo started; sleep 60; echo never' }] },
+      { signal: controller.signal },
+    );
+    await (async () => {
+      for await (const chunk of stream) if ((chunk.choices[0]?.delta.content ?? '').includes('started')) controller.abort();
+    })().catch(() => undefined);
+    await until(() => h.bridge.busyPanes().includes(pane));
+    const refused = await client.chat.completions.create({ model: pane, messages: [{ role: 'user', content: 'ls' }] }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ConflictError);
+    expect((refused as APIError).message).toContain(
+      `pane ${pane} is still running the previous command (sleep): its prompt is not back; wait for it to finish, or send C-c (the key name alone as the message) to interrupt it`,
+    );
+    const interrupted = await ask(pane, 'C-c');
+    expect(interrupted.finish).toBe('stop');
+    expect(interrupted.text).toContain('started');
+    expect(interrupted.text).not.toContain('never');
+    expect(h.bridge.busyPanes()).not.toContain(pane);
+    expect(await ask(pane, 'echo after-interrupt')).toEqual({ text: fenced('after-interrupt'), finish: 'stop' });
+  });
+
   it('ends the stream within two polls once the prompt is back and the screen held still', async () => {
     const pane = await h.shell();
     const stream = await client.chat.completions.create({ model: pane, stream: true, messages: [{ role: 'user', content: 'sleep 0.3; date +%s%3N' }] });

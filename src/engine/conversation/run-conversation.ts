@@ -24,7 +24,7 @@ import { StreamSource } from './line-source.js';
 import type { SpillTarget } from './answer-cap.js';
 import { formatLate, type LateOutput } from './late-output.js';
 import { isShell } from '../shells.js';
-import { screenKeys } from './screen-keys.js';
+import { isKeyName, screenKeys } from './screen-keys.js';
 
 // A conversation's errors, for the bridge: the pane is busy, or gone (tmux's own error).
 export { PaneGoneError, formatLate };
@@ -198,6 +198,8 @@ export class PaneConversations implements ConversationPort {
   async converse(paneId: string, message: string, options: ConverseOptions = {}): Promise<ConversationOutcome> {
     const held = this.sessions.get(paneId);
     if (held?.hold.phase === 'question' && held.conversation?.waitsForInput && !held.sink) return this.replyTo(held, message, options);
+    // A command the chat started still runs: a key name alone (C-c) goes to it; text never does.
+    if (held?.hold.phase === 'running' && held.conversation && !held.sink && isKeyName(message)) return this.replyTo(held, message, options, true);
     if (held) {
       if (held.hold.phase !== 'running' || !(await this.fromOldServer(held))) throw new PaneBusyError(held.hold);
       this.release(held);
@@ -314,13 +316,13 @@ export class PaneConversations implements ConversationPort {
   }
 
   /** The command asked a question: the message is its answer, and a new answer follows. */
-  private async replyTo(session: Session, message: string, options: ConverseOptions): Promise<ConversationOutcome> {
+  private async replyTo(session: Session, message: string, options: ConverseOptions, keys = false): Promise<ConversationOutcome> {
     const conversation = session.conversation as Conversation;
     session.hold = { ...session.hold, phase: 'typing', since: this.deps.clock.now() };
     conversation.reply(message, this.deps.clock.now());
     try {
       // A menu takes the reply as keys alone, any other question as a line (answer-plan.ts).
-      if (session.answerKind === 'screen') await this.sendWhole(session.paneId, screenKeys(message));
+      if (keys || session.answerKind === 'screen') await this.sendWhole(session.paneId, screenKeys(message));
       else {
         const line = planReply(session.answerKind, message).kind === 'line';
         await this.typeWhole(session.paneId, message, line, line);

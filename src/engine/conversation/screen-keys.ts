@@ -7,6 +7,17 @@ import { parseKeyName } from '../keys.js';
 
 const COMMAND_LINE = /^[:/?]/;
 
+/** Whether the whole message is one key name (`C-c`, `Esc`, `Enter`). */
+export function isKeyName(message: string): boolean {
+  const text = message.trim();
+  if (text.length < 2) return false;
+  try {
+    return parseKeyName(text) !== null;
+  } catch {
+    return false;
+  }
+}
+
 export function screenKeys(message: string): SendItem[] {
   const text = message.replace(/\n+$/, '');
   if (text === '') return [{ kind: 'key', key: 'Enter' }];
