@@ -146,6 +146,11 @@ describe('an answer is the whole answer', () => {
     expect(await ask(pane, 'echo after-interrupt')).toEqual({ text: fenced('after-interrupt'), finish: 'stop' });
   });
 
+  it('types tabs in a message as tabs', async () => {
+    const pane = await h.shell();
+    expect(await ask(pane, "printf '%s' 'a\tb' | od -An -c")).toEqual({ text: fenced('   a  \\t   b'), finish: 'stop' });
+  });
+
   it('ends the stream within two polls once the prompt is back and the screen held still', async () => {
     const pane = await h.shell();
     const stream = await client.chat.completions.create({ model: pane, stream: true, messages: [{ role: 'user', content: 'sleep 0.3; date +%s%3N' }] });

@@ -578,7 +578,8 @@ export class PaneConversations implements ConversationPort {
 
   private async type(paneId: string, message: string, lineEditor: boolean, enter = true): Promise<void> {
     const { tmux, settings } = this.deps;
-    const paste = message.includes('\n') || message.length > settings.pasteThreshold;
+    // A tab typed into a line editor completes instead of going in: text with tabs is pasted.
+    const paste = message.includes('\n') || message.includes('\t') || message.length > settings.pasteThreshold;
     if (!paste && lineEditor && enter) {
       // One tmux command: the text and its Enter arrive together or not at all.
       await tmux.send(paneId, [
