@@ -146,6 +146,15 @@ describe('an answer is the whole answer', () => {
     expect(await ask(pane, 'echo after-interrupt')).toEqual({ text: fenced('after-interrupt'), finish: 'stop' });
   });
 
+  it('keeps the first line of top -n 1, and the pane is free after it', async () => {
+    const pane = await h.shell();
+    const answer = await ask(pane, 'top -n 1');
+    expect(answer.finish).toBe('stop');
+    expect(answer.text).toMatch(/^```\ntop - \d\d:\d\d:\d\d up /);
+    expect(answer.text).toMatch(/\n\s*PID USER /);
+    expect(h.bridge.busyPanes()).not.toContain(pane);
+  });
+
   it('types tabs in a message as tabs', async () => {
     const pane = await h.shell();
     expect(await ask(pane, "printf '%s' 'a\tb' | od -An -c")).toEqual({ text: fenced('   a  \\t   b'), finish: 'stop' });
