@@ -146,6 +146,19 @@ describe('an answer is the whole answer', () => {
     expect(await ask(pane, 'echo after-interrupt')).toEqual({ text: fenced('after-interrupt'), finish: 'stop' });
   });
 
+  it('sends a message to a full-screen program the person opened as keys, and answers with its screen', async () => {
+    const pane = await h.shell();
+    await h.tmux.tmux('send-keys', '-t', pane, '-l', 'less /etc/services');
+    await h.tmux.tmux('send-keys', '-t', pane, 'Enter');
+    await h.tmux.waitForScreen(pane, (screen) => screen.includes('tcpmux'), 10_000);
+    await h.engine.pollNow();
+    const end = await ask(pane, 'G');
+    expect(end.text).toMatch(/\(END\)/);
+    expect(end.text.endsWith(`\n${SCREEN_WAITS}\n`)).toBe(true);
+    expect(await ask(pane, 'q', [{ role: 'user', content: 'G' }, { role: 'assistant', content: end.text }])).toEqual({ text: '(no output)\n', finish: 'stop' });
+    expect((await h.tmux.tmux('display', '-p', '-t', pane, '#{pane_current_command}')).trim()).toBe('bash');
+  });
+
   it('keeps the first line of top -n 1, and the pane is free after it', async () => {
     const pane = await h.shell();
     const answer = await ask(pane, 'top -n 1');

@@ -152,7 +152,10 @@ describe('nothing is typed into a program that is not at its prompt', () => {
     expect((refusal as APIError).message).toContain(`pane ${pane} is running sleep, which is not waiting at a prompt corral recognises; nothing was typed`);
     expect((refusal as APIError).headers?.get('x-should-retry')).toBe('false');
     expect(await h.tmux.capture(pane)).not.toContain('typed under sleep');
-    await h.tmux.tmux('send-keys', '-t', pane, 'C-c');
+    // What the refusal says ends it can be done from the chat: C-c alone goes in as that key.
+    expect((await ask(pane, 'C-c')).finish).toBe('stop');
+    expect(await command()).toBe('bash');
+    expect((await ask(pane, 'echo after-sleep')).text).toBe(fenced('after-sleep'));
   });
 });
 

@@ -12,6 +12,7 @@
 
 import type { PromptVerdict } from '../types.js';
 import { classifyScreen } from '../prompt/matcher.js';
+import { isShell } from '../shells.js';
 import type { Capture } from './screen-diff.js';
 import { createEchoState, removeEcho, type EchoState } from './echo.js';
 import { isProgressLine } from './progress-filter.js';
@@ -45,6 +46,8 @@ export interface ConversationExtras {
    * ended without a newline: `hello$ `), as that answer found it (see `promptLeft`).
    */
   readonly prompt?: { readonly text: string; readonly cells: number };
+  /** The message goes in as keys to a program away from its prompt (a full-screen one: its next screen is the answer). */
+  readonly keys?: boolean;
 }
 
 export interface PaneCapture extends Capture {
@@ -152,8 +155,14 @@ export class Conversation {
     this.cap = new AnswerCap(config.maxLines ?? DEFAULT_MAX_LINES, extras.openSpill ?? null);
     this.inAlternate = baseline.alternate === true;
     this.altScreen = this.inAlternate ? visibleScreen(baseline) : null;
+    if (extras.keys && this.inAlternate) {
+      // Keys for a full-screen program: its next settled screen is the answer.
+      this.enteredAlternate = true;
+      this.altScreen = null;
+    }
     this.baselinePrompt = this.classify(visibleScreen(baseline)).prompt;
-    this.baselineCommand = baseline.command;
+    // Keys to a program away from its prompt (C-c to a sleep): its shell's prompt coming back is the end, not a question.
+    this.baselineCommand = extras.keys && !this.inAlternate ? undefined : baseline.command;
     this.baselineLine = extras.prompt?.text ?? (baseline.lines[baseline.cursorRow] ?? '').trim();
     this.promptCells = extras.prompt?.cells ?? baseline.cursorX;
   }
@@ -333,6 +342,8 @@ export class Conversation {
    */
   private isQuestion(verdict: PromptVerdict, capture: PaneCapture): boolean {
     if (capture.alternate === true || verdict.busy) return false;
+    // Back from a full-screen program this conversation sent keys to: its shell's prompt is the end.
+    if (this.enteredAlternate && isShell(capture.command ?? '')) return false;
     const line = (capture.lines[capture.cursorRow] ?? '').trimEnd();
     if (line.trim() === '') return false;
     if (verdict.prompt && (verdict.reason === 'permission' || verdict.answer?.kind === 'secret')) return true;

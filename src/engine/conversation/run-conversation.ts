@@ -123,7 +123,7 @@ export class NotAtPromptError extends PaneBusyError {
     const program = command === '' ? 'a program' : command;
     super(
       { paneId, phase: 'running', since, command: command || null },
-      `pane ${paneId} is running ${program}, which is not waiting at a prompt corral recognises; nothing was typed`,
+      `pane ${paneId} is running ${program}, which is not waiting at a prompt corral recognises; nothing was typed: wait for it to finish, or send C-c (the key name alone as the message) to interrupt it`,
     );
     this.name = 'NotAtPromptError';
   }
@@ -260,7 +260,10 @@ export class PaneConversations implements ConversationPort {
     const capture = toPaneCapture(baseline);
     session.server = baseline.server ?? null;
     session.hold = { ...session.hold, command: baseline.command || null };
-    if (!this.readyForText(capture)) throw new NotAtPromptError(paneId, baseline.command, clock.now());
+    // Not at a prompt: a full-screen program takes the message as keys, any other program only a
+    // key name alone (C-c); text is never typed into it.
+    const keysOnly = !this.readyForText(capture);
+    if (keysOnly && capture.alternate !== true && !isKeyName(message)) throw new NotAtPromptError(paneId, baseline.command, clock.now());
     if (this.closed || options.signal?.aborted) return;
     session.stream = await this.openStream(session, baseline);
     const known = this.prompts.get(paneId);
@@ -269,8 +272,10 @@ export class PaneConversations implements ConversationPort {
       ...(session.stream ? { source: session.stream.source } : {}),
       ...(known && known.row === waitsOn && known.server === session.server ? { prompt: known.prompt } : {}),
       ...(this.deps.openSpill ? { openSpill: () => this.deps.openSpill!(paneId) } : {}),
+      ...(keysOnly ? { keys: true } : {}),
     });
-    await this.typeWhole(paneId, message, this.lineEditor(capture));
+    if (keysOnly) await this.sendWhole(paneId, screenKeys(message));
+    else await this.typeWhole(paneId, message, this.lineEditor(capture));
   }
 
   /** Typing that neither the client nor a shutdown cuts short. */

@@ -87,8 +87,13 @@ export class StreamLines {
       logLevel: 'off',
     });
     this.watchList();
-    if (options.alternate) this.term.write('\x1b[?1049h');
-    const seam = options.screen ?? Buffer.alloc(0);
+    let seam = options.screen ?? Buffer.alloc(0);
+    if (options.alternate) {
+      // The seam is the alternate screen: it is drawn there (its own reset would switch back to
+      // the normal screen first), and the normal screen under it is unknown, so blank.
+      this.term.write('\x1bc\x1b[?1049h');
+      if (seam.subarray(0, 2).toString('latin1') === '\x1bc') seam = seam.subarray(2);
+    }
     this.pending = new Promise<void>((resolve) => this.term.write(seam, resolve)).then(() => this.seam());
     this.hookErases();
   }

@@ -123,7 +123,9 @@ describe('PaneConversations', () => {
     const { fake, desk } = setup({ '%1': pane });
     const refusal = await desk.converse('%1', 'status').then(() => null, (error: unknown) => error);
     expect(refusal).toBeInstanceOf(NotAtPromptError);
-    expect((refusal as Error).message).toBe('pane %1 is running deploytool, which is not waiting at a prompt corral recognises; nothing was typed');
+    expect((refusal as Error).message).toBe(
+      'pane %1 is running deploytool, which is not waiting at a prompt corral recognises; nothing was typed: wait for it to finish, or send C-c (the key name alone as the message) to interrupt it',
+    );
     expect(fake.typed.get('%1')).toBeUndefined();
     expect(desk.hold('%1')).toBeNull();
   });
