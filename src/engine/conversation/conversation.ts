@@ -386,7 +386,12 @@ export class Conversation {
     }
     const start = indexOfCell(row, cursorX - width);
     const end = indexOfCell(row, cursorX);
-    if (start === null || end === null || row.slice(start, end).trim() !== prompt) return null;
+    if (start === null || end === null || row.slice(start, end).trim() !== prompt) {
+      // Cells this text cannot count (bytes that are not UTF-8, characters of disputed width): the
+      // prompt at the row's end, with the cursor on that row, is still the prompt.
+      const text = row.trimEnd();
+      return cursorX > 0 && text.length > prompt.length && text.endsWith(prompt) ? text.slice(0, -prompt.length).trimEnd() : null;
+    }
     const before = row.slice(0, start);
     const after = row.slice(end);
     if (before.trim() === '' && after.trim() === '') return null;

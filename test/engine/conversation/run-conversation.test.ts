@@ -455,6 +455,15 @@ describe('Conversation: output without a final newline', () => {
     });
   }
 
+  it('answers output glued to the prompt when tmux counts its cells otherwise (bytes that are not UTF-8)', () => {
+    const conversation = new Conversation(baseline, 'head -c 9 junk', 0, config);
+    // tmux drew two cells for bytes the text has no character for: its cursor is two cells further.
+    const screen = { lines: ['earlier', '$ head -c 9 junk', 'ab~[$'], cursorRow: 2, height: 10, command: 'bash', cursorX: 8 };
+    const first = conversation.observe(screen, 100);
+    const last = conversation.observe(screen, 1000);
+    expect({ text: first.text + last.text, finish: last.finish }).toEqual({ text: '```\nab~[\n```\n', finish: 'stop' });
+  });
+
   it('does not take text that merely ends like the prompt for it while the cursor is elsewhere', () => {
     const conversation = new Conversation(baseline, 'x', 0, config);
     const screen = { lines: ['earlier', '$ x', 'costs 5$', ''], cursorRow: 3, height: 10, command: 'bash', cursorX: 0 };
