@@ -168,6 +168,13 @@ describe('an answer is the whole answer', () => {
     expect(h.bridge.busyPanes()).not.toContain(pane);
   });
 
+  it('does not take output that pauses after a colon for a question; a read that asks with one still is', async () => {
+    const pane = await h.shell();
+    expect(await ask(pane, "printf 'ok:'; sleep 2; echo done")).toEqual({ text: fenced('ok:done'), finish: 'stop' });
+    const asked = await ask(pane, "read -p 'name: ' n; echo \"hi $n\"");
+    expect(asked.text).toBe(`${fenced('name:')}\n${WAITS_FOR_INPUT}\n`);
+  });
+
   it('types tabs in a message as tabs', async () => {
     const pane = await h.shell();
     expect(await ask(pane, "printf '%s' 'a\tb' | od -An -c")).toEqual({ text: fenced('   a  \\t   b'), finish: 'stop' });

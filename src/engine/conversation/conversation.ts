@@ -59,6 +59,8 @@ export interface PaneCapture extends Capture {
   readonly command?: string;
   /** Column of the cursor on its row. */
   readonly cursorX?: number;
+  /** The foreground program waits for input (false: it is busy or asleep; absent: unknown). */
+  readonly waitsForInput?: boolean;
 }
 
 export type FinishReason = 'stop' | 'length';
@@ -351,7 +353,8 @@ export class Conversation {
     if (sameProgram && (line.trim() === this.baselineLine || this.outputUnderPrompt(line, capture.cursorX) !== null)) return false;
     if (verdict.prompt) return !sameProgram && verdict.line.trim() === line.trim();
     const cursorAtEnd = capture.cursorX === undefined || capture.cursorX >= line.length;
-    return cursorAtEnd && QUESTION_END.test(line);
+    // Output that pauses on a `:` (a sleep after it) is no question: the program must be reading.
+    return cursorAtEnd && QUESTION_END.test(line) && capture.waitsForInput !== false;
   }
 
   /**

@@ -73,6 +73,8 @@ export interface ConversationDeps {
   readonly streams?: () => Promise<OutputStreams>;
   /** Where an answer past its cap keeps every line (a file). */
   readonly openSpill?: (paneId: string) => SpillTarget;
+  /** Whether the pane's foreground program waits for input (null: cannot tell; see input-wait.ts). */
+  readonly waitsForInput?: (paneId: string) => boolean | null;
 }
 
 export interface ConverseOptions {
@@ -491,7 +493,9 @@ export class PaneConversations implements ConversationPort {
   private observe(session: Session, conversation: Conversation, capture: BatchCapture): void {
     session.hold = { ...session.hold, command: capture.command || session.hold.command };
     const before = conversation.phase;
-    const step = conversation.observe(toPaneCapture(capture), this.deps.clock.now());
+    const seen = toPaneCapture(capture);
+    const waits = this.deps.waitsForInput?.(session.paneId) ?? null;
+    const step = conversation.observe(waits === null ? seen : { ...seen, waitsForInput: waits }, this.deps.clock.now());
     session.sink?.say(step.text);
     if (step.late.length > 0) this.keepLate(session, step.late);
     if (step.closeBlock) void this.pressEnter(session.paneId);
@@ -641,6 +645,7 @@ export interface ConversationDeskOptions {
   readonly timers?: Timers;
   readonly streams?: () => Promise<OutputStreams>;
   readonly openSpill?: (paneId: string) => SpillTarget;
+  readonly waitsForInput?: (paneId: string) => boolean | null;
 }
 
 /** A conversation port over one tmux client: one capture ticker shared by every answering pane. */
@@ -657,6 +662,7 @@ export function createConversations(options: ConversationDeskOptions): PaneConve
     ...(options.classify ? { classify: options.classify } : {}),
     ...(options.streams ? { streams: options.streams } : {}),
     ...(options.openSpill ? { openSpill: options.openSpill } : {}),
+    ...(options.waitsForInput ? { waitsForInput: options.waitsForInput } : {}),
   });
   const close = desk.close.bind(desk);
   return Object.assign(desk, {
