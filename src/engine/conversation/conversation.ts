@@ -107,6 +107,11 @@ const NOTHING: ConversationStep = { text: '', finish: null, late: [], released: 
 // A line that ends in a question and leaves the cursor right after it: the command waits for an answer.
 const QUESTION_END = /[?:>\])]\s*$/;
 
+/** Whether the cursor's line ends like a question (only then does it matter whether the program reads). */
+export function endsLikeQuestion(capture: PaneCapture): boolean {
+  return capture.alternate !== true && QUESTION_END.test(capture.lines[capture.cursorRow] ?? '');
+}
+
 export class Conversation {
   private readonly source: LineSource;
   private echo: EchoState;

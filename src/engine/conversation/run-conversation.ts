@@ -15,7 +15,7 @@ import { PaneGoneError, type CaptureBatchResult } from '../tmux/client.js';
 import type { BatchCapture } from '../tmux/commands.js';
 import type { StreamViewer, Subscription } from '../pane-stream/pane-streams.js';
 import { captureLines } from './screen-diff.js';
-import { Conversation, type Classifier, type FinishReason, type PaneCapture } from './conversation.js';
+import { Conversation, endsLikeQuestion, type Classifier, type FinishReason, type PaneCapture } from './conversation.js';
 import { classifyScreen } from '../prompt/matcher.js';
 import { planReply } from '../answer-plan.js';
 import { CaptureTicker, type TickEvent } from './capture-ticker.js';
@@ -494,7 +494,8 @@ export class PaneConversations implements ConversationPort {
     session.hold = { ...session.hold, command: capture.command || session.hold.command };
     const before = conversation.phase;
     const seen = toPaneCapture(capture);
-    const waits = this.deps.waitsForInput?.(session.paneId) ?? null;
+    // The kernel is asked only when the screen could show a question.
+    const waits = endsLikeQuestion(seen) ? (this.deps.waitsForInput?.(session.paneId) ?? null) : null;
     const step = conversation.observe(waits === null ? seen : { ...seen, waitsForInput: waits }, this.deps.clock.now());
     session.sink?.say(step.text);
     if (step.late.length > 0) this.keepLate(session, step.late);
