@@ -10,11 +10,12 @@ import type { CaptureTicker } from './conversation/capture-ticker.js';
 import type { Classifier } from './conversation/conversation.js';
 import { PaneStreams, type StreamViewer, type Subscription } from './pane-stream/pane-streams.js';
 import { openSpillFile } from './conversation/spill-file.js';
+import { foregroundWaitsForInput } from './conversation/input-wait.js';
 import { printedCapturesLeak } from './pane-stream/repaint.js';
 import { ScreenChangedError, currentContentHash } from './guarded-send.js';
 import { PaneGoneError as TmuxPaneGoneError, tmuxVersion, type TmuxClient } from './tmux/client.js';
 import { UnknownKeyError, parseSendItems, type SendItem } from './keys.js';
-import { type Clock, type CorralEvent, type EngineHandle, type EngineSnapshot, type EngineStore, type PaneView, type Timers } from './types.js';
+import { LOCAL_HOST, type Clock, type CorralEvent, type EngineHandle, type EngineSnapshot, type EngineStore, type PaneView, type Timers } from './types.js';
 import { parsePaneKey, paneKey } from './pane-key.js';
 import { systemClock, heldTimers } from './time.js';
 import { PaneReplacedError, StartRefusedError, WorktreeError, endPane, startPane, type StartRequest, type StartedPane } from './pane-launch.js';
@@ -159,7 +160,7 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
   const sessionOf = async (paneId: string) => find(paneKey(host, paneId))?.pane.sessionId ?? (await tmux.findPane(paneId))?.sessionId ?? null;
   const streams = new StreamsOnDemand(options, sessionOf);
   const openStreams = () => streams.open();
-  const conversations = portConversations(options, openStreams);
+  const conversations = portConversations(options, openStreams, inputWaitOf(host, (paneId) => find(paneKey(host, paneId))?.pane.pid));
   let closed = false;
 
   const paneIdOf = (key: string): string => hostPaneId(key, host);
@@ -278,8 +279,21 @@ function hostPaneId(key: string, host: string): string {
   return parsed.paneId;
 }
 
+/** On this machine the kernel says whether a pane's program reads its input (so a question waits). */
+function inputWaitOf(host: string, pidOf: (paneId: string) => number | undefined): ((paneId: string) => boolean | null) | undefined {
+  if (host !== LOCAL_HOST) return undefined;
+  return (paneId) => {
+    const pid = pidOf(paneId);
+    return pid === undefined ? null : foregroundWaitsForInput(pid);
+  };
+}
+
 /** The conversations of one host's port: answers are read from the same pane streams the attach server's viewers use. */
-function portConversations(options: PanePortOptions, streams: () => Promise<PaneStreams>): PaneConversations & { readonly ticker: CaptureTicker } {
+function portConversations(
+  options: PanePortOptions,
+  streams: () => Promise<PaneStreams>,
+  waitsForInput?: (paneId: string) => boolean | null,
+): PaneConversations & { readonly ticker: CaptureTicker } {
   const { tmux, host, settings } = options;
   return createConversations({
     tmux,
@@ -297,6 +311,7 @@ function portConversations(options: PanePortOptions, streams: () => Promise<Pane
       ...(settings.bridgeMaxLines !== undefined ? { maxLines: settings.bridgeMaxLines } : {}),
     },
     streams,
+    ...(waitsForInput ? { waitsForInput } : {}),
     ...(options.spillDir !== undefined ? { openSpill: (paneId: string) => openSpillFile(options.spillDir!, paneKey(host, paneId), (options.clock ?? systemClock).now()) } : {}),
   });
 }

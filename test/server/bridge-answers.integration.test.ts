@@ -7,6 +7,7 @@ import { streamText } from 'ai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { TOKEN, auth, raw, startBridge, type BridgeHarness } from '../helpers/bridge-server.js';
 import { waitUntil } from '../helpers/wait-until.js';
+import { SCREEN_WAITS, WAITS_FOR_INPUT } from '../../src/engine/conversation/conversation.js';
 
 let h: BridgeHarness;
 let client: OpenAI;
@@ -22,8 +23,10 @@ afterAll(async () => {
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 
-async function ask(model: string, content: string): Promise<{ text: string; finish: string | null }> {
-  const stream = await client.chat.completions.create({ model, stream: true, messages: [{ role: 'user', content }] });
+type Turn = { role: 'user' | 'assistant'; content: string };
+
+async function ask(model: string, content: string, history: Turn[] = []): Promise<{ text: string; finish: string | null }> {
+  const stream = await client.chat.completions.create({ model, stream: true, messages: [...history, { role: 'user', content }] });
   let text = '';
   let finish: string | null = null;
   for await (const chunk of stream as AsyncIterable<Chunk>) {
@@ -92,6 +95,89 @@ describe('an answer is the whole answer', () => {
     expect(await ask(pane, 'def double(x):\n    return 2 * x')).toEqual({ text: '(no output)\n', finish: 'stop' });
     expect(await ask(pane, 'print(double(21))')).toEqual({ text: fenced('42'), finish: 'stop' });
     expect(await h.tmux.capture(pane)).not.toContain('SyntaxError');
+  });
+
+  it('keeps a REPL opened from the chat working block after block, and a nested shell too', async () => {
+    const pane = await h.shell();
+    const history: Turn[] = [];
+    /** One turn of the conversation: its history sent, as chat clients do. */
+    const turn = async (content: string) => {
+      const answer = await ask(pane, content, history);
+      history.push({ role: 'user', content }, { role: 'assistant', content: answer.text });
+      // The REPL's prompt is a prompt of the program the chat started: the next message is for it.
+      return answer.text.replace(`\n${WAITS_FOR_INPUT}\n`, '');
+    };
+    expect(await turn('python3 -q')).toBe(fenced('>>>'));
+    expect(await turn('def a():\n    return 1')).toBe(fenced('>>>'));
+    expect(await turn('def b():\n    return 2')).toBe(fenced('>>>'));
+    expect(await turn('for i in range(2):\n    print(i + a())')).toBe(fenced('1', '2', '>>>'));
+    expect(await turn('if b() == 2:\n    print("yes")\nelse:\n    print("no")')).toBe(fenced('yes', '>>>'));
+    expect(await turn('class C:\n    x = 5')).toBe(fenced('>>>'));
+    expect(await turn('print(a() + b() + C.x)')).toBe(fenced('8', '>>>'));
+    expect(await h.tmux.capture(pane)).not.toContain('Error');
+    expect(await turn('exit()')).toBe('(no output)\n');
+    // A nested shell: its commands answer as the outer one's did.
+    await turn("bash --norc --noprofile -c 'PS1=\"inner$ \" exec bash --norc --noprofile -i'");
+    expect(await turn('echo from-inner')).toContain('from-inner');
+    expect(await turn('echo again-inner')).toContain('again-inner');
+  });
+
+  it('refuses text while a command the chat started still runs, says C-c ends it, and C-c from the chat does', async () => {
+    const pane = await h.shell();
+    const controller = new AbortController();
+    const stream = await client.chat.completions.create(
+      { model: pane, stream: true, messages: [{ role: 'user', content: 'echo started; sleep 60; echo never' }] },
+      { signal: controller.signal },
+    );
+    await (async () => {
+      for await (const chunk of stream) if ((chunk.choices[0]?.delta.content ?? '').includes('started')) controller.abort();
+    })().catch(() => undefined);
+    await until(() => h.bridge.busyPanes().includes(pane));
+    const refused = await client.chat.completions.create({ model: pane, messages: [{ role: 'user', content: 'ls' }] }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ConflictError);
+    expect((refused as APIError).message).toContain(
+      `pane ${pane} is still running the previous command (sleep): its prompt is not back; wait for it to finish, or send C-c (the key name alone as the message) to interrupt it`,
+    );
+    const interrupted = await ask(pane, 'C-c');
+    expect(interrupted.finish).toBe('stop');
+    expect(interrupted.text).toContain('started');
+    expect(interrupted.text).not.toContain('never');
+    expect(h.bridge.busyPanes()).not.toContain(pane);
+    expect(await ask(pane, 'echo after-interrupt')).toEqual({ text: fenced('after-interrupt'), finish: 'stop' });
+  });
+
+  it('sends a message to a full-screen program the person opened as keys, and answers with its screen', async () => {
+    const pane = await h.shell();
+    await h.tmux.tmux('send-keys', '-t', pane, '-l', 'less /etc/services');
+    await h.tmux.tmux('send-keys', '-t', pane, 'Enter');
+    await h.tmux.waitForScreen(pane, (screen) => screen.includes('tcpmux'), 10_000);
+    await h.engine.pollNow();
+    const end = await ask(pane, 'G');
+    expect(end.text).toMatch(/\(END\)/);
+    expect(end.text.endsWith(`\n${SCREEN_WAITS}\n`)).toBe(true);
+    expect(await ask(pane, 'q', [{ role: 'user', content: 'G' }, { role: 'assistant', content: end.text }])).toEqual({ text: '(no output)\n', finish: 'stop' });
+    expect((await h.tmux.tmux('display', '-p', '-t', pane, '#{pane_current_command}')).trim()).toBe('bash');
+  });
+
+  it('keeps the first line of top -n 1, and the pane is free after it', async () => {
+    const pane = await h.shell();
+    const answer = await ask(pane, 'top -n 1');
+    expect(answer.finish).toBe('stop');
+    expect(answer.text).toMatch(/^```\ntop - \d\d:\d\d:\d\d up /);
+    expect(answer.text).toMatch(/\n\s*PID USER /);
+    expect(h.bridge.busyPanes()).not.toContain(pane);
+  });
+
+  it('does not take output that pauses after a colon for a question; a read that asks with one still is', async () => {
+    const pane = await h.shell();
+    expect(await ask(pane, "printf 'ok:'; sleep 2; echo done")).toEqual({ text: fenced('ok:done'), finish: 'stop' });
+    const asked = await ask(pane, "read -p 'name: ' n; echo \"hi $n\"");
+    expect(asked.text).toBe(`${fenced('name:')}\n${WAITS_FOR_INPUT}\n`);
+  });
+
+  it('types tabs in a message as tabs', async () => {
+    const pane = await h.shell();
+    expect(await ask(pane, "printf '%s' 'a\tb' | od -An -c")).toEqual({ text: fenced('   a  \\t   b'), finish: 'stop' });
   });
 
   it('ends the stream within two polls once the prompt is back and the screen held still', async () => {
@@ -176,23 +262,49 @@ describe('nothing is typed into a running command', () => {
     expect(await h.tmux.capture(pane)).not.toContain('build/xls');
   });
 
-  it('answers vim with one settled snapshot, stays reserved while it runs, and leaves no stale rows after it', async () => {
+  it('answers vim with one settled snapshot, then takes keys from the chat (i, text, Esc, :q!) and answers with each new screen', async () => {
     const pane = await h.shell();
     await h.tmux.tmux('send-keys', '-t', pane, '-l', "printf 'first line\\nsecond line\\n' > /tmp/corral-bridge-vim.txt; clear");
     await h.tmux.tmux('send-keys', '-t', pane, 'Enter');
     await h.tmux.waitForScreen(pane, (screen) => screen.trim() === '$');
-    const answer = await ask(pane, 'vim -u NONE -N /tmp/corral-bridge-vim.txt');
+    const history: Turn[] = [];
+    const turn = async (content: string) => {
+      const answer = await ask(pane, content, history);
+      history.push({ role: 'user', content }, { role: 'assistant', content: answer.text });
+      return answer;
+    };
+    const answer = await turn('vim -u NONE -N /tmp/corral-bridge-vim.txt');
     expect(answer.finish).toBe('stop');
-    // The settled screen, once: the file, vim's filler lines and its status line.
+    // The settled screen, once: the file, vim's filler lines and its status line; then what to send.
     expect(answer.text).toMatch(/^```\nfirst line\nsecond line\n~\n/);
     expect(answer.text.match(/first line/g)).toHaveLength(1);
-    expect(answer.text).toMatch(/"\/tmp\/corral-bridge-vim.txt" 2L, 23B\s*\n```\n$/);
+    expect(answer.text).toMatch(/"\/tmp\/corral-bridge-vim.txt" 2L, 23B\s*\n```\n/);
+    expect(answer.text.endsWith(`\n${SCREEN_WAITS}\n`)).toBe(true);
+    // Another conversation is refused, and says where the program can be answered.
     const refusal = await client.chat.completions.create({ model: pane, messages: [{ role: 'user', content: ':q' }] }).then(() => null, (error: unknown) => error);
     expect(refusal).toBeInstanceOf(ConflictError);
-    expect((refusal as APIError).message).toMatch(/still running the previous command \(vim\)/);
-    await h.tmux.tmux('send-keys', '-t', pane, ':q', 'Enter');
-    await until(() => !h.bridge.busyPanes().includes(pane));
+    expect((refusal as APIError).message).toMatch(/question asked in another conversation.*reply in that conversation/);
+    expect((await turn('ihello from the chat')).text).toMatch(/^```\nhello from the chatfirst line\n/);
+    expect((await turn('Esc')).text).toMatch(/hello from the chatfirst line/);
+    expect(await turn(':q!')).toEqual({ text: '(no output)\n', finish: 'stop' });
+    expect(h.bridge.busyPanes()).not.toContain(pane);
     expect(await ask(pane, 'echo after vim')).toEqual({ text: fenced('after vim'), finish: 'stop' });
+    expect(await h.tmux.tmux('display', '-p', '-t', pane, '#{pane_current_command}')).toBe('bash\n');
+  });
+
+  it('answers less with its screen, and q from the chat ends it', async () => {
+    const pane = await h.shell();
+    const first = await ask(pane, 'less /etc/services');
+    expect(first.text.endsWith(`\n${SCREEN_WAITS}\n`)).toBe(true);
+    const history: Turn[] = [
+      { role: 'user', content: 'less /etc/services' },
+      { role: 'assistant', content: first.text },
+    ];
+    const moved = await ask(pane, 'G', history);
+    expect(moved.text).toMatch(/\(END\)/);
+    history.push({ role: 'user', content: 'G' }, { role: 'assistant', content: moved.text });
+    expect(await ask(pane, 'q', history)).toEqual({ text: '(no output)\n', finish: 'stop' });
+    expect(await ask(pane, 'echo after less')).toEqual({ text: fenced('after less'), finish: 'stop' });
   });
 });
 

@@ -2,7 +2,8 @@
 // CORS, and the SSE wire format as the OpenAI API sends it.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth, raw, startBridge, type BridgeHarness } from '../helpers/bridge-server.js';
+import OpenAI from 'openai';
+import { TOKEN, auth, raw, startBridge, type BridgeHarness } from '../helpers/bridge-server.js';
 
 let h: BridgeHarness;
 let pane: string;
@@ -52,11 +53,22 @@ describe('bridge HTTP errors', () => {
     expect(JSON.parse(res.body)).toEqual(error('send the request body as JSON (Content-Type: application/json)', 'unsupported_media_type'));
   });
 
-  it('413 for a body over 1 MiB', async () => {
-    const body = JSON.stringify({ model: pane, messages: [{ role: 'user', content: 'x'.repeat(1024 * 1024) }] });
+  it('answers the last message of a long chat (a history of several MiB), and refuses past 64 MiB saying what to do', async () => {
+    const history = Array.from({ length: 6 }, (_, i) => [
+      { role: 'user', content: `seq 1 100000 # turn ${i}` },
+      { role: 'assistant', content: `\`\`\`\n${'123456\n'.repeat(150_000)}\`\`\`\n` },
+    ]).flat();
+    const long = JSON.stringify({ model: pane, messages: [...history, { role: 'user', content: 'echo long-chat-ok' }] });
+    expect(long.length).toBeGreaterThan(5 * 1024 * 1024);
+    const answered = await raw(h.port, { method: 'POST', path: '/v1/chat/completions', headers: json, body: long });
+    expect(answered.status).toBe(200);
+    expect(JSON.parse(answered.body).choices[0].message.content).toBe('```\nlong-chat-ok\n```\n');
+    const body = JSON.stringify({ model: pane, messages: [{ role: 'user', content: 'x'.repeat(64 * 1024 * 1024) }] });
     const res = await raw(h.port, { method: 'POST', path: '/v1/chat/completions', headers: json, body });
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.body)).toEqual(error('request body is larger than 1048576 bytes', 'request_too_large'));
+    expect(JSON.parse(res.body)).toEqual(
+      error('the conversation is larger than 64 MiB, more than the bridge reads: start a new chat (the pane keeps its state; only your last message is ever typed)', 'request_too_large'),
+    );
   });
 
   it('400 for bad JSON and for missing messages', async () => {
@@ -191,5 +203,40 @@ describe('SSE wire format', () => {
     expect(second.headers['x-should-retry']).toBe('false');
     expect(JSON.parse(second.body).error).toMatchObject({ code: 'pane_busy', param: 'model' });
     expect((await first).status).toBe(200);
+  });
+});
+
+describe('max_tokens', () => {
+  it('cuts the answer at max_tokens (four characters a token) with finish_reason length, streamed or not, and the pane goes on', async () => {
+    const client = new OpenAI({ baseURL: h.baseURL, apiKey: TOKEN, maxRetries: 0, timeout: 30_000 });
+    const own = await h.shell();
+    const whole = await client.chat.completions.create({ model: own, max_tokens: 20, messages: [{ role: 'user', content: 'seq 1 3000' }] });
+    expect(whole.choices[0]?.finish_reason).toBe('length');
+    expect(whole.choices[0]?.message.content).toBe(`\`\`\`\n${Array.from({ length: 40 }, (_, i) => `${i + 1}\n`).join('')}`.slice(0, 80));
+    // The rest of a cut answer opens the pane's next answer: the streamed case gets a pane of its own.
+    const other = await h.shell();
+    const chunks = await client.chat.completions.create({ model: other, stream: true, max_completion_tokens: 5, messages: [{ role: 'user', content: 'echo abcdefghijklmnopqrstuvwxyz' }] });
+    let text = '';
+    let finish: string | null = null;
+    for await (const chunk of chunks) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    expect({ text, finish }).toEqual({ text: '```\nabcdefghijklmnop'.slice(0, 20), finish: 'length' });
+    // The pane is free again once its prompt is back; what was cut opens the next answer.
+    let next = '';
+    for (let attempt = 0; attempt < 40 && !next.includes('after-cut'); attempt++) {
+      const res = await raw(h.port, { method: 'POST', path: '/v1/chat/completions', headers: json, body: JSON.stringify({ model: other, messages: [{ role: 'user', content: 'echo after-cut' }] }) });
+      if (res.status === 200) next = JSON.parse(res.body).choices[0].message.content;
+      else await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(next).toContain('after-cut');
+    expect(next).toContain('qrstuvwxyz');
+  });
+
+  it('400 for a max_tokens that is not a positive whole number', async () => {
+    const res = await raw(h.port, { method: 'POST', path: '/v1/chat/completions', headers: json, body: JSON.stringify({ model: pane, max_tokens: 0, messages: [{ role: 'user', content: 'true' }] }) });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toEqual(error("'max_tokens' must be a whole number of tokens, at least 1", 'invalid_max_tokens', 'max_tokens'));
   });
 });

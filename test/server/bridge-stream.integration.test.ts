@@ -40,8 +40,10 @@ afterAll(async () => {
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 
-async function ask(model: string, content: string, onDelta?: (text: string) => void): Promise<{ text: string; finish: string | null; finishedAt: number }> {
-  const stream = await client.chat.completions.create({ model, stream: true, messages: [{ role: 'user', content }] });
+type Turn = { role: 'user' | 'assistant'; content: string };
+
+async function ask(model: string, content: string, onDelta?: (text: string) => void, history: Turn[] = []): Promise<{ text: string; finish: string | null; finishedAt: number }> {
+  const stream = await client.chat.completions.create({ model, stream: true, messages: [...history, { role: 'user', content }] });
   let text = '';
   let finish: string | null = null;
   let finishedAt = 0;
@@ -57,9 +59,9 @@ async function ask(model: string, content: string, onDelta?: (text: string) => v
   return { text, finish, finishedAt };
 }
 
-async function askAi(model: string, prompt: string): Promise<{ text: string; finish: string }> {
+async function askAi(model: string, prompt: string, history: Turn[] = []): Promise<{ text: string; finish: string }> {
   const provider = createOpenAICompatible({ name: 'corral', baseURL: h.baseURL, apiKey: TOKEN });
-  const result = streamText({ model: provider.chatModel(model), prompt, maxRetries: 0 });
+  const result = streamText({ model: provider.chatModel(model), messages: [...history, { role: 'user', content: prompt }], maxRetries: 0 });
   let text = '';
   for await (const part of result.textStream) text += part;
   return { text, finish: await result.finishReason };
@@ -150,7 +152,10 @@ describe('nothing is typed into a program that is not at its prompt', () => {
     expect((refusal as APIError).message).toContain(`pane ${pane} is running sleep, which is not waiting at a prompt corral recognises; nothing was typed`);
     expect((refusal as APIError).headers?.get('x-should-retry')).toBe('false');
     expect(await h.tmux.capture(pane)).not.toContain('typed under sleep');
-    await h.tmux.tmux('send-keys', '-t', pane, 'C-c');
+    // What the refusal says ends it can be done from the chat: C-c alone goes in as that key.
+    expect((await ask(pane, 'C-c')).finish).toBe('stop');
+    expect(await command()).toBe('bash');
+    expect((await ask(pane, 'echo after-sleep')).text).toBe(fenced('after-sleep'));
   });
 });
 
@@ -185,21 +190,53 @@ describe('a repeated command runs again; only a retry is replayed', () => {
     expect(await typedLines(pane, 'echo $RANDOM')).toBe(2);
   });
 
-  it('follows the first answer live for the same request while it still streams', async () => {
+  it('follows the first answer live for a retry while it still streams; the same words without the retry header are not a retry', async () => {
     const pane = await h.shell();
     const content = 'for i in 1 2 3; do echo step $i; sleep 0.4; done';
     const first = ask(pane, content);
     await h.tmux.waitForScreen(pane, (screen) => screen.includes('step 1'));
+    const body = JSON.stringify({ model: pane, stream: true, messages: [{ role: 'user', content }] });
+    const resent = await raw(h.port, { method: 'POST', path: '/v1/chat/completions', headers: { ...auth, 'content-type': 'application/json' }, body });
+    expect(resent.status).toBe(409);
     const second = await raw(h.port, {
       method: 'POST',
       path: '/v1/chat/completions',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: pane, stream: true, messages: [{ role: 'user', content }] }),
+      headers: { ...auth, 'content-type': 'application/json', 'x-stainless-retry-count': '1' },
+      body,
     });
     expect(second.headers[REPLAY_HEADER]).toMatch(/^chatcmpl-/);
     const replayed = [...second.body.matchAll(/"content":"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string).join('');
     expect(replayed).toBe((await first).text);
     expect(await typedLines(pane, content)).toBe(1);
+  });
+});
+
+describe('a retry after a client timeout', () => {
+  it('replays the cut answer marked incomplete with finish_reason length, never as a whole one, and types the command once', async () => {
+    const pane = await h.shell();
+    // The openai client gives up after 2 s and retries (x-stainless-retry-count) twice.
+    const impatient = new OpenAI({ baseURL: h.baseURL, apiKey: TOKEN, maxRetries: 2, timeout: 2_000 });
+    const content = 'echo start-$((6000 + 6603)); sleep 5; echo done';
+    const answer = await impatient.chat.completions.create({ model: pane, messages: [{ role: 'user', content }] });
+    expect(answer.choices[0]?.finish_reason).toBe('length');
+    expect(answer.choices[0]?.message.content).toBe(
+      '```\nstart-12603\n```\n\n(incomplete: still running when the first answer was cut off; what it printed after that opens the next answer of this pane)\n',
+    );
+    expect(await typedLines(pane, content)).toBe(1);
+    // What came after the cut opens the next answer, once the command is done.
+    await h.tmux.waitForScreen(pane, (screen) => /^done$/m.test(screen), 10_000);
+    let next = '';
+    for (let attempt = 0; attempt < 40 && next === ''; attempt++) {
+      next = await client.chat.completions
+        .create({ model: pane, messages: [{ role: 'user', content: 'echo next' }] })
+        .then((r) => r.choices[0]?.message.content ?? '')
+        .catch(async () => {
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          return '';
+        });
+    }
+    expect(next).toContain('done');
+    expect(next).toContain('next');
   });
 });
 
@@ -270,18 +307,51 @@ describe('a question from the command', () => {
     expect(first.text).toBe(`${fenced('name?')}\n${WAITS_FOR_INPUT}\n`);
     const models = (await client.models.list()).data as unknown as { corral: { pane: string; phase: string | null } }[];
     expect(models.find((m) => m.corral.pane === pane)?.corral.phase).toBe('question');
-    expect((await ask(pane, 'bob')).text).toBe(fenced('hello bob'));
+    const asked: Turn[] = [
+      { role: 'user', content: 'read -p "name? " n; echo "hello $n"' },
+      { role: 'assistant', content: first.text },
+    ];
+    expect((await ask(pane, 'bob', undefined, asked)).text).toBe(fenced('hello bob'));
     expect(await h.tmux.capture(pane)).toContain('name? bob');
+  });
+
+  it('refuses a message from another conversation while a question waits, and takes the reply from its own', async () => {
+    const pane = await h.shell();
+    const command = "read -p 'delete all? [y/N] ' a; echo \"answered $a\"";
+    const first = await ask(pane, command);
+    expect(first.text).toBe(`${fenced('delete all? [y/N]')}\n${WAITS_FOR_INPUT}\n`);
+    // A new chat, and a chat with another history: neither is the conversation that was asked.
+    for (const history of [[], [{ role: 'user', content: 'ls' } as Turn, { role: 'assistant', content: fenced('a.txt') } as Turn]]) {
+      const refused = await client.chat.completions.create({ model: pane, messages: [...history, { role: 'user', content: 'echo from-other-chat' }] }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(ConflictError);
+      expect((refused as APIError).message).toContain(`pane ${pane} waits for the answer to a question asked in another conversation ("delete all? [y/N]"): reply in that conversation to answer it; this message was not typed`);
+    }
+    expect(await h.tmux.capture(pane)).not.toContain('from-other-chat');
+    // The asking conversation, its answer re-wrapped as a chat UI may send it back.
+    const asked: Turn[] = [
+      { role: 'user', content: command },
+      { role: 'assistant', content: ` ${first.text.trim()}  ` },
+    ];
+    expect((await ask(pane, 'y', undefined, asked)).text).toBe(fenced('answered y'));
   });
 
   it('does the same for a [y/N] question and a password prompt', async () => {
     const pane = await h.shell();
     const proceed = await ask(pane, 'read -p "Proceed? [y/N] " a; echo "got $a"');
     expect(proceed.text).toBe(`${fenced('Proceed? [y/N]')}\n${WAITS_FOR_INPUT}\n`);
-    expect((await askAi(pane, 'y')).text).toBe(fenced('got y'));
-    const secret = await ask(pane, 'read -s -p "Password: " p; echo; echo "length ${#p}"');
+    const proceedAsked: Turn[] = [
+      { role: 'user', content: 'read -p "Proceed? [y/N] " a; echo "got $a"' },
+      { role: 'assistant', content: proceed.text },
+    ];
+    expect((await askAi(pane, 'y', proceedAsked)).text).toBe(fenced('got y'));
+    const secretCommand = 'read -s -p "Password: " p; echo; echo "length ${#p}"';
+    const secret = await ask(pane, secretCommand);
     expect(secret.text).toBe(`${fenced('Password:')}\n${WAITS_FOR_INPUT}\n`);
-    expect((await ask(pane, 'hunter2')).text).toBe(fenced('length 7'));
+    const secretAsked: Turn[] = [
+      { role: 'user', content: secretCommand },
+      { role: 'assistant', content: secret.text },
+    ];
+    expect((await ask(pane, 'hunter2', undefined, secretAsked)).text).toBe(fenced('length 7'));
   });
 });
 

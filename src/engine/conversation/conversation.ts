@@ -12,6 +12,7 @@
 
 import type { PromptVerdict } from '../types.js';
 import { classifyScreen } from '../prompt/matcher.js';
+import { isShell } from '../shells.js';
 import type { Capture } from './screen-diff.js';
 import { createEchoState, removeEcho, type EchoState } from './echo.js';
 import { isProgressLine } from './progress-filter.js';
@@ -32,12 +33,21 @@ export const NO_OUTPUT = '(no output)';
 /** Said when the answer ends on a question from the command. */
 export const WAITS_FOR_INPUT = '(the program waits for input: your next message is typed as its answer)';
 export const DEFAULT_MAX_LINES = 200_000;
+/** Said under a full-screen program's screen. */
+export const SCREEN_WAITS = '(a full-screen program waits for keys: your next message goes to it, such as q, :q!, Esc or PageDown)';
 
 export interface ConversationExtras {
   /** Where the lines come from (default: the screen differ over the captures). */
   readonly source?: LineSource;
   /** Where lines past the cap are kept. */
   readonly openSpill?: OpenSpill;
+  /**
+   * The prompt alone, when the line the pane waits on holds output before it (the last answer
+   * ended without a newline: `hello$ `), as that answer found it (see `promptLeft`).
+   */
+  readonly prompt?: { readonly text: string; readonly cells: number };
+  /** The message goes in as keys to a program away from its prompt (a full-screen one: its next screen is the answer). */
+  readonly keys?: boolean;
 }
 
 export interface PaneCapture extends Capture {
@@ -49,6 +59,8 @@ export interface PaneCapture extends Capture {
   readonly command?: string;
   /** Column of the cursor on its row. */
   readonly cursorX?: number;
+  /** The foreground program waits for input (false: it is busy or asleep; absent: unknown). */
+  readonly waitsForInput?: boolean;
 }
 
 export type FinishReason = 'stop' | 'length';
@@ -68,6 +80,8 @@ export interface ConversationStep {
   readonly closeBlock?: boolean;
   /** The answer ended on a question from the command: the next message is its answer. */
   readonly question?: boolean;
+  /** The question is a full-screen program's screen: the next message is keys for it. */
+  readonly screen?: boolean;
 }
 
 export type Classifier = (lines: readonly string[]) => PromptVerdict;
@@ -93,6 +107,11 @@ const NOTHING: ConversationStep = { text: '', finish: null, late: [], released: 
 // A line that ends in a question and leaves the cursor right after it: the command waits for an answer.
 const QUESTION_END = /[?:>\])]\s*$/;
 
+/** Whether the cursor's line ends like a question (only then does it matter whether the program reads). */
+export function endsLikeQuestion(capture: PaneCapture): boolean {
+  return capture.alternate !== true && QUESTION_END.test(capture.lines[capture.cursorRow] ?? '');
+}
+
 export class Conversation {
   private readonly source: LineSource;
   private echo: EchoState;
@@ -105,6 +124,8 @@ export class Conversation {
   private phaseNow: ConversationPhase = 'answering';
   private lastOpen: readonly string[] = [];
   private lastPromptBack = false;
+  /** The cursor row with the prompt drawn on output, and that output, when the prompt was last seen so. */
+  private promptRow: { row: string; output: string } | null = null;
   /** The lines of the last piece of answer given (what a client that was cut off may have missed). */
   private lastGiven: string[] = [];
   /** Open lines flushed into the answer when it ended: not late output when they are committed later. */
@@ -116,8 +137,12 @@ export class Conversation {
   private readonly baselinePrompt: boolean;
   private readonly baselineCommand: string | undefined;
   private readonly baselineLine: string;
+  /** Cells from the prompt's start to where the cursor waits after it. */
+  private readonly promptCells: number | undefined;
   /** The answer ended on a question; the next message is typed as its answer. */
   private asking = false;
+  /** The answer was a full-screen program's settled screen: it waits for keys. */
+  private screenWaits = false;
   /** Enter was pressed once more to run a REPL block; its empty continuation line is not output. */
   private blockClosed = false;
   private continuationToDrop = 0;
@@ -137,9 +162,25 @@ export class Conversation {
     this.cap = new AnswerCap(config.maxLines ?? DEFAULT_MAX_LINES, extras.openSpill ?? null);
     this.inAlternate = baseline.alternate === true;
     this.altScreen = this.inAlternate ? visibleScreen(baseline) : null;
+    if (extras.keys && this.inAlternate) {
+      // Keys for a full-screen program: its next settled screen is the answer.
+      this.enteredAlternate = true;
+      this.altScreen = null;
+    }
     this.baselinePrompt = this.classify(visibleScreen(baseline)).prompt;
-    this.baselineCommand = baseline.command;
-    this.baselineLine = (baseline.lines[baseline.cursorRow] ?? '').trim();
+    // Keys to a program away from its prompt (C-c to a sleep): its shell's prompt coming back is the end, not a question.
+    this.baselineCommand = extras.keys && !this.inAlternate ? undefined : baseline.command;
+    this.baselineLine = extras.prompt?.text ?? (baseline.lines[baseline.cursorRow] ?? '').trim();
+    this.promptCells = extras.prompt?.cells ?? baseline.cursorX;
+  }
+
+  /**
+   * When the prompt came back glued to output (`hello$ `): the row as it shows and the prompt
+   * alone, for the next message to this pane, whose baseline is that row.
+   */
+  promptLeft(): { row: string; prompt: { text: string; cells: number } } | null {
+    if (!this.lastPromptBack || this.promptRow === null || this.promptCells === undefined) return null;
+    return { row: this.promptRow.row.trim(), prompt: { text: this.baselineLine, cells: this.promptCells } };
   }
 
   /** Everything sent so far. */
@@ -166,8 +207,14 @@ export class Conversation {
     const { added, changed } = this.take(capture, screen);
     const verdict = this.classify(screen);
     const question = this.isQuestion(verdict, capture);
-    const promptBack = !question && !verdict.busy && ((verdict.prompt && this.promptAtBottom(verdict, screen, capture)) || this.baselinePromptAgain(capture, screen));
+    // A full-screen program the chat started is not back at a prompt while it shows its screen
+    // (less's `:` looks like one): it waits for keys, and the pane stays with this conversation.
+    const fullScreen = capture.alternate === true && (this.enteredAlternate || this.screenWaits);
+    const promptBack = !question && !verdict.busy && !fullScreen && ((verdict.prompt && this.promptAtBottom(verdict, screen, capture)) || this.baselinePromptAgain(capture, screen));
     this.lastPromptBack = promptBack;
+    const row = capture.lines[capture.cursorRow] ?? '';
+    const output = promptBack && capture.alternate !== true ? this.outputUnderPrompt(row, capture.cursorX) : null;
+    this.promptRow = output === null ? null : { row: row.trimEnd(), output };
     if (this.phaseNow === 'finishing') return this.whileFinishing(added, { changed, busy: verdict.busy, promptBack }, capture, now);
 
     let text = this.give(added);
@@ -192,8 +239,11 @@ export class Conversation {
         this.asking = true;
         return { text, finish: 'stop', late: [], released: false, question: true };
       case 'settled':
-        text += this.end('stop');
-        return { text, finish: 'stop', late: [], released: false };
+        // A full-screen program waits for keys: the next message is for it (see screen-keys.ts).
+        text += this.end('stop', false, false, true);
+        this.asking = true;
+        this.screenWaits = true;
+        return { text, finish: 'stop', late: [], released: false, question: true, screen: true };
       case 'long-quiet': {
         text += this.end('stop');
         const free = this.mayReleaseQuietly(capture);
@@ -232,6 +282,13 @@ export class Conversation {
     this.lastGiven = [];
     this.finished = null;
     this.asking = false;
+    // Each message may open a block of its own (the REPL the chat started, block after block).
+    this.blockClosed = false;
+    this.screenWaits = false;
+    // Keys for a full-screen program: its next settled screen is the answer.
+    this.enteredAlternate = this.inAlternate;
+    if (this.inAlternate) this.altScreen = null;
+    this.continuationToDrop = 0;
     this.phaseNow = 'answering';
   }
 
@@ -273,8 +330,10 @@ export class Conversation {
   /** After the answer ended: late output, and whether the pane is free again. */
   private whileFinishing(added: readonly string[], observation: { changed: boolean; busy: boolean; promptBack: boolean }, capture: PaneCapture, now: number): ConversationStep {
     const late = this.filter(this.withoutFlushed(added));
-    // Something moved since the question: someone answered it in the pane.
-    if (observation.changed) this.asking = false;
+    // Something moved since the question: someone answered it in the pane. A full-screen program
+    // waits for keys for as long as it shows its screen, moving or not.
+    if (this.screenWaits) this.asking = capture.alternate === true;
+    else if (observation.changed) this.asking = false;
     const result = decide(this.quiet, observation, now, this.config, true);
     this.quiet = result.state;
     const free = result.decision === 'prompt' || (result.decision === 'long-quiet' && !this.asking && this.mayReleaseQuietly(capture));
@@ -290,14 +349,17 @@ export class Conversation {
    */
   private isQuestion(verdict: PromptVerdict, capture: PaneCapture): boolean {
     if (capture.alternate === true || verdict.busy) return false;
+    // Back from a full-screen program this conversation sent keys to: its shell's prompt is the end.
+    if (this.enteredAlternate && isShell(capture.command ?? '')) return false;
     const line = (capture.lines[capture.cursorRow] ?? '').trimEnd();
     if (line.trim() === '') return false;
     if (verdict.prompt && (verdict.reason === 'permission' || verdict.answer?.kind === 'secret')) return true;
     const sameProgram = this.baselineCommand === undefined || capture.command === undefined || capture.command === this.baselineCommand;
-    if (sameProgram && line.trim() === this.baselineLine) return false;
+    if (sameProgram && (line.trim() === this.baselineLine || this.outputUnderPrompt(line, capture.cursorX) !== null)) return false;
     if (verdict.prompt) return !sameProgram && verdict.line.trim() === line.trim();
     const cursorAtEnd = capture.cursorX === undefined || capture.cursorX >= line.length;
-    return cursorAtEnd && QUESTION_END.test(line);
+    // Output that pauses on a `:` (a sleep after it) is no question: the program must be reading.
+    return cursorAtEnd && QUESTION_END.test(line) && capture.waitsForInput !== false;
   }
 
   /**
@@ -310,7 +372,38 @@ export class Conversation {
     const line = (capture.lines[capture.cursorRow] ?? '').trim();
     let last = screen.length - 1;
     while (last >= 0 && (screen[last] ?? '').trim() === '') last -= 1;
-    return line === this.baselineLine && (screen[last] ?? '').trim() === line;
+    if ((screen[last] ?? '').trim() !== line) return false;
+    const row = capture.lines[capture.cursorRow] ?? '';
+    return line === this.baselineLine || this.outputUnderPrompt(row, capture.cursorX) !== null;
+  }
+
+  /**
+   * The cursor row as the output left it, when the prompt the pane waited on before typing has
+   * been drawn on it, ending at the cursor: after output without a final newline (`hello$ `), or
+   * over a row the output left the cursor in (`\r` at its end), whose cells under the prompt
+   * show blank. Null when the row is not that (or is the bare prompt).
+   */
+  private outputUnderPrompt(row: string, cursorX?: number): string | null {
+    const prompt = this.baselineLine;
+    const width = this.promptCells;
+    if (prompt === '') return null;
+    if (cursorX === undefined || width === undefined) {
+      // No cursor column: only output glued before a prompt at the row's end is known.
+      const text = row.trimEnd();
+      return text.length > prompt.length && text.endsWith(prompt) ? text.slice(0, -prompt.length).trimEnd() : null;
+    }
+    const start = indexOfCell(row, cursorX - width);
+    const end = indexOfCell(row, cursorX);
+    if (start === null || end === null || row.slice(start, end).trim() !== prompt) {
+      // Cells this text cannot count (bytes that are not UTF-8, characters of disputed width): the
+      // prompt at the row's end, with the cursor on that row, is still the prompt.
+      const text = row.trimEnd();
+      return cursorX > 0 && text.length > prompt.length && text.endsWith(prompt) ? text.slice(0, -prompt.length).trimEnd() : null;
+    }
+    const before = row.slice(0, start);
+    const after = row.slice(end);
+    if (before.trim() === '' && after.trim() === '') return null;
+    return `${before}${after.trim() === '' ? '' : `${' '.repeat(width)}${after}`}`.trimEnd();
   }
 
   /**
@@ -318,7 +411,7 @@ export class Conversation {
    * screen and closes the fence. The conversation goes on watching for late output unless `release`.
    * `keepCursorLine` keeps the line the cursor waits on (a question) even where it looks like a prompt.
    */
-  end(reason: FinishReason, release = false, keepCursorLine = false): string {
+  end(reason: FinishReason, release = false, keepCursorLine = false, screen = false): string {
     if (this.finished) {
       if (release) this.phaseNow = 'released';
       return '';
@@ -341,6 +434,7 @@ export class Conversation {
     const closing = this.fence ? this.fence.close() : '';
     let after = closing;
     if (keepCursorLine) after += `${this.answerText === '' && closing === '' ? '' : '\n'}${WAITS_FOR_INPUT}\n`;
+    else if (screen) after += `${closing === '' ? '' : '\n'}${SCREEN_WAITS}\n`;
     else if (this.answerText === '' && closing === '') after = `${NO_OUTPUT}\n`;
     this.answerText += after;
     return text + after;
@@ -358,9 +452,18 @@ export class Conversation {
     return this.lastGiven;
   }
 
+  /** The open lines less the prompt the program returned to (and only the prompt, when output is glued to it). */
   private openWithoutPrompt(): string[] {
     const open = [...this.lastOpen];
-    if (this.lastPromptBack && open.length > 0) open.pop();
+    if (!this.lastPromptBack) return open;
+    // The stream leaves out a cursor row that looks as it did before typing (chrome): when that
+    // row is output with the prompt glued on, the output is still the answer's.
+    if (open.length === 0) return this.promptRow === null ? [] : [this.promptRow.output];
+    const last = (open.pop() ?? '').trimEnd();
+    // The open line may be wrapped over several rows: the cursor row is its end.
+    const under = this.promptRow;
+    const before = under !== null && under.row !== '' && last.endsWith(under.row) ? `${last.slice(0, last.length - under.row.length)}${under.output}`.trimEnd() : this.outputUnderPrompt(last);
+    if (before !== null && before.trim() !== '') open.push(before);
     return open;
   }
 
@@ -457,4 +560,24 @@ function sameLines(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+// Characters two cells wide (East Asian wide and fullwidth, emoji) and characters of no width
+// (combining marks, joiners, variation selectors): enough to find a cursor column in a row's text.
+const WIDE_CHAR = /\p{Extended_Pictographic}|[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u;
+const ZERO_WIDTH = /^(?:\p{Mn}|\p{Me}|[\u200b-\u200f]|[\ufe00-\ufe0f])$/u;
+
+/** The index in `row` where cell `column` starts (the row's end past its text); null inside a wide character or before 0. */
+function indexOfCell(row: string, column: number): number | null {
+  if (column < 0) return null;
+  let cells = 0;
+  let index = 0;
+  for (const char of row) {
+    if (cells === column && !ZERO_WIDTH.test(char)) return index;
+    if (cells > column) return null;
+    cells += ZERO_WIDTH.test(char) ? 0 : WIDE_CHAR.test(char) ? 2 : 1;
+    index += char.length;
+  }
+  if (cells > column) return null;
+  return index + (column - cells);
 }

@@ -21,30 +21,40 @@ export function fenceBlock(lines: readonly string[], info = ''): string {
   return `${fence}${info}\n${lines.join('\n')}\n${fence}\n`;
 }
 
-const ZERO_WIDTH_SPACE = '\u200b';
-
 /**
- * Streaming fence: the fence opens before the rest of the output is known, so a content line that
- * could close it (only backticks, as many as the fence or more, at most three spaces before) gets
- * a zero-width space in front. That keeps it inside the block and looks the same.
+ * Streaming fence: the fence opens before the rest of the output is known. A content line that
+ * could close it (only backticks, as many as the fence or more, at most three spaces before) ends
+ * the block there and opens a longer one for it and what follows: every line stays as printed,
+ * with nothing invisible added.
  */
 export class FenceWriter {
   private open = false;
+  private fence: string;
 
   constructor(
-    private readonly fence = '```',
+    fence = '```',
     private readonly info = '',
-  ) {}
+  ) {
+    this.fence = fence;
+  }
 
   /** Text for the next lines: opens the fence before the first line. */
   write(lines: readonly string[]): string {
     if (lines.length === 0) return '';
     let out = '';
-    if (!this.open) {
-      out += `${this.fence}${this.info}\n`;
-      this.open = true;
+    for (const line of lines) {
+      const closer = /^ {0,3}(`+)\s*$/.exec(line)?.[1]?.length ?? 0;
+      if (this.open && closer >= this.fence.length) {
+        out += `${this.fence}\n`;
+        this.open = false;
+      }
+      if (closer >= this.fence.length) this.fence = '`'.repeat(closer + 1);
+      if (!this.open) {
+        out += `${this.fence}${this.info}\n`;
+        this.open = true;
+      }
+      out += `${line}\n`;
     }
-    for (const line of lines) out += `${this.defuse(line)}\n`;
     return out;
   }
 
@@ -57,11 +67,5 @@ export class FenceWriter {
 
   get isOpen(): boolean {
     return this.open;
-  }
-
-  private defuse(line: string): string {
-    const m = /^( {0,3})(`+)\s*$/.exec(line);
-    if (m && (m[2] ?? '').length >= this.fence.length) return `${m[1] ?? ''}${ZERO_WIDTH_SPACE}${line.slice((m[1] ?? '').length)}`;
-    return line;
   }
 }

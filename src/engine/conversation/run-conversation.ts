@@ -15,7 +15,7 @@ import { PaneGoneError, type CaptureBatchResult } from '../tmux/client.js';
 import type { BatchCapture } from '../tmux/commands.js';
 import type { StreamViewer, Subscription } from '../pane-stream/pane-streams.js';
 import { captureLines } from './screen-diff.js';
-import { Conversation, type Classifier, type FinishReason, type PaneCapture } from './conversation.js';
+import { Conversation, endsLikeQuestion, type Classifier, type FinishReason, type PaneCapture } from './conversation.js';
 import { classifyScreen } from '../prompt/matcher.js';
 import { planReply } from '../answer-plan.js';
 import { CaptureTicker, type TickEvent } from './capture-ticker.js';
@@ -24,6 +24,7 @@ import { StreamSource } from './line-source.js';
 import type { SpillTarget } from './answer-cap.js';
 import { formatLate, type LateOutput } from './late-output.js';
 import { isShell } from '../shells.js';
+import { isKeyName, screenKeys } from './screen-keys.js';
 
 // A conversation's errors, for the bridge: the pane is busy, or gone (tmux's own error).
 export { PaneGoneError, formatLate };
@@ -72,6 +73,8 @@ export interface ConversationDeps {
   readonly streams?: () => Promise<OutputStreams>;
   /** Where an answer past its cap keeps every line (a file). */
   readonly openSpill?: (paneId: string) => SpillTarget;
+  /** Whether the pane's foreground program waits for input (null: cannot tell; see input-wait.ts). */
+  readonly waitsForInput?: (paneId: string) => boolean | null;
 }
 
 export interface ConverseOptions {
@@ -122,7 +125,7 @@ export class NotAtPromptError extends PaneBusyError {
     const program = command === '' ? 'a program' : command;
     super(
       { paneId, phase: 'running', since, command: command || null },
-      `pane ${paneId} is running ${program}, which is not waiting at a prompt corral recognises; nothing was typed`,
+      `pane ${paneId} is running ${program}, which is not waiting at a prompt corral recognises; nothing was typed: wait for it to finish, or send C-c (the key name alone as the message) to interrupt it`,
     );
     this.name = 'NotAtPromptError';
   }
@@ -167,7 +170,7 @@ interface Session {
   queue: Promise<void>;
   flushTimer: unknown;
   /** The question's answer kind: a menu key is typed without Enter. */
-  answerKind: 'key' | 'line' | 'secret' | null;
+  answerKind: 'key' | 'line' | 'secret' | 'screen' | null;
 }
 
 interface PaneStream {
@@ -178,7 +181,9 @@ interface PaneStream {
 
 export class PaneConversations implements ConversationPort {
   private readonly sessions = new Map<string, Session>();
-  private readonly late = new Map<string, LateOutput & { server: string | null }>();
+  private readonly late = new Map<string, LateOutput & { server: string | null; spill?: SpillTarget | null }>();
+  /** Per pane, the prompt alone when its row also shows output printed before it. */
+  private readonly prompts = new Map<string, { row: string; prompt: { text: string; cells: number }; server: string | null }>();
   private readonly typing = new Set<Promise<unknown>>();
   private closed = false;
 
@@ -195,6 +200,8 @@ export class PaneConversations implements ConversationPort {
   async converse(paneId: string, message: string, options: ConverseOptions = {}): Promise<ConversationOutcome> {
     const held = this.sessions.get(paneId);
     if (held?.hold.phase === 'question' && held.conversation?.waitsForInput && !held.sink) return this.replyTo(held, message, options);
+    // A command the chat started still runs: a key name alone (C-c) goes to it; text never does.
+    if (held?.hold.phase === 'running' && held.conversation && !held.sink && isKeyName(message)) return this.replyTo(held, message, options, true);
     if (held) {
       if (held.hold.phase !== 'running' || !(await this.fromOldServer(held))) throw new PaneBusyError(held.hold);
       this.release(held);
@@ -255,14 +262,22 @@ export class PaneConversations implements ConversationPort {
     const capture = toPaneCapture(baseline);
     session.server = baseline.server ?? null;
     session.hold = { ...session.hold, command: baseline.command || null };
-    if (!this.readyForText(capture)) throw new NotAtPromptError(paneId, baseline.command, clock.now());
+    // Not at a prompt: a full-screen program takes the message as keys, any other program only a
+    // key name alone (C-c); text is never typed into it.
+    const keysOnly = !this.readyForText(capture);
+    if (keysOnly && capture.alternate !== true && !isKeyName(message)) throw new NotAtPromptError(paneId, baseline.command, clock.now());
     if (this.closed || options.signal?.aborted) return;
     session.stream = await this.openStream(session, baseline);
+    const known = this.prompts.get(paneId);
+    const waitsOn = (capture.lines[capture.cursorRow] ?? '').trim();
     session.conversation = new Conversation(capture, message, clock.now(), settings, this.deps.classify, {
       ...(session.stream ? { source: session.stream.source } : {}),
+      ...(known && known.row === waitsOn && known.server === session.server ? { prompt: known.prompt } : {}),
       ...(this.deps.openSpill ? { openSpill: () => this.deps.openSpill!(paneId) } : {}),
+      ...(keysOnly ? { keys: true } : {}),
     });
-    await this.typeWhole(paneId, message, this.lineEditor(capture));
+    if (keysOnly) await this.sendWhole(paneId, screenKeys(message));
+    else await this.typeWhole(paneId, message, this.lineEditor(capture));
   }
 
   /** Typing that neither the client nor a shutdown cuts short. */
@@ -273,6 +288,17 @@ export class PaneConversations implements ConversationPort {
       await typed;
     } finally {
       this.typing.delete(typed);
+    }
+  }
+
+  /** Keys for a full-screen program, sent whole like typing. */
+  private async sendWhole(paneId: string, items: readonly SendItem[]): Promise<void> {
+    const sent = this.deps.tmux.send(paneId, items);
+    this.typing.add(sent);
+    try {
+      await sent;
+    } finally {
+      this.typing.delete(sent);
     }
   }
 
@@ -297,14 +323,17 @@ export class PaneConversations implements ConversationPort {
   }
 
   /** The command asked a question: the message is its answer, and a new answer follows. */
-  private async replyTo(session: Session, message: string, options: ConverseOptions): Promise<ConversationOutcome> {
+  private async replyTo(session: Session, message: string, options: ConverseOptions, keys = false): Promise<ConversationOutcome> {
     const conversation = session.conversation as Conversation;
     session.hold = { ...session.hold, phase: 'typing', since: this.deps.clock.now() };
     conversation.reply(message, this.deps.clock.now());
     try {
       // A menu takes the reply as keys alone, any other question as a line (answer-plan.ts).
-      const line = planReply(session.answerKind, message).kind === 'line';
-      await this.typeWhole(session.paneId, message, line, line);
+      if (keys || session.answerKind === 'screen') await this.sendWhole(session.paneId, screenKeys(message));
+      else {
+        const line = planReply(session.answerKind, message).kind === 'line';
+        await this.typeWhole(session.paneId, message, line, line);
+      }
     } catch (error) {
       session.hold = { ...session.hold, phase: 'question' };
       throw error;
@@ -464,13 +493,21 @@ export class PaneConversations implements ConversationPort {
   private observe(session: Session, conversation: Conversation, capture: BatchCapture): void {
     session.hold = { ...session.hold, command: capture.command || session.hold.command };
     const before = conversation.phase;
-    const step = conversation.observe(toPaneCapture(capture), this.deps.clock.now());
+    const seen = toPaneCapture(capture);
+    // The kernel is asked only when the screen could show a question.
+    const waits = endsLikeQuestion(seen) ? (this.deps.waitsForInput?.(session.paneId) ?? null) : null;
+    const step = conversation.observe(waits === null ? seen : { ...seen, waitsForInput: waits }, this.deps.clock.now());
     session.sink?.say(step.text);
     if (step.late.length > 0) this.keepLate(session, step.late);
     if (step.closeBlock) void this.pressEnter(session.paneId);
-    if (step.question) session.answerKind = this.classifier(toPaneCapture(capture).lines.slice(-capture.height)).answer?.kind ?? 'line';
+    if (step.question) session.answerKind = step.screen ? 'screen' : (this.classifier(toPaneCapture(capture).lines.slice(-capture.height)).answer?.kind ?? 'line');
     if (step.finish) session.sink?.finish({ status: 'finished', finishReason: step.finish, answer: conversation.answer });
-    if (step.released) this.release(session);
+    if (step.released) {
+      const left = conversation.promptLeft();
+      if (left) this.prompts.set(session.paneId, { ...left, server: session.server });
+      else this.prompts.delete(session.paneId);
+      this.release(session);
+    }
     else if (before === 'answering' && conversation.phase === 'finishing') this.holdOn(session, step.question === true);
     else if (session.hold.phase === 'question' && !conversation.waitsForInput) session.hold = { ...session.hold, phase: 'running' };
   }
@@ -478,6 +515,7 @@ export class PaneConversations implements ConversationPort {
   private paneGone(session: Session, why: string): void {
     const conversation = session.conversation as Conversation;
     session.sink?.say(conversation.end('stop', true));
+    this.late.get(session.paneId)?.spill?.close();
     this.late.delete(session.paneId);
     this.release(session);
     session.sink?.finish({ status: 'pane-gone', answer: conversation.answer, message: `pane ${session.paneId} ${why} while answering` });
@@ -501,15 +539,35 @@ export class PaneConversations implements ConversationPort {
     const kept = this.late.get(session.paneId) ?? { lines: [], dropped: 0, cut: false, server: session.server };
     if (cut) kept.cut = true;
     const all = kept.lines.concat(lines);
-    kept.dropped += Math.max(0, all.length - limit);
-    kept.lines = all.length > limit ? all.slice(-limit) : all;
+    if (all.length > limit) {
+      // The oldest lines leave the block, never the record: they go to a file, as an answer's past its cap do.
+      this.spillLate(session.paneId, kept, all.slice(0, all.length - limit));
+      kept.dropped += all.length - limit;
+      kept.lines = all.slice(-limit);
+    } else kept.lines = all;
     this.late.set(session.paneId, kept);
+  }
+
+  private spillLate(paneId: string, kept: LateOutput & { spill?: SpillTarget | null }, lines: readonly string[]): void {
+    if (kept.spill === undefined) {
+      kept.spill = null;
+      try {
+        if (this.deps.openSpill) {
+          kept.spill = this.deps.openSpill(paneId);
+          kept.where = { path: kept.spill.where };
+        } else kept.where = { error: 'no place to save them' };
+      } catch (error) {
+        kept.where = { error: (error as Error).message };
+      }
+    }
+    kept.spill?.write(lines);
   }
 
   /** The late output that opens the next answer (never another tmux server's). */
   private takeLate(session: Session): string {
     const late = this.late.get(session.paneId);
     this.late.delete(session.paneId);
+    late?.spill?.close();
     if (!late || late.lines.length === 0 || late.server !== session.server) return '';
     return formatLate(late, this.deps.settings.fence !== false);
   }
@@ -530,7 +588,8 @@ export class PaneConversations implements ConversationPort {
 
   private async type(paneId: string, message: string, lineEditor: boolean, enter = true): Promise<void> {
     const { tmux, settings } = this.deps;
-    const paste = message.includes('\n') || message.length > settings.pasteThreshold;
+    // A tab typed into a line editor completes instead of going in: text with tabs is pasted.
+    const paste = message.includes('\n') || message.includes('\t') || message.length > settings.pasteThreshold;
     if (!paste && lineEditor && enter) {
       // One tmux command: the text and its Enter arrive together or not at all.
       await tmux.send(paneId, [
@@ -587,6 +646,7 @@ export interface ConversationDeskOptions {
   readonly timers?: Timers;
   readonly streams?: () => Promise<OutputStreams>;
   readonly openSpill?: (paneId: string) => SpillTarget;
+  readonly waitsForInput?: (paneId: string) => boolean | null;
 }
 
 /** A conversation port over one tmux client: one capture ticker shared by every answering pane. */
@@ -603,6 +663,7 @@ export function createConversations(options: ConversationDeskOptions): PaneConve
     ...(options.classify ? { classify: options.classify } : {}),
     ...(options.streams ? { streams: options.streams } : {}),
     ...(options.openSpill ? { openSpill: options.openSpill } : {}),
+    ...(options.waitsForInput ? { waitsForInput: options.waitsForInput } : {}),
   });
   const close = desk.close.bind(desk);
   return Object.assign(desk, {

@@ -74,10 +74,26 @@ export class StreamLines {
   private ready = false;
 
   constructor(options: StreamLinesOptions) {
-    this.term = new Terminal({ cols: Math.max(2, options.cols), rows: Math.max(1, options.rows), scrollback: SCROLLBACK_ROWS, allowProposedApi: true });
+    // An erased screen scrolls up into the scrollback (as tmux's scroll-on-clear does) instead of
+    // being blanked in place: what is drawn after a clear lands on rows never given before, so it
+    // is output even when it repeats the old screen.
+    this.term = new Terminal({
+      cols: Math.max(2, options.cols),
+      rows: Math.max(1, options.rows),
+      scrollback: SCROLLBACK_ROWS,
+      allowProposedApi: true,
+      scrollOnEraseInDisplay: true,
+      // A pane's bytes are anything: a malformed sequence is the program's, not an error of corral's.
+      logLevel: 'off',
+    });
     this.watchList();
-    if (options.alternate) this.term.write('\x1b[?1049h');
-    const seam = options.screen ?? Buffer.alloc(0);
+    let seam = options.screen ?? Buffer.alloc(0);
+    if (options.alternate) {
+      // The seam is the alternate screen: it is drawn there (its own reset would switch back to
+      // the normal screen first), and the normal screen under it is unknown, so blank.
+      this.term.write('\x1bc\x1b[?1049h');
+      if (seam.subarray(0, 2).toString('latin1') === '\x1bc') seam = seam.subarray(2);
+    }
     this.pending = new Promise<void>((resolve) => this.term.write(seam, resolve)).then(() => this.seam());
     this.hookErases();
   }
@@ -128,7 +144,8 @@ export class StreamLines {
       const end = this.regionEnd(buffer, buffer.baseY + buffer.cursorY);
       open = [
         ...this.unsettled(this.abs(buffer.baseY), Infinity),
-        ...this.logicalLines(buffer, Math.max(this.row(this.next), buffer.baseY + buffer.cursorY), end).map((line) => line.text),
+        // From the first row of the cursor's line: the cursor may sit on a row wrapped from above.
+        ...this.logicalLines(buffer, Math.max(this.row(this.next), this.completeBefore(buffer, buffer.baseY + buffer.cursorY)), end).map((line) => line.text),
       ];
     }
     added = this.committed;
@@ -192,7 +209,11 @@ export class StreamLines {
   private hookErases(): void {
     const parser = this.term.parser;
     parser.registerCsiHandler({ final: 'J' }, (params) => {
-      if (params[0] === 2 || params[0] === 3) this.commitLeft(true);
+      const buffer = this.term.buffer.active;
+      // `clear` is often home, then erase below (`\e[H\e[J`): the whole screen too.
+      const wholeScreen = (params[0] ?? 0) === 0 && buffer.cursorX === 0 && buffer.cursorY === 0;
+      if (params[0] === 2 || params[0] === 3 || wholeScreen) this.commitLeft(true);
+      if (wholeScreen) this.forgetScreen();
       return false;
     });
     parser.registerEscHandler({ final: 'c' }, () => {
@@ -203,6 +224,17 @@ export class StreamLines {
       if (params.some((p) => p === 1049 || p === 1047 || p === 47)) this.commitLeft(false);
       return false;
     });
+  }
+
+  /**
+   * The screen is about to be blanked in place (erase below from the top-left corner): whatever
+   * is drawn on it next is output, even where it repeats what the rows showed before.
+   */
+  private forgetScreen(): void {
+    if (!this.ready || this.alternate) return;
+    const top = this.abs(this.term.buffer.normal.baseY);
+    for (const key of [...this.shown.keys()]) if (key >= top) this.shown.delete(key);
+    this.next = top;
   }
 
   /** After the seam's screen is drawn: nothing above the cursor is output; the rest is chrome. */

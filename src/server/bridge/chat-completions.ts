@@ -63,7 +63,7 @@ export class ChatCompletions {
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     checkJsonBody(req);
-    const body = await readBody(req);
+    const body = await readChatBody(req);
     const chat = parseChatRequest(body);
     const ident = identity(chat.model, this.options.clock.now(), chat.stream && chat.includeUsage);
     const asked: Asked = { req, res, body, chat, ident };
@@ -143,10 +143,32 @@ export class ChatCompletions {
     }
     // A pane whose command still runs is looked at again by the port, which names the command.
     const hold = port.hold(key);
+    if (hold?.phase === 'question') this.checkSameConversation(asked.chat, key, server);
     if (this.active.has(key) || hold?.phase === 'typing' || hold?.phase === 'answering') {
       throw new HttpError(409, `pane ${key} is already answering another request; wait for it to finish`, 'invalid_request_error', 'pane_busy', 'model', { 'x-should-retry': 'false' });
     }
     await this.answerTyped({ asked, key, message, server, live: this.replays.start(mark, asked.ident.id) });
+  }
+
+  /**
+   * A question from a command belongs to the conversation it was asked in: a message is its
+   * answer only when the request's history holds the answer that asked it. Any other message is
+   * refused, nothing typed.
+   */
+  private checkSameConversation(chat: ChatRequest, key: string, server: string | null): void {
+    const asking = this.memory.recent(memoryKey(server, key), 1)[0];
+    if (!asking) return;
+    const wanted = squeezed(asking.answer);
+    if (chat.messages.some((m) => m.role === 'assistant' && m.text !== null && squeezed(m.text) === wanted)) return;
+    const question = questionLine(asking.answer);
+    throw new HttpError(
+      409,
+      `pane ${key} waits for the answer to a question asked in another conversation${question ? ` (${JSON.stringify(question)})` : ''}: reply in that conversation to answer it; this message was not typed`,
+      'invalid_request_error',
+      'pane_busy',
+      'model',
+      { 'x-should-retry': 'false' },
+    );
   }
 
   /** Types the message and answers with the pane's output; the answer is kept for retries and titles. */
@@ -159,7 +181,7 @@ export class ChatCompletions {
       if (!res.writableEnded) controller.abort();
     };
     res.on('close', onClose);
-    const answer = this.typedAnswer(typed, controller.signal);
+    const answer = this.typedAnswer(typed, controller.signal, () => controller.abort());
     const answering = asked.chat.stream ? streamAnswer(answer, this.options) : wholeAnswer(answer);
     this.conversed.add(key);
     this.inFlight.add(answering);
@@ -176,7 +198,7 @@ export class ChatCompletions {
   }
 
   /** The typed answer's port call and hooks; what came of it is remembered once something was typed. */
-  private typedAnswer(typed: Typed, signal: AbortSignal): TypedAnswer & { wasTyped(): boolean } {
+  private typedAnswer(typed: Typed, signal: AbortSignal, cut: () => void): TypedAnswer & { wasTyped(): boolean } {
     const { asked, key, message, server, live } = typed;
     const { port, clock } = this.options;
     const userTurns = asked.chat.messages.filter((m) => m.role === 'user').map((m) => m.text ?? '');
@@ -196,6 +218,8 @@ export class ChatCompletions {
       converse: (hooks) => guarded(key, () => port.converse(key, message, { signal, ...hooks })),
       remember,
       hooks: { onTyped: () => (wasTyped = true), onText: (text: string) => live.push(text) },
+      maxTokens: asked.chat.maxTokens,
+      cut,
       wasTyped: () => wasTyped,
     };
   }
@@ -232,4 +256,35 @@ function headerValue(req: IncomingMessage, name: string): string | null {
 function retryCountOf(req: IncomingMessage): number {
   const count = Number(headerValue(req, 'x-stainless-retry-count') ?? '0');
   return Number.isInteger(count) && count > 0 ? count : 0;
+}
+
+/**
+ * A chat client sends the whole conversation every time, and only its last message is typed: a
+ * long history is no reason to refuse, up to a bound that keeps a request's memory in check.
+ */
+export const MAX_CHAT_BODY_BYTES = 64 * 1024 * 1024;
+
+async function readChatBody(req: IncomingMessage): Promise<string> {
+  try {
+    return await readBody(req, MAX_CHAT_BODY_BYTES);
+  } catch (error) {
+    if (!(error instanceof HttpError) || error.status !== 413) throw error;
+    throw new HttpError(
+      413,
+      `the conversation is larger than ${MAX_CHAT_BODY_BYTES / 1024 / 1024} MiB, more than the bridge reads: start a new chat (the pane keeps its state; only your last message is ever typed)`,
+      error.type,
+      error.code,
+    );
+  }
+}
+
+/** Text compared without its spacing: chat UIs trim and re-wrap what they show and send back. */
+function squeezed(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** The question an answer ended on: its last line of output (inside the fence). */
+function questionLine(answer: string): string | null {
+  const lines = answer.split('\n').filter((line) => line.trim() !== '' && !/^`{3,}$/.test(line.trim()));
+  return lines.at(-2) ?? null;
 }

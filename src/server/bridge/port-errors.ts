@@ -12,7 +12,11 @@ export function httpErrorOf(error: unknown, key: string): HttpError {
   if (error instanceof UnknownHostError) return new HttpError(404, `The model \`${key}\` does not exist: ${error.message}`, 'invalid_request_error', 'model_not_found', 'model');
   if (error instanceof PaneGoneError) return new HttpError(404, `pane ${key} no longer exists`, 'invalid_request_error', 'model_not_found', 'model');
   if (error instanceof NotAtPromptError) return new HttpError(409, error.message, 'invalid_request_error', 'pane_busy', 'model', { 'x-should-retry': 'false' });
-  if (error instanceof PaneBusyError) return new HttpError(409, `${error.message}; wait for it to finish`, 'invalid_request_error', 'pane_busy', 'model', { 'x-should-retry': 'false' });
+  if (error instanceof PaneBusyError) {
+    // Say what ends it, and what the chat can do: wait, or interrupt a command the chat started.
+    const how = error.hold.phase === 'running' ? 'wait for it to finish, or send C-c (the key name alone as the message) to interrupt it' : 'wait for it to finish';
+    return new HttpError(409, `${error.message}; ${how}`, 'invalid_request_error', 'pane_busy', 'model', { 'x-should-retry': 'false' });
+  }
   return new HttpError(502, `could not reach the pane through tmux: ${(error as Error).message}`, 'server_error', 'tmux_failed');
 }
 

@@ -1,15 +1,12 @@
 // Which requests are a client's own automatic retry of one the bridge is answering or has just
-// answered: only those get that answer again, with nothing typed. A retry is the same request
-// body for the same pane of the same tmux server while the first still streams, or within a few
-// seconds after it failed or was cut off; or a request that says it is one (the openai SDK's
-// `x-stainless-retry-count` above 0 with the same body, or an `Idempotency-Key` seen before).
-// Anything else is typed, the same words included: a repeated command runs again.
+// answered: only those get that answer again, with nothing typed. A retry is a request that says
+// it is one: the openai SDKs' `x-stainless-retry-count` above 0 with the same body for the same
+// pane of the same tmux server, or an `Idempotency-Key` seen before. Anything else is typed, the
+// same words included: a person sending a message again runs the command again.
 
 import { createHash } from 'node:crypto';
 import type { FinishReason } from './sse-chunks.js';
 
-/** After a failed or cut-off answer, the same body this soon is the client retrying it. */
-export const RETRY_AFTER_FAILURE_MS = 10_000;
 /** A request that says it is a retry (retry count, idempotency key) is matched this far back. */
 export const DECLARED_RETRY_MS = 10 * 60_000;
 
@@ -87,15 +84,13 @@ export class ReplayDesk {
       const sameKey = mark.idempotencyKey !== null && entry.mark.idempotencyKey === mark.idempotencyKey;
       const sameBody = entry.hash === hash;
       if (!sameKey && !sameBody) continue;
-      const why = sameKey ? `Idempotency-Key ${mark.idempotencyKey}` : mark.retryCount > 0 ? `x-stainless-retry-count: ${mark.retryCount}` : 'the same request while the first';
-      if (entry.live) return { kind: 'live', live: entry.live, why: sameKey || mark.retryCount > 0 ? why : `${why} still streams` };
+      // Only a request that says it is a retry is one: the same words from a person run again.
+      if (!sameKey && mark.retryCount === 0) return null;
+      const why = sameKey ? `Idempotency-Key ${mark.idempotencyKey}` : `x-stainless-retry-count: ${mark.retryCount}`;
+      if (entry.live) return { kind: 'live', live: entry.live, why };
       const recorded = entry.recorded;
       if (!recorded) continue;
-      const age = now - recorded.at;
-      if ((sameKey || mark.retryCount > 0) && age <= DECLARED_RETRY_MS) return { kind: 'recorded', recorded, why };
-      if (sameBody && recorded.end !== 'finished' && age <= RETRY_AFTER_FAILURE_MS) {
-        return { kind: 'recorded', recorded, why: `the same request ${Math.round(age / 1000)} s after the first was ${recorded.end === 'cut' ? 'cut off' : 'failed'}` };
-      }
+      if (now - recorded.at <= DECLARED_RETRY_MS) return { kind: 'recorded', recorded, why };
       // The newest matching answer decides: an older one is never replayed past it.
       return null;
     }

@@ -10,6 +10,8 @@ export interface ChatRequest {
   readonly includeUsage: boolean;
   /** Every message's role and text, in order. */
   readonly messages: readonly ChatMessage[];
+  /** `max_tokens` (or `max_completion_tokens`): the answer is cut there, with finish_reason `length`. */
+  readonly maxTokens: number | null;
 }
 
 interface RawMessage {
@@ -41,12 +43,18 @@ export function parseChatRequest(body: string): ChatRequest {
     }
   }
   const list = messages as RawMessage[];
+  const maxTokens = request.max_completion_tokens ?? request.max_tokens ?? null;
+  if (maxTokens !== null && (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1)) {
+    const param = request.max_completion_tokens !== undefined ? 'max_completion_tokens' : 'max_tokens';
+    throw new HttpError(400, `'${param}' must be a whole number of tokens, at least 1`, 'invalid_request_error', 'invalid_max_tokens', param);
+  }
   const streamOptions = request.stream_options as { include_usage?: unknown } | undefined;
   return {
     model: request.model,
     stream: request.stream === true,
     includeUsage: typeof streamOptions === 'object' && streamOptions !== null && streamOptions.include_usage === true,
     messages: list.map((m) => ({ role: m.role as string, text: contentText(m.content) })),
+    maxTokens: maxTokens as number | null,
   };
 }
 

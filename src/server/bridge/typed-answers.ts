@@ -33,6 +33,47 @@ export interface TypedAnswer {
   /** Hears the outcome before anything of it is written. */
   readonly remember: (outcome: ConversationOutcome) => void;
   readonly hooks: AnswerHooks;
+  /** The client's `max_tokens`: the answer stops there (null: no limit). */
+  readonly maxTokens: number | null;
+  /** Stops following the answer (the pane keeps what it prints next for its next answer). */
+  readonly cut: () => void;
+}
+
+/**
+ * The client's `max_tokens`, counted as the usage is (four characters a token): the text past it
+ * is not sent, and the answer ends with finish_reason `length`.
+ */
+class TokenBudget {
+  private given = '';
+  private full = false;
+
+  constructor(private readonly maxChars: number | null) {}
+
+  /** The part of `text` within the budget. */
+  take(text: string): string {
+    if (this.maxChars === null) return text;
+    if (this.full) return '';
+    const room = this.maxChars - this.given.length;
+    // Text past the budget: what fits goes, and the answer is full.
+    if (text.length > room) this.full = true;
+    const piece = this.full ? text.slice(0, room) : text;
+    this.given += piece;
+    return piece;
+  }
+
+  get reached(): boolean {
+    return this.full;
+  }
+
+  /** The outcome as the client sees it: cut at the budget, `length`. */
+  outcome(outcome: ConversationOutcome): ConversationOutcome {
+    if (!this.full) return outcome;
+    return { status: 'finished', finishReason: 'length', answer: this.given };
+  }
+}
+
+function budgetOf(maxTokens: number | null): TokenBudget {
+  return new TokenBudget(maxTokens === null ? null : maxTokens * 4);
 }
 
 export interface StreamPacing {
@@ -49,8 +90,18 @@ function failureBody(outcome: Failure) {
 }
 
 /** The whole answer as one completion, once the program is back at its prompt. */
-export async function wholeAnswer({ res, ident, message, converse, remember, hooks }: TypedAnswer): Promise<void> {
-  const outcome = await converse(hooks);
+export async function wholeAnswer({ res, ident, message, converse, remember, hooks, maxTokens, cut }: TypedAnswer): Promise<void> {
+  const budget = budgetOf(maxTokens);
+  const outcome = budget.outcome(
+    await converse({
+      onTyped: hooks.onTyped,
+      onText: (text) => {
+        const piece = budget.take(text);
+        if (piece !== '') hooks.onText(piece);
+        if (budget.reached) cut();
+      },
+    }),
+  );
   remember(outcome);
   if (outcome.status === 'aborted') return;
   if (outcome.status !== 'finished') {
@@ -65,19 +116,26 @@ export async function streamAnswer(typed: TypedAnswer, pacing: StreamPacing): Pr
   const { res, ident, message, hooks } = typed;
   const stream = new AnswerStream(res, ident, pacing.clock);
   const stopKeepalive = keepAlive(stream, pacing);
+  const budget = budgetOf(typed.maxTokens);
   try {
     // Headers go out once the message is typed: errors before that get a real status code.
-    const outcome = await typed.converse({
-      onTyped: () => {
-        hooks.onTyped();
-        stream.start();
-      },
-      onText: (text) => {
-        hooks.onText(text);
-        stream.start();
-        stream.write(sseEvent(contentChunk(ident, text)));
-      },
-    });
+    const outcome = budget.outcome(
+      await typed.converse({
+        onTyped: () => {
+          hooks.onTyped();
+          stream.start();
+        },
+        onText: (text) => {
+          const piece = budget.take(text);
+          if (piece !== '') {
+            hooks.onText(piece);
+            stream.start();
+            stream.write(sseEvent(contentChunk(ident, piece)));
+          }
+          if (budget.reached) typed.cut();
+        },
+      }),
+    );
     typed.remember(outcome);
     if (outcome.status === 'aborted') return;
     stream.start();

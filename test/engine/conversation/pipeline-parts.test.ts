@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom, testSeed } from '../../helpers/seeded-random.js';
 import { sanitizeText } from '../../../src/engine/conversation/sanitize.js';
 import { FenceWriter, chooseFence, fenceBlock } from '../../../src/engine/conversation/fence.js';
 import { isProgressLine } from '../../../src/engine/conversation/progress-filter.js';
@@ -20,16 +21,33 @@ describe('fences', () => {
     expect(fenceBlock([])).toBe('');
   });
 
-  it('keeps a streamed fence open when the output holds a closing fence', () => {
+  it('gives a streamed line that could close the fence a longer fence, with nothing invisible added', () => {
     const writer = new FenceWriter();
     const text = writer.write(['```python', 'print(1)', '```', '   ````  ']) + writer.write(['after']) + writer.close();
-    const lines = text.split('\n');
-    expect(lines[0]).toBe('```');
-    // No inner line may close the outer fence (CommonMark: up to 3 spaces, >= 3 backticks, nothing else).
-    const closers = lines.slice(1, -2).filter((line) => /^ {0,3}`{3,}\s*$/.test(line));
-    expect(closers).toEqual([]);
-    expect(lines.at(-2)).toBe('```');
-    expect(text.replaceAll('\u200b', '')).toBe('```\n```python\nprint(1)\n```\n   ````  \nafter\n```\n');
+    expect(text).toBe('```\n```python\nprint(1)\n```\n````\n```\n````\n`````\n   ````  \nafter\n`````\n');
+    expect(text).not.toMatch(/[\u200b-\u200f\u2060\ufeff]/);
+  });
+
+  it('keeps every content line inside a block that renders it as printed (CommonMark fences, generated lines)', () => {
+    const random = seededRandom(testSeed('fence writer'));
+    for (let round = 0; round < 200; round++) {
+      const lines = Array.from({ length: 1 + random.int(8) }, () => random.pick(['```', '````', '  ```', 'text', '```js', '`', '``', '   `````  ', '    ```']));
+      const writer = new FenceWriter();
+      const out = (writer.write(lines.slice(0, 3)) + writer.write(lines.slice(3)) + writer.close()).split('\n').slice(0, -1);
+      // Read it back as a CommonMark reader does: a fence opens, the same or a longer run alone closes it.
+      const content: string[] = [];
+      let fence: string | null = null;
+      for (const line of out) {
+        const run = /^ {0,3}(`{3,})\s*$/.exec(line)?.[1] ?? null;
+        if (fence === null) {
+          expect(line).toMatch(/^`{3,}$/);
+          fence = line;
+        } else if (run !== null && run.length >= fence.length) fence = null;
+        else content.push(line);
+      }
+      expect(fence).toBeNull();
+      expect(content).toEqual(lines);
+    }
   });
 
   it('writes nothing, not even a fence, for no output', () => {

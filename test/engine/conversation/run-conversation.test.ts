@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TmuxClient } from '../../../src/engine/tmux/client.js';
 import { CaptureTicker } from '../../../src/engine/conversation/capture-ticker.js';
 import { NotAtPromptError, PaneBusyError, PaneConversations, formatLate, type ConversationOutcome } from '../../../src/engine/conversation/run-conversation.js';
-import { Conversation, WAITS_FOR_INPUT } from '../../../src/engine/conversation/conversation.js';
+import { Conversation, SCREEN_WAITS, WAITS_FOR_INPUT } from '../../../src/engine/conversation/conversation.js';
 import type { TmuxRunner } from '../../../src/engine/tmux/runner.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { scriptedTmux, type FakePane } from '../../helpers/scripted-panes.js';
@@ -123,7 +123,9 @@ describe('PaneConversations', () => {
     const { fake, desk } = setup({ '%1': pane });
     const refusal = await desk.converse('%1', 'status').then(() => null, (error: unknown) => error);
     expect(refusal).toBeInstanceOf(NotAtPromptError);
-    expect((refusal as Error).message).toBe('pane %1 is running deploytool, which is not waiting at a prompt corral recognises; nothing was typed');
+    expect((refusal as Error).message).toBe(
+      'pane %1 is running deploytool, which is not waiting at a prompt corral recognises; nothing was typed: wait for it to finish, or send C-c (the key name alone as the message) to interrupt it',
+    );
     expect(fake.typed.get('%1')).toBeUndefined();
     expect(desk.hold('%1')).toBeNull();
   });
@@ -242,8 +244,10 @@ describe('PaneConversations', () => {
     }
     expect(texts).toEqual([]);
     await time.advance(800);
-    expect(run.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\ntop - 10:04\nload 4\nPID USER\n1 root 4%\n```\n' });
-    expect(desk.hold('%1')).toMatchObject({ phase: 'running', command: 'top' });
+    expect(run.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: `\`\`\`\ntop - 10:04\nload 4\nPID USER\n1 root 4%\n\`\`\`\n\n${SCREEN_WAITS}\n` });
+    // It waits for keys, moving or not: the next message goes to it.
+    await time.advance(1000);
+    expect(desk.hold('%1')).toMatchObject({ phase: 'question', command: 'top' });
 
     // top quits: the normal screen is back as it was, with the prompt under it.
     pane.alternate = false;
@@ -258,6 +262,38 @@ describe('PaneConversations', () => {
     print(pane, ['after'], true);
     await time.advance(1000);
     expect(next.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\nafter\n```\n' });
+  });
+
+  it('sends the next message to a full-screen program as keys and answers with its new screen; q ends it', async () => {
+    const pane = shellPane();
+    const { fake, time, desk } = setup({ '%1': pane });
+    const run = track(desk.converse('%1', 'less notes'));
+    await time.advance(0);
+    echo(pane, 'less notes');
+    await time.advance(100);
+    const normal = [...pane.lines];
+    pane.alternate = true;
+    pane.command = 'less';
+    pane.lines = ['line 1', 'line 2', 'notes (END)'];
+    pane.cursorRow = 2;
+    await time.advance(1200);
+    expect(run.outcome).toMatchObject({ status: 'finished', answer: `\`\`\`\nline 1\nline 2\nnotes (END)\n\`\`\`\n\n${SCREEN_WAITS}\n` });
+    const search = track(desk.converse('%1', '/line 2'));
+    await time.advance(0);
+    expect(fake.typed.get('%1')?.slice(-2)).toEqual(['text:/line 2', 'key:Enter']);
+    pane.lines = ['line 2', '~', 'notes (END)'];
+    await time.advance(1200);
+    expect(search.outcome).toMatchObject({ status: 'finished', answer: `\`\`\`\nline 2\n~\nnotes (END)\n\`\`\`\n\n${SCREEN_WAITS}\n` });
+    const quit = track(desk.converse('%1', 'q'));
+    await time.advance(0);
+    expect(fake.typed.get('%1')?.at(-1)).toBe('text:q');
+    pane.alternate = false;
+    pane.command = 'bash';
+    pane.lines = [...normal, '$'];
+    pane.cursorRow = pane.lines.length - 1;
+    await time.advance(1200);
+    expect(quit.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '(no output)\n' });
+    expect(desk.hold('%1')).toBeNull();
   });
 
   it('captures every answering pane in one tmux process per poll, and a held pane less often', async () => {
@@ -340,6 +376,45 @@ describe('PaneConversations', () => {
   });
 });
 
+describe('PaneConversations: what a cut answer leaves', () => {
+  it('keeps every line printed after a cancel: the newest open the next answer, the older ones go to a file it names', async () => {
+    const pane = shellPane();
+    const fake = scriptedTmux({ '%1': pane });
+    const time = new ManualTime();
+    const tmux = new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner: fake.runner, nonce: 'n0nce' });
+    const ticker = new CaptureTicker({ tmux, intervalMs: 100, historyLines: 2000, timers: time, now: () => time.now() });
+    const spilled: string[] = [];
+    const openSpill = () => ({ where: '/answers/late.txt', write: (lines: readonly string[]) => void spilled.push(...lines), close: () => undefined });
+    const desk = new PaneConversations({ tmux, ticker, clock: time, timers: time, settings: { ...settings, lateLines: 5 }, openSpill });
+    const controller = new AbortController();
+    const first = track(desk.converse('%1', 'seq 1 30', { signal: controller.signal }));
+    await time.advance(0);
+    echo(pane, 'seq 1 30');
+    print(pane, ['1', '2']);
+    await time.advance(100);
+    controller.abort();
+    await time.advance(0);
+    expect(first.outcome).toMatchObject({ status: 'aborted' });
+    // The rest comes after the cancel, in two polls' worth.
+    print(pane, Array.from({ length: 14 }, (_, i) => String(i + 3)));
+    await time.advance(500);
+    print(pane, Array.from({ length: 14 }, (_, i) => String(i + 17)), true);
+    for (let i = 0; i < 10 && desk.hold('%1') !== null; i++) await time.advance(500);
+    expect(desk.hold('%1')).toBeNull();
+    const next = track(desk.converse('%1', 'true'));
+    await time.advance(0);
+    echo(pane, 'true');
+    print(pane, [], true);
+    for (let i = 0; i < 20 && next.outcome === null; i++) await time.advance(100);
+    const answer = next.outcome?.answer ?? '';
+    const shown = answer.split('\n').filter((line) => /^\d+$/.test(line));
+    // Every line after the ones the client was last given (1 and 2, given again), once: in the file or the answer.
+    expect([...spilled, ...shown]).toEqual(Array.from({ length: 30 }, (_, i) => String(i + 1)));
+    expect(shown).toEqual(['26', '27', '28', '29', '30']);
+    expect(answer).toContain('(25 earlier lines left out; they are in /answers/late.txt)');
+  });
+});
+
 describe('Conversation', () => {
   it('does not end early on an agent that still shows its prompt before it starts answering', () => {
     const box = ['╭────╮', '│ >  │', '╰────╯'];
@@ -361,5 +436,38 @@ describe('Conversation', () => {
     const answered = { lines: ['banner', '> hello', '● Hi there', ...box], cursorRow: 4, height: 10 };
     expect(conversation.observe(answered, 1600)).toMatchObject({ text: '```\n● Hi there\n', finish: null });
     expect(conversation.observe(answered, 2500)).toMatchObject({ finish: 'stop', released: true });
+  });
+});
+
+describe('Conversation: output without a final newline', () => {
+  const config = { quietMs: 800, longQuietMs: 60_000, maxDurationMs: 600_000 };
+  const baseline = { lines: ['earlier', '$'], cursorRow: 1, height: 10, command: 'bash', cursorX: 2 };
+
+  for (const output of ['hello', 'a b', '{"ok": true}', 'red bold', 'ends with a colon:', '>>>']) {
+    it(`answers ${JSON.stringify(output)} with the prompt glued after it, once the prompt has held still`, () => {
+      const conversation = new Conversation(baseline, `printf '${output}'`, 0, config);
+      const line = `${output}$`;
+      const screen = { lines: ['earlier', `$ printf '${output}'`, line], cursorRow: 2, height: 10, command: 'bash', cursorX: line.length + 1 };
+      const first = conversation.observe(screen, 100);
+      expect(first.finish).toBeNull();
+      const last = conversation.observe(screen, 1000);
+      expect({ text: first.text + last.text, finish: last.finish, released: last.released }).toEqual({ text: `\`\`\`\n${output}\n\`\`\`\n`, finish: 'stop', released: true });
+    });
+  }
+
+  it('answers output glued to the prompt when tmux counts its cells otherwise (bytes that are not UTF-8)', () => {
+    const conversation = new Conversation(baseline, 'head -c 9 junk', 0, config);
+    // tmux drew two cells for bytes the text has no character for: its cursor is two cells further.
+    const screen = { lines: ['earlier', '$ head -c 9 junk', 'ab~[$'], cursorRow: 2, height: 10, command: 'bash', cursorX: 8 };
+    const first = conversation.observe(screen, 100);
+    const last = conversation.observe(screen, 1000);
+    expect({ text: first.text + last.text, finish: last.finish }).toEqual({ text: '```\nab~[\n```\n', finish: 'stop' });
+  });
+
+  it('does not take text that merely ends like the prompt for it while the cursor is elsewhere', () => {
+    const conversation = new Conversation(baseline, 'x', 0, config);
+    const screen = { lines: ['earlier', '$ x', 'costs 5$', ''], cursorRow: 3, height: 10, command: 'bash', cursorX: 0 };
+    conversation.observe(screen, 100);
+    expect(conversation.observe(screen, 1000).finish).toBeNull();
   });
 });

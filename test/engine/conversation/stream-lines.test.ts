@@ -64,6 +64,27 @@ describe('StreamLines', () => {
     expect(await feed(lines, 'c\n\x1b[H\x1b[2Jhi\nthere\n')).toEqual(['$ c', 'hi', 'there']);
   });
 
+  it('gives what a clear is followed by even when it repeats the screen before the clear', async () => {
+    // The screen left by an earlier `clear; echo one`: the same command again must give `one` again.
+    const lines = await shell(20, 6, '\x1b[H\x1b[2Jone\r\n$ ');
+    expect(await feed(lines, 'clear; echo one\n\x1b[H\x1b[2J\x1b[3Jone\n$ ')).toEqual(['$ clear; echo one', 'one']);
+    const again = await shell(20, 6, '\x1b[H\x1b[2J1\r\n2\r\n3\r\n$ ');
+    expect(await feed(again, 'x\n1\n2\n3\n\x1b[H\x1b[2J1\n2\n')).toEqual(['$ x', '1', '2', '3', '1', '2']);
+    // `clear` as home, then erase below (how its terminfo entry often has it).
+    const below = await shell(20, 6, '\x1b[H\x1b[2Jone\r\n$ ');
+    expect(await feed(below, 'clear; echo one\n\x1b[H\x1b[J\x1b[3Jone\n$ ')).toEqual(['$ clear; echo one', 'one']);
+    // Erase-display without a cursor home: the text goes on where the cursor was, under blank rows.
+    const stay = await shell(20, 6, '\x1b[H\x1b[2Jab\r\n$ ');
+    expect(await feed(stay, 'y\nab\x1b[2Jab\n')).toEqual(['$ y', 'ab', '', '', '  ab']);
+  });
+
+  it('keeps the whole open line when the cursor sits on a row wrapped from above', async () => {
+    const lines = await shell(10, 6);
+    // A vertical tab moves down a row and keeps the column; the text then wraps onto the next row.
+    expect(await feed(lines, 'x\n\t \x0bab12')).toEqual(['$ x', '']);
+    expect(lines.step().open).toEqual(['         ab12']);
+  });
+
   it('leaves the rows it passes over alone when the cursor goes up and back down', async () => {
     const lines = await shell();
     expect(await feed(lines, 'x\none\ntwo\n')).toEqual(['$ x', 'one', 'two']);

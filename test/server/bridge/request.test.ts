@@ -37,7 +37,16 @@ describe('parseChatRequest', () => {
         { role: 'assistant', text: 'ok' },
         { role: 'user', text: 'ls\n-la' },
       ],
+      maxTokens: null,
     });
+  });
+
+  it('reads max_tokens, or max_completion_tokens first, and refuses one that is not a positive whole number', () => {
+    const body = (extra: string) => `{"model":"a","messages":[{"role":"user","content":"x"}]${extra}}`;
+    expect(parseChatRequest(body(',"max_tokens":20')).maxTokens).toBe(20);
+    expect(parseChatRequest(body(',"max_tokens":20,"max_completion_tokens":7')).maxTokens).toBe(7);
+    expect(errorOf(body(',"max_tokens":1.5'))).toEqual({ status: 400, code: 'invalid_max_tokens' });
+    expect(errorOf(body(',"max_completion_tokens":"9"'))).toEqual({ status: 400, code: 'invalid_max_tokens' });
   });
 
   it('has no text for a message without text parts', () => {
