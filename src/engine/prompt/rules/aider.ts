@@ -1,5 +1,4 @@
-// aider: `confirm_ask` questions ("Run shell command? (Y)es/(N)o/(D)on't ask again [Yes]:"), the
-// input prompt (`> `, or the mode's name: `architect> `, `ask> `, `multi> `), and the
+// aider: the input prompt (`> `, or the mode's name: `architect> `, `ask> `, `multi> `) with a draft or not, and the
 // "Waiting for LLM [──≡=───]" scanner.
 
 import type { RuleSet } from '../rule.js';
@@ -17,16 +16,18 @@ export const aiderRules: RuleSet = {
       within: 1,
     },
     {
-      id: 'aider/confirm',
-      kind: 'permission',
-      where: 'last-line',
-      pattern: /\(Y\)es\/\(N\)o\b.*\[[^\]]*\]:$/,
-    },
-    {
       id: 'aider/mode-prompt',
       kind: 'stopped',
       where: 'last-line',
       pattern: /^(?:(?:architect|ask|code|help|context|diff|whole|udiff|diff-fenced|editor-diff|editor-whole|patch)(?: multi)?|multi)>$/,
+    },
+    {
+      // A draft at a mode's prompt ("diff> fix the parser"), and each line of a multi-line `{`
+      // block, which aider prompts for with the same prefix ("diff> {", "diff> second line").
+      id: 'aider/mode-draft',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^(?:(?:architect|ask|code|help|context|diff|whole|udiff|diff-fenced|editor-diff|editor-whole|patch)(?: multi)?|multi)> \S/,
     },
     {
       id: 'aider/prompt',

@@ -56,7 +56,14 @@ const INPUT_BOX_EDGE = /^─{10,}$/;
 
 /** The key hints under a dialog or picker. */
 const DIALOG_HINT =
-  /^(?:press )?enter to (?:select|confirm|submit|choose|continue)\b.*\besc(?:ape)? to (?:cancel|exit|go back|dismiss|reject)\b|(?:^|[,·|]\s*)(?:press )?enter to (?:select|confirm|submit|choose)\b|\benter to submit answer\b|^confirm with .{1,30}\benter$|^↑↓ navigate\s+enter select\b|^↑\/↓ (?:to )?navigate\s*[·|]\s*enter\b|^↑↓ select\s+enter submit\s+esc dismiss$|^↑\/↓: Navigate \| Enter: Select \| Esc: Cancel$|^\(Use Enter to select\)$|^Press enter to confirm or esc to (?:cancel|go back)$|^esc to cancel · tab to amend\b/i;
+  /^(?:press )?enter to (?:select|confirm|submit|choose|continue)\b.*\besc(?:ape)? to (?:cancel|exit|go back|dismiss|reject)\b|(?:^|[,·|]\s*)(?:press )?enter to (?:select|confirm|submit|choose)\b|\benter to submit answer\b|^confirm with .{1,30}\benter$|^↑↓ navigate(?:\s+|\s*[•·|]\s*)enter select\b|^↑\/↓ (?:to )?navigate\s*[·|]\s*enter\b|^↑↓ select\s+enter submit\s+esc dismiss$|^↑\/↓: Navigate \| Enter: Select \| Esc: Cancel$|^\(Use Enter to select\)$|^Press enter to confirm or esc to (?:cancel|go back)$|^esc to cancel · tab to amend\b/i;
+
+/** A hint that says how to move through a list and pick from it. */
+const OPTION_LIST_HINT =
+  /(?:↑↓|↑\/↓|\barrow(?: key)?s?\b|\bnavigate\b).{0,40}\b(?:enter|return)\b.{0,12}\b(?:to )?(?:select|choose|confirm|submit|pick)\b|\b(?:enter|return)\b.{0,12}\b(?:to )?(?:select|choose|confirm)\b.{0,40}(?:↑↓|↑\/↓|\barrow(?: key)?s?\b|\bnavigate\b)/i;
+/** The first and second entries of a numbered or lettered list, with or without a cursor. */
+const OPTION_FIRST = /^(?:(?:[❯›●○◯▶►→]|>)\s*)?(?:1[.)]|\(?a\))\s+\S/;
+const OPTION_SECOND = /^(?:(?:[❯›●○◯▶►→]|>)\s*)?(?:2[.)]|\(?b\))\s+\S/;
 
 export const genericRules: RuleSet = {
   tool: 'generic',
@@ -106,6 +113,24 @@ export const genericRules: RuleSet = {
       notBelow: TURN_END,
     },
     {
+      // A spinner glyph before one word in -ing and an ellipsis, the way agents show a turn at
+      // work: "✽ Tempering…", "· Misting…", "✢ Channelling… (2m 54s)". The summary left after
+      // the turn ("✻ Worked for 1m 2s") has no ellipsis, and a reply under it ends the turn.
+      id: 'generic/spinner-word',
+      kind: 'busy',
+      pattern: /^[·*✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿❀❁❂❃❇❈❉❊❋✤✥✦✧⠁-⣿◐◓◑◒]\s+[A-Z][a-z]+ing(?:…|\.{3})(?:\s*\([^()]*\))?$/,
+      within: 8,
+      notBelow: TURN_END,
+    },
+    {
+      // A glyph before a word agents use for their own state: "█ Thinking...", "◆ Working…".
+      id: 'generic/status-glyph-word',
+      kind: 'busy',
+      pattern: /^[^\w\s]{1,2}\s+(?:Thinking|Reasoning|Working|Generating|Processing)\b.{0,40}(?:\.{3}|…)$/,
+      within: 6,
+      notBelow: TURN_END,
+    },
+    {
       // A word agents use for their own state, alone on the last line with a few words after it:
       // "thinking", "Reasoning…", "working on task", "waiting for response from API". Verbs any
       // program prints ("Downloading...", "Compiling tokio") are not among them.
@@ -139,6 +164,14 @@ export const genericRules: RuleSet = {
       // Also conda's "([y]/n)?" and dpkg's "(Y/I/N/O/D/Z) [default=N] ?".
       pattern:
         /[[(]\s*(?:\[?y(?:es)?\]?\s*\/\s*\[?n(?:o)?\]?|\[?n(?:o)?\]?\s*\/\s*\[?y(?:es)?\]?)(?:\s*\/\s*[^\])/]+)*\s*[\])]\s*[:?]?$|\(Y(?:\/[A-Z])+\) \[default=[A-Z]\] \?$|\byes \(y\)\s*\/\s*no \(n\)$|(?:\?\s*|^)\(y\)\s*\(enter\)$|^\[y\/n\]\s.*\?$|\[\(y\)es, \(n\)o\]:?$/i,
+    },
+    {
+      // Questions whose answers are words with their key in brackets: "Run shell command?
+      // (Y)es/(N)o/(D)on't ask again [Yes]:", "Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all [Yes]:".
+      id: 'generic/bracketed-keys',
+      kind: 'permission',
+      where: 'last-line',
+      pattern: /\([A-Z]\)[a-z']+(?:\s[a-z']+)*(?:\s*\/\s*\([A-Z]\)[a-z' ]+)+\s*(?:\[[^\]]*\])?\s*[:?]?$/,
     },
     {
       // git add -p and friends: "(1/1) Stage this hunk [y,n,q,a,d,e,?]?", and with several hunks
@@ -256,6 +289,17 @@ export const genericRules: RuleSet = {
       answer: 'key',
     },
     {
+      // A list of numbered or lettered options (`1. Yes` … `4. No, with feedback`, `a) Accept`,
+      // `b) Reject`) with no cursor drawn on them, above a hint that says how to move and choose:
+      // "↑↓ navigate • Enter select • Esc cancel", "use arrow keys, then Enter to choose".
+      id: 'generic/option-list',
+      kind: 'permission',
+      pattern: OPTION_LIST_HINT,
+      within: 3,
+      requires: [OPTION_FIRST, OPTION_SECOND],
+      answer: 'key',
+    },
+    {
       // The key hints under a dialog or picker: "Enter to select · ↑/↓ to navigate · Esc to cancel",
       // "Press enter to confirm or esc to cancel", "Confirm with Y Enter", "↑↓ navigate  Enter
       // select  ESC reject", "↑↓ select  enter submit  esc dismiss", "(Use Enter to select)".
@@ -296,6 +340,19 @@ export const genericRules: RuleSet = {
       pattern: /^What now>$/,
       requires: [/^\*\*\* Commands \*\*\*$/],
       answer: 'line',
+    },
+    {
+      // A cursor line drawn tight inside two horizontal rules near the bottom (`❯`, `> draft`):
+      // an agent's input box, by its shape alone, so only when the box's bottom edge is right under
+      // the line and no other prompt line is drawn below the box. A message echoed between two
+      // rules in a transcript (aider prints a rule before each prompt) has its reply under it.
+      id: 'generic/input-box',
+      kind: 'stopped',
+      pattern: /^[>❯›](?:\s.*)?$/,
+      above: /^[╭─]─{9,}/,
+      next: /^[╰─]─{9,}/,
+      notBelow: /^[>❯›](?:\s|$)/,
+      within: 5,
     },
     {
       // An input box with nothing typed: its two edges with nothing between them, near the bottom.
