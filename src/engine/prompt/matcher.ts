@@ -180,6 +180,15 @@ function rulesFrom(name: string, sets: readonly RuleSet[]): PromptRules {
 
 export const DEFAULT_RULES: PromptRules = rulesFrom('default', DEFAULT_RULE_SETS);
 
+/**
+ * A pack of the given rule sets, in the order given: for measuring a subset of the rules (the
+ * default sets without one agent's own, to see how the rest judge a screen of an agent they were
+ * not written from).
+ */
+export function packOfSets(name: string, sets: readonly RuleSet[]): PromptRules {
+  return rulesFrom(name, sets);
+}
+
 // ---------------------------------------------------------------------------------------------
 // User patterns
 

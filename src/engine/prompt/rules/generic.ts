@@ -236,6 +236,14 @@ export const genericRules: RuleSet = {
       answer: 'key',
     },
     {
+      // A dialog's choices drawn side by side on one line: "Allow once   Allow always   Reject".
+      id: 'generic/inline-choices',
+      kind: 'permission',
+      pattern: /^(?:[→›❯>]\s*)?(?:Allow|Approve|Accept|Yes)\b[^.]{0,30}?\s{2,}(?:.{0,40}\s{2,})?(?:Reject|Deny|Decline|No)\b/,
+      within: 6,
+      answer: 'key',
+    },
+    {
       // A status line that says it waits for the person: "awaiting user approval.".
       id: 'generic/awaiting-approval',
       kind: 'permission',
@@ -355,6 +363,18 @@ export const genericRules: RuleSet = {
       within: 5,
     },
     {
+      // An agent's input line over its footer of key hints: a draft over "ctrl+p commands" or
+      // "shift+tab to cycle". The footer names keys a person presses at an input; a transcript's
+      // echoed message has the reply under it instead. ("? for shortcuts" is not enough: Codex
+      // shows it under its composer while a reply streams in with no status line.)
+      id: 'generic/input-over-footer',
+      kind: 'stopped',
+      pattern: /^[>❯›](?:\s.*)?$/,
+      within: 4,
+      below: /\bctrl\+p commands\b|· \/ commands\b|\bshift\+tab to (?:cycle|accept)\b/i,
+      notBelow: /^[>❯›](?:\s|$)/,
+    },
+    {
       // An input box with nothing typed: its two edges with nothing between them, near the bottom.
       id: 'generic/empty-input-box',
       kind: 'stopped',
@@ -375,7 +395,7 @@ export const genericRules: RuleSet = {
       id: 'generic/agent-ready',
       kind: 'stopped',
       pattern:
-        /^Ask anything\b|^Type your message\b|\bready for your message\b|(?:^|\s)● Ready(?:\s|─|$)|^How can I help(?: you)? today\?$|^press enter to send the message\b/i,
+        /^(?:[>❯›]\s+)?(?:Ask anything|Type your message)\b|\bready for your message\b|(?:^|\s)● Ready(?:\s|─|$)|^How can I help(?: you)? today\?$|^press enter to send the message\b/i,
       within: 4,
       raw: false,
     },
