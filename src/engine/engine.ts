@@ -45,6 +45,8 @@ export interface EngineOptions {
    * told (see tty-output.ts: this machine's panes only); a pane's quiet time then starts no later.
    */
   readonly terminalUse?: (pid: number) => number | null;
+  /** The child command a pane's foreground job runs, or null (see prompt/process-work.ts), where that can be told. */
+  readonly processWork?: (pane: PaneInfo) => string | null;
 }
 
 /** Where agent hook calls enter the engine (the HTTP hook receiver calls it). */
@@ -121,6 +123,7 @@ class HostEngine {
    */
   private still: { readonly from: number; until: number | null } | null = null;
   private readonly terminalUse: ((pid: number) => number | null) | null;
+  private readonly processWork: EngineOptions['processWork'];
 
   constructor(options: EngineOptions) {
     const { settings, tmux } = options;
@@ -132,6 +135,7 @@ class HostEngine {
     this.host = spec.name;
     this.remote = spec.ssh !== null;
     this.terminalUse = options.terminalUse ?? null;
+    this.processWork = options.processWork;
     const scope: ScopeOptions = { optIn: settings.optIn, prefix: settings.prefix, selfPaneId: options.selfPaneId ?? null };
     this.machine = { quietThresholdMs: settings.quietThresholdMs, hookGraceMs: settings.hookGraceMs, hookPermissionTtlMs: settings.hookPermissionTtlMs };
     this.context = { host: spec.name, scope, machine: this.machine, rules: options.rules ?? DEFAULT_RULES, previewLines: settings.previewLines };
@@ -275,7 +279,7 @@ class HostEngine {
     this.health.answered(now);
     this.offline = [];
     const panes = output.panes.map((pane) => this.skew.toLocal(pane));
-    const listing = { panes, screens: output.screens, chosen, requestedAt, now, wallNow, cycle: this.cycle, usedBy: this.terminalUseOfNew(panes) };
+    const listing = { panes, screens: output.screens, chosen, requestedAt, now, wallNow, cycle: this.cycle, usedBy: this.terminalUseOfNew(panes), workOf: this.processWork };
     const step = pollStep(this.entries, listing, { ...this.context, skew: this.skew.value });
     this.entries = step.entries;
     this.still = { from: now, until: null };
