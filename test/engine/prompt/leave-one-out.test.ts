@@ -156,7 +156,7 @@ describe('leave one agent out', () => {
     }
   });
 
-  it("the peers' cases of those agents, each judged without its agent's rules: 85 % right, no new false stuck", () => {
+  it("the peers' cases of those agents, each judged without its agent's rules: 90 % right, no new false stuck", () => {
     const packs = new Map<string, PromptRules>();
     const cases = readPeerCases().filter((c) => FAMILY[PEER_TOOL[c.tool] ?? c.tool] !== undefined);
     const judged = cases.map((c) => {
@@ -168,6 +168,6 @@ describe('leave one agent out', () => {
     expect(judged.length).toBeGreaterThan(250);
     expect(judged.filter((j) => j.falseStuck).map((j) => j.ref)).toEqual(Object.keys(PEER_FALSE_STUCK_KNOWN));
     const right = judged.filter((j) => j.agrees).length;
-    expect(right / judged.length, `${right}/${judged.length}`).toBeGreaterThanOrEqual(0.85);
+    expect(right / judged.length, `${right}/${judged.length}`).toBeGreaterThanOrEqual(0.9);
   });
 });

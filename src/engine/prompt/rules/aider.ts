@@ -27,6 +27,10 @@ export const aiderRules: RuleSet = {
       id: 'aider/mode-draft',
       kind: 'stopped',
       where: 'last-line',
+      // A command that runs a program (`/run sleep 60`, `!make`, `/test`) stays on the last line,
+      // unchanged, while it runs silently: sent, it reads exactly as a draft would. Nobody leaves
+      // one unsent, so it is taken as running (the process tree says so too, see process-work.ts).
+      unless: /^[\w -]+> (?:\/(?:run|test|lint|git)\b|!)/,
       pattern: /^(?:(?:architect|ask|code|help|context|diff|whole|udiff|diff-fenced|editor-diff|editor-whole|patch)(?: multi)?|multi)> \S/,
     },
     {

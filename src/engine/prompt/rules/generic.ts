@@ -74,7 +74,7 @@ export const genericRules: RuleSet = {
       // startup tip ("● Tip Press escape to stop the AI mid-response", under Kilo Code's idle input).
       id: 'generic/interrupt-hint',
       kind: 'busy',
-      pattern: /\b(?:esc|escape) to (?:interrupt|stop)\b|\b(?:ctrl\+c|ctrl-c|\^C) to (?:interrupt|stop|cancel|abort)\b/i,
+      pattern: /\b(?:esc|escape) to (?:interrupt|stop)\b|\besc interrupt\b(?!\s*·)|\b(?:ctrl\+c|ctrl-c|\^C) to (?:interrupt|stop|cancel|abort)\b/i,
       unless: /^[-*] |\benter to (?:select|submit|confirm)\b|^(?:[●•]\s*)?Tip\b:?\s/i,
       within: BUSY_REGION_LINES,
       notBelow: TURN_END,
@@ -114,11 +114,11 @@ export const genericRules: RuleSet = {
     },
     {
       // A spinner glyph before one word in -ing and an ellipsis, the way agents show a turn at
-      // work: "✽ Tempering…", "· Misting…", "✢ Channelling… (2m 54s)". The summary left after
+      // work: "✽ Tempering…", "· Sautéing…", "● Pondering…", "✢ Channelling… (2m 54s)". The summary left after
       // the turn ("✻ Worked for 1m 2s") has no ellipsis, and a reply under it ends the turn.
       id: 'generic/spinner-word',
       kind: 'busy',
-      pattern: /^[·*✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿❀❁❂❃❇❈❉❊❋✤✥✦✧⠁-⣿◐◓◑◒]\s+[A-Z][a-z]+ing(?:…|\.{3})(?:\s*\([^()]*\))?$/,
+      pattern: /^[·*●✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿❀❁❂❃❇❈❉❊❋✤✥✦✧⠁-⣿◐◓◑◒]\s+\p{Lu}\p{Ll}+ing(?:…|\.{3})(?:\s*\([^()]*\))?$/u,
       within: 8,
       notBelow: TURN_END,
     },
@@ -137,7 +137,7 @@ export const genericRules: RuleSet = {
       id: 'generic/status-word',
       kind: 'busy',
       pattern:
-        /^(?:thinking|reasoning|pondering|analy[sz]ing|computing|processing|generating|working|executing)\b(?:\s+[\w./'-]+){0,3}\s*(?:\.{3}|…)?$|^waiting for (?:a |the )?response\b[\w ]{0,30}$/i,
+        /^(?:thinking|reasoning|pondering|analy[sz]ing|computing|processing|generating|working|executing)\b(?:\s+[\w./'-]+){0,3}\s*(?:\.{3}|…)?$|^waiting for (?:a |the )?(?:tool )?response\b[\w .…]{0,30}$/i,
       within: 1,
     },
     {
@@ -172,6 +172,15 @@ export const genericRules: RuleSet = {
       kind: 'permission',
       where: 'last-line',
       pattern: /\([A-Z]\)[a-z']+(?:\s[a-z']+)*(?:\s*\/\s*\([A-Z]\)[a-z' ]+)+\s*(?:\[[^\]]*\])?\s*[:?]?$/,
+    },
+    {
+      // The same question wrapped on a narrow pane: "… (Y)es/(N)o [Y" over "es]:", or
+      // "… (Y)es/(N)o/(D)on't ask" over "again [Yes]:".
+      id: 'generic/bracketed-keys-wrapped',
+      kind: 'permission',
+      where: 'last-line',
+      pattern: /^[\w' /()]{0,30}(?:\[[^\]]*)?\]?:$/,
+      above: /\([A-Z]\)[a-z']+\s*\/\s*\(?[A-Z]?/,
     },
     {
       // git add -p and friends: "(1/1) Stage this hunk [y,n,q,a,d,e,?]?", and with several hunks
@@ -241,6 +250,15 @@ export const genericRules: RuleSet = {
       kind: 'permission',
       pattern: /^(?:[→›❯>]\s*)?(?:Allow|Approve|Accept|Yes)\b[^.]{0,30}?\s{2,}(?:.{0,40}\s{2,})?(?:Reject|Deny|Decline|No)\b/,
       within: 6,
+      answer: 'key',
+    },
+    {
+      // A dialog that says which key approves: "Press Enter to allow, Esc to deny" under
+      // "△ Permission required".
+      id: 'generic/enter-to-allow',
+      kind: 'permission',
+      pattern: /^press enter to (?:allow|approve|accept|confirm)\b/i,
+      within: 3,
       answer: 'key',
     },
     {
@@ -383,11 +401,12 @@ export const genericRules: RuleSet = {
       within: 4,
     },
     {
-      // Other agents' idle prompts: `codex>`, `gemini>`, `droid>`, `copilot>`, and hermes' `⚡`.
+      // Other agents' idle prompts: `codex>`, `gemini>`, `droid>`, `copilot>`, hermes' `⚡`, and a
+      // bare `›` (no shell or REPL draws one alone).
       id: 'generic/agent-prompt',
       kind: 'stopped',
       where: 'last-line',
-      pattern: /^(?:codex|gemini|droid|copilot|pi|qwen|opencode|cline|amp|kilo|auggie|cursor|goose|crush|kimi)>$|^⚡$/,
+      pattern: /^(?:codex|gemini|droid|copilot|pi|qwen|opencode|cline|amp|kilo|auggie|cursor|goose|crush|kimi)>$|^[⚡›]$/,
     },
     {
       // An agent's empty input and its placeholder or ready line: "Ask anything", "Type your
