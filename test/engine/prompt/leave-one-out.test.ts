@@ -6,7 +6,7 @@
 // right verdicts may not fall below its floor.
 
 import { describe, expect, it } from 'vitest';
-import { kindOf, readHandWritten, readRecorded } from '../../../scripts/agents/accuracy.mjs';
+import { kindOf, readExceptions, readHandWritten, readRecorded } from '../../../scripts/agents/accuracy.mjs';
 import { expandFrames, readFilms } from '../../../scripts/agents/films.mjs';
 import { isFalseStuck, readPeerCases } from '../../../scripts/agents/peer-check.mjs';
 import { RECORDED_DIR } from '../../../scripts/agents/recorded-fixtures.mjs';
@@ -48,15 +48,15 @@ const PEER_FALSE_STUCK_KNOWN: Readonly<Record<string, string>> = {
  * should do (its idle input, its menus). Raise a floor when a general rule wins screens back.
  */
 const FLOOR: Readonly<Record<string, number>> = {
-  'claude-code': 0.8,
-  codex: 0.29,
-  'gemini-cli': 0.8,
-  'qwen-code': 0.8,
-  opencode: 0.29,
-  kilo: 0.27,
-  pi: 0.76,
+  'claude-code': 0.82,
+  codex: 0.34,
+  'gemini-cli': 0.81,
+  'qwen-code': 0.81,
+  opencode: 0.38,
+  kilo: 0.36,
+  pi: 0.77,
   copilot: 1,
-  aider: 0.25,
+  aider: 0.72,
 };
 
 /** How long after a filmed wait was drawn it may take to settle (a box that loses its scroll bar). */
@@ -84,13 +84,16 @@ function packWithout(tool: string): PromptRules {
   );
 }
 
+/** Screens the screen alone cannot tell (exceptions.json): right when they get the verdict given there. */
+const EXCEPTED = new Map(readExceptions().map((e) => [e.file, e.verdict]));
+
 function gradeScreens(tool: string, rules: PromptRules): Graded[] {
   const screens = [...readRecorded(), ...readHandWritten()].filter((f) => f.tool === tool);
   return screens.map((f) => {
     const kind = kindOf(classifyScreen(f.lines, rules, f.context));
     return {
       file: f.file,
-      right: kind === f.label,
+      right: kind === (EXCEPTED.get(f.file) ?? f.label),
       falseStuck: (f.label === 'busy' || f.label === 'none') && isPrompt(kind),
       got: kind,
     };

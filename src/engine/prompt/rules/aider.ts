@@ -1,5 +1,6 @@
-// aider: the input prompt (`> `, or the mode's name: `architect> `, `ask> `, `multi> `) with a draft or not, and the
-// "Waiting for LLM [──≡=───]" scanner.
+// aider: the input prompt (`> `, or the mode's name: `architect> `, `ask> `, `multi> `) with a
+// draft or not, and its scanner ("█░   Waiting for openai/gpt-5"; in older releases "Waiting for
+// LLM [──≡=───]").
 
 import type { RuleSet } from '../rule.js';
 
@@ -9,6 +10,14 @@ const AIDER_CONTEXT = /^(?:Aider v\d|Main model: |Weak model: |Git repo: |Repo-m
 export const aiderRules: RuleSet = {
   tool: 'aider',
   rules: [
+    {
+      // Its scanner, two cells bouncing in a ten-cell field before what it waits on:
+      // "█░         Waiting for openai/gpt-5", "   ░█      Updating repo map" (`#=` without unicode).
+      id: 'aider/scanner',
+      kind: 'busy',
+      pattern: /^(?:█░|░█|#=|=#)\s+[A-Z][a-z]+\b/,
+      within: 2,
+    },
     {
       id: 'aider/waiting',
       kind: 'busy',

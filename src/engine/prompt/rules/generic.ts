@@ -409,6 +409,16 @@ export const genericRules: RuleSet = {
       pattern: /^(?:codex|gemini|droid|copilot|pi|qwen|opencode|cline|amp|kilo|auggie|cursor|goose|crush|kimi)>$|^[⚡›]$/,
     },
     {
+      // A one-word prompt, bare, right under a horizontal rule on the last line: an agent that
+      // draws a rule before each prompt (aider's `diff>`, `ask>`). With text after it, it could
+      // be a command sent and still running silently, so only bare.
+      id: 'generic/word-prompt-under-rule',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^[a-z][\w-]{0,20}(?: multi)?>$/,
+      above: /^─{10,}$/,
+    },
+    {
       // An agent's empty input and its placeholder or ready line: "Ask anything", "Type your
       // message", "Cline is ready for your message...", a "● Ready" footer, "How can I help today?".
       id: 'generic/agent-ready',
