@@ -10,7 +10,7 @@
 // and parseProcessTable reads its answer. Every field is treated as hostile: a line that is not
 // the expected shape is skipped, names are only matched, never run.
 
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { isShell } from '../shells.js';
 import type { PromptVerdict } from '../types.js';
 
@@ -163,24 +163,16 @@ function readStat(pid: number, bootTicksNow: number, ticksPerS: number): Process
   }
 }
 
+/**
+ * A process's children, as its main thread lists them: agents start commands from it (Node's
+ * child_process and Python's subprocess do), and one read is cheaper than one per thread.
+ */
 function childPids(pid: number): number[] {
-  const out: number[] = [];
   try {
-    // Children are listed per thread: a child forked from any of the process's threads.
-    const tasks = readdirTasks(pid);
-    for (const task of tasks) {
-      const text = readFileSync(`/proc/${pid}/task/${task}/children`, 'latin1');
-      for (const word of text.split(' ')) if (/^\d+$/.test(word)) out.push(Number(word));
-    }
-  } catch {
+    const text = readFileSync(`/proc/${pid}/task/${pid}/children`, 'latin1');
+    const out: number[] = [];
+    for (const word of text.split(' ')) if (/^\d+$/.test(word)) out.push(Number(word));
     return out;
-  }
-  return out;
-}
-
-function readdirTasks(pid: number): string[] {
-  try {
-    return readdirSync(`/proc/${pid}/task`);
   } catch {
     return [];
   }
