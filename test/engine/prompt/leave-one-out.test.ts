@@ -48,10 +48,10 @@ const PEER_FALSE_STUCK_KNOWN: Readonly<Record<string, string>> = {
  * should do (its idle input, its menus). Raise a floor when a general rule wins screens back.
  */
 const FLOOR: Readonly<Record<string, number>> = {
-  'claude-code': 0.82,
+  'claude-code': 0.88,
   codex: 0.34,
-  'gemini-cli': 0.81,
-  'qwen-code': 0.81,
+  'gemini-cli': 0.89,
+  'qwen-code': 0.86,
   opencode: 0.38,
   kilo: 0.36,
   pi: 0.77,

@@ -158,6 +158,16 @@ export const genericRules: RuleSet = {
       notBelow: TURN_END,
     },
     {
+      // A panel the person opened, whose footer offers to close it: "←/→ to switch · Esc to
+      // close", "(Press Esc to close)", "? / esc close". Closing is no answer to an approval, so it
+      // is a menu (dialogs that ask say "esc to cancel", "esc back" or "reject").
+      id: 'generic/closable-panel',
+      kind: 'stopped',
+      menu: true,
+      pattern: /(?:^|[·,(|]\s*|\s{2,})(?:press )?esc(?:ape)? (?:to )?close\)?$/i,
+      within: 3,
+    },
+    {
       id: 'generic/yes-no',
       kind: 'permission',
       where: 'last-line',
