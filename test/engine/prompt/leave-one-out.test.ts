@@ -48,9 +48,9 @@ const PEER_FALSE_STUCK_KNOWN: Readonly<Record<string, string>> = {
  * should do (its idle input, its menus). Raise a floor when a general rule wins screens back.
  */
 const FLOOR: Readonly<Record<string, number>> = {
-  'claude-code': 0.88,
+  'claude-code': 0.91,
   codex: 0.34,
-  'gemini-cli': 0.89,
+  'gemini-cli': 0.93,
   'qwen-code': 0.86,
   opencode: 0.38,
   kilo: 0.36,

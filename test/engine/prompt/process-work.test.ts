@@ -215,8 +215,9 @@ describe('process tree of a real pane', () => {
     // A command asked for later than the agent's own start-up.
     await new Promise((r) => setTimeout(r, (STARTED_WITH_AGENT_S + 1) * 1000));
     await server.tmux('send-keys', '-t', pane, 'run', 'Enter');
-    await waitUntil(() => localForegroundChild({ pid, dead: false }) !== null, 5000, 'the child command');
-    expect(localForegroundChild({ pid, dead: false })).toBe('sleep 4');
+    // Named once it runs `sleep` (for a moment after the fork it is a copy of the agent, started
+    // just now, so work as well).
+    await waitUntil(() => localForegroundChild({ pid, dead: false }) === 'sleep 4', 5000, 'the child command');
     // Once it has ended (a zombie the agent has not reaped counts as ended), the pane is idle again.
     await waitUntil(() => localForegroundChild({ pid, dead: false }) === null, 10_000, 'the child to end');
   }, 30_000);

@@ -159,12 +159,14 @@ export const genericRules: RuleSet = {
     },
     {
       // A panel the person opened, whose footer offers to close it: "←/→ to switch · Esc to
-      // close", "(Press Esc to close)", "? / esc close". Closing is no answer to an approval, so it
-      // is a menu (dialogs that ask say "esc to cancel", "esc back" or "reject").
+      // close", "(Press Esc to close)", "? / esc close", "↓ to navigate · Esc to go back". Closing is
+      // no answer to an approval, so it is a menu (dialogs that ask say "esc to cancel", "esc back"
+      // or "reject", or name Enter beside it).
       id: 'generic/closable-panel',
       kind: 'stopped',
       menu: true,
-      pattern: /(?:^|[·,(|]\s*|\s{2,})(?:press )?esc(?:ape)? (?:to )?close\)?$/i,
+      // "Press enter to confirm or esc to go back" is a dialog's: going back beside Enter is not.
+      pattern: /(?:^|[·,(|]\s*|\s{2,})(?:press )?esc(?:ape)? (?:to )?close\)?$|^(?!.*\benter\b)(?:.*·\s*)?esc to go back$/i,
       within: 3,
     },
     {
@@ -400,6 +402,15 @@ export const genericRules: RuleSet = {
       pattern: /^[>❯›](?:\s.*)?$/,
       within: 4,
       below: /\bctrl\+p commands\b|· \/ commands\b|\bshift\+tab to (?:cycle|accept)\b/i,
+      notBelow: /^[>❯›](?:\s|$)/,
+    },
+    {
+      // An agent's input line right under its mode line: "Shift+Tab to accept edits" over "> draft".
+      id: 'generic/input-under-mode-hint',
+      kind: 'stopped',
+      pattern: /^[>❯›](?:\s.*)?$/,
+      above: /\bshift\+tab to (?:cycle|accept)\b/i,
+      within: 4,
       notBelow: /^[>❯›](?:\s|$)/,
     },
     {
