@@ -79,6 +79,13 @@ function programOf(args: string): string {
   return first.slice(first.lastIndexOf('/') + 1);
 }
 
+/** The script an interpreter runs (`node /usr/lib/gemini/cli.js` → that path), or null. */
+function scriptOf(args: string): string | null {
+  const words = args.trim().split(/\s+/);
+  for (const word of words.slice(1, 4)) if (word.includes('/') && !word.startsWith('-')) return word;
+  return null;
+}
+
 /**
  * The command the pane's foreground job runs as a child, or null. `panePid` is the pane's first
  * process (tmux `#{pane_pid}`). The foreground job is the terminal's foreground process group
@@ -112,6 +119,9 @@ export function foregroundChildCommand(rows: readonly ProcessRow[], panePid: num
   for (const row of tree)
     if (row.pgid === pane.tpgid && !row.ended && (leader === null || row.ageS > leader.ageS)) leader = row;
   if (leader === null || isShell(programOf(leader.args))) return null;
+  // The agent run again (Gemini CLI starts itself anew, with more memory, after its first-run
+  // questions): a child running the leader's own script is the agent, not a command.
+  const script = scriptOf(leader.args);
   // Its live descendants, a helper's whole subtree left out.
   const walk = [...(children.get(leader.pid) ?? [])];
   const visited = new Set<number>([leader.pid]);
@@ -120,9 +130,10 @@ export function foregroundChildCommand(rows: readonly ProcessRow[], panePid: num
     if (visited.has(child.pid)) continue;
     visited.add(child.pid);
     if (HELPER.test(child.args)) continue;
-    if (!child.ended && leader.ageS - child.ageS > STARTED_WITH_AGENT_S) return child.args;
-    // A process started with the leader may be a helper's launcher (`npm exec`): its children
-    // count only if they came later.
+    const itself = script !== null && child.args.includes(script);
+    if (!child.ended && !itself && leader.ageS - child.ageS > STARTED_WITH_AGENT_S) return child.args;
+    // A process started with the leader (a helper's launcher, `npm exec`) or the agent run again:
+    // its children count only if they came later.
     walk.push(...(children.get(child.pid) ?? []));
   }
   return null;

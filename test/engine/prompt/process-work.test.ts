@@ -94,6 +94,20 @@ function generatePane(rng: Rng, base: number): Generated {
     const pid = next++;
     rows.push({ pid, ppid: shell, pgid: pid, tpgid, ageS: rng.int(agentAge), ended: false, args: hostileArgs(rng) });
   }
+  // The agent started again, later, by itself (its own script in its command line): not work.
+  if (rng.int(3) === 0) {
+    const script = `/opt/agent-${rng.int(100)}/cli.js`;
+    rows[1] = { ...rows[1]!, args: `node ${script}` };
+    rows.push({
+      pid: next++,
+      ppid: agent,
+      pgid: agent,
+      tpgid,
+      ageS: rng.int(agentAge),
+      ended: false,
+      args: `/usr/bin/node --max-old-space-size=4096 ${script}`,
+    });
+  }
   let expected: string | null = null;
   if (!shellInFront && agentAge > STARTED_WITH_AGENT_S + 2 && rng.int(2) === 0) {
     const ended = rng.int(4) === 0;
