@@ -56,7 +56,7 @@ export const COVERED_AGENTS = [
     offline: 'first run only: asks for a key or a Continue sign-in',
   },
   { tool: 'auggie', name: 'Auggie', peers: [], offline: 'no: needs an Augment sign-in (browser); first run recorded' },
-  { tool: 'aider', name: 'aider', peers: [], offline: 'not recorded (Python); hand-written screens' },
+  { tool: 'aider', name: 'aider', peers: [], offline: 'yes, from its source with local Python packages and stand-ins for the missing ones (`scripts/agents/aider/record-aider.mjs`, apart from `npm run record:agents`)' },
   {
     tool: 'cursor',
     name: 'Cursor CLI',

@@ -15,6 +15,7 @@ import { removeStaleControlDirs } from '../engine/tmux/transport.js';
 import { combineEngines, type HostsEngine } from '../engine/hosts-engine.js';
 import { processAlive } from '../engine/process-alive.js';
 import { startStatusWriter } from '../engine/status-writer.js';
+import { localForegroundChild } from '../engine/prompt/process-work.js';
 import { ttyUsedBy } from '../engine/tty-output.js';
 import { namedSocketPath, socketPathFromTmuxEnv } from '../engine/tmux/socket.js';
 import { LOCAL_HOST, type HostSpec, type TmuxSocket } from '../engine/types.js';
@@ -132,7 +133,7 @@ export async function setupEngine(
   hosts.set(LOCAL_HOST, {
     spec: localHost(tmux.socket),
     tmux,
-    engine: createEngine({ settings: slices.engine, tmux, selfPaneId: self, rules, terminalUse: ttyUsedBy }),
+    engine: createEngine({ settings: slices.engine, tmux, selfPaneId: self, rules, terminalUse: ttyUsedBy, processWork: localForegroundChild }),
   });
   for (const spec of slices.hosts.hosts) {
     const remote = openTmux(spec, { persistent });

@@ -47,6 +47,8 @@ export interface EngineOptions {
    * told (see tty-output.ts: this machine's panes only); a pane's quiet time then starts no later.
    */
   readonly terminalUse?: (pid: number) => number | null;
+  /** The child command a pane's foreground job runs, or null (see prompt/process-work.ts), where that can be told. */
+  readonly processWork?: (pane: PaneInfo) => string | null;
 }
 
 /** Where agent hook calls enter the engine (the HTTP hook receiver calls it). */
@@ -127,6 +129,7 @@ class HostEngine {
   private readonly terminalUse: ((pid: number) => number | null) | null;
   /** The panes a person looked at, as of the last cycle that asked (see lookedAt). */
   private looked: ReadonlySet<string> = new Set();
+  private readonly processWork: EngineOptions['processWork'];
 
   constructor(options: EngineOptions) {
     const { settings, tmux } = options;
@@ -138,6 +141,7 @@ class HostEngine {
     this.host = spec.name;
     this.remote = spec.ssh !== null;
     this.terminalUse = options.terminalUse ?? null;
+    this.processWork = options.processWork;
     const scope: ScopeOptions = { optIn: settings.optIn, prefix: settings.prefix, selfPaneId: options.selfPaneId ?? null };
     this.machine = { quietThresholdMs: settings.quietThresholdMs, hookGraceMs: settings.hookGraceMs, hookPermissionTtlMs: settings.hookPermissionTtlMs };
     this.context = { host: spec.name, scope, machine: this.machine, rules: options.rules ?? DEFAULT_RULES, previewLines: settings.previewLines };
@@ -285,7 +289,7 @@ class HostEngine {
     this.health.answered(now);
     this.offline = [];
     const panes = output.panes.map((pane) => this.skew.toLocal(pane));
-    const listing = { panes, screens: output.screens, chosen, requestedAt, now, wallNow, cycle: this.cycle, usedBy: this.terminalUseOfNew(panes), looked: this.looked };
+    const listing = { panes, screens: output.screens, chosen, requestedAt, now, wallNow, cycle: this.cycle, usedBy: this.terminalUseOfNew(panes), looked: this.looked, workOf: this.processWork };
     const step = pollStep(this.entries, listing, { ...this.context, skew: this.skew.value });
     this.entries = step.entries;
     this.still = { from: now, until: null };

@@ -6,6 +6,7 @@ import { outputEndedBy, silentSince, type LastCapture } from '../capture-gate.js
 import { agentExited, decodeHookRecord, hookRecordEvent } from '../hooks/hook-record.js';
 import { end, observe, register, stillUntil, type MachineConfig, type PaneTrack } from '../pane-machine.js';
 import { classifyScreen, type PromptRules } from '../prompt/matcher.js';
+import { withProcessWork } from '../prompt/process-work.js';
 import { quietSinceFromRecord } from '../quiet-record.js';
 import { contentHash } from '../screen-content.js';
 import { readLines } from '../screen-hash.js';
@@ -72,6 +73,11 @@ export interface PollListing {
   readonly usedBy?: ReadonlyMap<string, number>;
   /** The panes a person looks at now: shown by an attached client they used recently (engine clock time of the look). */
   readonly looked?: ReadonlySet<string>;
+  /**
+   * The child command a pane's foreground job runs, or null (see prompt/process-work.ts); asked
+   * only about panes whose screen looks idle, where it is known at all.
+   */
+  readonly workOf?: ((pane: PaneInfo) => string | null) | undefined;
 }
 
 export interface StepContext {
@@ -179,8 +185,10 @@ function updatePane(entry: PaneEntry, pane: PaneInfo, known: boolean, listing: P
   const text = listing.screens.get(pane.paneId);
   if (text === undefined) {
     // Left out on purpose: the screen is the one seen last time, and quiet time still counts.
-    const { hash, contentHash: content, verdict } = current.track;
-    if (listing.chosen !== null && !listing.chosen.has(pane.paneId) && hash !== null && verdict !== null) {
+    const { hash, contentHash: content } = current.track;
+    const seen = current.screen?.verdict ?? current.track.verdict;
+    if (listing.chosen !== null && !listing.chosen.has(pane.paneId) && hash !== null && seen !== null) {
+      const verdict = withProcessWork(seen, pane, listing.workOf);
       const step = observe(current.track, { hash, contentHash: content, verdict }, listing.now, context.machine);
       events.push(...step.events);
       if (step.track !== current.track) current = { ...current, track: step.track };
@@ -234,7 +242,8 @@ function observeScreen(entry: PaneEntry, pane: PaneInfo, text: string, listing: 
   const before = entry.screen;
   const previous = entry.captured;
   const screen = readScreen(before, text, pane.alternateOn, context.rules);
-  const { lines, hash, verdict } = screen;
+  const { lines, hash } = screen;
+  const verdict = withProcessWork(screen.verdict, pane, listing.workOf);
   const changed = before !== null && before.hash !== hash;
   // Quiet time starts when the output ended, not when this capture found it (a pane followed at a
   // steady pace is captured late): moved from tmux's wall-clock stamp to the engine's clock.

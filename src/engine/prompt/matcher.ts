@@ -18,7 +18,7 @@ import stripAnsi from 'strip-ansi';
 import { ConfigError } from '../config.js';
 import type { AnswerKind, PromptVerdict } from '../types.js';
 import { answerFor } from './answers.js';
-import { BUSY_REGION_LINES, type PromptRule, type RuleKind, type RuleSet } from './rule.js';
+import { BUSY_REGION_LINES, LIVE_WORK_LINES, type PromptRule, type RuleKind, type RuleSet } from './rule.js';
 import { aiderRules } from './rules/aider.js';
 import { claudeCodeRules } from './rules/claude-code.js';
 import { codexRules } from './rules/codex.js';
@@ -80,11 +80,13 @@ interface CompiledRule {
   readonly notAbove: RegExp | null;
   readonly unless: RegExp | null;
   readonly below: RegExp | null;
+  readonly next: RegExp | null;
   readonly notBelow: RegExp | null;
   readonly answer: AnswerKind;
   readonly options: readonly string[] | undefined;
   readonly alternateScreenOnly: boolean;
   readonly menu: boolean;
+  readonly yieldsToWork: boolean;
 }
 
 /** The compiled rules, sorted by what the matcher tries them for. */
@@ -142,11 +144,13 @@ function compile(sets: readonly RuleSet[]): {
         notAbove: rule.notAbove ?? null,
         unless: rule.unless ?? null,
         below: rule.below ?? null,
+        next: rule.next ?? null,
         notBelow: rule.notBelow ?? null,
         answer: rule.answer ?? (rule.kind === 'permission' && !lastLineOnly ? 'key' : 'line'),
         options: rule.options,
         alternateScreenOnly: rule.alternateScreen ?? false,
         menu: rule.menu ?? false,
+        yieldsToWork: rule.yieldsToWork ?? false,
       });
     }
   }
@@ -175,6 +179,15 @@ function rulesFrom(name: string, sets: readonly RuleSet[]): PromptRules {
 }
 
 export const DEFAULT_RULES: PromptRules = rulesFrom('default', DEFAULT_RULE_SETS);
+
+/**
+ * A pack of the given rule sets, in the order given: for measuring a subset of the rules (the
+ * default sets without one agent's own, to see how the rest judge a screen of an agent they were
+ * not written from).
+ */
+export function packOfSets(name: string, sets: readonly RuleSet[]): PromptRules {
+  return rulesFrom(name, sets);
+}
 
 // ---------------------------------------------------------------------------------------------
 // User patterns
@@ -338,6 +351,7 @@ function matchesAt(rule: CompiledRule, region: readonly RegionLine[], index: num
   if (rule.above && !(index > 0 && rule.above.test(region[index - 1]!.inner))) return false;
   if (rule.notAbove && index > 0 && rule.notAbove.test(region[index - 1]!.inner)) return false;
   if (rule.below && !someLine(region, rule.below, index + 1)) return false;
+  if (rule.next && !(index + 1 < region.length && rule.next.test(region[index + 1]!.inner))) return false;
   if (rule.notBelow && someLine(region, rule.notBelow, index + 1)) return false;
   // Context comes from the rule's own region: a prompt rule does not look past REGION_LINES.
   const top = rule.kind === 'busy' ? 0 : Math.max(0, region.length - REGION_LINES);
@@ -433,7 +447,9 @@ function choosePrompt(rules: RuleLists, region: readonly RegionLine[]): Match | 
  */
 function outranksBusy(prompt: Match, busy: Match): boolean {
   // Full-screen agents draw on the alternate screen too: there a busy line keeps its veto.
-  if (prompt.rule.lastLineOnly && !prompt.rule.alternateScreenOnly) return true;
+  // A bare prompt glyph right under a live-work line is the working agent's cursor.
+  if (prompt.rule.lastLineOnly && !prompt.rule.alternateScreenOnly)
+    return !(prompt.rule.yieldsToWork && prompt.index - busy.index <= LIVE_WORK_LINES);
   return prompt.rule.kind === 'permission' && prompt.index > busy.index;
 }
 

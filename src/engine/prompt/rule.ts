@@ -40,6 +40,11 @@ export interface PromptRule {
   readonly notAbove?: RegExp;
   /** Some line below must match (e.g. the bottom border of an input box). */
   readonly below?: RegExp;
+  /**
+   * The non-empty line right below must match: a box drawn tight around the line (an input box's
+   * bottom edge), where `below` would also take a rule drawn further down for something else.
+   */
+  readonly next?: RegExp;
   /** No line below may match (e.g. the summary line an agent prints when its turn is over). */
   readonly notBelow?: RegExp;
   /**
@@ -62,7 +67,16 @@ export interface PromptRule {
    * (a pager, an editor) runs. For screens that plain output could also show.
    */
   readonly alternateScreen?: boolean;
+  /**
+   * A bare prompt glyph on the last line (`❯`, `>`) that any program may draw: a live-work line (a
+   * busy rule's match) within LIVE_WORK_LINES lines above it outranks it. An agent draws its cursor
+   * under its spinner while it works; a shell prompt after a program quit has its own context.
+   */
+  readonly yieldsToWork?: boolean;
 }
+
+/** How close above a bare prompt (`yieldsToWork`) a live-work line must be to outrank it. */
+export const LIVE_WORK_LINES = 3;
 
 /** One tool's rules. The tool name becomes the verdict's `tool`. */
 export interface RuleSet {

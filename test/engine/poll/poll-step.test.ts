@@ -69,6 +69,48 @@ describe('pollStep over generated runs of listings', () => {
     });
   }
 
+  it('keeps an idle-looking pane unstuck while its foreground job runs a child command, captured or not, and stuck once it ends', () => {
+    const idle = 'Tokens: 1.1k sent, 12 received.\n' + '-'.repeat(40) + '\n> /run sleep 20\n' + '-'.repeat(40) + '\n>';
+    let running = true;
+    const workOf = (p: PaneInfo) => (running && p.paneId === '%1' ? 'sleep 20' : null);
+    const first: PollListing = {
+      panes: [pane(1)],
+      screens: new Map([['%1', idle]]),
+      chosen: new Set(['%1']),
+      requestedAt: 0,
+      now: 0,
+      wallNow: 0,
+      cycle: 1,
+      workOf,
+    };
+    let entries = pollStep(new Map(), first, context).entries;
+    const stuck: number[] = [];
+    for (let t = 1_000; t <= 40_000; t += 1_000) {
+      if (t === 25_000) running = false;
+      // Every third cycle captures the (same) screen again; the others leave it out.
+      const captured = t % 3_000 === 0;
+      const listing: PollListing = {
+        ...first,
+        screens: captured ? new Map([['%1', idle]]) : new Map(),
+        chosen: captured ? new Set(['%1']) : new Set(),
+        requestedAt: t,
+        now: t,
+        wallNow: t,
+        cycle: 1 + t / 1000,
+      };
+      const result = pollStep(entries, listing, context);
+      entries = result.entries;
+      for (const event of result.events) if (event.type === 'stuck') stuck.push(t);
+      if (t < 25_000)
+        expect(entries.get('%1')!.track.verdict, `at ${t}`).toMatchObject({
+          busy: true,
+          rule: 'process/foreground-child',
+        });
+    }
+    expect(stuck.length).toBe(1);
+    expect(stuck[0]).toBeGreaterThanOrEqual(25_000);
+  });
+
   it('marks a pane left out of the captures stuck once its quiet time passes, with no capture at all', () => {
     const first: PollListing = { panes: [pane(1)], screens: new Map([['%1', 'Deploy? [y/N] ']]), chosen: new Set(['%1']), requestedAt: 0, now: 0, wallNow: 0, cycle: 1 };
     let entries = pollStep(new Map(), first, context).entries;

@@ -66,9 +66,14 @@ describe('classifyScreen', () => {
     });
   });
 
-  it('reads Claude Code input padded with a no-break space', () => {
-    const screen = ['─'.repeat(40), '❯\u00a0', '─'.repeat(40)];
-    expect(classifyScreen(screen)).toMatchObject({ prompt: true, reason: 'stopped', tool: 'claude-code' });
+  it('reads an input box padded with a no-break space: Claude Code by its footer, any agent by the shape', () => {
+    const box = ['─'.repeat(40), '❯\u00a0', '─'.repeat(40)];
+    expect(classifyScreen([...box, '  ⏸ manual mode on · ? for shortcuts'])).toMatchObject({
+      prompt: true,
+      reason: 'stopped',
+      tool: 'claude-code',
+    });
+    expect(classifyScreen(box)).toMatchObject({ prompt: true, reason: 'stopped', rule: 'generic/input-box' });
   });
 
   it('looks only at the bottom region', () => {

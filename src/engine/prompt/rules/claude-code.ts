@@ -7,6 +7,15 @@ import { TURN_END } from './generic.js';
 /** Glyphs Claude Code cycles through in front of its status word. */
 const SPINNER = '·✢✳✶✻✽*✱✲✴✵✷✸✹✺✼✾✿❀❁❂❃❇❈❉❊❋✤✥✦✧●';
 
+/**
+ * What only Claude Code draws near its input box: its footer's mode line (`⏸ manual mode on`,
+ * `⏵⏵ accept edits on`, "? for shortcuts", "shift+tab to cycle"), its reply and tool marks
+ * (`⏺`, `⎿`), its banner ("Claude Code v2.1") and a turn summary (`✻ Baked for 0s`). Two rules
+ * around a `>` alone are no evidence: aider's history draws them too.
+ */
+export const CLAUDE_MARK =
+  /^(?:⏸|⏵⏵|⏵)\s|\? for shortcuts\b|\bshift\+tab to cycle\b|^[⏺⎿]|Claude Code v\d|^✻ [A-Z][a-z]+ed for\b/;
+
 /** The selected entry of a numbered menu: `❯ 1. Yes`. */
 const CURSOR_OPTION = /^❯\s*\d+\.\s+\S/;
 
@@ -98,6 +107,7 @@ export const claudeCodeRules: RuleSet = {
       pattern: /^[>❯](?:\s.*)?$/,
       above: /^[╭─]─{3,}/,
       below: /^[╰─]─{3,}/,
+      requires: [CLAUDE_MARK],
     },
   ],
 };

@@ -56,7 +56,14 @@ const INPUT_BOX_EDGE = /^─{10,}$/;
 
 /** The key hints under a dialog or picker. */
 const DIALOG_HINT =
-  /^(?:press )?enter to (?:select|confirm|submit|choose|continue)\b.*\besc(?:ape)? to (?:cancel|exit|go back|dismiss|reject)\b|(?:^|[,·|]\s*)(?:press )?enter to (?:select|confirm|submit|choose)\b|\benter to submit answer\b|^confirm with .{1,30}\benter$|^↑↓ navigate\s+enter select\b|^↑\/↓ (?:to )?navigate\s*[·|]\s*enter\b|^↑↓ select\s+enter submit\s+esc dismiss$|^↑\/↓: Navigate \| Enter: Select \| Esc: Cancel$|^\(Use Enter to select\)$|^Press enter to confirm or esc to (?:cancel|go back)$|^esc to cancel · tab to amend\b/i;
+  /^(?:press )?enter to (?:select|confirm|submit|choose|continue)\b.*\besc(?:ape)? to (?:cancel|exit|go back|dismiss|reject)\b|(?:^|[,·|]\s*)(?:press )?enter to (?:select|confirm|submit|choose)\b|\benter to submit answer\b|^confirm with .{1,30}\benter$|^↑↓ navigate(?:\s+|\s*[•·|]\s*)enter select\b|^↑\/↓ (?:to )?navigate\s*[·|]\s*enter\b|^↑↓ select\s+enter submit\s+esc dismiss$|^↑\/↓: Navigate \| Enter: Select \| Esc: Cancel$|^\(Use Enter to select\)$|^Press enter to confirm or esc to (?:cancel|go back)$|^esc to cancel · tab to amend\b/i;
+
+/** A hint that says how to move through a list and pick from it. */
+const OPTION_LIST_HINT =
+  /(?:↑↓|↑\/↓|\barrow(?: key)?s?\b|\bnavigate\b).{0,40}\b(?:enter|return)\b.{0,12}\b(?:to )?(?:select|choose|confirm|submit|pick)\b|\b(?:enter|return)\b.{0,12}\b(?:to )?(?:select|choose|confirm)\b.{0,40}(?:↑↓|↑\/↓|\barrow(?: key)?s?\b|\bnavigate\b)/i;
+/** The first and second entries of a numbered or lettered list, with or without a cursor. */
+const OPTION_FIRST = /^(?:(?:[❯›●○◯▶►→]|>)\s*)?(?:1[.)]|\(?a\))\s+\S/;
+const OPTION_SECOND = /^(?:(?:[❯›●○◯▶►→]|>)\s*)?(?:2[.)]|\(?b\))\s+\S/;
 
 export const genericRules: RuleSet = {
   tool: 'generic',
@@ -67,7 +74,7 @@ export const genericRules: RuleSet = {
       // startup tip ("● Tip Press escape to stop the AI mid-response", under Kilo Code's idle input).
       id: 'generic/interrupt-hint',
       kind: 'busy',
-      pattern: /\b(?:esc|escape) to (?:interrupt|stop)\b|\b(?:ctrl\+c|ctrl-c|\^C) to (?:interrupt|stop|cancel|abort)\b/i,
+      pattern: /\b(?:esc|escape) to (?:interrupt|stop)\b|\besc interrupt\b(?!\s*·)|\b(?:ctrl\+c|ctrl-c|\^C) to (?:interrupt|stop|cancel|abort)\b/i,
       unless: /^[-*] |\benter to (?:select|submit|confirm)\b|^(?:[●•]\s*)?Tip\b:?\s/i,
       within: BUSY_REGION_LINES,
       notBelow: TURN_END,
@@ -106,13 +113,31 @@ export const genericRules: RuleSet = {
       notBelow: TURN_END,
     },
     {
+      // A spinner glyph before one word in -ing and an ellipsis, the way agents show a turn at
+      // work: "✽ Tempering…", "· Sautéing…", "● Pondering…", "✢ Channelling… (2m 54s)". The summary left after
+      // the turn ("✻ Worked for 1m 2s") has no ellipsis, and a reply under it ends the turn.
+      id: 'generic/spinner-word',
+      kind: 'busy',
+      pattern: /^[·*●✢✳✶✻✽✱✲✴✵✷✸✹✺✼✾✿❀❁❂❃❇❈❉❊❋✤✥✦✧⠁-⣿◐◓◑◒]\s+\p{Lu}\p{Ll}+ing(?:…|\.{3})(?:\s*\([^()]*\))?$/u,
+      within: 8,
+      notBelow: TURN_END,
+    },
+    {
+      // A glyph before a word agents use for their own state: "█ Thinking...", "◆ Working…".
+      id: 'generic/status-glyph-word',
+      kind: 'busy',
+      pattern: /^[^\w\s]{1,2}\s+(?:Thinking|Reasoning|Working|Generating|Processing)\b.{0,40}(?:\.{3}|…)$/,
+      within: 6,
+      notBelow: TURN_END,
+    },
+    {
       // A word agents use for their own state, alone on the last line with a few words after it:
       // "thinking", "Reasoning…", "working on task", "waiting for response from API". Verbs any
       // program prints ("Downloading...", "Compiling tokio") are not among them.
       id: 'generic/status-word',
       kind: 'busy',
       pattern:
-        /^(?:thinking|reasoning|pondering|analy[sz]ing|computing|processing|generating|working|executing)\b(?:\s+[\w./'-]+){0,3}\s*(?:\.{3}|…)?$|^waiting for (?:a |the )?response\b[\w ]{0,30}$/i,
+        /^(?:thinking|reasoning|pondering|analy[sz]ing|computing|processing|generating|working|executing)\b(?:\s+[\w./'-]+){0,3}\s*(?:\.{3}|…)?$|^waiting for (?:a |the )?(?:tool )?response\b[\w .…]{0,30}$/i,
       within: 1,
     },
     {
@@ -133,12 +158,41 @@ export const genericRules: RuleSet = {
       notBelow: TURN_END,
     },
     {
+      // A panel the person opened, whose footer offers to close it: "←/→ to switch · Esc to
+      // close", "(Press Esc to close)", "? / esc close", "↓ to navigate · Esc to go back". Closing is
+      // no answer to an approval, so it is a menu (dialogs that ask say "esc to cancel", "esc back"
+      // or "reject", or name Enter beside it).
+      id: 'generic/closable-panel',
+      kind: 'stopped',
+      menu: true,
+      // "Press enter to confirm or esc to go back" is a dialog's: going back beside Enter is not.
+      pattern: /(?:^|[·,(|]\s*|\s{2,})(?:press )?esc(?:ape)? (?:to )?close\)?$|^(?!.*\benter\b)(?:.*·\s*)?esc to go back$/i,
+      within: 3,
+    },
+    {
       id: 'generic/yes-no',
       kind: 'permission',
       where: 'last-line',
       // Also conda's "([y]/n)?" and dpkg's "(Y/I/N/O/D/Z) [default=N] ?".
       pattern:
         /[[(]\s*(?:\[?y(?:es)?\]?\s*\/\s*\[?n(?:o)?\]?|\[?n(?:o)?\]?\s*\/\s*\[?y(?:es)?\]?)(?:\s*\/\s*[^\])/]+)*\s*[\])]\s*[:?]?$|\(Y(?:\/[A-Z])+\) \[default=[A-Z]\] \?$|\byes \(y\)\s*\/\s*no \(n\)$|(?:\?\s*|^)\(y\)\s*\(enter\)$|^\[y\/n\]\s.*\?$|\[\(y\)es, \(n\)o\]:?$/i,
+    },
+    {
+      // Questions whose answers are words with their key in brackets: "Run shell command?
+      // (Y)es/(N)o/(D)on't ask again [Yes]:", "Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all [Yes]:".
+      id: 'generic/bracketed-keys',
+      kind: 'permission',
+      where: 'last-line',
+      pattern: /\([A-Z]\)[a-z']+(?:\s[a-z']+)*(?:\s*\/\s*\([A-Z]\)[a-z' ]+)+\s*(?:\[[^\]]*\])?\s*[:?]?$/,
+    },
+    {
+      // The same question wrapped on a narrow pane: "… (Y)es/(N)o [Y" over "es]:", or
+      // "… (Y)es/(N)o/(D)on't ask" over "again [Yes]:".
+      id: 'generic/bracketed-keys-wrapped',
+      kind: 'permission',
+      where: 'last-line',
+      pattern: /^[\w' /()]{0,30}(?:\[[^\]]*)?\]?:$/,
+      above: /\([A-Z]\)[a-z']+\s*\/\s*\(?[A-Z]?/,
     },
     {
       // git add -p and friends: "(1/1) Stage this hunk [y,n,q,a,d,e,?]?", and with several hunks
@@ -203,6 +257,23 @@ export const genericRules: RuleSet = {
       answer: 'key',
     },
     {
+      // A dialog's choices drawn side by side on one line: "Allow once   Allow always   Reject".
+      id: 'generic/inline-choices',
+      kind: 'permission',
+      pattern: /^(?:[→›❯>]\s*)?(?:Allow|Approve|Accept|Yes)\b[^.]{0,30}?\s{2,}(?:.{0,40}\s{2,})?(?:Reject|Deny|Decline|No)\b/,
+      within: 6,
+      answer: 'key',
+    },
+    {
+      // A dialog that says which key approves: "Press Enter to allow, Esc to deny" under
+      // "△ Permission required".
+      id: 'generic/enter-to-allow',
+      kind: 'permission',
+      pattern: /^press enter to (?:allow|approve|accept|confirm)\b/i,
+      within: 3,
+      answer: 'key',
+    },
+    {
       // A status line that says it waits for the person: "awaiting user approval.".
       id: 'generic/awaiting-approval',
       kind: 'permission',
@@ -256,6 +327,17 @@ export const genericRules: RuleSet = {
       answer: 'key',
     },
     {
+      // A list of numbered or lettered options (`1. Yes` … `4. No, with feedback`, `a) Accept`,
+      // `b) Reject`) with no cursor drawn on them, above a hint that says how to move and choose:
+      // "↑↓ navigate • Enter select • Esc cancel", "use arrow keys, then Enter to choose".
+      id: 'generic/option-list',
+      kind: 'permission',
+      pattern: OPTION_LIST_HINT,
+      within: 3,
+      requires: [OPTION_FIRST, OPTION_SECOND],
+      answer: 'key',
+    },
+    {
       // The key hints under a dialog or picker: "Enter to select · ↑/↓ to navigate · Esc to cancel",
       // "Press enter to confirm or esc to cancel", "Confirm with Y Enter", "↑↓ navigate  Enter
       // select  ESC reject", "↑↓ select  enter submit  esc dismiss", "(Use Enter to select)".
@@ -298,6 +380,40 @@ export const genericRules: RuleSet = {
       answer: 'line',
     },
     {
+      // A cursor line drawn tight inside two horizontal rules near the bottom (`❯`, `> draft`):
+      // an agent's input box, by its shape alone, so only when the box's bottom edge is right under
+      // the line and no other prompt line is drawn below the box. A message echoed between two
+      // rules in a transcript (aider prints a rule before each prompt) has its reply under it.
+      id: 'generic/input-box',
+      kind: 'stopped',
+      pattern: /^[>❯›](?:\s.*)?$/,
+      above: /^[╭─]─{9,}/,
+      next: /^[╰─]─{9,}/,
+      notBelow: /^[>❯›](?:\s|$)/,
+      within: 5,
+    },
+    {
+      // An agent's input line over its footer of key hints: a draft over "ctrl+p commands" or
+      // "shift+tab to cycle". The footer names keys a person presses at an input; a transcript's
+      // echoed message has the reply under it instead. ("? for shortcuts" is not enough: Codex
+      // shows it under its composer while a reply streams in with no status line.)
+      id: 'generic/input-over-footer',
+      kind: 'stopped',
+      pattern: /^[>❯›](?:\s.*)?$/,
+      within: 4,
+      below: /\bctrl\+p commands\b|· \/ commands\b|\bshift\+tab to (?:cycle|accept)\b/i,
+      notBelow: /^[>❯›](?:\s|$)/,
+    },
+    {
+      // An agent's input line right under its mode line: "Shift+Tab to accept edits" over "> draft".
+      id: 'generic/input-under-mode-hint',
+      kind: 'stopped',
+      pattern: /^[>❯›](?:\s.*)?$/,
+      above: /\bshift\+tab to (?:cycle|accept)\b/i,
+      within: 4,
+      notBelow: /^[>❯›](?:\s|$)/,
+    },
+    {
       // An input box with nothing typed: its two edges with nothing between them, near the bottom.
       id: 'generic/empty-input-box',
       kind: 'stopped',
@@ -306,11 +422,22 @@ export const genericRules: RuleSet = {
       within: 4,
     },
     {
-      // Other agents' idle prompts: `codex>`, `gemini>`, `droid>`, `copilot>`, and hermes' `⚡`.
+      // Other agents' idle prompts: `codex>`, `gemini>`, `droid>`, `copilot>`, hermes' `⚡`, and a
+      // bare `›` (no shell or REPL draws one alone).
       id: 'generic/agent-prompt',
       kind: 'stopped',
       where: 'last-line',
-      pattern: /^(?:codex|gemini|droid|copilot|pi|qwen|opencode|cline|amp|kilo|auggie|cursor|goose|crush|kimi)>$|^⚡$/,
+      pattern: /^(?:codex|gemini|droid|copilot|pi|qwen|opencode|cline|amp|kilo|auggie|cursor|goose|crush|kimi)>$|^[⚡›]$/,
+    },
+    {
+      // A one-word prompt, bare, right under a horizontal rule on the last line: an agent that
+      // draws a rule before each prompt (aider's `diff>`, `ask>`). With text after it, it could
+      // be a command sent and still running silently, so only bare.
+      id: 'generic/word-prompt-under-rule',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^[a-z][\w-]{0,20}(?: multi)?>$/,
+      above: /^─{10,}$/,
     },
     {
       // An agent's empty input and its placeholder or ready line: "Ask anything", "Type your
@@ -318,7 +445,7 @@ export const genericRules: RuleSet = {
       id: 'generic/agent-ready',
       kind: 'stopped',
       pattern:
-        /^Ask anything\b|^Type your message\b|\bready for your message\b|(?:^|\s)● Ready(?:\s|─|$)|^How can I help(?: you)? today\?$|^press enter to send the message\b/i,
+        /^(?:[>❯›]\s+)?(?:Ask anything|Type your message)\b|\bready for your message\b|(?:^|\s)● Ready(?:\s|─|$)|^How can I help(?: you)? today\?$|^press enter to send the message\b/i,
       within: 4,
       raw: false,
     },

@@ -33,6 +33,7 @@ export const replRules: RuleSet = {
       where: 'last-line',
       pattern: /^>$/,
       notAbove: new RegExp(`${QUESTION_OVER_CURSOR.source}|^─{3,}`, 'i'),
+      yieldsToWork: true,
     },
     {
       id: 'repl/node-continuation',

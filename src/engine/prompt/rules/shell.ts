@@ -60,6 +60,8 @@ export const shellRules: RuleSet = {
       where: 'last-line',
       // Under a horizontal rule a bare `❯` is an agent's input box (its spinner may be above it).
       notAbove: /^─{3,}/,
+      // A bare `❯` right under a spinner or interrupt hint is a working agent's cursor.
+      yieldsToWork: true,
       pattern: /^(?:[❯➜λ»]|➜\s+[\w.~/-]+(?:\s+git:\([^()]*\))?(?:\s+✗)?)$/,
     },
     {

@@ -1,0 +1,5 @@
+import shlex
+
+quote = shlex.quote
+join = shlex.join
+split = shlex.split
