@@ -42,6 +42,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+let shellsMade = 0;
+
 /** A bash pane whose prompt and command start are marked with the shell-integration sequences. */
 async function markedShell(index: number, cols: number, rows: number): Promise<{ pane: string; log: string }> {
   const ps0 = COMMAND_STARTS.replace('\x1b', '\\e').replace('\x07', '\\a');
@@ -50,7 +52,9 @@ async function markedShell(index: number, cols: number, rows: number): Promise<{
   const pane = await h.tmux.spawn(`export PS0=$'${ps0}' PS1=$'${ps1}'; exec bash --norc --noprofile`, { width: cols, height: rows, session: `diff-${index}` });
   expect((await h.tmux.tmux('display', '-p', '-t', pane, '#{pane_width}x#{pane_height}')).trim()).toBe(`${cols}x${rows}`);
   await h.tmux.waitForScreen(pane, (screen) => /\$\s*$/.test(screen.trimEnd()), 10_000);
-  const log = join(dir, `pane-${index}.log`);
+  // One log per shell: a second seed's shells must not append to the first one's logs.
+  shellsMade += 1;
+  const log = join(dir, `pane-${index}-${shellsMade}.log`);
   await h.tmux.tmux('pipe-pane', '-O', '-t', pane, `cat >> ${log}`);
   await h.engine.pollNow();
   return { pane, log };
