@@ -447,7 +447,8 @@ export function needEvents(before: readonly PaneView[], after: readonly PaneView
     const same = earlier !== undefined && earlier.trackingId === view.trackingId;
     if (needs && !same) {
       const reason = view.attention.need === 'asks' ? 'permission' : 'stopped';
-      const message = view.attention.ask ?? view.message ?? view.verdict?.line ?? '';
+      // What it asks; a menu the person opened says so (`menu open: …`), as the machine words it.
+      const message = (view.verdict?.menu ? view.message : view.attention.ask) ?? view.message ?? view.verdict?.line ?? '';
       const source = view.hook?.claim != null && view.waitSince === null ? 'hook' : 'screen';
       events.push({ ...base, type: 'stuck', cwd: view.pane.cwd, transcriptPath: view.hook?.transcriptPath ?? '', reason, message, source });
     } else if (!needs && same && view.online) events.push({ ...base, type: 'unstuck' });

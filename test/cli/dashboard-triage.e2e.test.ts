@@ -193,8 +193,10 @@ describe('dashboard first view at 80x24 in a real tmux server', () => {
     }
     await server.waitForScreen(idle, (s) => s.includes('>>>'));
     await sleep(QUIET_MS + 1200);
+    // Every held prompt counts (--waiting all): the idle `>>>`, found so on the first look, would be
+    // idle otherwise; here it is the pane stuck longer that the permission prompts still come before.
     const dash = await server.spawn(
-      `exec ${shellQuote(process.execPath)} ${shellQuote(MAIN_JS)} dashboard --quiet-threshold ${QUIET_MS} --poll-interval ${POLL_MS}`,
+      `exec ${shellQuote(process.execPath)} ${shellQuote(MAIN_JS)} dashboard --waiting all --quiet-threshold ${QUIET_MS} --poll-interval ${POLL_MS}`,
       { session: 'dash', width: 80, height: 24 },
     );
     const screen = await server.waitForScreen(dash, (s) => s.includes('4 stuck'), 15_000);
