@@ -449,7 +449,9 @@ export function needEvents(before: readonly PaneView[], after: readonly PaneView
       const reason = view.attention.need === 'asks' ? 'permission' : 'stopped';
       // What it asks; a menu the person opened says so (`menu open: …`), as the machine words it.
       const message = (view.verdict?.menu ? view.message : view.attention.ask) ?? view.message ?? view.verdict?.line ?? '';
-      const source = view.hook?.claim != null && view.waitSince === null ? 'hook' : 'screen';
+      // The agent's hook said so (a permission request, a finished turn the screen has no rule for).
+      const claim = view.hook?.claim ?? null;
+      const source = (claim === 'permission' && reason === 'permission') || (claim === 'waiting' && view.waitSince === null) ? 'hook' : 'screen';
       events.push({ ...base, type: 'stuck', cwd: view.pane.cwd, transcriptPath: view.hook?.transcriptPath ?? '', reason, message, source });
     } else if (!needs && same && view.online) events.push({ ...base, type: 'unstuck' });
   }
