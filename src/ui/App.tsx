@@ -7,6 +7,7 @@
 // one, and every answer carries the screen hash the person saw, so that nothing is typed into a
 // pane whose screen changed since (see actions.ts).
 
+import { cutAsk } from '../engine/attention/ask.js';
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { Box } from 'ink';
 import type { Clock, EngineHandle, EngineSnapshot, PaneView } from '../engine/types.js';
@@ -151,6 +152,14 @@ function rowModelOf(view: PaneView, answered: UiState['answered'], s: RowSetting
   };
 }
 
+/** The preview's title: where the pane is, its name, and what its wait asks (cut keeping both ends). */
+function previewTitle(view: PaneView, hostName: string | null, width: number): string {
+  const base = `${paneWhere(view)} · ${paneLabel(view, hostName)}${view.online ? '' : ' · offline, last screen seen'}`;
+  const ask = view.online && view.attention.need !== null ? view.attention.ask : null;
+  const room = width - 6 - [...base].length - ' · asks: '.length;
+  return ask !== null && room >= 12 ? `${base} · asks: ${cutAsk(ask, room)}` : base;
+}
+
 export function App(props: AppProps) {
   const { engine, actions, services = emptyServices, clock = systemClock, tickMs = 1000, activeWindowMs = 5000 } = props;
   const { label = null, home = null, hostName = null, color = true } = props;
@@ -189,7 +198,7 @@ export function App(props: AppProps) {
           <PaneList layout={layout} snapshot={snapshot} lines={view.shown} grouped={view.groups !== null} byId={view.byId} selectedId={view.selectedId} filter={ui.filter} now={now} color={color} rowModel={rowModel} />
           {layout.preview !== 'none' && selected ? (
             <Box marginLeft={layout.preview === 'side' ? 3 : 0}>
-              <Preview title={`${paneWhere(selected)} · ${paneLabel(selected, hostName)}${selected.online ? '' : ' · offline, last screen seen'}`} lines={selected.lines} width={layout.previewWidth} height={layout.previewHeight} />
+              <Preview title={previewTitle(selected, hostName, layout.previewWidth)} lines={selected.lines} width={layout.previewWidth} height={layout.previewHeight} />
             </Box>
           ) : null}
         </Box>

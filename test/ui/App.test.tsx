@@ -99,6 +99,17 @@ describe('App', () => {
     expect(frame).not.toContain('\u001b[1m❯');
   });
 
+  it('names what the selected wait asks in the preview title, cut keeping both ends', async () => {
+    const r = mount({ columns: 80 });
+    await until(() => expect(frameOf(r)).toContain('STUCK permission'));
+    const stuck = r.engine.getSnapshot().panes.find((v) => v.state === 'stuck')!;
+    const ask = 'Bash: rm -rf /home/me/src/api/build/very/deep/folder/of/generated/files';
+    r.engine.setPanes(r.engine.getSnapshot().panes.map((v) => (v === stuck ? { ...v, attention: { ...v.attention, ask } } : v)));
+    await until(() => expect(frameOf(r)).toContain('asks: Bash: rm'));
+    const title = lineWith(frameOf(r), 'asks:');
+    expect(title).toMatch(/asks: Bash: rm -rf \/home.*….*files/);
+  });
+
   it('ticks the quiet timers from one clock: seconds under a minute, then minutes', async () => {
     const r = mount();
     await until(() => expect(lineWith(frameOf(r), 'work:3.0')).toMatch(/ 1s$/));
