@@ -50,7 +50,9 @@ async function perChange(log) {
   const now = Date.now();
   const view = (pane, stuck) => ({
     key: pane.paneId, host: 'local', online: true, pane, target: '', label: null, trackingId: '', state: stuck ? 'stuck' : 'monitoring', reason: stuck ? 'stopped' : null,
-    message: null, verdict: null, registeredAt: 0, quietSince: stuck ? now - 60_000 : now, stuckSince: stuck ? now - 30_000 : null, acknowledged: false, lines: [], screenHash: '', hook: null,
+    message: null, verdict: null, registeredAt: 0, quietSince: stuck ? now - 60_000 : now, stuckSince: stuck ? now - 30_000 : null, acknowledged: false, lines: [], screenHash: '', contentHash: '', hook: null,
+    waitSince: stuck ? now - 60_000 : null,
+    attention: { need: stuck ? 'new' : null, seenAt: null, snoozed: false, answered: null, ask: null, worked: true, record: '' },
   });
   const publish = (flip) => {
     snapshot = { ...snapshot, panes: listed.map((pane, i) => view(pane, i === 0 ? flip : false)), cycle: snapshot.cycle + 1 };
