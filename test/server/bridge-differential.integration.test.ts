@@ -148,7 +148,10 @@ describe('everyday commands, again and again', () => {
 });
 
 describe('answers against a reference terminal rendering the pane bytes', () => {
-  for (const seed of testSeeds(20261206)) {
+  // The fixed seed, a seed that once failed (junk that is not UTF-8, a `\r`, then the prompt drawn
+  // over the row), and a new one in CI; CORRAL_TEST_SEED replays one alone.
+  const seeds = process.env.CORRAL_TEST_SEED ? testSeeds(20261206) : [...new Set([...testSeeds(20261206), 1325791723])];
+  for (const seed of seeds) {
     it(`every shape of output comes back as the terminal showed it (seed ${seed})`, { timeout: 240_000 }, async () => {
       const random = seededRandom(seed);
       const generator = new ShapeGenerator(random);

@@ -462,9 +462,23 @@ export class Conversation {
     const last = (open.pop() ?? '').trimEnd();
     // The open line may be wrapped over several rows: the cursor row is its end.
     const under = this.promptRow;
-    const before = under !== null && under.row !== '' && last.endsWith(under.row) ? `${last.slice(0, last.length - under.row.length)}${under.output}`.trimEnd() : this.outputUnderPrompt(last);
+    const before = under !== null && under.row !== '' && last.endsWith(under.row) ? `${last.slice(0, last.length - under.row.length)}${under.output}`.trimEnd() : (this.outputUnderPrompt(last) ?? this.promptOverRow(last));
     if (before !== null && before.trim() !== '') open.push(before);
     return open;
+  }
+
+  /**
+   * The open row with the prompt drawn over it after a `\r`, where the screen's cells could not be
+   * counted (bytes that are not UTF-8): its last appearance, its cells blank, output on both sides.
+   */
+  private promptOverRow(row: string): string | null {
+    const prompt = this.baselineLine;
+    const at = prompt === '' ? -1 : row.lastIndexOf(prompt);
+    if (at <= 0) return null;
+    // The prompt's cells, its trailing space included, come back blank.
+    const cells = Math.max(prompt.length, this.promptCells ?? prompt.length);
+    const after = row.slice(at + cells);
+    return `${row.slice(0, at)}${after.trim() === '' ? '' : `${' '.repeat(cells)}${after}`}`.trimEnd();
   }
 
   /** A prompt the program waits at: on the cursor line when it is the screen's last line, or an input box drawn above a footer. */

@@ -109,7 +109,8 @@ describe('hostile names reach tmux literally', () => {
         for (let n = 0; n < cases; n++) {
           const session = hostileName(rng, canary, (s) => sessionNameProblem(s) === null);
           const window = hostileName(rng, canary, () => true);
-          const folder = join(dir, `${h}-${n}-${hostileName(rng, canary, folderOk)}`);
+          // The seed in the name: a second seed in the same run must not meet the first one's folders.
+          const folder = join(dir, `${seed}-${h}-${n}-${hostileName(rng, canary, folderOk)}`);
           mkdirSync(folder);
           const where = `${label}, seed ${seed} #${n}: session ${JSON.stringify(session)}, window ${JSON.stringify(window)}, folder ${JSON.stringify(folder)}`;
           // The first start makes the session (-s), the second finds it by name (-t =NAME:).
