@@ -341,7 +341,7 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
     await expect.poll(() => hookOf(pane)?.claim ?? null, { timeout: 3_000 }).toBeNull();
     expect(log()).not.toMatch(/SessionEnd/);
     // Its record is gone too, so no corral started later hears of the old claim.
-    await expect.poll(async () => (await h.tmux.tmux('show-options', '-p', '-t', pane)).includes('@corral_hook'), { timeout: 3_000 }).toBe(false);
+    await expect.poll(async () => (await h.tmux.tmux('show-options', '-pqv', '-t', pane, '@corral_hook')).trim(), { timeout: 3_000 }).toBe('');
   });
 
   it('Gemini CLI: BeforeAgent, the ToolPermission notification, AfterTool and AfterAgent reach corral', async () => {

@@ -120,6 +120,9 @@ export function scriptedPoll(panes: readonly PolledPane[], serverSeconds: () => 
         // The attention record's compare-and-set: `#{?#{==:#{s/…//:@corral_attention},OLD},NEW,#{@corral_attention}}`.
         const cas = /^#\{\?#\{==:#\{s\/[^}]*:@corral_attention\},([A-Za-z0-9._-]*)\},([A-Za-z0-9._-]*),#\{@corral_attention\}\}$/.exec(value);
         if (cas) value = (p.attentionRecord ?? '') === cas[1] ? cas[2]! : (p.attentionRecord ?? '');
+        // The hook record's compare-and-clear: `#{?#{==:#{@corral_hook},OLD},,#{@corral_hook}}`.
+        const clear = /^#\{\?#\{==:#\{@corral_hook\},([A-Za-z0-9._-]*)\},,#\{@corral_hook\}\}$/.exec(value);
+        if (clear) value = (p.hookRecord ?? '') === clear[1] ? '' : (p.hookRecord ?? '');
         if (cmd.at(cmd.includes('-u') ? -1 : -2) === '@corral_hook') p.hookRecord = cmd.includes('-u') ? '' : value;
         if (cmd.at(cmd.includes('-u') ? -1 : -2) === QUIET_OPTION) p.quietRecord = cmd.includes('-u') ? '' : value;
         if (cmd.at(cmd.includes('-u') ? -1 : -2) === ATTENTION_OPTION) p.attentionRecord = cmd.includes('-u') ? '' : value;

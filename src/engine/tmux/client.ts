@@ -625,13 +625,16 @@ export class TmuxClient {
   }
 
   /**
-   * Removes the pane's hook record if it still holds `value` (tmux compares and removes in one
-   * step, so a record written meanwhile by another corral process stays).
+   * Empties the pane's hook record if it still holds `value` (tmux compares and stores in one
+   * command, so a record written meanwhile by another corral process stays). One `set-option -F`,
+   * not an `if-shell`: the command an `if-shell` runs answers a control client in a second reply
+   * block, which no caller waits for, and every later reply on that connection would be the one
+   * before it.
    */
   async clearHookRecord(paneId: string, value: string): Promise<void> {
     assertPaneId(paneId);
     if (!/^[A-Za-z0-9._-]+$/.test(value)) return;
-    await runChecked(this.commandRunner, ['if-shell', '-F', '-t', paneId, `#{==:#{${HOOK_OPTION}},${value}}`, `set-option -p -u -t ${paneId} ${HOOK_OPTION}`]);
+    await runChecked(this.commandRunner, ['set-option', '-p', '-q', '-F', '-t', paneId, HOOK_OPTION, `#{?#{==:#{${HOOK_OPTION}},${value}},,#{${HOOK_OPTION}}}`]);
   }
 
   /** A message in tmux's message line; control characters in it are shown, never sent (terminal-text.ts). */

@@ -153,7 +153,7 @@ describe('hook receiver', () => {
     // The agent exits: the shell is back, the claim and the record go at once.
     await h.tmux.tmux('send-keys', '-t', pane, 'C-c');
     await h.waitForEvent((e) => e.type === 'unstuck' && e.paneId === pane);
-    await expect.poll(async () => (await h.tmux.tmux('show-options', '-p', '-t', pane)).includes(HOOK_OPTION)).toBe(false);
+    await expect.poll(async () => (await h.tmux.tmux('show-options', '-pqv', '-t', pane, HOOK_OPTION)).trim()).toBe('');
   });
 
   it('corral hook prints nothing and exits 0 when corral is not running, in well under its timeout', async () => {
