@@ -10,6 +10,7 @@
 
 import { createHash } from 'node:crypto';
 import type { PaneTrack, WaitTrack } from '../pane-machine.js';
+import { askOf } from './ask.js';
 import { EMPTY_RECORD, encodeAttention, screenMark, type AnswerMark, type AttentionRecord, type RecordedWait } from './record.js';
 
 /** Which waits count as waiting: only questions (`asks`), questions and unseen finished work (`new`), every prompt held (`all`). */
@@ -152,7 +153,7 @@ export function attentionView(record: AttentionRecord, track: PaneTrack, mode: W
   const current = sameWait(record.wait, own);
   const wait = current ? record.wait : own;
   // Until the record catches up with a new wait (a hook between two listings), the machine's words for it.
-  const ask = current ? record.ask : wait !== null ? (track.message ?? '') : '';
+  const ask = current ? record.ask : wait !== null ? askOf(null, [], track.message) : '';
   const answered = record.answered !== null && track.contentHash !== '' && record.answered.on === screenMark(track.contentHash) ? record.answered : null;
   const snoozed = track.state === 'stuck' && sameWait(record.snoozed, wait);
   const seenAt = record.seenAt > 0 ? record.seenAt : null;

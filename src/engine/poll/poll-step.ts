@@ -218,9 +218,12 @@ function withAttention(entry: PaneEntry, pane: PaneInfo, listing: PollListing, c
   }
   const wait = trackWait(track);
   const own = entry.attention;
-  // Read from the screen once per wait (an animated frame does not make it ask anew).
+  // The agent's own words when its hook sent them, whenever they came (before or after its dialog
+  // was drawn), so every corral process says the same; else read from the screen once per wait (an
+  // animated frame does not make it ask anew).
+  const hookMessage = track.hook?.claim === 'permission' && track.hook.message !== null && track.hook.message.trim() !== '' ? track.hook.message : null;
   const sameWait = wait !== null && own.wait !== null && own.wait.id === wait.id && own.wait.since === wait.since;
-  const ask = wait === null ? '' : sameWait && own.ask !== '' ? own.ask : askOf(track.verdict, entry.screen?.lines ?? [], track.hook?.claim === 'permission' ? track.hook.message : null);
+  const ask = wait === null ? '' : hookMessage !== null ? askOf(null, [], hookMessage) : sameWait && own.ask !== '' ? own.ask : askOf(track.verdict, entry.screen?.lines ?? [], null);
   let attention = mergeRecord(own, listed, wait, ask);
   if (listing.looked?.has(pane.paneId)) attention = withLook(attention, listing.now);
   if (track === entry.track && attention === own) return entry;
