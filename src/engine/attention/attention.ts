@@ -15,8 +15,6 @@ import { EMPTY_RECORD, encodeAttention, screenMark, type AnswerMark, type Attent
 
 /** Which waits count as waiting: only questions (`asks`), questions and unseen finished work (`new`), every prompt held (`all`). */
 export type WaitingMode = 'asks' | 'new' | 'all';
-export const WAITING_MODES: readonly WaitingMode[] = ['asks', 'new', 'all'];
-export const DEFAULT_WAITING_MODE: WaitingMode = 'new';
 
 /**
  * Two processes that saw the same wait appear name nearly the same moment (each from its own
@@ -47,7 +45,6 @@ export interface AttentionView {
   readonly record: string;
 }
 
-export const NO_ATTENTION: AttentionView = { need: null, seenAt: null, snoozed: false, answered: null, ask: null, worked: false, record: '' };
 
 /**
  * A wait's id: a short hash of what it waits for (reason, rule and line) and of the screen it began
