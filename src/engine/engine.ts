@@ -198,7 +198,21 @@ class HostEngine {
       this.failCycle(error);
     }
     if (this.health.retryAt !== null) return this.health.retryAt - this.clock.now();
-    return registeredNew ? 0 : this.settings.pollIntervalMs;
+    return registeredNew ? 0 : this.delayAfterCycle();
+  }
+
+  /**
+   * After a cycle: the poll interval, or less when a wait comes of age before it (the cycle then
+   * steps the last listing again, asking tmux for nothing it has not told of), so a prompt is
+   * waiting at the moment it is due rather than up to an interval later.
+   */
+  private delayAfterCycle(): number {
+    const interval = this.settings.pollIntervalMs;
+    const still = this.still;
+    if (still === null) return interval;
+    still.until ??= entriesStillUntil(this.entries, still.from, this.machine);
+    const due = still.until - this.clock.now();
+    return due > 0 && due < interval ? due : interval;
   }
 
   /** Whether every pane, stepped at `now` over the last listing with no new screen, stays as it is. */

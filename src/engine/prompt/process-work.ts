@@ -79,10 +79,14 @@ function programOf(args: string): string {
   return first.slice(first.lastIndexOf('/') + 1);
 }
 
-/** The script an interpreter runs (`node /usr/lib/gemini/cli.js` → that path), or null. */
+/**
+ * The script an interpreter runs (`node /usr/lib/gemini/cli.js` → that path), or null: the first
+ * of its next three words that is a path (absolute or relative), not merely a word with a slash in
+ * it (`[y/N]`).
+ */
 function scriptOf(args: string): string | null {
   const words = args.trim().split(/\s+/);
-  for (const word of words.slice(1, 4)) if (word.includes('/') && !word.startsWith('-')) return word;
+  for (const word of words.slice(1, 4)) if (/^(?:\/|\.\.?\/)./.test(word)) return word;
   return null;
 }
 
@@ -130,7 +134,7 @@ export function foregroundChildCommand(rows: readonly ProcessRow[], panePid: num
     if (visited.has(child.pid)) continue;
     visited.add(child.pid);
     if (HELPER.test(child.args)) continue;
-    const itself = script !== null && child.args.includes(script);
+    const itself = script !== null && child.args.trim().split(/\s+/).includes(script);
     if (!child.ended && !itself && leader.ageS - child.ageS > STARTED_WITH_AGENT_S) return child.args;
     // A process started with the leader (a helper's launcher, `npm exec`) or the agent run again:
     // its children count only if they came later.

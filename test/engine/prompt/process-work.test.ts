@@ -111,7 +111,11 @@ function generatePane(rng: Rng, base: number): Generated {
   let expected: string | null = null;
   if (!shellInFront && agentAge > STARTED_WITH_AGENT_S + 2 && rng.int(2) === 0) {
     const ended = rng.int(4) === 0;
-    const args = hostileArgs(rng);
+    // A command that names the agent's own script (a path among its first words) is the agent
+    // run again, covered above: the command here shares no path with the agent's command line.
+    const agentPaths = new Set(rows[1]!.args.trim().split(/\s+/).slice(1, 4).filter((w) => /^\.{0,2}\//.test(w)));
+    let args = hostileArgs(rng);
+    while (args.trim().split(/\s+/).some((w) => agentPaths.has(w))) args = hostileArgs(rng);
     const wrapper = next++;
     // Run through a shell (`sh -c …`) or directly; in the agent's group or a new one.
     const age = rng.int(agentAge - STARTED_WITH_AGENT_S - 1);
