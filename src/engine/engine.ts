@@ -76,6 +76,14 @@ const HOOK_FOLLOW_UPS_MS = [250, 800, 1_600];
  */
 export const FULL_LISTING_MS = 30_000;
 
+/**
+ * A pane seen for the first time this recently may still be starting its program: tmux forks, and
+ * until the child execs, the pane's command is tmux's own name. The program's first output can fall
+ * in the same second as the window's creation, which leaves the activity stamp (all that tmux tells
+ * of) as it was. Its window is listed at every cycle until then.
+ */
+const STARTING_MS = 3_000;
+
 export function createEngine(options: EngineOptions): Engine {
   const engine = new HostEngine(options);
   return {
@@ -266,10 +274,17 @@ class HostEngine {
     // stamp of the last listing: output in the second before tmux tells of it would then pass for
     // old, and a prompt just drawn for one held since then. The windows of the panes the last
     // listing wants captured (a recapture, a follow pace that ends, a hook's follow-up) are listed too.
-    const windows = new Set(told);
+    const windows = new Set([...told, ...this.starting(this.clock.now())]);
     const panes = this.lastListingHere(asked);
     const wanted = new Set(chooseCaptures(panes, this.entries, this.plan, requestedAt));
     for (const pane of panes) if (wanted.has(pane.paneId)) windows.add(pane.windowId);
+    return windows;
+  }
+
+  /** The windows of the panes first seen less than STARTING_MS before `now` (engine clock). */
+  private starting(now: number): Set<string> {
+    const windows = new Set<string>();
+    for (const { pane, track } of this.entries.values()) if (now - track.registeredAt < STARTING_MS) windows.add(pane.windowId);
     return windows;
   }
 
@@ -288,6 +303,7 @@ class HostEngine {
   private unchangedListing(requestedAt: number): ListingAnswer | null {
     const asked = this.asked;
     if (asked === null || this.tmux.changeCount() !== asked.mark || this.listingDue(requestedAt)) return null;
+    if (this.starting(this.clock.now()).size > 0) return null;
     const wanted = this.remote
       ? this.pending.some((id) => this.entries.has(id))
       : chooseCaptures(this.lastListingHere(asked), this.entries, this.plan, requestedAt).length > 0;

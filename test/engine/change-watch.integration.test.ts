@@ -191,6 +191,20 @@ describe('polling a tmux server that tells of changes', () => {
     expect(shown()).toEqual(expected);
   });
 
+  it('lists a new pane again while it starts: a program that execs another without output shows the one that runs, not the first', async () => {
+    // Eight windows, so that a change is listed window by window (worthListingSome).
+    for (let i = 0; i < 8; i++) await server.spawn();
+    startEngine(1_000);
+    await waitFor(() => events.filter((e) => e.type === 'stuck').length === 8);
+    await pause(2_500);
+    // Nothing printed, so tmux tells of nothing: only the new pane's own listings can see `cat`.
+    const pane = await server.spawn('sleep 1.2; exec cat');
+    await waitFor(() => paneView(pane)?.pane.command === 'bash');
+    const plain = async () => (await server.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim();
+    while ((await plain()) !== 'cat') await pause(50);
+    await waitFor(() => paneView(pane)?.pane.command === 'cat', 3_000);
+  });
+
   it('keeps its control connection through cycles that only capture (after a hook): tmux detaches a client at an empty line', async () => {
     const panes: string[] = [];
     for (let i = 0; i < 8; i++) panes.push(await server.spawn());
