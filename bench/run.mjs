@@ -2,7 +2,7 @@
 // dist/ and prints one Markdown section each, ready to paste into the README.
 // Each scenario is a module in this folder exporting `title` and `async run(log)` -> Markdown.
 
-const SCENARIOS = ['poller', 'printing', 'listing', 'detect', 'prompt', 'bridge', 'attach', 'dashboard', 'frames', 'hooks', 'hosts', 'fleet', 'status', 'exits'];
+const SCENARIOS = ['poller', 'printing', 'listing', 'detect', 'prompt', 'bridge', 'attach', 'dashboard', 'frames', 'hooks', 'hosts', 'fleet', 'notice', 'status', 'exits'];
 
 const wanted = process.argv.slice(2);
 const names = wanted.length ? wanted : SCENARIOS;

@@ -11,7 +11,7 @@ export const SETTING_GROUPS = {
   /** Which tmux servers: this machine's (-L/-S) and others over ssh. */
   servers: ['socketName', 'socketPath', 'hosts'],
   /** The engine: which panes, how often, when quiet counts as stuck, how hook claims are weighed. */
-  engine: ['optIn', 'prefix', 'quietThresholdMs', 'waiting', 'pollIntervalMs', 'previewLines', 'hookGraceMs', 'hookPermissionTtlMs'],
+  engine: ['optIn', 'prefix', 'quietThresholdMs', 'askThresholdMs', 'waiting', 'pollIntervalMs', 'previewLines', 'hookGraceMs', 'hookPermissionTtlMs'],
   prompt: ['promptPack', 'promptPatterns'],
   /** Where corral's HTTP server listens (and where client commands find it). */
   address: ['listen', 'port'],

@@ -33,7 +33,7 @@ function pick<K extends keyof Settings>(settings: Settings, keys: readonly K[]):
 
 export function settingsSlices(settings: Settings): SettingsSlices {
   return {
-    engine: pick(settings, ['optIn', 'prefix', 'quietThresholdMs', 'waiting', 'pollIntervalMs', 'previewLines', 'hookGraceMs', 'hookPermissionTtlMs']),
+    engine: pick(settings, ['optIn', 'prefix', 'quietThresholdMs', 'askThresholdMs', 'waiting', 'pollIntervalMs', 'previewLines', 'hookGraceMs', 'hookPermissionTtlMs']),
     prompt: pick(settings, ['promptPack', 'promptPatterns']),
     hosts: pick(settings, ['socketName', 'socketPath', 'hosts']),
     server: pick(settings, ['listen', 'port', 'hooks', 'answerUrl']),

@@ -31,7 +31,8 @@ export const SETTINGS = [
   { key: 'socketPath', type: 'string', default: null, flag: 'socket-path', short: 'S', valueName: 'PATH', description: 'tmux server socket path (tmux -S)' },
   { key: 'optIn', type: 'boolean', default: false, flag: 'opt-in', env: ['CORRAL_OPT_IN'], description: 'watch only panes whose title or window name starts with the prefix' },
   { key: 'prefix', type: 'string', default: '@tb-', flag: 'prefix', env: ['CORRAL_PREFIX'], valueName: 'TEXT', description: 'opt-in prefix for pane titles / window names' },
-  { key: 'quietThresholdMs', type: 'int', default: 30_000, min: 100, flag: 'quiet-threshold', env: ['CORRAL_QUIET_THRESHOLD_MS', 'TRAILBOSS_QUIET_THRESHOLD_MS'], valueName: 'MS', description: 'quiet time before a pane at a prompt counts as stuck' },
+  { key: 'quietThresholdMs', type: 'int', default: 3_000, min: 100, flag: 'quiet-threshold', env: ['CORRAL_QUIET_THRESHOLD_MS', 'TRAILBOSS_QUIET_THRESHOLD_MS'], valueName: 'MS', description: 'quiet time before a pane that stopped at its prompt (a shell, an agent waiting for its next task) counts as stuck' },
+  { key: 'askThresholdMs', type: 'int', default: 1_000, min: 100, flag: 'ask-threshold', env: ['CORRAL_ASK_THRESHOLD_MS'], valueName: 'MS', description: 'quiet time before a prompt that asks (a permission, a question, an option menu) counts as stuck' },
   { key: 'waiting', type: 'string', default: 'new', choices: ['asks', 'new', 'all'], flag: 'waiting', env: ['CORRAL_WAITING'], valueName: 'WHICH', description: 'which held prompts count as waiting for you: asks (permission and question prompts), new (those, and a pane that stopped after working that you have not looked at since), all (every prompt held for the threshold)' },
   { key: 'pollIntervalMs', type: 'int', default: 2_000, min: 50, flag: 'poll-interval', env: ['CORRAL_POLL_INTERVAL_MS'], valueName: 'MS', description: 'how often panes are listed and those with new output captured' },
   { key: 'promptPatterns', type: 'string-list', default: [], flag: 'prompt-pattern', env: ['CORRAL_PROMPT_PATTERNS'], valueName: 'REGEX', description: 'extra prompt regex for the last line; prefix permission: or busy: to change its meaning (repeatable; env: one per line)' },
@@ -81,6 +82,7 @@ export interface Settings {
   optIn: boolean;
   prefix: string;
   quietThresholdMs: number;
+  askThresholdMs: number;
   waiting: 'asks' | 'new' | 'all';
   pollIntervalMs: number;
   promptPatterns: string[];
@@ -129,7 +131,7 @@ export interface Settings {
 // (src/cli/settings-slices.ts); a part takes its slice, never the whole bag.
 
 /** The engine: which panes to watch, how often, and when a quiet one counts as stuck. */
-export type EngineSettings = Pick<Settings, 'optIn' | 'prefix' | 'quietThresholdMs' | 'waiting' | 'pollIntervalMs' | 'previewLines' | 'hookGraceMs' | 'hookPermissionTtlMs'>;
+export type EngineSettings = Pick<Settings, 'optIn' | 'prefix' | 'quietThresholdMs' | 'askThresholdMs' | 'waiting' | 'pollIntervalMs' | 'previewLines' | 'hookGraceMs' | 'hookPermissionTtlMs'>;
 /** The prompt rules the CLI builds for the engine and the servers. */
 export type PromptSettings = Pick<Settings, 'promptPack' | 'promptPatterns'>;
 /** Which tmux servers to watch: this machine's (-L/-S) and the others over ssh. */

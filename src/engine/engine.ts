@@ -151,7 +151,7 @@ class HostEngine {
     this.terminalUse = options.terminalUse ?? null;
     this.processWork = options.processWork;
     const scope: ScopeOptions = { optIn: settings.optIn, prefix: settings.prefix, selfPaneId: options.selfPaneId ?? null };
-    this.machine = { quietThresholdMs: settings.quietThresholdMs, hookGraceMs: settings.hookGraceMs, hookPermissionTtlMs: settings.hookPermissionTtlMs };
+    this.machine = { quietThresholdMs: settings.quietThresholdMs, askThresholdMs: settings.askThresholdMs, hookGraceMs: settings.hookGraceMs, hookPermissionTtlMs: settings.hookPermissionTtlMs };
     this.context = { host: spec.name, scope, machine: this.machine, rules: options.rules ?? DEFAULT_RULES, previewLines: settings.previewLines };
     this.plan = { scope, focused: new Set(), followMs: followInterval(settings.pollIntervalMs) };
     this.health = new HostHealthTracker(spec, tmux.serverLabel, this.clock.now());

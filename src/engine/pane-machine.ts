@@ -16,7 +16,10 @@ import { LOCAL_HOST, type CorralEvent, type EndReason, type HookClaim, type Hook
 import { paneKey } from './pane-key.js';
 
 export interface MachineConfig {
+  /** How long a pane that stopped at a prompt (a shell, an agent's input) holds it before it waits. */
   readonly quietThresholdMs: number;
+  /** The same for a prompt that asks (a permission, a question); quietThresholdMs when not given. */
+  readonly askThresholdMs?: number;
   /** How long the screen may contradict a hook's claim before the screen wins. */
   readonly hookGraceMs?: number;
   /** A permission claim that the screen never confirms lapses after this long (a rejection fires no hook). */
@@ -24,6 +27,23 @@ export interface MachineConfig {
 }
 
 export const DEFAULT_HOOK_GRACE_MS = 10_000;
+
+/**
+ * How long the screen must hold still after the agent's own hook said its turn is over: the hook is
+ * the evidence, this only lets the last frame of output land.
+ */
+export const HOOK_QUIET_MS = 500;
+
+/**
+ * How long a wait must hold before it counts, by what says it waits: the agent's hook (its turn is
+ * over), a prompt that asks (a permission, a question: nothing else draws those), or a program
+ * that stopped at its prompt (which a pause in output also looks like, so it waits longest).
+ */
+export function waitThreshold(reason: StuckReason, claim: HookClaim | null, config: MachineConfig): number {
+  if (claim === 'waiting') return Math.min(HOOK_QUIET_MS, config.quietThresholdMs);
+  if (reason === 'permission') return config.askThresholdMs ?? config.quietThresholdMs;
+  return config.quietThresholdMs;
+}
 export const DEFAULT_HOOK_PERMISSION_TTL_MS = 600_000;
 
 /** What the pane's agent hooks have said, as the machine keeps it. */
@@ -172,7 +192,7 @@ export function observe(track: PaneTrack, observation: Observation, now: number,
 export function stillUntil(track: PaneTrack, now: number, config: MachineConfig): number {
   if (track.state === 'registered' || track.hash === null || track.verdict === null) return now;
   if (track.hook !== null && track.hook.claim !== null) return now;
-  if (track.state === 'monitoring' && track.wait !== null) return track.wait.since + config.quietThresholdMs;
+  if (track.state === 'monitoring' && track.wait !== null) return track.wait.since + waitThreshold(track.wait.reason, null, config);
   return Infinity;
 }
 
@@ -350,13 +370,13 @@ function stuckNow(
   const { verdict, wait } = track;
   if (verdict === null || verdict.busy) return null;
   if (wait !== null) {
-    if (now - wait.since < config.quietThresholdMs) return null;
+    if (now - wait.since < waitThreshold(wait.reason, claim, config)) return null;
     // A running turn vetoes "stopped": an agent's input box is drawn while it works.
     if (wait.reason === 'stopped' && claim === 'working') return null;
     return { reason: wait.reason, message: stuckMessage(verdict), source: 'screen' };
   }
   // The agent said its turn is over; the screen has no rule for what it shows: quiet time decides.
-  if (claim === 'waiting' && now - track.quietSince >= config.quietThresholdMs) {
+  if (claim === 'waiting' && now - track.quietSince >= waitThreshold('stopped', claim, config)) {
     return { reason: 'stopped', message: verdict.line || 'waiting for the next prompt', source: 'hook' };
   }
   return null;

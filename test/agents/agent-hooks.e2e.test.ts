@@ -227,6 +227,15 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
   const eventsOf = (pane: string, from: number): CorralEvent[] => h.events.slice(from).filter((e) => e.paneId === pane);
 
   /**
+   * After the approval the turn ends, and the pane waits for its next task: the hook that says so
+   * is the evidence, so it counts once the screen holds still for a moment (not the quiet threshold).
+   */
+  const stoppedAgain = async (pane: string, from: number): Promise<void> => {
+    await expect.poll(() => eventsOf(pane, from).map((e) => e.type), { timeout: 10_000 }).toEqual(['stuck', 'unstuck', 'stuck']);
+    expect(eventsOf(pane, from).at(-1)).toMatchObject({ reason: 'stopped' });
+  };
+
+  /**
    * A copy of this checkout's runnable corral (dist/ and package.json) in a new folder, and the
    * packed tarball installed into an empty npm prefix: the two other ways a person has corral.
    */
@@ -286,7 +295,7 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
     await screenUntil(pane, (s) => /Done: the tool finished/.test(s), 'the answer after the tool');
     await expect.poll(() => hookOf(pane)?.lastEvent, { timeout: 20_000 }).toBe('Stop');
     expect(hookOf(pane)?.claim).toBe('waiting');
-    expect(eventsOf(pane, from).map((e) => e.type)).toEqual(['stuck', 'unstuck']);
+    await stoppedAgain(pane, from);
     expect(existsSync(join(work, 'claude-ran.txt'))).toBe(true);
     // Claude runs hooks in its own process tree (without a controlling terminal): the pane id counts.
     // The hook process logs after corral has answered it: wait for the line, not for a time.
@@ -325,7 +334,7 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
     await sameStateEverywhere(pane, stuck);
     await answerDialog(pane, await screenUntil(pane, (s) => /Would you like to run the following command\?/.test(s), 'the approval overlay'), 'y');
     await expect.poll(() => hookOf(pane)?.lastEvent, { timeout: 30_000 }).toBe('Stop');
-    expect(eventsOf(pane, from).map((e) => e.type)).toEqual(['stuck', 'unstuck']);
+    await stoppedAgain(pane, from);
     expect(existsSync(join(outside, 'codex-ran.txt'))).toBe(true);
     // By default Codex runs hooks in its detached daemon: corral found the pane by folder and session.
     await expect.poll(log, { timeout: 10_000 }).toMatch(/Stop pane=%\d+ tty=false daemon=true -> HTTP 200/);
@@ -362,7 +371,7 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
     await answerDialog(pane, await screenUntil(pane, (s) => /Allow execution of/.test(s), 'the permission dialog'), 'Enter');
     await expect.poll(() => hookOf(pane)?.lastEvent, { timeout: 30_000 }).toBe('AfterAgent');
     expect(hookOf(pane)?.claim).toBe('waiting');
-    expect(eventsOf(pane, from).map((e) => e.type)).toEqual(['stuck', 'unstuck']);
+    await stoppedAgain(pane, from);
     expect(existsSync(join(outside, 'gemini-ran.txt'))).toBe(true);
     await expect.poll(log, { timeout: 10_000 }).toMatch(/AfterAgent pane=%\d+ tty=true daemon=false -> HTTP 200/);
     expect(log()).toMatch(new RegExp(`Notification pane=${pane} tty=true daemon=false -> HTTP 200`));

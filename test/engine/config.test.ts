@@ -6,7 +6,7 @@ const base = { flags: {}, env: {}, file: null };
 describe('settings resolution', () => {
   it('has the documented defaults', () => {
     const s = resolveSettings(base);
-    expect(s).toMatchObject({ quietThresholdMs: 30_000, pollIntervalMs: 2_000, prefix: '@tb-', optIn: false, promptPack: 'default', daemonUrl: null });
+    expect(s).toMatchObject({ quietThresholdMs: 3_000, askThresholdMs: 1_000, pollIntervalMs: 2_000, prefix: '@tb-', optIn: false, promptPack: 'default', daemonUrl: null });
   });
 
   it('applies flags over env over file over defaults', () => {

@@ -42,7 +42,7 @@ function remoteEngine(panes: RemotePane[], skewMs: number, persistent = false) {
   let now = T0;
   const clock = { now: () => now };
   const remote = remoteTmux(panes, clock.now, skewMs);
-  const settings = resolveSettings({ flags: { quietThresholdMs: 10_000 }, env: {}, file: null });
+  const settings = resolveSettings({ flags: { quietThresholdMs: 10_000, askThresholdMs: 10_000 }, env: {}, file: null });
   // A poll runner of its own stands for the control-mode connection over ssh.
   const pollRunner: TmuxRunner = (args, options) => remote.runner(args, options);
   const tmux = new TmuxClient({ socket: buildBox.socket, runner: remote.runner, nonce: 'fixed', ...(persistent ? { pollRunner } : {}) });

@@ -49,7 +49,7 @@ function rig(panes: PolledPane[], time: ManualTime): Rig {
     windowsSince: (mark: number) => (mark === told ? new Set<string>() : null),
   });
   const tmux = new TmuxClient({ socket: { kind: 'name', name: 'idle' }, runner: fake.runner, nonce: 'fixed', pollRunner });
-  const settings = resolveSettings({ flags: { quietThresholdMs: THRESHOLD, pollIntervalMs: INTERVAL }, env: {}, file: null });
+  const settings = resolveSettings({ flags: { quietThresholdMs: THRESHOLD, askThresholdMs: THRESHOLD, pollIntervalMs: INTERVAL }, env: {}, file: null });
   const armed: number[] = [];
   const timers: Timers = {
     setTimeout: (callback, ms) => (armed.push(ms), time.setTimeout(callback, ms)),
@@ -159,7 +159,7 @@ describe('the poll loop while nothing changes', () => {
     // No pane to capture (a pane would be captured at once: its capture time lies ahead of the clock).
     const fake = scriptedPoll([], () => Math.floor(wall.now() / 1000));
     const pollRunner: TmuxRunner = Object.assign((args: readonly string[]) => fake.runner(args), { watch: () => undefined, changes: () => 0, windowsSince: () => null });
-    const settings = resolveSettings({ flags: { quietThresholdMs: THRESHOLD, pollIntervalMs: INTERVAL }, env: {}, file: null });
+    const settings = resolveSettings({ flags: { quietThresholdMs: THRESHOLD, askThresholdMs: THRESHOLD, pollIntervalMs: INTERVAL }, env: {}, file: null });
     const armed: number[] = [];
     const timers: Timers = { setTimeout: (callback, ms) => (armed.push(ms), time.setTimeout(callback, ms)), clearTimeout: (handle) => time.clearTimeout(handle) };
     const engine = createEngine({ settings, tmux: new TmuxClient({ socket: { kind: 'name', name: 'back' }, runner: fake.runner, nonce: 'fixed', pollRunner }), clock: time, wallClock: wall, timers });
@@ -176,7 +176,7 @@ describe('the poll loop while nothing changes', () => {
   it('keeps the poll interval at a poll faster than tmux tells (no watch then)', async () => {
     const time = new ManualTime();
     const fake = scriptedPoll([{ id: '%1', screen: '$ ', activity: seconds(time) - 5 }], () => seconds(time));
-    const settings = resolveSettings({ flags: { quietThresholdMs: THRESHOLD, pollIntervalMs: 500 }, env: {}, file: null });
+    const settings = resolveSettings({ flags: { quietThresholdMs: THRESHOLD, askThresholdMs: THRESHOLD, pollIntervalMs: 500 }, env: {}, file: null });
     const engine = createEngine({ settings, tmux: new TmuxClient({ socket: { kind: 'name', name: 'fast' }, runner: fake.runner, nonce: 'fixed' }), clock: time, wallClock: time, timers: time });
     engine.start();
     await time.advance(20_000);

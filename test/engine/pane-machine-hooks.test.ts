@@ -1,7 +1,7 @@
 // The pane machine with agent hooks as a second signal: claims, vetoes, and the screen overruling them.
 
 import { describe, expect, it } from 'vitest';
-import { describeDisagreement, hookView, observe, register, type Observation, type PaneTrack } from '../../src/engine/pane-machine.js';
+import { HOOK_QUIET_MS, describeDisagreement, hookView, observe, register, type Observation, type PaneTrack } from '../../src/engine/pane-machine.js';
 import type { HookEvent, HookSignal, PromptVerdict } from '../../src/engine/types.js';
 import { paneInfo } from '../helpers/fake-engine.js';
 
@@ -84,9 +84,10 @@ describe('pane machine with hooks', () => {
     const stopped = run(approved.track, [[6_000, hook('stop')], [6_300, screen('answer', inputBox)]]);
     expect(stopped.track.hook?.claim).toBe('waiting');
     expect(stopped.track.state).toBe('monitoring');
-    // The quiet threshold still applies to "stopped".
-    expect(run(stopped.track, [[36_299, screen('answer', inputBox)]]).track.state).toBe('monitoring');
-    const later = run(stopped.track, [[36_300, screen('answer', inputBox)]]);
+    // The hook is the evidence that the turn is over: the input box need only hold HOOK_QUIET_MS,
+    // not the quiet threshold a screen alone needs.
+    expect(run(stopped.track, [[6_300 + HOOK_QUIET_MS - 1, screen('answer', inputBox)]]).track.state).toBe('monitoring');
+    const later = run(stopped.track, [[6_300 + HOOK_QUIET_MS, screen('answer', inputBox)]]);
     expect(later.track).toMatchObject({ state: 'stuck', reason: 'stopped' });
   });
 
