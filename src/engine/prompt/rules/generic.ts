@@ -49,6 +49,24 @@ export const QUESTION_OVER_CURSOR = new RegExp(
   'i',
 );
 
+/**
+ * A line that says an agent's turn is over: its summary ("✻ Worked for 1m 2s", "Worked for <1s • 10:12")
+ * or a notice that the turn stopped ("■ Conversation interrupted", "■ exceeded retry limit …").
+ */
+const TURN_OVER = /^(?:[^\w\s]\s*)?[A-Z][a-z]+ed for\b|^■\s+\S|^Interrupted\b/;
+
+/** An agent's input line: its prompt glyph with a draft, a placeholder or nothing after it. */
+const INPUT_LINE = /^[>❯›](?:\s.*)?$/;
+
+/**
+ * A footer hint that names the key for an input's commands or shortcuts: "ctrl+p commands",
+ * "· / commands", "? for shortcuts".
+ */
+const INPUT_FOOTER_HINT = /(?:^|\s{2,}|·\s)(?:(?:ctrl|alt)\+[a-z]|\/|\?) (?:for )?(?:commands|shortcuts)\b/i;
+
+/** The bottom edge of an input box: a rule of box lines or half blocks, maybe with its corner. */
+const INPUT_BOX_BOTTOM = /^[╹╰└]?[▀▔─━]{10,}[╯┘]?$/;
+
 /** A bare cursor: the line a dialog waits on in some UIs (`>`, `│ >`), or an empty REPL prompt. */
 const BARE_CURSOR = /^[>❯›]$/;
 /** An agent's input box edge: a dialog above it is over (the box is drawn only when no dialog is open). */
@@ -166,7 +184,18 @@ export const genericRules: RuleSet = {
       kind: 'stopped',
       menu: true,
       // "Press enter to confirm or esc to go back" is a dialog's: going back beside Enter is not.
-      pattern: /(?:^|[·,(|]\s*|\s{2,})(?:press )?esc(?:ape)? (?:to )?close\)?$|^(?!.*\benter\b)(?:.*·\s*)?esc to go back$/i,
+      pattern: /(?:^|[·,(|/]\s*|\s{2,})(?:press )?esc(?:ape)? (?:to )?close\)?$|^(?!.*\benter\b)(?:.*·\s*)?esc to go back$/i,
+      within: 3,
+    },
+    {
+      // A picker's key hints: "enter select · esc back", "enter resume   ^a archive   esc exit".
+      // Enter picks from a list and Esc leaves it: the person opened it. A dialog that asks says
+      // what Enter does to the question ("enter continue · esc back"); the longer hints ("Enter to
+      // select · Esc to go back") are the dialogs' too, so only the terse pairs count.
+      id: 'generic/picker-footer',
+      kind: 'stopped',
+      menu: true,
+      pattern: /^enter (?:select|resume|open)(?:\s{2,}|\s*[·|]\s*).*\besc (?:back|exit|close)\b/i,
       within: 3,
     },
     {
@@ -391,6 +420,29 @@ export const genericRules: RuleSet = {
       next: /^[╰─]─{9,}/,
       notBelow: /^[>❯›](?:\s|$)/,
       within: 5,
+    },
+    {
+      // An agent's input line right under the end of its last turn: the turn's summary ("Worked
+      // for 12s") or the notice that stopped it ("■ Conversation interrupted"). A reply still
+      // streaming has its text there instead, and a message just sent has the reply under it.
+      id: 'generic/input-after-turn',
+      kind: 'stopped',
+      pattern: INPUT_LINE,
+      above: TURN_OVER,
+      within: 4,
+      notBelow: /^[>❯›](?:\s|$)|^[⏺●•]\s/,
+    },
+    {
+      // An input box drawn with no prompt glyph, known by the footer right under its bottom edge:
+      // "ctrl+p commands" under `╹▀▀▀▀`. While the agent works the same footer says so ("esc
+      // interrupt"), and that busy line vetoes this. A box with a glyph (`❯`) is the input-line
+      // rules' to read.
+      id: 'generic/input-box-footer',
+      kind: 'stopped',
+      pattern: INPUT_BOX_BOTTOM,
+      next: INPUT_FOOTER_HINT,
+      notAbove: INPUT_LINE,
+      within: 6,
     },
     {
       // An agent's input line over its footer of key hints: a draft over "ctrl+p commands" or
