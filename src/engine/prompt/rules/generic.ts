@@ -55,6 +55,15 @@ export const QUESTION_OVER_CURSOR = new RegExp(
  */
 const TURN_OVER = /^(?:[^\w\s]\s*)?[A-Z][a-z]+ed for\b|^■\s+\S|^Interrupted\b/;
 
+/** The rest of a line that a narrow pane wrapped: a few words, lower case first, no glyph. */
+const WRAPPED_TAIL = /^[a-z][\w ,.'’-]{0,40}$/;
+
+/**
+ * What an agent draws over its input before any conversation: its banner's folder line
+ * ("/home/me/src/app") or the last row of a logo drawn in braille.
+ */
+const BANNER_END = /^[~/][\w./@+-]*$|^[⠀-⣿][⠀-⣿ ]{5,}$/;
+
 /** An agent's input line: its prompt glyph with a draft, a placeholder or nothing after it. */
 const INPUT_LINE = /^[>❯›](?:\s.*)?$/;
 
@@ -102,7 +111,9 @@ export const genericRules: RuleSet = {
       // alone is not busy (dialogs offer it); with a running timer in the same brackets it is.
       id: 'generic/timer-hint',
       kind: 'busy',
-      pattern: /\((?:\d+h\s*)?(?:\d+m\s*)?\d+(?:\.\d+)?s\b[^()]*\b(?:esc|ctrl\+c) to (?:cancel|interrupt|stop)\)/i,
+      // On a narrow pane the hint is cut short at the edge: "(2s • esc to i…".
+      pattern:
+        /\((?:\d+h\s*)?(?:\d+m\s*)?\d+(?:\.\d+)?s\b[^()]*\b(?:(?:esc|ctrl\+c) to (?:cancel|interrupt|stop)\)|esc(?: to)?(?: [a-z]{0,9})?…$)/i,
       notBelow: TURN_END,
     },
     {
@@ -429,8 +440,26 @@ export const genericRules: RuleSet = {
       kind: 'stopped',
       pattern: INPUT_LINE,
       above: TURN_OVER,
+      aboveSkips: WRAPPED_TAIL,
       within: 4,
       notBelow: /^[>❯›](?:\s|$)|^[⏺●•]\s/,
+    },
+    {
+      // An agent's input line right under its banner, its footer of key hints below: nothing has
+      // been asked yet. A reply streaming above the input would show its text there.
+      id: 'generic/input-under-banner',
+      kind: 'stopped',
+      pattern: INPUT_LINE,
+      above: BANNER_END,
+      below: INPUT_FOOTER_HINT,
+      within: 4,
+    },
+    {
+      // An input's footer that names the key sending the message: "⏎ send   Ctrl+J newline".
+      id: 'generic/send-hint',
+      kind: 'stopped',
+      pattern: /^(?:⏎|↵|enter) (?:to )?send\b/i,
+      within: 2,
     },
     {
       // An input box drawn with no prompt glyph, known by the footer right under its bottom edge:
