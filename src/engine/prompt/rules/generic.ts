@@ -64,6 +64,9 @@ const WRAPPED_TAIL = /^[a-z][\w ,.'’-]{0,40}$/;
  */
 const BANNER_END = /^[~/][\w./@+-]*$|^[⠀-⣿][⠀-⣿ ]{5,}$/;
 
+/** The files in an agent's chat, listed over its prompt: "src/router.ts README.md". */
+const FILE_LIST = /^(?:[\w.-]+\/)*[\w-][\w.-]*\.\w+(?:\s+(?:[\w.-]+\/)*[\w-][\w.-]*\.\w+)*$/;
+
 /** An agent's input line: its prompt glyph with a draft, a placeholder or nothing after it. */
 const INPUT_LINE = /^[>❯›](?:\s.*)?$/;
 
@@ -187,6 +190,29 @@ export const genericRules: RuleSet = {
       notBelow: TURN_END,
     },
     {
+      // A scanner of block cells before what the program waits on: "█░   Waiting for openai/gpt-5",
+      // "░█   Updating repo map".
+      id: 'generic/scanner',
+      kind: 'busy',
+      pattern: /^[░▒▓█]{1,3}\s+[A-Z][a-z]+ing\b/,
+      within: 2,
+    },
+    {
+      // A bar with a mark bouncing inside it, at the end of a status: "Waiting for LLM [──≡=───]".
+      id: 'generic/bouncing-bar',
+      kind: 'busy',
+      pattern: /\s\[(?=[-─=]*[#≡])[-─=#≡]{5,}\]$/,
+      within: 1,
+    },
+    {
+      // A request that failed and will be sent again by itself: "Retrying in 0.5 seconds...", with
+      // the next error printed under it while it waits.
+      id: 'generic/retrying',
+      kind: 'busy',
+      pattern: /^Retrying in \d+(?:\.\d+)? seconds?(?:\.{3}|…)?$/,
+      within: 6,
+    },
+    {
       // A panel the person opened, whose footer offers to close it: "←/→ to switch · Esc to
       // close", "(Press Esc to close)", "? / esc close", "↓ to navigate · Esc to go back". Closing is
       // no answer to an approval, so it is a menu (dialogs that ask say "esc to cancel", "esc back"
@@ -197,6 +223,25 @@ export const genericRules: RuleSet = {
       // "Press enter to confirm or esc to go back" is a dialog's: going back beside Enter is not.
       pattern: /(?:^|[·,(|/]\s*|\s{2,})(?:press )?esc(?:ape)? (?:to )?close\)?$|^(?!.*\benter\b)(?:.*·\s*)?esc to go back$/i,
       within: 3,
+    },
+    {
+      // A panel with tabs, opened by the person: "Tab/Shift+Tab to switch tabs · Esc to cancel",
+      // "(↑ to switch tabs)" beside its tab names. An approval has no tabs.
+      id: 'generic/tabbed-panel',
+      kind: 'stopped',
+      menu: true,
+      pattern: /(?:^|\(|·\s*)(?:[←→↑↓/]+|(?:Shift\+)?Tab(?:\/Shift\+Tab)?) to switch tabs\b/i,
+      within: 20,
+    },
+    {
+      // A list to search in, opened by the person: "↑↓ to navigate · Type to search · Esc to
+      // cancel", "Type to search · Enter/Space to change · Esc to cancel"; wrapped on a narrow
+      // pane, "… · Type to" over "search · Esc to cancel".
+      id: 'generic/search-list',
+      kind: 'stopped',
+      menu: true,
+      pattern: /\bType to search\b.*\bEsc to (?:cancel|close)\b|(?:^|·\s*)search · Esc to (?:cancel|close)\b/i,
+      within: 4,
     },
     {
       // A picker's key hints: "enter select · esc back", "enter resume   ^a archive   esc exit".
@@ -495,6 +540,17 @@ export const genericRules: RuleSet = {
       notBelow: /^[>❯›](?:\s|$)/,
     },
     {
+      // An editor with a draft and no prompt glyph: the text drawn tight between two full-width
+      // rules, the lower one near the bottom with the editor's footer under it.
+      id: 'generic/editor-draft',
+      kind: 'stopped',
+      pattern: /\S/,
+      above: /^─{20,}$/,
+      next: /^─{20,}$/,
+      below: /^(?!─)\S/,
+      within: 4,
+    },
+    {
       // An input box with nothing typed: its two edges with nothing between them, near the bottom.
       id: 'generic/empty-input-box',
       kind: 'stopped',
@@ -514,11 +570,26 @@ export const genericRules: RuleSet = {
       // A one-word prompt, bare, right under a horizontal rule on the last line: an agent that
       // draws a rule before each prompt (aider's `diff>`, `ask>`). With text after it, it could
       // be a command sent and still running silently, so only bare.
+      // A bare `>` there is the same prompt without a mode; the files in the chat may be listed
+      // between the rule and the prompt ("src/router.ts" over "ask multi>").
       id: 'generic/word-prompt-under-rule',
       kind: 'stopped',
       where: 'last-line',
-      pattern: /^[a-z][\w-]{0,20}(?: multi)?>$/,
+      pattern: /^(?:[a-z][\w-]{0,20}(?: multi)?)?>$/,
       above: /^─{10,}$/,
+      aboveSkips: FILE_LIST,
+    },
+    {
+      // A draft at such a prompt ("diff> fix the pager"), or the next line of a draft of several
+      // lines, each with the prompt before it. A command that runs a program ("diff> /run make",
+      // "diff> !make") stays on the last line as typed while it runs silently, so not those.
+      id: 'generic/word-prompt-draft',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^[a-z][\w-]{0,20}(?: multi)?> \S/,
+      unless: /^[\w -]+> (?:\/|!)/,
+      above: /^─{10,}$|^[a-z][\w-]{0,20}(?: multi)?> \S/,
+      aboveSkips: FILE_LIST,
     },
     {
       // An agent's empty input and its placeholder or ready line: "Ask anything", "Type your
