@@ -77,6 +77,7 @@ interface CompiledRule {
   readonly raw: boolean;
   readonly requires: readonly RegExp[];
   readonly above: RegExp | null;
+  readonly aboveSkips: RegExp | null;
   readonly notAbove: RegExp | null;
   readonly unless: RegExp | null;
   readonly below: RegExp | null;
@@ -141,6 +142,7 @@ function compile(sets: readonly RuleSet[]): {
         raw: rule.raw ?? false,
         requires: rule.requires ?? [],
         above: rule.above ?? null,
+        aboveSkips: rule.aboveSkips ?? null,
         notAbove: rule.notAbove ?? null,
         unless: rule.unless ?? null,
         below: rule.below ?? null,
@@ -341,6 +343,12 @@ function someLine(region: readonly RegionLine[], pattern: RegExp, from = 0): boo
   return false;
 }
 
+/** Whether the line above `index` matches `above`, passing over one wrapped tail (`skips`). */
+function aboveHolds(above: RegExp, skips: RegExp | null, region: readonly RegionLine[], index: number): boolean {
+  if (index > 0 && above.test(region[index - 1]!.inner)) return true;
+  return skips !== null && index > 1 && skips.test(region[index - 1]!.inner) && above.test(region[index - 2]!.inner);
+}
+
 function matchesAt(rule: CompiledRule, region: readonly RegionLine[], index: number): boolean {
   const fromBottom = region.length - 1 - index;
   if (fromBottom >= rule.within) return false;
@@ -348,7 +356,7 @@ function matchesAt(rule: CompiledRule, region: readonly RegionLine[], index: num
   const text = rule.raw ? line.text : line.inner;
   if (!rule.pattern.test(text)) return false;
   if (rule.unless?.test(text)) return false;
-  if (rule.above && !(index > 0 && rule.above.test(region[index - 1]!.inner))) return false;
+  if (rule.above && !aboveHolds(rule.above, rule.aboveSkips, region, index)) return false;
   if (rule.notAbove && index > 0 && rule.notAbove.test(region[index - 1]!.inner)) return false;
   if (rule.below && !someLine(region, rule.below, index + 1)) return false;
   if (rule.next && !(index + 1 < region.length && rule.next.test(region[index + 1]!.inner))) return false;

@@ -36,6 +36,11 @@ export interface PromptRule {
   readonly requires?: readonly RegExp[];
   /** The non-empty line right above must match (e.g. the top border of an input box). */
   readonly above?: RegExp;
+  /**
+   * A line right above that matches this is passed over when `above` is checked, once: the tail of
+   * a line a narrow pane wrapped ("■ Conversation interrupted - … went" over "wrong").
+   */
+  readonly aboveSkips?: RegExp;
   /** The non-empty line right above must not match (e.g. a question over a bare `>` is not a REPL). */
   readonly notAbove?: RegExp;
   /** Some line below must match (e.g. the bottom border of an input box). */

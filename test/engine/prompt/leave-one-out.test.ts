@@ -49,14 +49,14 @@ const PEER_FALSE_STUCK_KNOWN: Readonly<Record<string, string>> = {
  */
 const FLOOR: Readonly<Record<string, number>> = {
   'claude-code': 0.91,
-  codex: 0.34,
+  codex: 0.93,
   'gemini-cli': 0.93,
-  'qwen-code': 0.86,
-  opencode: 0.38,
-  kilo: 0.36,
-  pi: 0.77,
+  'qwen-code': 0.97,
+  opencode: 1,
+  kilo: 1,
+  pi: 0.92,
   copilot: 1,
-  aider: 0.72,
+  aider: 1,
 };
 
 /** How long after a filmed wait was drawn it may take to settle (a box that loses its scroll bar). */

@@ -49,6 +49,36 @@ export const QUESTION_OVER_CURSOR = new RegExp(
   'i',
 );
 
+/**
+ * A line that says an agent's turn is over: its summary ("✻ Worked for 1m 2s", "Worked for <1s • 10:12")
+ * or a notice that the turn stopped ("■ Conversation interrupted", "■ exceeded retry limit …").
+ */
+const TURN_OVER = /^(?:[^\w\s]\s*)?[A-Z][a-z]+ed for\b|^■\s+\S|^Interrupted\b/;
+
+/** The rest of a line that a narrow pane wrapped: a few words, lower case first, no glyph. */
+const WRAPPED_TAIL = /^[a-z][\w ,.'’-]{0,40}$/;
+
+/**
+ * What an agent draws over its input before any conversation: its banner's folder line
+ * ("/home/me/src/app") or the last row of a logo drawn in braille.
+ */
+const BANNER_END = /^[~/][\w./@+-]*$|^[⠀-⣿][⠀-⣿ ]{5,}$/;
+
+/** The files in an agent's chat, listed over its prompt: "src/router.ts README.md". */
+const FILE_LIST = /^(?:[\w.-]+\/)*[\w-][\w.-]*\.\w+(?:\s+(?:[\w.-]+\/)*[\w-][\w.-]*\.\w+)*$/;
+
+/** An agent's input line: its prompt glyph with a draft, a placeholder or nothing after it. */
+const INPUT_LINE = /^[>❯›](?:\s.*)?$/;
+
+/**
+ * A footer hint that names the key for an input's commands or shortcuts: "ctrl+p commands",
+ * "· / commands", "? for shortcuts".
+ */
+const INPUT_FOOTER_HINT = /(?:^|\s{2,}|·\s)(?:(?:ctrl|alt)\+[a-z]|\/|\?) (?:for )?(?:commands|shortcuts)\b/i;
+
+/** The bottom edge of an input box: a rule of box lines or half blocks, maybe with its corner. */
+const INPUT_BOX_BOTTOM = /^[╹╰└]?[▀▔─━]{10,}[╯┘]?$/;
+
 /** A bare cursor: the line a dialog waits on in some UIs (`>`, `│ >`), or an empty REPL prompt. */
 const BARE_CURSOR = /^[>❯›]$/;
 /** An agent's input box edge: a dialog above it is over (the box is drawn only when no dialog is open). */
@@ -84,7 +114,9 @@ export const genericRules: RuleSet = {
       // alone is not busy (dialogs offer it); with a running timer in the same brackets it is.
       id: 'generic/timer-hint',
       kind: 'busy',
-      pattern: /\((?:\d+h\s*)?(?:\d+m\s*)?\d+(?:\.\d+)?s\b[^()]*\b(?:esc|ctrl\+c) to (?:cancel|interrupt|stop)\)/i,
+      // On a narrow pane the hint is cut short at the edge: "(2s • esc to i…".
+      pattern:
+        /\((?:\d+h\s*)?(?:\d+m\s*)?\d+(?:\.\d+)?s\b[^()]*\b(?:(?:esc|ctrl\+c) to (?:cancel|interrupt|stop)\)|esc(?: to)?(?: [a-z]{0,9})?…$)/i,
       notBelow: TURN_END,
     },
     {
@@ -158,6 +190,29 @@ export const genericRules: RuleSet = {
       notBelow: TURN_END,
     },
     {
+      // A scanner of block cells before what the program waits on: "█░   Waiting for openai/gpt-5",
+      // "░█   Updating repo map".
+      id: 'generic/scanner',
+      kind: 'busy',
+      pattern: /^[░▒▓█]{1,3}\s+[A-Z][a-z]+ing\b/,
+      within: 2,
+    },
+    {
+      // A bar with a mark bouncing inside it, at the end of a status: "Waiting for LLM [──≡=───]".
+      id: 'generic/bouncing-bar',
+      kind: 'busy',
+      pattern: /\s\[(?=[-─=]*[#≡])[-─=#≡]{5,}\]$/,
+      within: 1,
+    },
+    {
+      // A request that failed and will be sent again by itself: "Retrying in 0.5 seconds...", with
+      // the next error printed under it while it waits.
+      id: 'generic/retrying',
+      kind: 'busy',
+      pattern: /^Retrying in \d+(?:\.\d+)? seconds?(?:\.{3}|…)?$/,
+      within: 6,
+    },
+    {
       // A panel the person opened, whose footer offers to close it: "←/→ to switch · Esc to
       // close", "(Press Esc to close)", "? / esc close", "↓ to navigate · Esc to go back". Closing is
       // no answer to an approval, so it is a menu (dialogs that ask say "esc to cancel", "esc back"
@@ -166,7 +221,37 @@ export const genericRules: RuleSet = {
       kind: 'stopped',
       menu: true,
       // "Press enter to confirm or esc to go back" is a dialog's: going back beside Enter is not.
-      pattern: /(?:^|[·,(|]\s*|\s{2,})(?:press )?esc(?:ape)? (?:to )?close\)?$|^(?!.*\benter\b)(?:.*·\s*)?esc to go back$/i,
+      pattern: /(?:^|[·,(|/]\s*|\s{2,})(?:press )?esc(?:ape)? (?:to )?close\)?$|^(?!.*\benter\b)(?:.*·\s*)?esc to go back$/i,
+      within: 3,
+    },
+    {
+      // A panel with tabs, opened by the person: "Tab/Shift+Tab to switch tabs · Esc to cancel",
+      // "(↑ to switch tabs)" beside its tab names. An approval has no tabs.
+      id: 'generic/tabbed-panel',
+      kind: 'stopped',
+      menu: true,
+      pattern: /(?:^|\(|·\s*)(?:[←→↑↓/]+|(?:Shift\+)?Tab(?:\/Shift\+Tab)?) to switch tabs\b/i,
+      within: 20,
+    },
+    {
+      // A list to search in, opened by the person: "↑↓ to navigate · Type to search · Esc to
+      // cancel", "Type to search · Enter/Space to change · Esc to cancel"; wrapped on a narrow
+      // pane, "… · Type to" over "search · Esc to cancel".
+      id: 'generic/search-list',
+      kind: 'stopped',
+      menu: true,
+      pattern: /\bType to search\b.*\bEsc to (?:cancel|close)\b|(?:^|·\s*)search · Esc to (?:cancel|close)\b/i,
+      within: 4,
+    },
+    {
+      // A picker's key hints: "enter select · esc back", "enter resume   ^a archive   esc exit".
+      // Enter picks from a list and Esc leaves it: the person opened it. A dialog that asks says
+      // what Enter does to the question ("enter continue · esc back"); the longer hints ("Enter to
+      // select · Esc to go back") are the dialogs' too, so only the terse pairs count.
+      id: 'generic/picker-footer',
+      kind: 'stopped',
+      menu: true,
+      pattern: /^enter (?:select|resume|open)(?:\s{2,}|\s*[·|]\s*).*\besc (?:back|exit|close)\b/i,
       within: 3,
     },
     {
@@ -393,6 +478,47 @@ export const genericRules: RuleSet = {
       within: 5,
     },
     {
+      // An agent's input line right under the end of its last turn: the turn's summary ("Worked
+      // for 12s") or the notice that stopped it ("■ Conversation interrupted"). A reply still
+      // streaming has its text there instead, and a message just sent has the reply under it.
+      id: 'generic/input-after-turn',
+      kind: 'stopped',
+      pattern: INPUT_LINE,
+      above: TURN_OVER,
+      aboveSkips: WRAPPED_TAIL,
+      within: 4,
+      notBelow: /^[>❯›](?:\s|$)|^[⏺●•]\s/,
+    },
+    {
+      // An agent's input line right under its banner, its footer of key hints below: nothing has
+      // been asked yet. A reply streaming above the input would show its text there.
+      id: 'generic/input-under-banner',
+      kind: 'stopped',
+      pattern: INPUT_LINE,
+      above: BANNER_END,
+      below: INPUT_FOOTER_HINT,
+      within: 4,
+    },
+    {
+      // An input's footer that names the key sending the message: "⏎ send   Ctrl+J newline".
+      id: 'generic/send-hint',
+      kind: 'stopped',
+      pattern: /^(?:⏎|↵|enter) (?:to )?send\b/i,
+      within: 2,
+    },
+    {
+      // An input box drawn with no prompt glyph, known by the footer right under its bottom edge:
+      // "ctrl+p commands" under `╹▀▀▀▀`. While the agent works the same footer says so ("esc
+      // interrupt"), and that busy line vetoes this. A box with a glyph (`❯`) is the input-line
+      // rules' to read.
+      id: 'generic/input-box-footer',
+      kind: 'stopped',
+      pattern: INPUT_BOX_BOTTOM,
+      next: INPUT_FOOTER_HINT,
+      notAbove: INPUT_LINE,
+      within: 6,
+    },
+    {
       // An agent's input line over its footer of key hints: a draft over "ctrl+p commands" or
       // "shift+tab to cycle". The footer names keys a person presses at an input; a transcript's
       // echoed message has the reply under it instead. ("? for shortcuts" is not enough: Codex
@@ -414,6 +540,17 @@ export const genericRules: RuleSet = {
       notBelow: /^[>❯›](?:\s|$)/,
     },
     {
+      // An editor with a draft and no prompt glyph: the text drawn tight between two full-width
+      // rules, the lower one near the bottom with the editor's footer under it.
+      id: 'generic/editor-draft',
+      kind: 'stopped',
+      pattern: /\S/,
+      above: /^─{20,}$/,
+      next: /^─{20,}$/,
+      below: /^(?!─)\S/,
+      within: 4,
+    },
+    {
       // An input box with nothing typed: its two edges with nothing between them, near the bottom.
       id: 'generic/empty-input-box',
       kind: 'stopped',
@@ -433,11 +570,26 @@ export const genericRules: RuleSet = {
       // A one-word prompt, bare, right under a horizontal rule on the last line: an agent that
       // draws a rule before each prompt (aider's `diff>`, `ask>`). With text after it, it could
       // be a command sent and still running silently, so only bare.
+      // A bare `>` there is the same prompt without a mode; the files in the chat may be listed
+      // between the rule and the prompt ("src/router.ts" over "ask multi>").
       id: 'generic/word-prompt-under-rule',
       kind: 'stopped',
       where: 'last-line',
-      pattern: /^[a-z][\w-]{0,20}(?: multi)?>$/,
+      pattern: /^(?:[a-z][\w-]{0,20}(?: multi)?)?>$/,
       above: /^─{10,}$/,
+      aboveSkips: FILE_LIST,
+    },
+    {
+      // A draft at such a prompt ("diff> fix the pager"), or the next line of a draft of several
+      // lines, each with the prompt before it. A command that runs a program ("diff> /run make",
+      // "diff> !make") stays on the last line as typed while it runs silently, so not those.
+      id: 'generic/word-prompt-draft',
+      kind: 'stopped',
+      where: 'last-line',
+      pattern: /^[a-z][\w-]{0,20}(?: multi)?> \S/,
+      unless: /^[\w -]+> (?:\/|!)/,
+      above: /^─{10,}$|^[a-z][\w-]{0,20}(?: multi)?> \S/,
+      aboveSkips: FILE_LIST,
     },
     {
       // An agent's empty input and its placeholder or ready line: "Ask anything", "Type your
