@@ -172,9 +172,10 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
   }
 
   /** The pane's `stuck` event; on a timeout, the error shows the screen and the hook calls. */
-  async function stuckEvent(pane: string, log: () => string): Promise<Extract<CorralEvent, { type: 'stuck' }>> {
+  /** The pane's first stuck event from event number `from` on (a first-run dialog before it waits too). */
+  async function stuckEvent(pane: string, log: () => string, from: number): Promise<Extract<CorralEvent, { type: 'stuck' }>> {
     try {
-      return (await h.waitForEvent((e) => e.type === 'stuck' && e.paneId === pane, 60_000)) as Extract<CorralEvent, { type: 'stuck' }>;
+      return (await h.waitForEvent((e) => e.type === 'stuck' && e.paneId === pane && h.events.indexOf(e) >= from, 60_000)) as Extract<CorralEvent, { type: 'stuck' }>;
     } catch (error) {
       throw new Error(`${(error as Error).message}\nscreen:\n${await h.tmux.capture(pane)}\nhook calls:\n${log()}`);
     }
@@ -285,7 +286,7 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
     await screenUntil(pane, idle, 'the idle input box');
     const from = h.events.length;
     await type(pane, `RUNCMD touch ${join(work, 'claude-ran.txt')}`);
-    const stuck = await stuckEvent(pane, log);
+    const stuck = await stuckEvent(pane, log, from);
     expect(stuck.reason).toBe('permission');
     expect(stuck.message).toContain('claude-ran.txt');
     expect(stuck.transcriptPath).toMatch(/\.jsonl$/);
@@ -326,7 +327,7 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
     expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toMatch(/hooks\.json:permission_request:0:0"\]\ntrusted_hash = "sha256:/);
     const from = h.events.length;
     await type(pane, `RUNCMD touch ${join(outside, 'codex-ran.txt')}`);
-    const stuck = await stuckEvent(pane, log);
+    const stuck = await stuckEvent(pane, log, from);
     expect(stuck.reason).toBe('permission');
     expect(stuck.message).toContain('codex-ran.txt');
     expect(stuck.transcriptPath).toMatch(/rollout-.*\.jsonl$/);
@@ -364,7 +365,7 @@ describe.skipIf(!installed && !required)('hooks from the real agent CLIs', { tim
     }
     const from = h.events.length;
     await type(pane, `RUNCMD touch ${join(outside, 'gemini-ran.txt')}`);
-    const stuck = await stuckEvent(pane, log);
+    const stuck = await stuckEvent(pane, log, from);
     expect(stuck).toMatchObject({ reason: 'permission', message: `touch ${join(outside, 'gemini-ran.txt')}` });
     expect(stuck.transcriptPath).toMatch(/session-.*\.jsonl$/);
     await sameStateEverywhere(pane, stuck);
