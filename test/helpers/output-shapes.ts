@@ -1,7 +1,9 @@
 // Generated command output of every everyday shape, as the bytes a program writes: plain lines,
 // no final newline, `clear` and erase-display, cursor homes and moves, `\r` progress, scrolling
 // regions, wide, combining and right-to-left text, long lines, tabs, blocks that repeat an earlier
-// screen, and binary junk. The differential bridge test prints them in a real pane and compares
+// screen, and binary junk; and, each a command of its own, output that moves the cursor up into the
+// screen the command found (home without a clear, a jump to an absolute row) and writes over old
+// rows. The differential bridge test prints them in a real pane and compares
 // the answers with a reference terminal's rendering of the pane's own bytes.
 
 import type { Random } from './seeded-random.js';
@@ -22,7 +24,13 @@ export const SHAPES = [
   'binary-junk',
 ] as const;
 
-export type Shape = (typeof SHAPES)[number];
+/**
+ * Shapes that write over the screen the command found: each is a command alone, since over the
+ * lines of an earlier case in the same command it would take back what was already answered.
+ */
+export const LONE_SHAPES = ['home-without-clear', 'jump-into-old-rows'] as const;
+
+export type Shape = (typeof SHAPES)[number] | (typeof LONE_SHAPES)[number];
 
 export interface OutputCase {
   readonly shape: Shape;
@@ -117,7 +125,19 @@ export class ShapeGenerator {
       }
       case 'binary-junk':
         return '';
+      case 'home-without-clear':
+        // `tput cup 0 0` and its spellings; lines short enough not to wrap in the narrowest pane,
+        // some ending in an erase of the rest of the old row.
+        return `${r.pick([`${ESC}[H`, `${ESC}[1;1H`, `${ESC}[;H`])}${this.overwrite(1 + r.int(4))}`;
+      case 'jump-into-old-rows':
+        return `${ESC}[${2 + r.int(4)};1H${this.overwrite(1 + r.int(3))}`;
     }
+  }
+
+  /** Short lines written over whatever rows are there, some erasing what is left of the old row. */
+  private overwrite(count: number): string {
+    const r = this.random;
+    return Array.from({ length: count }, () => `${sentence(r, 1 + r.int(4))}${r.int(3) === 0 ? `${ESC}[K` : ''}\n`).join('');
   }
 
   /**

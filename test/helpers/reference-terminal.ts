@@ -4,7 +4,10 @@
 // (`PS0` prints OSC 133;C before the command runs, `PS1` starts with OSC 133;A), so the span of
 // one command is exactly the bytes between them. A span's lines are the rows from where its output
 // started to the cursor's row, wrapped rows joined; an erased screen is kept as it was just before
-// the erase (the terminal scrolls it up, as tmux's scroll-on-clear does).
+// the erase (the terminal scrolls it up, as tmux's scroll-on-clear does). Output that moves the
+// cursor up into the screen as it was before the command (a home without a clear) adds the rows it
+// changed up there, in screen order; a row that shows the same text as before the command (the
+// old screen, which the cursor only passed) is never the command's.
 
 import xtermHeadless from '@xterm/headless';
 import type { IBuffer } from '@xterm/headless';
@@ -34,6 +37,7 @@ export async function renderCommands(log: Buffer, cols: number, rows: number, pr
     const end = log.indexOf(PROMPT_STARTS, start);
     if (end < 0) break;
     const first = buffer().baseY + buffer().cursorY;
+    const before = screenRows(buffer(), rows);
     // Erase below from the top-left corner (`clear` as `\e[H\e[J`) erases the whole screen:
     // it scrolls up as a full erase does.
     let from = start + COMMAND_STARTS.length;
@@ -44,17 +48,34 @@ export async function renderCommands(log: Buffer, cols: number, rows: number, pr
       from = erase.at + erase.length;
     }
     await write(log.subarray(from, end));
+    // Before the prompt blanks its cells: which rows the command left as they were.
+    const old = (row: number) => before.has(row) && before.get(row) !== '' && before.get(row) === rowText(buffer(), row);
+    const changedAbove = [...before.keys()].filter((row) => row < first && before.get(row) !== rowText(buffer(), row));
     const x = buffer().cursorX;
     if (promptCells > 0 && x < cols) await write(Buffer.from(`\x1b7${' '.repeat(Math.min(promptCells, cols - x))}\x1b8`));
     const b = buffer();
-    commands.push(logicalLines(b, first, b.baseY + b.cursorY + 1));
+    const last = b.baseY + b.cursorY;
+    const above = changedAbove.map((row) => rowText(b, row));
+    const below = logicalLines(b, first, last + 1).filter((line) => !line.rows.every(old)).map((line) => line.text);
+    commands.push([...above, ...below]);
     at = end;
   }
   term.dispose();
   return commands;
 }
 
-function logicalLines(buffer: IBuffer, from: number, to: number): string[] {
+function rowText(buffer: IBuffer, row: number): string {
+  return buffer.getLine(row)?.translateToString(true) ?? '';
+}
+
+/** The screen's rows by absolute row, with their text. */
+function screenRows(buffer: IBuffer, rows: number): Map<number, string> {
+  const texts = new Map<number, string>();
+  for (let y = 0; y < rows; y++) texts.set(buffer.baseY + y, rowText(buffer, buffer.baseY + y));
+  return texts;
+}
+
+function logicalLines(buffer: IBuffer, from: number, to: number): { text: string; rows: number[] }[] {
   const groups: number[][] = [];
   for (let row = from; row < to; row++) {
     const line = buffer.getLine(row);
@@ -62,8 +83,9 @@ function logicalLines(buffer: IBuffer, from: number, to: number): string[] {
     if (line.isWrapped && groups.length > 0) groups[groups.length - 1]!.push(row);
     else groups.push([row]);
   }
-  return groups.map((group) =>
-    group
+  return groups.map((group) => ({
+    rows: group,
+    text: group
       .map((row, k) => {
         const line = buffer.getLine(row)!;
         if (k === group.length - 1) return line.translateToString(true);
@@ -74,7 +96,7 @@ function logicalLines(buffer: IBuffer, from: number, to: number): string[] {
       })
       .join('')
       .trimEnd(),
-  );
+  }));
 }
 
 /** Where `ESC [ J` and `ESC [ 0 J` are in log[from, to). */

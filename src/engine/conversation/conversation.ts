@@ -123,6 +123,12 @@ export class Conversation {
   private finished: FinishReason | null = null;
   private phaseNow: ConversationPhase = 'answering';
   private lastOpen: readonly string[] = [];
+  /** What the cursor's row showed before the output moved the cursor back onto it (old screen). */
+  private cursorBefore: string | null = null;
+  /** The prompt came back over an old row: nothing on the cursor's row is output. */
+  private promptOverOld = false;
+  /** The rows below the cursor's line are an old screen (the output moved the cursor up over it). */
+  private staleBelow = false;
   private lastPromptBack = false;
   /** The cursor row with the prompt drawn on output, and that output, when the prompt was last seen so. */
   private promptRow: { row: string; output: string } | null = null;
@@ -205,15 +211,18 @@ export class Conversation {
     if (this.phaseNow === 'released') return NOTHING;
     const screen = visibleScreen(capture);
     const { added, changed } = this.take(capture, screen);
-    const verdict = this.classify(screen);
-    const question = this.isQuestion(verdict, capture);
-    // A full-screen program the chat started is not back at a prompt while it shows its screen
-    // (less's `:` looks like one): it waits for keys, and the pane stays with this conversation.
-    const fullScreen = capture.alternate === true && (this.enteredAlternate || this.screenWaits);
-    const promptBack = !question && !verdict.busy && !fullScreen && ((verdict.prompt && this.promptAtBottom(verdict, screen, capture)) || this.baselinePromptAgain(capture, screen));
+    let judged = this.judge(screen, capture);
+    if (!judged.promptBack && this.staleBelow && capture.alternate !== true) {
+      // The output moved the cursor up over an old screen: a prompt on the cursor's row is at the
+      // bottom of what is output, with old rows under it.
+      const top = Math.max(0, capture.lines.length - capture.height);
+      judged = this.judge(screen.slice(0, capture.cursorRow - top + 1), capture);
+    }
+    const { verdict, question, promptBack } = judged;
     this.lastPromptBack = promptBack;
     const row = capture.lines[capture.cursorRow] ?? '';
-    const output = promptBack && capture.alternate !== true ? this.outputUnderPrompt(row, capture.cursorX) : null;
+    this.promptOverOld = promptBack && capture.alternate !== true && this.overOldRow(row, capture.cursorX);
+    const output = promptBack && capture.alternate !== true && !this.promptOverOld ? this.outputUnderPrompt(row, capture.cursorX) : null;
     this.promptRow = output === null ? null : { row: row.trimEnd(), output };
     if (this.phaseNow === 'finishing') return this.whileFinishing(added, { changed, busy: verdict.busy, promptBack }, capture, now);
 
@@ -324,6 +333,8 @@ export class Conversation {
     }
     const step = this.source.step(capture);
     this.lastOpen = step.open;
+    this.cursorBefore = step.cursorBefore ?? null;
+    this.staleBelow = step.staleBelow === true;
     return { added: step.added, changed: step.changed || left };
   }
 
@@ -340,6 +351,17 @@ export class Conversation {
     if (!free) return { text: '', finish: null, late, released: false };
     this.phaseNow = 'released';
     return { text: '', finish: null, late: [...late, ...this.filter(this.openWithoutPrompt())], released: true };
+  }
+
+  /** What the screen says: the prompt matcher's verdict, a question from the command, the prompt back. */
+  private judge(screen: readonly string[], capture: PaneCapture): { verdict: PromptVerdict; question: boolean; promptBack: boolean } {
+    const verdict = this.classify(screen);
+    const question = this.isQuestion(verdict, capture);
+    // A full-screen program the chat started is not back at a prompt while it shows its screen
+    // (less's `:` looks like one): it waits for keys, and the pane stays with this conversation.
+    const fullScreen = capture.alternate === true && (this.enteredAlternate || this.screenWaits);
+    const promptBack = !question && !verdict.busy && !fullScreen && ((verdict.prompt && this.promptAtBottom(verdict, screen, capture)) || this.baselinePromptAgain(capture, screen));
+    return { verdict, question, promptBack };
   }
 
   /**
@@ -460,11 +482,33 @@ export class Conversation {
     // row is output with the prompt glued on, the output is still the answer's.
     if (open.length === 0) return this.promptRow === null ? [] : [this.promptRow.output];
     const last = (open.pop() ?? '').trimEnd();
+    if (this.promptOverOld) return open;
     // The open line may be wrapped over several rows: the cursor row is its end.
     const under = this.promptRow;
     const before = under !== null && under.row !== '' && last.endsWith(under.row) ? `${last.slice(0, last.length - under.row.length)}${under.output}`.trimEnd() : (this.outputUnderPrompt(last) ?? this.promptOverRow(last));
     if (before !== null && before.trim() !== '') open.push(before);
     return open;
+  }
+
+  /**
+   * Whether the cursor's row is a row of the screen before the message (the output moved the
+   * cursor back up onto it) that differs from what it showed then only in the prompt's cells: the
+   * prompt was drawn over old text, none of which is output.
+   */
+  private overOldRow(row: string, cursorX?: number): boolean {
+    const before = this.cursorBefore;
+    if (before === null) return false;
+    const width = this.promptCells;
+    if (cursorX === undefined || width === undefined) return row.trimEnd() === before.trimEnd();
+    const cut = (text: string) => {
+      const start = indexOfCell(text, cursorX - width);
+      const end = indexOfCell(text, cursorX);
+      return start === null || end === null ? null : { left: text.slice(0, start), right: text.slice(end).trimEnd() };
+    };
+    const now = cut(row);
+    const then = cut(before);
+    if (now === null || then === null) return row.trimEnd() === before.trimEnd();
+    return now.left === then.left && now.right === then.right;
   }
 
   /**

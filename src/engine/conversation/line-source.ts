@@ -13,6 +13,10 @@ export interface SourceStep {
   readonly open: readonly string[];
   /** Whether the output moved since the last step that was given a capture. */
   readonly changed: boolean;
+  /** What the cursor's row showed before the output moved the cursor back onto it (see StreamStep); null when unknown. */
+  readonly cursorBefore?: string | null;
+  /** Every row with text below the cursor's line is the screen from before the message (not output). */
+  readonly staleBelow?: boolean;
 }
 
 export interface LineSource {
@@ -122,10 +126,11 @@ export class StreamSource implements LineSource {
     const step = this.lines.step(capture !== null);
     const changed = step.changed || this.gapChanged;
     if (capture !== null) this.gapChanged = false;
-    if (this.carried.length === 0) return { added: step.added, open: step.open, changed };
+    const cursor = { cursorBefore: step.cursorBefore, staleBelow: step.staleBelow };
+    if (this.carried.length === 0) return { added: step.added, open: step.open, changed, ...cursor };
     const added = [...this.carried, ...step.added];
     this.carried = [];
-    return { added, open: step.open, changed };
+    return { added, open: step.open, changed, ...cursor };
   }
 
   historyWanted(): number {

@@ -20,6 +20,14 @@ export interface StreamStep {
   readonly changed: boolean;
   /** The program shows the alternate screen (its lines are not collected: see Conversation). */
   readonly alternate: boolean;
+  /**
+   * What the cursor's row showed before this output reached it (the screen at the seam, or a row
+   * already given), when the output moved the cursor back onto such a row: a prompt drawn there
+   * covers old text, which is not output. Null for a row the output opened.
+   */
+  readonly cursorBefore: string | null;
+  /** Every row with text below the cursor's line shows what it showed before: an old screen, not output. */
+  readonly staleBelow: boolean;
 }
 
 export interface StreamLinesOptions {
@@ -71,6 +79,13 @@ export class StreamLines {
   private pending: Promise<void>;
   /** The screen's rows at the seam from the cursor down (a prompt, an input box): not output. */
   private chrome: string[] = [];
+  /**
+   * Rows below the cursor at the seam, by absolute row, with their text then: old screen (a
+   * program once moved the cursor up over it). Still showing that text, they are not output.
+   */
+  private readonly below = new Map<number, string>();
+  /** Absolute row the message was typed on: output starts there (with its echo). */
+  private start = 0;
   private ready = false;
 
   constructor(options: StreamLinesOptions) {
@@ -138,15 +153,24 @@ export class StreamLines {
   step(consume = true): StreamStep {
     let added: string[] = [];
     let open: string[] = [];
+    let cursorBefore: string | null = null;
+    let staleBelow = false;
     if (!this.alternate) {
       this.commitLeft(false);
       const buffer = this.term.buffer.normal;
-      const end = this.regionEnd(buffer, buffer.baseY + buffer.cursorY);
-      open = [
-        ...this.unsettled(this.abs(buffer.baseY), Infinity),
-        // From the first row of the cursor's line: the cursor may sit on a row wrapped from above.
-        ...this.logicalLines(buffer, Math.max(this.row(this.next), this.completeBefore(buffer, buffer.baseY + buffer.cursorY)), end).map((line) => line.text),
-      ];
+      const cursor = buffer.baseY + buffer.cursorY;
+      const end = this.regionEnd(buffer, cursor);
+      // A row of the old screen the cursor came back to is a line of its own: the wrap that joined
+      // it to the row above was the old screen's, not this output's.
+      const known = this.before(this.abs(cursor)) !== null;
+      const first = known ? cursor : this.completeBefore(buffer, cursor);
+      // From the first row of the cursor's line: the cursor may sit on a row wrapped from above.
+      // Below it, rows that still show what they showed before (given, or the old screen the
+      // cursor moved up over) are not open output.
+      const lines = this.logicalLines(buffer, Math.max(this.row(this.next), first), end).filter((line) => line.first <= cursor || !this.unchanged(buffer, line.first, line.last));
+      open = [...this.unsettled(this.abs(buffer.baseY), Infinity), ...lines.map((line) => line.text)];
+      if (known || buffer.getLine(cursor + 1)?.isWrapped !== true) cursorBefore = this.before(this.abs(cursor));
+      staleBelow = this.staleBelow(buffer, cursor);
     }
     added = this.committed;
     this.committed = [];
@@ -156,7 +180,7 @@ export class StreamLines {
       this.dirty = false;
       this.lastScreen = screen;
     }
-    return { added, open, changed, alternate: this.alternate };
+    return { added, open, changed, alternate: this.alternate, cursorBefore, staleBelow };
   }
 
   /**
@@ -168,7 +192,10 @@ export class StreamLines {
     const buffer = this.term.buffer.normal;
     const end = this.regionEnd(buffer, buffer.baseY + buffer.cursorY);
     for (const seen of this.shown.values()) seen.given = seen.current;
-    for (let row = this.row(this.next); row < end; row++) this.remember(this.abs(row), rowText(buffer, row));
+    for (let row = this.row(this.next); row < end; row++) {
+      this.below.delete(this.abs(row));
+      this.remember(this.abs(row), rowText(buffer, row));
+    }
     this.next = Math.max(this.next, this.abs(end));
   }
 
@@ -234,7 +261,10 @@ export class StreamLines {
     if (!this.ready || this.alternate) return;
     const top = this.abs(this.term.buffer.normal.baseY);
     for (const key of [...this.shown.keys()]) if (key >= top) this.shown.delete(key);
+    for (const key of [...this.below.keys()]) if (key >= top) this.below.delete(key);
     this.next = top;
+    // Nothing of the screen before the message is left on it.
+    this.start = top;
   }
 
   /** After the seam's screen is drawn: nothing above the cursor is output; the rest is chrome. */
@@ -252,6 +282,10 @@ export class StreamLines {
     this.lastScreen = rows.join('\n');
     // What the screen held before: if the program moves up over it, only new text is output.
     for (let y = 0; y < buffer.cursorY; y++) this.remember(this.abs(buffer.baseY + y), rows[y] ?? '');
+    // Rows below the cursor show an older screen (a prompt a program moved up over it): the same.
+    this.below.clear();
+    for (let y = buffer.cursorY + 1; y <= last; y++) if ((rows[y] ?? '') !== '') this.below.set(this.abs(buffer.baseY + y), rows[y] ?? '');
+    this.start = this.abs(buffer.baseY + buffer.cursorY);
     this.ready = true;
   }
 
@@ -271,7 +305,7 @@ export class StreamLines {
       // Rows above the screen are final: a row nobody saw before is output as it is (the common,
       // fast case); one given while on screen is compared as any committed row.
       for (const line of this.logicalLines(buffer, from, upTo)) {
-        if (!this.shown.has(this.abs(line.first))) this.committed.push(line.text);
+        if (!this.shown.has(this.abs(line.first)) && !this.below.has(this.abs(line.first))) this.committed.push(line.text);
         else {
           const text = this.commitLine(buffer, line.first, line.last, line.text);
           if (text !== null) this.committed.push(text);
@@ -294,8 +328,16 @@ export class StreamLines {
     const cursor = buffer.baseY + buffer.cursorY;
     const end = everything ? lastTextRow(buffer, top, this.term.rows) : this.regionEnd(buffer, cursor);
     const stop = everything ? end : this.completeBefore(buffer, Math.min(cursor, end));
-    if (!everything && cursor < this.row(this.next)) this.next = this.abs(this.completeBefore(buffer, cursor));
-    for (const line of this.redrawn(buffer, top, Math.min(this.row(this.next), end))) this.committed.push(line);
+    // The cursor went back up: rows of this output it went over are open again.
+    const back = this.completeBefore(buffer, cursor);
+    const opened = this.row(this.next);
+    if (!everything && back < opened) this.next = this.abs(back);
+    const redrawn = this.redrawn(buffer, top, Math.min(this.row(this.next), end));
+    // Up into the screen that was there before the message (above the row it was typed on), the
+    // rows the output left below (the echo, what it printed first) are final: they come first,
+    // then what it wrote up there.
+    if (!everything && back <= opened && (back < this.row(this.start) || redrawn.above)) this.leaveBelow(buffer, back, opened, end);
+    for (const line of redrawn.lines) this.committed.push(line);
     // A line that crosses the top of the screen starts above it: it is committed whole.
     const from = this.row(this.next);
     if (stop > from) this.commitRows(buffer, from, stop);
@@ -316,6 +358,12 @@ export class StreamLines {
   private commitLine(buffer: IBuffer, first: number, last: number, text: string): string | null {
     const rows: string[] = [];
     for (let row = first; row <= last; row++) rows.push(rowText(buffer, row));
+    const old = this.below.get(this.abs(first));
+    if (old !== undefined) {
+      // The old screen, untouched (the cursor only passed by): not output.
+      if (first === last && rows[0] === old) return null;
+      this.below.delete(this.abs(first));
+    }
     const seen = this.shown.get(this.abs(first));
     if (seen && rows.every((row, k) => this.shown.get(this.abs(first + k))?.given === row)) return null;
     const redraws = seen ? seen.redraws + 1 : 0;
@@ -328,14 +376,57 @@ export class StreamLines {
     return text;
   }
 
+  /** What a row showed before this output reached it: given, or the old screen below the seam's cursor. */
+  private before(abs: number): string | null {
+    return this.shown.get(abs)?.given ?? this.below.get(abs) ?? null;
+  }
+
+  /** Whether rows [first, last] still show what they showed before (each row known and the same). */
+  private unchanged(buffer: IBuffer, first: number, last: number): boolean {
+    for (let row = first; row <= last; row++) if (this.before(this.abs(row)) !== rowText(buffer, row)) return false;
+    return true;
+  }
+
+  /** Whether there are rows with text below the cursor's line, and each shows what it showed before. */
+  private staleBelow(buffer: IBuffer, cursor: number): boolean {
+    let line = cursor;
+    while (buffer.getLine(line + 1)?.isWrapped === true) line += 1;
+    const end = lastTextRow(buffer, buffer.baseY, this.term.rows);
+    if (end <= line + 1) return false;
+    for (let row = line + 1; row < end; row++) {
+      const text = rowText(buffer, row);
+      if (text !== '' && this.before(this.abs(row)) !== text) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The output moved the cursor up into the old screen: the rows it had opened below are final
+   * (committed), and the cursor's own row, when it is the one the message was typed on, is the
+   * echo with the prompt drawn over it again: given, never output.
+   */
+  private leaveBelow(buffer: IBuffer, back: number, opened: number, end: number): void {
+    for (const line of this.logicalLines(buffer, back, end)) {
+      if (line.first === back) {
+        if (back >= opened && this.abs(back) === this.start) for (let row = line.first; row <= line.last; row++) this.remember(this.abs(row), rowText(buffer, row));
+        continue;
+      }
+      if (line.first < opened) continue;
+      const text = this.commitLine(buffer, line.first, line.last, line.text);
+      if (text !== null) this.committed.push(text);
+    }
+  }
+
   /** Given rows above the first open row whose text changed: new output in place. */
-  private redrawn(buffer: IBuffer, top: number, end: number): string[] {
+  private redrawn(buffer: IBuffer, top: number, end: number): { lines: string[]; above: boolean } {
     const lines: string[] = [];
+    let above = false;
     for (let row = top; row < end; row++) {
       const seen = this.shown.get(this.abs(row));
       if (!seen) continue;
       const text = rowText(buffer, row);
       if (text === seen.current) continue;
+      if (this.abs(row) < this.start) above = true;
       seen.redraws += 1;
       seen.current = text;
       // Erased is not new output; a row redrawn again and again is a status row, given once it settles.
@@ -344,7 +435,7 @@ export class StreamLines {
         seen.given = text;
       }
     }
-    return lines;
+    return { lines, above };
   }
 
   /** Rows that left the screen cannot change any more: a status row's last state is final there. */
