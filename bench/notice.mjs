@@ -16,7 +16,7 @@ export const title = 'Time to notice: prompt drawn to each surface (defaults, no
 const TRIALS = Number(process.env.BENCH_NOTICE_TRIALS ?? 10);
 const FLAGS = (process.env.BENCH_NOTICE_FLAGS ?? '').split(' ').filter(Boolean);
 // A fresh pane for every trial: one that waited before is `stopped` until a person looks at it.
-const PANES = 2 * TRIALS;
+const PANES = 2 * TRIALS + 1; // and one spare: the server outlives the last trial
 const TIMEOUT_MS = 30_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -48,8 +48,8 @@ async function trial(fleet, watch, dash, k, pane, kind, n) {
     waitFor(() => (/^(permission|stopped)$/.test(server.tmux('show-options', '-pqv', '-t', pane.id, '@corral_state').trim()) ? performance.now() : null), TIMEOUT_MS, 40),
     waitFor(() => (row.test(dash.screen()) ? performance.now() : null), TIMEOUT_MS, 40),
   ]);
-  // Answer and look: the next trial on this pane starts from a pane that waits for nobody.
-  if (kind === 'ask') server.tmux('send-keys', '-t', pane.id, 'n', 'Enter');
+  // Each trial has a pane of its own; closed after it, so the waiting list shows the next one in view.
+  server.tmux('kill-pane', '-t', pane.id);
   return {
     host: k === 0 ? 'here' : 'over ssh',
     kind,
