@@ -41,7 +41,3 @@ export function settingsOf(...groups: readonly SettingGroup[]): readonly Setting
 /** Everything a command that watches and serves reads. */
 export const ALL_SETTINGS: readonly SettingKey[] = settingsOf(...(Object.keys(SETTING_GROUPS) as SettingGroup[]));
 
-/** The settings table's entry for a key. */
-export function settingSpec(key: SettingKey): SettingSpec {
-  return (SETTINGS as readonly SettingSpec[]).find((spec) => spec.key === key)!;
-}

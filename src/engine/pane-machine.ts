@@ -85,7 +85,6 @@ export interface PaneTrack {
   readonly reason: StuckReason | null;
   readonly message: string | null;
   readonly verdict: PromptVerdict | null;
-  readonly acknowledged: boolean;
   readonly hook: HookTrack | null;
 }
 
@@ -165,7 +164,6 @@ export function register(pane: PaneInfo, now: number, host: string = LOCAL_HOST,
     reason: null,
     message: null,
     verdict: null,
-    acknowledged: false,
     hook: null,
   };
   return {
@@ -246,7 +244,7 @@ function observeHook(track: PaneTrack, hook: HookEvent, now: number): Step {
     const events: CorralEvent[] = track.state === 'stuck' ? [unstuckEvent(track, now)] : [];
     events.push(stuckEvent(next, 'permission', message, now, 'hook'));
     return {
-      track: { ...next, state: 'stuck', stuckSince: now, reason: 'permission', message, acknowledged: false },
+      track: { ...next, state: 'stuck', stuckSince: now, reason: 'permission', message },
       events,
     };
   }
@@ -254,7 +252,7 @@ function observeHook(track: PaneTrack, hook: HookEvent, now: number): Step {
   const events: CorralEvent[] = track.state === 'stuck' ? [unstuckEvent(track, now)] : [];
   const state = track.state === 'registered' ? 'registered' : 'monitoring';
   return {
-    track: { ...next, state, quietSince: now, stuckSince: null, reason: null, message: null, acknowledged: false },
+    track: { ...next, state, quietSince: now, stuckSince: null, reason: null, message: null },
     events,
   };
 }
@@ -397,13 +395,13 @@ function observeScreen(track: PaneTrack, observation: ScreenObservation, now: nu
     // The hook arrives before its dialog is drawn: while the claim holds, the drawing is no news.
     if (claim === 'permission' && track.state === 'stuck') return { track: next, events };
     if (track.state === 'stuck') events.push(unstuckEvent(track, now));
-    next = { ...next, state: 'monitoring', stuckSince: null, reason: null, message: null, acknowledged: false };
+    next = { ...next, state: 'monitoring', stuckSince: null, reason: null, message: null };
   }
 
   // A permission claim just ended (overruled or lapsed): the pane stays stuck only if the screen says so too.
   if (weighed.ended === 'permission' && next.state === 'stuck' && !(verdict.prompt && verdict.reason === 'permission' && !verdict.busy)) {
     events.push(unstuckEvent(track, now));
-    next = { ...next, state: 'monitoring', stuckSince: null, reason: null, message: null, acknowledged: false };
+    next = { ...next, state: 'monitoring', stuckSince: null, reason: null, message: null };
   }
 
   if (next.state !== 'monitoring') return { track: next, events };
@@ -417,14 +415,6 @@ function observeScreen(track: PaneTrack, observation: ScreenObservation, now: nu
 
 export function end(track: PaneTrack, why: EndReason, now: number): CorralEvent {
   return { type: 'ended', host: track.host, key: track.key, sessionId: track.trackingId, paneId: track.paneId, why, timestamp: now };
-}
-
-/**
- * Snoozes a stuck pane until what it waits for changes: a new wait, or none (observe() clears the
- * flag then). Animation does not end a wait, so it does not end a snooze either.
- */
-export function acknowledge(track: PaneTrack): PaneTrack {
-  return track.state === 'stuck' ? { ...track, acknowledged: true } : track;
 }
 
 /** The hook part of a pane's view: the claim in force and any disagreement with the screen. */

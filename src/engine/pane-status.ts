@@ -33,7 +33,6 @@ export const STATUS_MEANINGS: Readonly<Record<PaneStatus, string>> = {
  * `offline` instead of a status that may no longer be true.
  */
 export const OFFLINE_BADGE = 'offline';
-export const OFFLINE_MEANING = 'its host is down: the last screen seen, nothing can be sent until it is back';
 
 /** What each stuck reason means. */
 export const REASON_MEANINGS: Readonly<Record<StuckReason, string>> = {

@@ -42,9 +42,3 @@ export function startRequestOf(draft: StartDraft): StartRequest {
   };
 }
 
-/** `claude in ~/src/app` with `on build-box`, `in a new worktree on branch feat` as they apply. */
-export function describeStart(draft: StartDraft, where: (cwd: string | null) => string): string {
-  const branch = draft.branch.trim();
-  const place = branch === '' ? `in ${where(draft.cwd)}` : `in a new worktree of ${where(draft.cwd)} on branch ${branch}`;
-  return `${draft.command.trim()} ${place}${draft.host === LOCAL_HOST ? '' : ` on ${draft.host}`}`;
-}

@@ -2,7 +2,7 @@
 // the quiet clock still follows every change of the screen.
 
 import { describe, expect, it } from 'vitest';
-import { acknowledge, followWait, observe, register, waitKey, type PaneTrack } from '../../src/engine/pane-machine.js';
+import { followWait, observe, register, waitKey, type PaneTrack } from '../../src/engine/pane-machine.js';
 import type { CorralEvent, HookEvent, PromptVerdict } from '../../src/engine/types.js';
 import { menuVerdict, paneInfo } from '../helpers/fake-engine.js';
 
@@ -88,12 +88,14 @@ describe('waits that animate', () => {
     expect(r.track.wait).toBeNull();
   });
 
-  it('keeps a snooze through the blinking, and ends it with the wait', () => {
+  it('keeps one wait through the blinking (what a snooze names), and starts another with the next dialog', () => {
     const stuck = play(fresh(), blinking(0, 30_000)).track;
-    const snoozed = acknowledge(stuck);
-    expect(play(snoozed, blinking(31_000, 90_000)).track).toMatchObject({ state: 'stuck', acknowledged: true });
-    const next = play(snoozed, [[31_000, 'next', 'next', { ...dialog, line: 'Do you want to make this edit to app.ts?' }]]).track;
-    expect(next).toMatchObject({ state: 'monitoring', acknowledged: false });
+    const blinked = play(stuck, blinking(31_000, 90_000)).track;
+    expect(blinked).toMatchObject({ state: 'stuck' });
+    expect([blinked.wait?.key, blinked.wait?.since, blinked.wait?.first]).toEqual([stuck.wait?.key, stuck.wait?.since, stuck.wait?.first]);
+    const next = play(stuck, [[31_000, 'next', 'next', { ...dialog, line: 'Do you want to make this edit to app.ts?' }]]).track;
+    expect(next.state).toBe('monitoring');
+    expect(next.wait?.since).toBe(31_000);
   });
 
   it('keeps a hook permission claim stuck while the dialog is drawn and blinks, with one stuck event', () => {

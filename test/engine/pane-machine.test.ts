@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acknowledge, end, observe, register, type PaneTrack } from '../../src/engine/pane-machine.js';
+import { end, observe, register, type PaneTrack } from '../../src/engine/pane-machine.js';
 import type { PaneInfo, PromptVerdict } from '../../src/engine/types.js';
 import { paneInfo } from '../helpers/fake-engine.js';
 
@@ -75,16 +75,6 @@ describe('pane state machine', () => {
     expect(stuck.track.state).toBe('stuck');
     // Activity in the future (clock skew) is clamped to now.
     expect(register(pane({ windowActivity: 900_000 }), 500_000).track.quietSince).toBe(500_000);
-  });
-
-  it('acknowledges only stuck panes, until the screen changes', () => {
-    const start = register(pane(), 0).track;
-    expect(acknowledge(start).acknowledged).toBe(false);
-    const stuck = run(start, [[0, 'a', prompt], [30_000, 'a', prompt]]).track;
-    const seen = acknowledge(stuck);
-    expect(seen.acknowledged).toBe(true);
-    expect(run(seen, [[40_000, 'a', prompt]]).track.acknowledged).toBe(true);
-    expect(run(seen, [[41_000, 'b', prompt]]).track.acknowledged).toBe(false);
   });
 
   it('ends with the reason', () => {

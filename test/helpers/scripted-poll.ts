@@ -126,17 +126,6 @@ export function scriptedPoll(panes: readonly PolledPane[], serverSeconds: () => 
         if (cmd.at(cmd.includes('-u') ? -1 : -2) === '@corral_hook') p.hookRecord = cmd.includes('-u') ? '' : value;
         if (cmd.at(cmd.includes('-u') ? -1 : -2) === QUIET_OPTION) p.quietRecord = cmd.includes('-u') ? '' : value;
         if (cmd.at(cmd.includes('-u') ? -1 : -2) === ATTENTION_OPTION) p.attentionRecord = cmd.includes('-u') ? '' : value;
-      } else if (cmd[0] === 'if-shell' && cmd.includes('-F') && cmd.at(-1)!.includes(ATTENTION_OPTION)) {
-        // The attention record's compare-and-set: `#{==:#{s/…//:@corral_attention},OLD}`, then `set-option -p -t %N @corral_attention NEW`.
-        const p = panes.find((x) => x.id === cmd[cmd.indexOf('-t') + 1]);
-        const wanted = /,([A-Za-z0-9._-]*)\}$/.exec(cmd.at(-2)!)?.[1];
-        const value = cmd.at(-1)!.split(' ').at(-1)!;
-        if (p && wanted !== undefined && (p.attentionRecord ?? '') === wanted) p.attentionRecord = value;
-      } else if (cmd[0] === 'if-shell' && cmd.includes('-F')) {
-        // `#{==:#{@corral_hook},VALUE}` then `set-option -p -u -t %N @corral_hook`: compare and clear.
-        const p = panes.find((x) => x.id === cmd[cmd.indexOf('-t') + 1]);
-        const wanted = /^#\{==:#\{@corral_hook\},(.*)\}$/.exec(cmd.at(-2)!)?.[1];
-        if (p && wanted !== undefined && p.hookRecord === wanted && /set-option -p -u/.test(cmd.at(-1)!)) p.hookRecord = '';
       }
     }
     return { stdout, stderr: '', exitCode: 0 };

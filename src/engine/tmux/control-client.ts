@@ -65,10 +65,6 @@ export function openControlClientCount(): number {
   return live.size;
 }
 
-/** Detaches every control client this process still holds (one at a time, through the gates). */
-export async function closeControlClients(): Promise<void> {
-  await Promise.all([...live].map((client) => client.close()));
-}
 
 export class ControlClient {
   private readonly parser = new ControlParser();
