@@ -76,10 +76,11 @@ export default tseslint.config(
     },
   },
   {
-    // Servers reach panes through the pane port only: no tmux client, no tmux types.
+    // Servers reach panes through the pane port only (engine/pane-port-api.ts): no tmux client,
+    // no tmux types, nothing of the pane streams or the conversation pipeline behind the port.
     files: ['src/server/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['ink', 'ink/*', 'react', 'react/*', '**/ui/**', '**/cli/**', '**/engine/tmux/**'] }],
+      'no-restricted-imports': ['error', { patterns: ['ink', 'ink/*', 'react', 'react/*', '**/ui/**', '**/cli/**', '**/engine/tmux/**', '**/engine/pane-stream/**', '**/engine/conversation/**', '**/engine/pane-port.js'] }],
     },
   },
   {

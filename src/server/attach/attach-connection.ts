@@ -4,9 +4,7 @@
 
 import type { WebSocket, RawData } from 'ws';
 import type { PaneInfo } from '../../engine/types.js';
-import type { LiveChunk, PaneEnd, Replay, StreamViewer, Subscription } from '../../engine/pane-stream/pane-streams.js';
-import { PaneGoneError, StreamsClosingError } from '../../engine/pane-stream/pane-streams.js';
-import { HostDownError, UnknownKeyError, parseSendItems, type PanePort } from '../../engine/pane-port.js';
+import { HostDownError, PaneGoneError, StreamsClosingError, UnknownKeyError, parseSendItems, type LiveChunk, type PaneEnd, type PanePort, type Replay, type StreamViewer, type Subscription } from '../../engine/pane-port-api.js';
 import { CLOSE_CODES, parseClientMessage, type ClientMessage } from './protocol.js';
 
 export interface ConnectionOptions {

@@ -5,7 +5,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { AttachSettings } from '../../engine/config.js';
-import type { PanePort } from '../../engine/pane-port.js';
+import type { PanePort } from '../../engine/pane-port-api.js';
 import { type Clock } from '../../engine/types.js';
 import { systemClock } from '../../engine/time.js';
 import { errorBody, sendJson, type HttpFeature, type RequestContext, type UpgradeContext } from '../http-server.js';

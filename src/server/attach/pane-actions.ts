@@ -7,7 +7,7 @@
 import { LOCAL_HOST, type PaneView } from '../../engine/types.js';
 import { paneKey } from '../../engine/pane-key.js';
 import { AnswerRefusedError, planAnswer } from '../../engine/answer-plan.js';
-import { UnknownKeyError, parseSendItems, type SendItem } from '../../engine/pane-port.js';
+import { UnknownKeyError, parseSendItems, type SendItem } from '../../engine/pane-port-api.js';
 import { notReadyForInput } from '../../engine/input-ready.js';
 
 export const MAX_REPLY = 4096;

@@ -8,7 +8,7 @@
 
 import { type Clock, type Timers } from '../../engine/types.js';
 import { systemClock, systemTimers } from '../../engine/time.js';
-import type { PanePort } from '../../engine/pane-port.js';
+import type { PanePort } from '../../engine/pane-port-api.js';
 import { errorBody, sendJson, type HttpFeature, type RequestContext } from '../http-server.js';
 import { HttpError } from '../http-body.js';
 import { answerPreflight, checkOrigin, checkToken, corsHeaders, onlyMethod } from './bridge-access.js';

@@ -9,7 +9,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { offeredAnswers } from '../../engine/answer-plan.js';
 import { notReadyForInput } from '../../engine/input-ready.js';
-import { AnswerRefusedError, HostDownError, PaneGoneError, ScreenChangedError, type PanePort } from '../../engine/pane-port.js';
+import { AnswerRefusedError, HostDownError, PaneGoneError, ScreenChangedError, type PanePort } from '../../engine/pane-port-api.js';
 import { quietMs } from '../../engine/pane-status.js';
 import { compareViews } from '../../engine/pane-order.js';
 import { statusWord, waits, type StatusWord } from '../../engine/status-options.js';
