@@ -15,8 +15,23 @@ export class ScreenChangedError extends Error {
   }
 }
 
+/**
+ * The one screen guard: the refusal when what was typed was chosen on the screen `shownHash` and the
+ * pane now shows `currentHash` (both content hashes, PaneView.contentHash), null when they agree
+ * or nothing was shown. Every surface words and decides it this way.
+ */
+export function screenRefusal(target: string, shownHash: string | null, currentHash: string): ScreenChangedError | null {
+  return shownHash !== null && shownHash !== currentHash ? new ScreenChangedError(target) : null;
+}
+
 /** The pane's content hash now: its screen read as a poll reads it, hashed as the poller hashes content. */
 export async function currentContentHash(tmux: Pick<TmuxClient, 'screen'>, paneId: string): Promise<string> {
   const { lines, hash } = readLines(await tmux.screen(paneId));
   return contentHash(lines, hash);
+}
+
+/** Reads the pane again right before keys go out; throws the screen guard's refusal when it is not the screen shown. */
+export async function guardScreen(tmux: Pick<TmuxClient, 'screen'>, paneId: string, target: string, shownHash: string): Promise<void> {
+  const refusal = screenRefusal(target, shownHash, await currentContentHash(tmux, paneId));
+  if (refusal) throw refusal;
 }

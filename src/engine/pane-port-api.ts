@@ -11,7 +11,7 @@ import type { EngineHandle, PaneView } from './types.js';
 
 export { HostDownError, refuseIfHostDown } from './host-status.js';
 export { AnswerRefusedError } from './answer-plan.js';
-export { ScreenChangedError } from './guarded-send.js';
+export { ScreenChangedError, screenRefusal } from './guarded-send.js';
 export { UnknownKeyError, parseSendItems } from './keys.js';
 export { PaneGoneError } from './tmux/client.js';
 export { PaneReplacedError, StartRefusedError, WorktreeError } from './pane-launch.js';

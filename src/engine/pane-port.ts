@@ -13,7 +13,7 @@ import { PaneStreams } from './pane-stream/pane-streams.js';
 import { openSpillFile } from './conversation/spill-file.js';
 import { foregroundWaitsForInput } from './conversation/input-wait.js';
 import { printedCapturesLeak } from './pane-stream/repaint.js';
-import { ScreenChangedError, currentContentHash } from './guarded-send.js';
+import { guardScreen } from './guarded-send.js';
 import { PaneGoneError as TmuxPaneGoneError, tmuxVersion, type TmuxClient } from './tmux/client.js';
 import type { SendItem } from './keys.js';
 import { LOCAL_HOST, type Clock, type CorralEvent, type EngineHandle, type EngineSnapshot, type EngineStore, type PaneView, type Timers } from './types.js';
@@ -100,7 +100,7 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
   const sendItems = async (paneId: string, items: readonly SendItem[]) => (await openStreams()).sendItems(paneId, items);
   // The pane is read again right before the keys go out, the way the poll read the screen the person saw.
   const refuseIfChanged = async (paneId: string, key: string, guard: SendGuard | undefined) => {
-    if (guard && (await currentContentHash(tmux, paneId)) !== guard.shownHash) throw new ScreenChangedError(guard.target ?? key);
+    if (guard) await guardScreen(tmux, paneId, guard.target ?? key, guard.shownHash);
   };
   const guarded = async (key: string, guard: SendGuard | undefined, keys: (paneId: string) => Promise<void>): Promise<void> => {
     const paneId = paneIdOf(key);

@@ -7,6 +7,7 @@
 import { offeredAnswers, planAnswer, type AnswerPlan } from '../engine/answer-plan.js';
 import type { PaneView, PromptAnswer } from '../engine/types.js';
 import type { SendItem } from '../engine/keys.js';
+import { screenRefusal } from '../engine/guarded-send.js';
 import { paneWhere } from './hosts.js';
 import { KEYMAP, couldBeAnswerKey, keyLabel, type KeyBinding } from './keymap.js';
 
@@ -170,8 +171,5 @@ export function answerRefusal(
   if (answered && answered.key === pane.key && answered.hash === pane.contentHash) {
     return `${paneWhere(pane)} was just answered and its screen has not changed since; nothing was sent`;
   }
-  if (shownHash !== null && shownHash !== pane.contentHash) {
-    return `${paneWhere(pane)} changed since it was drawn; nothing was sent: look again, then answer`;
-  }
-  return null;
+  return screenRefusal(paneWhere(pane), shownHash, pane.contentHash)?.message ?? null;
 }

@@ -7,7 +7,7 @@
 import { LOCAL_HOST, type PaneView } from '../../engine/types.js';
 import { paneKey } from '../../engine/pane-key.js';
 import { AnswerRefusedError, planAnswer } from '../../engine/answer-plan.js';
-import { UnknownKeyError, parseSendItems, type SendItem } from '../../engine/pane-port-api.js';
+import { UnknownKeyError, parseSendItems, screenRefusal, type SendItem } from '../../engine/pane-port-api.js';
 import { notReadyForInput } from '../../engine/input-ready.js';
 
 export const MAX_REPLY = 4096;
@@ -61,13 +61,8 @@ function screenOf(fields: Record<string, unknown>): string | null {
 
 /** The person answered what they saw: the screen they name must still be the pane's screen. */
 function checkScreen(view: PaneView, screen: string | null): void {
-  if (screen !== null && screen !== view.contentHash) {
-    throw new ActionError(
-      409,
-      'screen_changed',
-      `the screen of ${view.target} changed since it was shown; nothing was sent (look again, then answer)`,
-    );
-  }
+  const refusal = screenRefusal(view.target, screen, view.contentHash);
+  if (refusal) throw new ActionError(409, 'screen_changed', refusal.message);
 }
 
 /** `{"answer": "1", "screen": "..."}`: one of the quick answers the prompt on screen offers. */
