@@ -16,7 +16,6 @@ import { NoServerError, type TmuxClient } from './tmux/client.js';
 import { TmuxMissingError } from './tmux/runner.js';
 import { HostAuthError, HostUnreachableError } from './host-errors.js';
 import { capturesAhead, chooseCaptures, nextCaptureAt, type CapturePlan } from './poll/capture-plan.js';
-import { WATCH_CHECK_MS } from './tmux/change-watch.js';
 import { ClockSkew } from './poll/clock-skew.js';
 import { HostHealthTracker } from './poll/host-health.js';
 import { PaneViews } from './poll/pane-views.js';
@@ -158,11 +157,13 @@ class HostEngine {
     this.views = new PaneViews(settings.prefix, settings.waiting);
     this.store = new EngineStore({ server: tmux.serverLabel, hosts: [this.health.health('starting', null, 0)], status: 'starting', statusMessage: null, panes: [], updatedAt: this.clock.now(), cycle: 0 });
     this.loop = new PollLoop(() => this.runCycle(), options.timers ?? heldTimers);
-    // A change is told up to a second late: only a poll that slow can wait to be told. A change
-    // told after a cycle that asked nothing brings a cycle at once (that cycle may have missed it);
-    // after one that asked, the next cycle comes within an interval of that listing anyway.
-    // The same holds for a cycle that listed only some windows, for a change told of another one.
-    if (settings.pollIntervalMs >= WATCH_CHECK_MS) tmux.watchChanges(() => (this.skipped || this.toldOfUnlisted()) && this.loop.pollSoon());
+    // A change told after a cycle that asked nothing brings a cycle at once (that cycle may have
+    // missed it); after one that asked, the next cycle comes within an interval of that listing
+    // anyway. The same holds for a cycle that listed only some windows, for a change told of another
+    // one. A change is told up to a second late, but a poll faster than that loses nothing by it: a
+    // pane whose last listed stamp is its current second is captured at every interval anyway (the
+    // capture plan), so a pane that prints is followed at the poll's pace and an idle server sleeps.
+    tmux.watchChanges(() => (this.skipped || this.toldOfUnlisted()) && this.loop.pollSoon());
   }
 
   /** One cycle: ask tmux, step every pane, publish. Resolves to the delay before the next one. */

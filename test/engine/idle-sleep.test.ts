@@ -32,7 +32,7 @@ interface Rig {
 }
 
 /** An engine over scripted panes whose tmux tells of changes (a count and a listener, as the control connection has). */
-function rig(panes: PolledPane[], time: ManualTime): Rig {
+function rig(panes: PolledPane[], time: ManualTime, interval = INTERVAL): Rig {
   const fake = scriptedPoll(panes, () => Math.floor(time.now() / 1000));
   let told = 0;
   let listener: (() => void) | null = null;
@@ -44,12 +44,13 @@ function rig(panes: PolledPane[], time: ManualTime): Rig {
         return { number, flags: 0, ok: result.exitCode === 0, text: result.stdout };
       })),
     watch: (l: () => void) => void (listener = l),
-    changes: () => told,
+    // As over a control connection: tmux tells of changes only once someone watches (a subscription).
+    changes: () => (listener === null ? null : told),
     // Which windows: none when nothing was told since, any when something was.
-    windowsSince: (mark: number) => (mark === told ? new Set<string>() : null),
+    windowsSince: (mark: number) => (listener !== null && mark === told ? new Set<string>() : null),
   });
   const tmux = new TmuxClient({ socket: { kind: 'name', name: 'idle' }, runner: fake.runner, nonce: 'fixed', pollRunner });
-  const settings = resolveSettings({ flags: { quietThresholdMs: THRESHOLD, askThresholdMs: THRESHOLD, pollIntervalMs: INTERVAL }, env: {}, file: null });
+  const settings = resolveSettings({ flags: { quietThresholdMs: THRESHOLD, askThresholdMs: THRESHOLD, pollIntervalMs: interval }, env: {}, file: null });
   const armed: number[] = [];
   const timers: Timers = {
     setTimeout: (callback, ms) => (armed.push(ms), time.setTimeout(callback, ms)),
@@ -182,6 +183,28 @@ describe('the poll loop while nothing changes', () => {
     await time.advance(20_000);
     // One tmux process a cycle, every 500 ms.
     expect(fake.calls.length).toBeGreaterThanOrEqual(39);
+    await engine.stop();
+  });
+
+  it('at a poll faster than tmux tells, sleeps while nothing changes, and asks at every interval while a pane prints', async () => {
+    const time = new ManualTime();
+    const panes: PolledPane[] = Array.from({ length: 5 }, (_, i) => ({ id: `%${i + 1}`, screen: '$ ', activity: seconds(time) - 60 }));
+    const { engine, calls, tell } = rig(panes, time, 500);
+    engine.start();
+    await time.advance(5_000);
+    // Idle: the full listing every FULL_LISTING_MS, nothing in between (at every interval it was 40 in 20 s).
+    const idleFrom = calls();
+    await time.advance(20_000);
+    expect(calls() - idleFrom).toBeLessThanOrEqual(3);
+    // A pane prints a line every 200 ms, told once a second: its window is listed and captured at every interval.
+    const busyFrom = calls();
+    for (let at = 0; at < 10_000; at += 200) {
+      panes[1]!.screen = `$ make\nline ${at}\n`;
+      panes[1]!.activity = seconds(time);
+      if (at % 1_000 === 0) tell();
+      await time.advance(200);
+    }
+    expect(calls() - busyFrom).toBeGreaterThanOrEqual(18);
     await engine.stop();
   });
 
