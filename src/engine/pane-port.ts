@@ -284,7 +284,7 @@ class StreamsOnDemand {
 export function routePorts(
   ports: ReadonlyMap<string, PanePort>,
   store: EngineStore & { readonly pollNow?: () => Promise<void> },
-  clock: Clock = { now: () => Date.now() },
+  clock: Clock = systemClock,
 ): PanePort {
   const portOf = (key: string): PanePort => {
     const parsed = parsePaneKey(key);

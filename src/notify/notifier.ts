@@ -10,6 +10,8 @@ import { runOnStuck } from './command-channel.js';
 import { DesktopUnavailableError, sendDesktop } from './desktop-channel.js';
 import { ntfyRequest, sendNtfy, validateTopicUrl, type NtfyAction, type NtfyRequest } from './ntfy-channel.js';
 import { stuckMessage } from '../engine/pane-machine.js';
+import { systemClock } from '../engine/time.js';
+import type { Clock } from '../engine/types.js';
 
 const TICK_MS = 100;
 
@@ -20,7 +22,7 @@ export interface NotifierOptions {
   readonly actionsFor?: (view: PaneView) => NtfyAction[];
   /** One line for the person (stderr, or nowhere under the dashboard). */
   readonly log: (line: string) => void;
-  readonly now?: () => number;
+  readonly clock?: Clock;
   readonly minuteOfDay?: () => number;
   /** Called as each ntfy request leaves (for the benchmark). */
   readonly onPush?: (request: NtfyRequest, notification: Notification) => void;
@@ -70,7 +72,8 @@ const localMinute = () => {
 
 export function createNotifier(options: NotifierOptions): Notifier {
   const { engine, settings, log } = options;
-  const now = options.now ?? (() => Date.now());
+  const clock = options.clock ?? systemClock;
+  const now = () => clock.now();
   const minuteOfDay = options.minuteOfDay ?? localMinute;
   const planner = new NotifyPlanner(notifyRules(settings));
   const deliveries = new Set<Promise<void>>();

@@ -20,7 +20,7 @@ function server(panes: PolledPane[]) {
   let wall = 1_700_000_000_000;
   const corral = (flags: Record<string, unknown> = {}) => {
     const settings = resolveSettings({ flags: { quietThresholdMs: 10_000, ...flags }, env: {}, file: null });
-    const tmux = new TmuxClient({ socket: { kind: 'name', name: 't' }, runner: fake.runner, nonce: 'fixed', now: () => wall });
+    const tmux = new TmuxClient({ socket: { kind: 'name', name: 't' }, runner: fake.runner, nonce: 'fixed', clock: { now: () => wall } });
     const clock = { now: () => wall };
     const engine = createEngine({ settings, tmux, clock, wallClock: clock, timers: noTimers });
     const writer = startStatusWriter({ engine, tmux, machine: 'box', pid: 1, alive: () => true, clock, timers: noTimers });

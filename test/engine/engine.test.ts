@@ -188,7 +188,7 @@ describe('engine (scripted tmux, manual clock)', () => {
       const fake = scriptedTmux(panes);
       const settings = resolveSettings({ flags: { quietThresholdMs: 10_000, pollIntervalMs }, env: {}, file: null });
       const pollRunner: TmuxRunner = (args, options) => fake.runner(args, options);
-      const client = new TmuxClient({ socket: { kind: 'name', name: 't' }, runner: fake.runner, pollRunner, nonce: NONCE, now: () => wall });
+      const client = new TmuxClient({ socket: { kind: 'name', name: 't' }, runner: fake.runner, pollRunner, nonce: NONCE, clock: { now: () => wall } });
       const engine = createEngine({ settings, tmux: client, clock: { now: () => now }, wallClock: { now: () => wall } });
       const poll = async () => {
         const before = fake.calls.length;

@@ -113,7 +113,7 @@ async function play(segments: readonly Segment[], end: number): Promise<Timed[]>
   const fake = scriptedPoll([pane], () => Math.floor((wall0 + t()) / 1000));
   const runner: TmuxRunner = (args, options) => (show(), fake.runner(args, options));
   const wallClock = { now: () => wall0 + t() };
-  const tmux = new TmuxClient({ socket: { kind: 'name', name: 'runs' }, runner, pollRunner: runner, nonce: 'n', now: wallClock.now });
+  const tmux = new TmuxClient({ socket: { kind: 'name', name: 'runs' }, runner, pollRunner: runner, nonce: 'n', clock: wallClock });
   const engine = createEngine({ settings, tmux, clock: time, wallClock, timers: time });
   const events: Timed[] = [];
   engine.onEvent((event) => events.push({ at: t(), event }));

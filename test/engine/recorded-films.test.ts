@@ -50,7 +50,7 @@ async function replay(film: Film, { pollIntervalMs, quietThresholdMs, askThresho
   const fake = scriptedPoll([pane], () => Math.floor((wall0 + t()) / 1000));
   const runner: TmuxRunner = (args, options) => (show(), fake.runner(args, options));
   const wallClock = { now: () => wall0 + t() };
-  const client = new TmuxClient({ socket: { kind: 'name', name: 'replay' }, runner, pollRunner: runner, nonce: 'n', now: wallClock.now });
+  const client = new TmuxClient({ socket: { kind: 'name', name: 'replay' }, runner, pollRunner: runner, nonce: 'n', clock: wallClock });
   const settings = resolveSettings({ flags: { quietThresholdMs, askThresholdMs, pollIntervalMs }, env: {}, file: null });
   const engine = createEngine({ settings, tmux: client, clock: time, wallClock, timers: time });
   const events: Timed[] = [];

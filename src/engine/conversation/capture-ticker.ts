@@ -6,6 +6,8 @@ import type { BatchCapture } from '../tmux/commands.js';
 import type { CaptureBatchResult } from '../tmux/client.js';
 import { type Timers } from '../types.js';
 import { systemTimers } from '../time.js';
+import { systemClock } from '../time.js';
+import type { Clock } from '../types.js';
 
 
 export type TickEvent =
@@ -24,7 +26,7 @@ export interface CaptureTickerOptions {
   readonly intervalMs: number;
   readonly historyLines: number;
   readonly timers?: Timers;
-  readonly now?: () => number;
+  readonly clock?: Clock;
 }
 
 export class CaptureTicker {
@@ -41,7 +43,8 @@ export class CaptureTicker {
 
   constructor(private readonly options: CaptureTickerOptions) {
     this.timers = options.timers ?? systemTimers;
-    this.now = options.now ?? (() => Date.now());
+    const clock = options.clock ?? systemClock;
+    this.now = () => clock.now();
   }
 
   /** How many batches ran (for tests and benchmarks). */

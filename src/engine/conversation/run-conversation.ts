@@ -653,7 +653,7 @@ export interface ConversationDeskOptions {
 export function createConversations(options: ConversationDeskOptions): PaneConversations & { readonly ticker: CaptureTicker } {
   const clock = options.clock ?? systemClock;
   const timers = options.timers ?? systemTimers;
-  const ticker = new CaptureTicker({ tmux: options.tmux, intervalMs: options.settings.pollMs, historyLines: options.settings.historyLines, timers, now: () => clock.now() });
+  const ticker = new CaptureTicker({ tmux: options.tmux, intervalMs: options.settings.pollMs, historyLines: options.settings.historyLines, timers, clock });
   const desk = new PaneConversations({
     tmux: options.tmux,
     ticker,

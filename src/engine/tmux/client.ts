@@ -52,6 +52,8 @@ import { TmuxCommandError, createExecRunner, createProgramRunner, type ProgramRu
 import { describeSocket } from './socket.js';
 import { localTransport, type TmuxTransport } from './transport.js';
 import { mergeWindows, windowListCommands, windowsListable, worthListingSome } from './window-listing.js';
+import { systemClock } from '../time.js';
+import type { Clock } from '../types.js';
 
 export class NoServerError extends Error {
   constructor(readonly server: string) {
@@ -106,7 +108,7 @@ export interface TmuxClientOptions {
   /** Random by default; tests pass a fixed one. */
   readonly nonce?: string;
   /** Wall-clock time, for how old the panes' folders and commands are; Date.now by default. */
-  readonly now?: () => number;
+  readonly clock?: Clock;
 }
 
 /**
@@ -160,7 +162,8 @@ export class TmuxClient {
     this.runner = options.runner ?? createExecRunner(transport);
     this.pollRunner = options.pollRunner ?? this.runner;
     this.framing = makeFraming(options.nonce ?? randomBytes(6).toString('hex'));
-    this.now = options.now ?? Date.now;
+    const clock = options.clock ?? systemClock;
+    this.now = () => clock.now();
   }
 
   /** Whether polls go over a persistent connection (the dashboard, `serve`, `watch`) that is up now, not a tmux process each. */

@@ -10,6 +10,8 @@ import type { ControlReply } from './control-protocol.js';
 import type { RunOptions, TmuxResult, TmuxRunner } from './runner.js';
 import type { TmuxSocket } from '../types.js';
 import type { TmuxTransport } from './transport.js';
+import { systemClock } from '../time.js';
+import type { Clock } from '../types.js';
 
 export interface ControlRunnerOptions {
   readonly socket: TmuxSocket;
@@ -21,7 +23,7 @@ export interface ControlRunnerOptions {
   readonly attachTimeoutMs?: number;
   /** Wait this long after a failed or lost connection before trying again. */
   readonly retryMs?: number;
-  readonly now?: () => number;
+  readonly clock?: Clock;
 }
 
 export interface ControlRunner extends TmuxRunner {
@@ -61,7 +63,8 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
     throw new Error(connection.overflow);
   };
   const retryMs = options.retryMs ?? 5_000;
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
+  const now = () => clock.now();
   let client: ControlClient | null = null;
   let connecting: Promise<ControlClient | null> | null = null;
   let nextTry = 0;

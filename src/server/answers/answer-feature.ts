@@ -7,6 +7,8 @@ import { AnswerRefusedError, ScreenChangedError, type PanePort } from '../../eng
 import type { EngineStore } from '../../engine/types.js';
 import { decodeComponent, errorBody, sendJson, type HttpFeature } from '../http-server.js';
 import type { AnswerLinks } from './answer-links.js';
+import { systemClock } from '../../engine/time.js';
+import type { Clock } from '../../engine/types.js';
 
 export const ANSWERS_FEATURE = 'answers';
 
@@ -15,12 +17,13 @@ export interface AnswerFeatureOptions {
   readonly engine: EngineStore & { pollNow(): Promise<void> };
   /** The pane port the answer is given through (its guarded `answer`, the one every surface uses). */
   readonly panes: () => Pick<PanePort, 'answer'>;
-  readonly now?: () => number;
+  readonly clock?: Clock;
 }
 
 export function createAnswerFeature(options: AnswerFeatureOptions): HttpFeature {
   const { links, engine } = options;
-  const now = options.now ?? (() => Date.now());
+  const clock = options.clock ?? systemClock;
+  const now = () => clock.now();
   return {
     name: ANSWERS_FEATURE,
     matches: (url) => url.pathname.startsWith('/answer/'),

@@ -23,7 +23,7 @@ function setup(panes: Record<string, FakePane>, overrides: Partial<typeof settin
   const time = new ManualTime();
   const runner = wrap ? wrap(fake.runner) : fake.runner;
   const tmux = new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner, nonce: 'n0nce' });
-  const ticker = new CaptureTicker({ tmux, intervalMs: 100, historyLines: 2000, timers: time, now: () => time.now() });
+  const ticker = new CaptureTicker({ tmux, intervalMs: 100, historyLines: 2000, timers: time, clock: time });
   const desk = new PaneConversations({ tmux, ticker, clock: time, timers: time, settings: { ...settings, ...overrides } });
   return { fake, time, ticker, desk };
 }
@@ -382,7 +382,7 @@ describe('PaneConversations: what a cut answer leaves', () => {
     const fake = scriptedTmux({ '%1': pane });
     const time = new ManualTime();
     const tmux = new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner: fake.runner, nonce: 'n0nce' });
-    const ticker = new CaptureTicker({ tmux, intervalMs: 100, historyLines: 2000, timers: time, now: () => time.now() });
+    const ticker = new CaptureTicker({ tmux, intervalMs: 100, historyLines: 2000, timers: time, clock: time });
     const spilled: string[] = [];
     const openSpill = () => ({ where: '/answers/late.txt', write: (lines: readonly string[]) => void spilled.push(...lines), close: () => undefined });
     const desk = new PaneConversations({ tmux, ticker, clock: time, timers: time, settings: { ...settings, lateLines: 5 }, openSpill });

@@ -43,7 +43,7 @@ function setup(panes: FakePane[]) {
   let now = 1_000_000;
   // A poll runner of its own stands for a control-mode connection: the client lists first.
   const pollRunner: TmuxRunner = (args, options) => fake.runner(args, options);
-  const client = new TmuxClient({ socket: { kind: 'name', name: 't' }, runner: fake.runner, pollRunner, nonce: 'n', now: () => now });
+  const client = new TmuxClient({ socket: { kind: 'name', name: 't' }, runner: fake.runner, pollRunner, nonce: 'n', clock: { now: () => now } });
   const poll = async () => (await client.pollCycle(['%1'], () => [])).panes;
   return { fake, poll, advance: (ms: number) => (now += ms) };
 }
