@@ -79,7 +79,7 @@ describe('a remote pane whose program runs a silent child', () => {
     const view = (paneId: string): PaneView | undefined => engine!.getSnapshot().panes.find((v) => v.key === `box/${paneId}`);
     engine.subscribe(() => {
       const v = view(busyPane);
-      if (v?.verdict) seen.add(v.verdict.rule);
+      if (v?.verdict?.rule) seen.add(v.verdict.rule);
     });
     const stuck = (paneId: string) => events.filter((e) => e.type === 'stuck' && e.key === `box/${paneId}`);
     engine.start();
