@@ -21,6 +21,7 @@ import { HostHealthTracker } from './poll/host-health.js';
 import { PaneViews } from './poll/pane-views.js';
 import { PollLoop } from './poll/poll-loop.js';
 import { requestListing, type ListingAnswer } from './poll/poll-request.js';
+import { NO_TABLES, tableShell, workFromTable, type TableRecord } from './poll/process-table.js';
 import { entriesStillUntil, pollStep, type PaneEntry, type StepContext } from './poll/poll-step.js';
 import { LOCAL_HOST, type Clock, type EndReason, type CorralEvent, type EngineHandle, type EngineSnapshot, type EngineStatus, type HookEvent, type HostSpec, type PaneInfo, type PaneView, type Timers } from './types.js';
 import { parsePaneKey } from './pane-key.js';
@@ -46,7 +47,11 @@ export interface EngineOptions {
    * told (see tty-output.ts: this machine's panes only); a pane's quiet time then starts no later.
    */
   readonly terminalUse?: (pid: number) => number | null;
-  /** The child command a pane's foreground job runs, or null (see prompt/process-work.ts), where that can be told. */
+  /**
+   * The child command a pane's foreground job runs, or null (see prompt/process-work.ts), where that
+   * can be told on this machine. A host far away is asked for its process table instead (see
+   * poll/process-table.ts).
+   */
   readonly processWork?: (pane: PaneInfo) => string | null;
 }
 
@@ -137,6 +142,8 @@ class HostEngine {
   /** The panes a person looked at, as of the last cycle that asked (see lookedAt). */
   private looked: ReadonlySet<string> = new Set();
   private readonly processWork: EngineOptions['processWork'];
+  /** A remote host's process tables: when the last came, and whether its `ps` can give one. */
+  private tables: TableRecord = NO_TABLES;
 
   constructor(options: EngineOptions) {
     const { settings, tmux } = options;
@@ -191,7 +198,9 @@ class HostEngine {
         // The periodic listing of a quiet server takes along the recaptures due before the next one.
         const periodic = mark !== null && !this.remote && this.asked !== null && this.listingDue(requestedAt);
         const recaptureBy = periodic ? requestedAt + FULL_LISTING_MS : requestedAt;
-        const answer = await requestListing(this.tmux, { entries: this.entries, plan: this.plan, skew: this.skew, requestedAt, pipelined, windows, recaptureBy });
+        // Far away, the process table rides along while a pane looks idle (see process-table.ts).
+        const shell = this.remote ? tableShell(this.entries, this.tables) : null;
+        const answer = await requestListing(this.tmux, { entries: this.entries, plan: this.plan, skew: this.skew, requestedAt, pipelined, windows, recaptureBy, shell });
         // Who looks at what: one more command over this machine's long-lived connection (a look that
         // lasts one command, as `ls` takes, sees nobody looking; a host far away keeps its one
         // round trip a cycle).
@@ -305,8 +314,9 @@ class HostEngine {
     const asked = this.asked;
     if (asked === null || this.tmux.changeCount() !== asked.mark || this.listingDue(requestedAt)) return null;
     if (this.starting(this.clock.now()).size > 0) return null;
+    // Far away, a wanted process table is a reason to ask: a child may end without a word from tmux.
     const wanted = this.remote
-      ? this.pending.some((id) => this.entries.has(id))
+      ? this.pending.some((id) => this.entries.has(id)) || tableShell(this.entries, this.tables) !== null
       : chooseCaptures(this.lastListingHere(asked), this.entries, this.plan, requestedAt).length > 0;
     return wanted ? null : { output: { panes: asked.panes, screens: new Map(), serverTime: null }, chosen: new Set() };
   }
@@ -320,7 +330,7 @@ class HostEngine {
     this.health.answered(now);
     this.offline = [];
     const panes = output.panes.map((pane) => this.skew.toLocal(pane));
-    const listing = { panes, screens: output.screens, chosen, requestedAt, now, wallNow, cycle: this.cycle, usedBy: this.terminalUseOfNew(panes), looked: this.looked, workOf: this.processWork };
+    const listing = { panes, screens: output.screens, chosen, requestedAt, now, wallNow, cycle: this.cycle, usedBy: this.terminalUseOfNew(panes), looked: this.looked, workOf: this.workOf(output.shellAnswer, now) };
     const step = pollStep(this.entries, listing, { ...this.context, skew: this.skew.value });
     this.entries = step.entries;
     this.still = { from: now, until: null };
@@ -335,6 +345,17 @@ class HostEngine {
     this.store.emit(step.events.filter(machineEvent));
     this.publish('ok', null);
     return step.registeredNew;
+  }
+
+  /**
+   * How this cycle tells a pane's work: this machine's /proc, or a remote host's table from this very
+   * round trip (none without one: a table a cycle old is not trusted).
+   */
+  private workOf(shellAnswer: string | null | undefined, now: number): EngineOptions['processWork'] {
+    if (!this.remote) return this.processWork;
+    const read = workFromTable(shellAnswer, this.tables, now);
+    this.tables = read.record;
+    return read.workOf;
   }
 
   /** When the panes this engine does not track yet last used their terminals, where that can be told. */

@@ -25,6 +25,8 @@ export interface PolledPane {
   attentionRecord?: string;
   /** Its foreground command (bash by default). */
   command?: string;
+  /** tmux's #{pane_pid} (1 by default). */
+  pid?: number;
 }
 
 export interface ScriptedPoll {
@@ -51,7 +53,7 @@ function variables(p: PolledPane): Record<string, string> {
     pane_title: p.title ?? 'title',
     pane_current_path: '/work',
     pane_current_command: p.command ?? 'bash',
-    pane_pid: '1',
+    pane_pid: String(p.pid ?? 1),
     pane_dead: '0',
     pane_width: String(p.width ?? 80),
     pane_height: String(p.height ?? 24),
@@ -70,7 +72,16 @@ function expand(format: string, p: PolledPane): string {
   });
 }
 
-export function scriptedPoll(panes: readonly PolledPane[], serverSeconds: () => number = () => Math.floor(Date.now() / 1000)): ScriptedPoll {
+/**
+ * `processTable`: what the host's shell prints for a `run-shell` (its `ps`); the scripted tmux then
+ * puts it in the buffer the command pipes into, as `tmux load-buffer` would. '' stands for a `ps`
+ * that failed (only the leading blank line is left).
+ */
+export function scriptedPoll(
+  panes: readonly PolledPane[],
+  serverSeconds: () => number = () => Math.floor(Date.now() / 1000),
+  processTable: () => string = () => '',
+): ScriptedPoll {
   const calls: string[][] = [];
   const buffers = new Map<string, string>();
   let serverUp = true;
@@ -110,6 +121,9 @@ export function scriptedPoll(panes: readonly PolledPane[], serverSeconds: () => 
         const text = buffers.get(cmd[2]!);
         if (text === undefined) return { stdout, stderr: `no buffer ${cmd[2]}\n`, exitCode: 1 };
         stdout += `${text.replaceAll('\\', '\\\\')}\n`;
+      } else if (cmd[0] === 'run-shell') {
+        const into = / load-buffer -b (\S+) - /.exec(cmd[1]!);
+        if (into) buffers.set(into[1]!, `\n${processTable()}`);
       } else if (cmd[0] === 'delete-buffer') {
         buffers.delete(cmd[2]!);
       } else if (cmd[0] === 'set-option' && cmd.includes('-p')) {

@@ -22,6 +22,8 @@ export interface ListingRequest {
   readonly windows?: ReadonlySet<string> | null;
   /** Silent panes whose recapture falls due by then are captured now (see chooseCaptures). */
   readonly recaptureBy?: number;
+  /** Far away only: a command for the host's shell in the same round trip (its answer comes back with the listing). */
+  readonly shell?: string | null;
 }
 
 export interface ListingAnswer {
@@ -31,7 +33,7 @@ export interface ListingAnswer {
 }
 
 export async function requestListing(tmux: TmuxClient, request: ListingRequest): Promise<ListingAnswer> {
-  const { entries, plan, skew, requestedAt, pipelined, windows, recaptureBy = requestedAt } = request;
+  const { entries, plan, skew, requestedAt, pipelined, windows, recaptureBy = requestedAt, shell = null } = request;
   // Filled when the client lets the engine choose; otherwise every known pane is captured.
   let chosen: Set<string> | null = pipelined === null ? null : new Set(pipelined);
   const select = (listed: readonly PaneInfo[]): string[] => {
@@ -50,6 +52,7 @@ export async function requestListing(tmux: TmuxClient, request: ListingRequest):
     clock: pipelined !== null,
     ...(pipelined === null ? {} : { pipelined }),
     ...(windows == null ? {} : { windows }),
+    ...(pipelined === null || shell === null ? {} : { shell }),
   });
   return { output, chosen };
 }

@@ -8,7 +8,8 @@
 // processes (a few small files per pane, no process spawned); on any machine, tmux's own shell runs
 // PROCESS_TABLE_SHELL (`run-shell`, no user text in it) in the same command chain as the listing,
 // and parseProcessTable reads its answer. Every field is treated as hostile: a line that is not
-// the expected shape is skipped, names are only matched, never run.
+// the expected shape is skipped, names are only matched, never run. When a remote host is asked,
+// and how its answer comes back, is poll/process-table.ts and tmux/shell-answer.ts.
 
 import { readFileSync } from 'node:fs';
 import { isShell } from '../shells.js';

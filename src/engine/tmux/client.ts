@@ -49,6 +49,7 @@ import type { SendItem } from '../keys.js';
 import { assertPaneId } from './pane-id.js';
 import { killPaneCommand, newSessionCommand, newWindowCommand, type SessionTarget, type WindowSpec } from './launch-commands.js';
 import { TmuxCommandError, createExecRunner, createProgramRunner, type ProgramRunner, isNoServerMessage, runChecked, type RunOptions, type TmuxResult, type TmuxRunner } from './runner.js';
+import { shellAnswerCommands, splitShellAnswer } from './shell-answer.js';
 import { describeSocket } from './socket.js';
 import { localTransport, type TmuxTransport } from './transport.js';
 import { mergeWindows, windowListCommands, windowsListable, worthListingSome } from './window-listing.js';
@@ -188,12 +189,14 @@ export class TmuxClient {
    *
    * With `pipelined` (a host far away, where a round trip costs more than a capture), a cycle is
    * one round trip over the connection: the list, and the captures of the panes that the previous
-   * list showed printing (the caller passes them; `select` is not called).
+   * list showed printing (the caller passes them; `select` is not called). `shell`, only there, is
+   * a command for the tmux server's own shell in that same round trip (see shell-answer.ts); its
+   * answer comes back as `shellAnswer`, null when it could not be had.
    */
   async pollCycle(
     candidates: readonly string[],
     select?: (panes: readonly PaneInfo[]) => readonly string[],
-    options: { readonly clock?: boolean; readonly pipelined?: readonly string[]; readonly windows?: ReadonlySet<string> } = {},
+    options: { readonly clock?: boolean; readonly pipelined?: readonly string[]; readonly windows?: ReadonlySet<string>; readonly shell?: string } = {},
   ): Promise<PollCycleOutput> {
     const clock = options.clock ?? false;
     const canPersist = this.pollRunner !== this.runner;
@@ -204,7 +207,7 @@ export class TmuxClient {
     if (select === undefined || !(persistent || first)) {
       return this.runPoll(pollCycleCommand(this.framing, candidates, clock));
     }
-    if (options.pipelined !== undefined && persistent) return this.pipelinedPoll(clock, options.pipelined);
+    if (options.pipelined !== undefined && persistent) return this.pipelinedPoll(clock, options.pipelined, options.shell ?? null);
     const some = options.windows === undefined || !persistent ? null : await this.listWindowsForPoll(clock, options.windows);
     const { panes, serverTime } = some ?? (await this.listForPoll(clock));
     const partial = some !== null;
@@ -324,26 +327,35 @@ export class TmuxClient {
     return { panes: this.readListing(list, false, now) ?? [], serverTime: parseClock(list, this.framing) };
   }
 
-  /** One round trip: the listing, and the captures of `captureIds` after it (see pollCycle). */
-  private async pipelinedPoll(clock: boolean, captureIds: readonly string[]): Promise<PollCycleOutput> {
-    if (captureIds.length === 0) {
+  /** One round trip: the listing, the captures of `captureIds` after it and `shell`'s answer last (see pollCycle). */
+  private async pipelinedPoll(clock: boolean, captureIds: readonly string[], shell: string | null): Promise<PollCycleOutput> {
+    if (captureIds.length === 0 && shell === null) {
       const { panes, serverTime } = await this.listForPoll(clock);
       return { panes, screens: new Map(), serverTime };
     }
     const style = await this.bufferStyle();
     const now = this.now();
     const activity = this.activityNow(now);
-    const result = await this.roundTrip([...this.listCommand(clock, activity), ';', ...screensCommand(this.framing, captureIds, captureBufferName(this.framing))]);
+    // The shell goes last: a pane closed since the last listing stops the chain at its capture, and
+    // that cycle goes without an answer rather than without its screens.
+    const shellPart = shell === null ? [] : [';', ...chain(shellAnswerCommands(this.framing, shell))];
+    const capturePart = captureIds.length === 0 ? [] : [';', ...screensCommand(this.framing, captureIds, captureBufferName(this.framing))];
+    const result = await this.roundTrip([...this.listCommand(clock, activity), ...capturePart, ...shellPart]);
     if (result.exitCode !== 0 && isNoServerMessage(result.stderr)) throw new NoServerError(this.serverLabel);
     const shown = this.pollRunner.connected?.() === false ? 'raw' : style;
-    const { list, screens } = splitPollCycle(result.stdout, this.framing, result.exitCode === 0, (body) => shownScreen(body, shown));
+    // Once the shell's marker printed, every capture before it ran; a failure is the shell part's.
+    const cut = shell === null ? { before: result.stdout, answer: null } : splitShellAnswer(result.stdout, this.framing, result.exitCode === 0);
+    const reachedShell = cut.before.length < result.stdout.length;
+    const { list, screens } = splitPollCycle(cut.before, this.framing, result.exitCode === 0 || reachedShell, (body) => shownScreen(body, shown));
+    const shellAnswer = shell === null ? undefined : cut.answer === null ? null : shownScreen(cut.answer, shown);
+    const answered = shellAnswer === undefined ? {} : { shellAnswer };
     const panes = this.readListing(list, activity, now);
     // tmux stops a sequence at a pane that closed: the list, which comes first, is still whole.
     if (result.exitCode !== 0 && list.trim() === '') throw new TmuxCommandError(['list-panes'], result);
-    if (panes !== null) return { panes, screens, serverTime: parseClock(list, this.framing) };
+    if (panes !== null) return { panes, screens, serverTime: parseClock(list, this.framing), ...answered };
     // A pane appeared since the last full listing: list once more, in full.
     const full = await this.listForPoll(clock);
-    return { panes: full.panes, screens, serverTime: full.serverTime };
+    return { panes: full.panes, screens, serverTime: full.serverTime, ...answered };
   }
 
   /**

@@ -309,6 +309,8 @@ export interface PollCycleOutput {
   readonly serverTime: number | null;
   /** Only some windows were listed; the other panes are the last listing's. */
   readonly partial?: boolean;
+  /** The answer of the shell command the poll was given (see shell-answer.ts); null when it got none. */
+  readonly shellAnswer?: string | null;
 }
 
 /** `screen` turns a block's text into the screen (buffered captures need decoding). */
