@@ -497,11 +497,7 @@ export function needEvents(before: readonly PaneView[], after: readonly PaneView
     const earlier = was.get(view.key);
     was.delete(view.key);
     const same = earlier !== undefined && earlier.trackingId === view.trackingId;
-    // Another wait took this one's place between two cycles (a question answered, the next asked):
-    // the first ended, and the next needs the person anew.
-    const replaced = same && needs && earlier.waitSince !== view.waitSince;
-    if (replaced) events.push({ ...base, type: 'unstuck', timestamp: now });
-    if (needs && (!same || replaced)) {
+    if (needs && !same) {
       const reason = view.attention.need === 'asks' ? 'permission' : 'stopped';
       // What it asks; a menu the person opened says so (`menu open: …`), as the machine words it.
       const message = (view.verdict?.menu ? view.message : view.attention.ask) ?? view.message ?? view.verdict?.line ?? '';

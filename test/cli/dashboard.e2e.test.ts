@@ -48,7 +48,7 @@ describe('corral dashboard in a tmux pane', () => {
     viewer = await startTestTmux();
     menu = await server.spawn(`exec ${shellQuote(process.execPath)} ${shellQuote(AGENT)}`, { title: 'menu-agent' });
     dash = await server.spawn(
-      `export ${marker}; ${shellQuote(process.execPath)} ${shellQuote(MAIN_JS)} dashboard -L ${server.socketName} --quiet-threshold ${QUIET_MS} --poll-interval ${POLL_MS}; echo "EXIT=$?"; sleep 600`,
+      `export ${marker}; ${shellQuote(process.execPath)} ${shellQuote(MAIN_JS)} dashboard -L ${server.socketName} --quiet-threshold ${QUIET_MS} --ask-threshold ${QUIET_MS} --poll-interval ${POLL_MS}; echo "EXIT=$?"; sleep 600`,
       { session: 'dash', width: 100, height: 30 },
     );
     // A real client looking at the dashboard's session, so Enter can switch it.

@@ -39,7 +39,7 @@ describe('quiet time across corral processes', () => {
   }
 
   async function listed(): Promise<Map<string, Listed>> {
-    const result = await runCli(['ls', '--json', '-L', server.socketName, '--quiet-threshold', '5000']);
+    const result = await runCli(['ls', '--json', '-L', server.socketName, '--quiet-threshold', '5000', '--ask-threshold', '5000']);
     expect(result.code, result.stderr).toBe(0);
     return new Map((JSON.parse(result.stdout) as Listed[]).map((pane) => [pane.paneId, pane]));
   }
@@ -73,7 +73,7 @@ describe('quiet time across corral processes', () => {
     // The pane's own process no longer holds its terminal (a child keeps it open, or tmux would close
     // the pane): its terminal's stamps cannot be read, as on a remote host; only the record can tell.
     const { idle, busy } = await besideBusy(`printf 'go on? [y/N] '; sleep 600 & exec 0</dev/null 1>/dev/null 2>&1; wait`, 'go on?');
-    watch = startCli(['watch', '-L', server.socketName]);
+    watch = startCli(['watch', '-L', server.socketName, '--quiet-threshold', '5000', '--ask-threshold', '5000']);
     const record = async () => (await server.tmux('show-options', '-p', '-q', '-v', '-t', idle, '@corral_quiet')).trim();
     await waitUntil(async () => (await record()) !== '', 20_000, 'the running corral to record the quiet pane');
     const since = Number((await record()).split('.')[0]);

@@ -10,7 +10,7 @@ describe('settings slices', () => {
     expect(slices.server).toEqual({ listen: '10.0.0.1', port: 7878, hooks: true, answerUrl: null });
     expect(slices.dashboard).toEqual({ bell: 'both', hooks: true });
     expect(slices.hosts).toEqual({ socketName: null, socketPath: null, hosts: [{ name: 'box', ssh: 'me@box', socket: { kind: 'default' } }] });
-    expect(Object.keys(slices.engine).sort()).toEqual(['hookGraceMs', 'hookPermissionTtlMs', 'optIn', 'pollIntervalMs', 'prefix', 'previewLines', 'quietThresholdMs', 'waiting']);
+    expect(Object.keys(slices.engine).sort()).toEqual(['askThresholdMs', 'hookGraceMs', 'hookPermissionTtlMs', 'optIn', 'pollIntervalMs', 'prefix', 'previewLines', 'quietThresholdMs', 'waiting']);
   });
 
   it('names only settings that exist', () => {
