@@ -166,7 +166,8 @@ describe.skipIf(!anyToRun)('corral watch over the real agent CLIs, screen only',
     tmux = await startTestTmux();
     // A session that holds the server up before the agents come; corral watches every pane but its own.
     await tmux.spawn('sleep 100000');
-    watch = startCli(['watch', '-L', tmux.socketName, '--quiet-threshold', String(THRESHOLD_MS), '--poll-interval', '500'], cliEnv());
+    // One threshold for every wait (the ask threshold's default of 1 s is checked by the films and bench notice).
+    watch = startCli(['watch', '-L', tmux.socketName, '--quiet-threshold', String(THRESHOLD_MS), '--ask-threshold', String(THRESHOLD_MS), '--poll-interval', '500'], cliEnv());
   });
   afterAll(async () => {
     await watch?.stop();
