@@ -114,13 +114,17 @@ export function createNotifier(options: NotifierOptions): Notifier {
   };
 
   // The panes already waiting at corral's first look (their stuck events may come before this
-  // listens) are told once, like a prompt that appears later.
+  // listens) are told once, like a prompt that appears later. So is a wait on screen then that had
+  // not held its threshold yet (tmux stamps whole seconds: a question up for 1.5 s may be younger
+  // than a second to corral): by its moment, when it comes of age.
   let firstLook = true;
+  const upAtStart = new Map<string, number>();
   const tellWaitingAtStart = () => {
     const snapshot = engine.getSnapshot();
     if (!firstLook || snapshot.status === 'starting') return;
     firstLook = false;
     for (const view of snapshot.panes) {
+      if (view.state !== 'stuck' && view.waitSince !== null) upAtStart.set(view.pane.paneId, view.waitSince);
       if (view.state !== 'stuck' || view.reason === null || view.verdict === null) continue;
       planner.stuck(view, view.reason, stuckMessage(view.verdict), now(), true);
     }
@@ -139,7 +143,9 @@ export function createNotifier(options: NotifierOptions): Notifier {
     queueMicrotask(() => {
       const view = engine.getSnapshot().panes.find((v) => v.pane.paneId === event.paneId);
       if (!view) return;
-      planner.stuck(view, event.reason, event.message, at);
+      const atStart = upAtStart.get(view.pane.paneId) === view.waitSince;
+      upAtStart.delete(view.pane.paneId);
+      planner.stuck(view, event.reason, event.message, at, atStart);
       if (planner.waiting > 0 && timer === null) timer = setTimeout(tick, TICK_MS);
     });
   });

@@ -30,7 +30,7 @@ describe('--on-stuck at start', () => {
     await new Promise((r) => setTimeout(r, 1_500));
     const out = join(dir, 'out');
     cli = startCli(
-      ['serve', '-L', tmux.socketName, '--port', '0', '--no-hooks', '--quiet-threshold', '500', '--ask-threshold', '500', '--poll-interval', '200', '--on-stuck', `echo "$CORRAL_TARGET: $CORRAL_MESSAGE" >> '${out}'`],
+      ['serve', '-L', tmux.socketName, '--port', '0', '--no-hooks', '--quiet-threshold', '500', '--poll-interval', '200', '--on-stuck', `echo "$CORRAL_TARGET: $CORRAL_MESSAGE" >> '${out}'`],
       cliEnv({ XDG_CONFIG_HOME: dir, CORRAL_TOKEN: 'a-token-for-the-on-stuck-test' }),
     );
     await waitUntil(() => existsSync(out) && readFileSync(out, 'utf8').includes('\n'), 15_000, 'the --on-stuck command to run');
