@@ -16,11 +16,6 @@ import type { ControlClient, ControlHandlers } from './control-client.js';
  */
 export const WATCH_SUBSCRIPTION = 'corral-activity';
 
-/**
- * tmux checks subscriptions once a second: a change is told up to this long after it happened, so
- * a poll only trusts the silence when its interval is at least this long.
- */
-export const WATCH_CHECK_MS = 1_000;
 
 /**
  * The value, over every window of every session. No comma at the loops' top level: after one, a
