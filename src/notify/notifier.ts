@@ -4,14 +4,13 @@
 
 import { ConfigError, type NotifySettings } from '../engine/config.js';
 import { NotifyPlanner, parseQuietHours, type Notification, type NotifyRules } from '../engine/notify/notify-planner.js';
-import type { CorralEvent, EngineStore, PaneView, StuckReason } from '../engine/types.js';
+import type { Clock, CorralEvent, EngineStore, PaneView, StuckReason } from '../engine/types.js';
 import { describeNotification } from './channels.js';
 import { runOnStuck } from './command-channel.js';
 import { DesktopUnavailableError, sendDesktop } from './desktop-channel.js';
 import { ntfyRequest, sendNtfy, validateTopicUrl, type NtfyAction, type NtfyRequest } from './ntfy-channel.js';
 import { stuckMessage } from '../engine/pane-machine.js';
 import { systemClock } from '../engine/time.js';
-import type { Clock } from '../engine/types.js';
 
 const TICK_MS = 100;
 
@@ -70,6 +69,22 @@ const localMinute = () => {
   return d.getHours() * 60 + d.getMinutes();
 };
 
+/**
+ * At corral's first look: tells the planner of every pane stuck already (once, as at start), and
+ * returns the moments of the waits on screen that had not held their threshold yet (tmux stamps
+ * whole seconds: a question up for 1.5 s may be younger than a second to corral), by pane. Such a
+ * wait, when it comes of age, is one already up at the start too, not a restored pane.
+ */
+function tellAtFirstLook(panes: readonly PaneView[], planner: NotifyPlanner, at: number): Map<string, number> {
+  const young = new Map<string, number>();
+  for (const view of panes) {
+    if (view.state !== 'stuck' && view.waitSince !== null) young.set(view.pane.paneId, view.waitSince);
+    if (view.state !== 'stuck' || view.reason === null || view.verdict === null) continue;
+    planner.stuck(view, view.reason, stuckMessage(view.verdict), at, true);
+  }
+  return young;
+}
+
 export function createNotifier(options: NotifierOptions): Notifier {
   const { engine, settings, log } = options;
   const clock = options.clock ?? systemClock;
@@ -114,20 +129,12 @@ export function createNotifier(options: NotifierOptions): Notifier {
   };
 
   // The panes already waiting at corral's first look (their stuck events may come before this
-  // listens) are told once, like a prompt that appears later. So is a wait on screen then that had
-  // not held its threshold yet (tmux stamps whole seconds: a question up for 1.5 s may be younger
-  // than a second to corral): by its moment, when it comes of age.
-  let firstLook = true;
-  const upAtStart = new Map<string, number>();
+  // listens) are told once, like a prompt that appears later; see tellAtFirstLook.
+  let upAtStart: Map<string, number> | null = null;
   const tellWaitingAtStart = () => {
     const snapshot = engine.getSnapshot();
-    if (!firstLook || snapshot.status === 'starting') return;
-    firstLook = false;
-    for (const view of snapshot.panes) {
-      if (view.state !== 'stuck' && view.waitSince !== null) upAtStart.set(view.pane.paneId, view.waitSince);
-      if (view.state !== 'stuck' || view.reason === null || view.verdict === null) continue;
-      planner.stuck(view, view.reason, stuckMessage(view.verdict), now(), true);
-    }
+    if (upAtStart !== null || snapshot.status === 'starting') return;
+    upAtStart = tellAtFirstLook(snapshot.panes, planner, now());
     if (planner.waiting > 0 && timer === null) timer = setTimeout(tick, TICK_MS);
   };
   const unsubscribeStore = engine.subscribe(() => {
@@ -143,8 +150,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
     queueMicrotask(() => {
       const view = engine.getSnapshot().panes.find((v) => v.pane.paneId === event.paneId);
       if (!view) return;
-      const atStart = upAtStart.get(view.pane.paneId) === view.waitSince;
-      upAtStart.delete(view.pane.paneId);
+      const atStart = upAtStart?.get(view.pane.paneId) === view.waitSince;
+      upAtStart?.delete(view.pane.paneId);
       planner.stuck(view, event.reason, event.message, at, atStart);
       if (planner.waiting > 0 && timer === null) timer = setTimeout(tick, TICK_MS);
     });
