@@ -132,6 +132,8 @@ export class Conversation {
   private lastPromptBack = false;
   /** The cursor row with the prompt drawn on output, and that output, when the prompt was last seen so. */
   private promptRow: { row: string; output: string } | null = null;
+  /** The cursor's row and column in the line source's own terminal, when it has one. */
+  private sourceCursor: { readonly text: string; readonly x: number } | null = null;
   /** The lines of the last piece of answer given (what a client that was cut off may have missed). */
   private lastGiven: string[] = [];
   /** Open lines flushed into the answer when it ended: not late output when they are committed later. */
@@ -335,6 +337,7 @@ export class Conversation {
     this.lastOpen = step.open;
     this.cursorBefore = step.cursorBefore ?? null;
     this.staleBelow = step.staleBelow === true;
+    this.sourceCursor = step.cursor ?? null;
     return { added: step.added, changed: step.changed || left };
   }
 
@@ -484,10 +487,24 @@ export class Conversation {
     const last = (open.pop() ?? '').trimEnd();
     if (this.promptOverOld) return open;
     // The open line may be wrapped over several rows: the cursor row is its end.
-    const under = this.promptRow;
-    const before = under !== null && under.row !== '' && last.endsWith(under.row) ? `${last.slice(0, last.length - under.row.length)}${under.output}`.trimEnd() : (this.outputUnderPrompt(last) ?? this.promptOverRow(last));
+    const before = this.promptRowAtEnd(last) ?? this.outputUnderPrompt(last) ?? this.promptOverRow(last);
     if (before !== null && before.trim() !== '') open.push(before);
     return open;
+  }
+
+  /**
+   * The open line less the prompt, where its end is the cursor row the prompt was seen on: in the
+   * capture, or else in the line source's own terminal, which may lay out bytes that are not
+   * UTF-8 otherwise than tmux did (then only the source's row matches the line it gave).
+   */
+  private promptRowAtEnd(last: string): string | null {
+    const under = this.promptRow;
+    if (under !== null && under.row !== '' && last.endsWith(under.row)) return `${last.slice(0, last.length - under.row.length)}${under.output}`.trimEnd();
+    const own = this.sourceCursor;
+    const row = own?.text.trimEnd() ?? '';
+    if (own === null || row === '' || !last.endsWith(row)) return null;
+    const output = this.outputUnderPrompt(row, own.x);
+    return output === null ? null : `${last.slice(0, last.length - row.length)}${output}`.trimEnd();
   }
 
   /**

@@ -17,6 +17,8 @@ export interface SourceStep {
   readonly cursorBefore?: string | null;
   /** Every row with text below the cursor's line is the screen from before the message (not output). */
   readonly staleBelow?: boolean;
+  /** The cursor's row as the source's own terminal shows it, and its column there (a stream only). */
+  readonly cursor?: { readonly text: string; readonly x: number } | null;
 }
 
 export interface LineSource {
@@ -126,7 +128,7 @@ export class StreamSource implements LineSource {
     const step = this.lines.step(capture !== null);
     const changed = step.changed || this.gapChanged;
     if (capture !== null) this.gapChanged = false;
-    const cursor = { cursorBefore: step.cursorBefore, staleBelow: step.staleBelow };
+    const cursor = { cursorBefore: step.cursorBefore, staleBelow: step.staleBelow, cursor: step.cursor };
     if (this.carried.length === 0) return { added: step.added, open: step.open, changed, ...cursor };
     const added = [...this.carried, ...step.added];
     this.carried = [];

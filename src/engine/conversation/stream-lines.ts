@@ -28,6 +28,8 @@ export interface StreamStep {
   readonly cursorBefore: string | null;
   /** Every row with text below the cursor's line shows what it showed before: an old screen, not output. */
   readonly staleBelow: boolean;
+  /** The cursor's row and column as this terminal shows them (null on the alternate screen). */
+  readonly cursor: { readonly text: string; readonly x: number } | null;
 }
 
 export interface StreamLinesOptions {
@@ -155,6 +157,7 @@ export class StreamLines {
     let open: string[] = [];
     let cursorBefore: string | null = null;
     let staleBelow = false;
+    let cursorRow: { text: string; x: number } | null = null;
     if (!this.alternate) {
       this.commitLeft(false);
       const buffer = this.term.buffer.normal;
@@ -171,6 +174,7 @@ export class StreamLines {
       open = [...this.unsettled(this.abs(buffer.baseY), Infinity), ...lines.map((line) => line.text)];
       if (known || buffer.getLine(cursor + 1)?.isWrapped !== true) cursorBefore = this.before(this.abs(cursor));
       staleBelow = this.staleBelow(buffer, cursor);
+      cursorRow = { text: rowText(buffer, cursor), x: buffer.cursorX };
     }
     added = this.committed;
     this.committed = [];
@@ -180,7 +184,7 @@ export class StreamLines {
       this.dirty = false;
       this.lastScreen = screen;
     }
-    return { added, open, changed, alternate: this.alternate, cursorBefore, staleBelow };
+    return { added, open, changed, alternate: this.alternate, cursorBefore, staleBelow, cursor: cursorRow };
   }
 
   /**
