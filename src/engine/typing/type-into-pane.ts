@@ -19,7 +19,7 @@ const ENTER: SendItem = { kind: 'key', key: 'Enter' };
 
 /** Where keys go for one pane. */
 export interface KeysSink {
-  /** Types keys and literal text in order, in one tmux command. */
+  /** Types keys and literal text in order, in one tmux command; no items, no command. */
   send(items: readonly SendItem[]): Promise<void>;
   /** Bracketed paste of the text; only a sink that can paste has it. */
   paste?(text: string): Promise<void>;
@@ -50,9 +50,9 @@ export interface LineOptions {
   readonly eraseWith?: () => Promise<string>;
 }
 
-/** Keys and text at once, in one command; nothing when there are none. */
+/** Keys and text at once, in one command (a sink sends nothing for no items). */
 export async function sendKeys(sink: KeysSink, items: readonly SendItem[]): Promise<void> {
-  if (items.length > 0) await sink.send(items);
+  await sink.send(items);
 }
 
 /** Enter alone. */
