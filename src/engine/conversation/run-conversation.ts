@@ -17,7 +17,7 @@ import type { StreamViewer, Subscription } from '../pane-stream/pane-streams.js'
 import { captureLines } from './screen-diff.js';
 import { Conversation, endsLikeQuestion, type Classifier, type FinishReason, type PaneCapture } from './conversation.js';
 import { classifyScreen } from '../prompt/matcher.js';
-import { planReply } from '../answer-plan.js';
+import { planFreeText } from '../answer-plan.js';
 import { CaptureTicker, type TickEvent } from './capture-ticker.js';
 import { StreamLines } from './stream-lines.js';
 import { StreamSource } from './line-source.js';
@@ -341,7 +341,7 @@ export class PaneConversations implements ConversationPort {
       // A menu takes the reply as keys alone, any other question as a line (answer-plan.ts).
       if (keys || session.answerKind === 'screen') await this.sendWhole(session.paneId, screenKeys(message));
       else {
-        const line = planReply(session.answerKind, message).kind === 'line';
+        const line = planFreeText(session.answerKind, message).kind === 'line';
         await this.typeWhole(session.paneId, message, line, line);
       }
     } catch (error) {
