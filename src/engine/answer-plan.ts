@@ -2,7 +2,7 @@
 // chosen option into the keys to type, with a label for people. Pure. Every surface that answers
 // (the dashboard, the web page, answer links, hook notifications, the MCP server, `corral next
 // --answer`) goes through it, and through the pane port's guarded `answer`; the chat bridge's
-// reply to a command's question is typed the way planReply says.
+// reply to a command's question is typed the way planFreeText says.
 
 import type { SendItem } from './keys.js';
 import type { PromptAnswer, PromptVerdict } from './types.js';
@@ -44,14 +44,14 @@ export function planAnswer(verdict: PromptVerdict | null, option: string, target
     throw new AnswerRefusedError('not_an_option', `${JSON.stringify(option)} is not an answer ${target} offers; offered: ${offered}`, answer.options);
   }
   if (option === 'Enter') return { kind: 'keys', items: [{ kind: 'key', key: 'Enter' }], label: 'Enter' };
-  return planReply(answer.kind, option);
+  return planFreeText(answer.kind, option);
 }
 
 /**
  * Free text given to a prompt of `kind` (the chat bridge's reply to a command's question): a menu
  * takes it as keys alone, any other prompt as a line (the text, then Enter).
  */
-export function planReply(kind: PromptAnswer['kind'] | null, text: string): AnswerPlan {
+export function planFreeText(kind: PromptAnswer['kind'] | null, text: string): AnswerPlan {
   if (kind === 'key') return { kind: 'keys', items: text === '' ? [] : [{ kind: 'text', text }], label: text };
   return { kind: 'line', text, label: text === '' ? 'Enter' : `${text}, then Enter` };
 }

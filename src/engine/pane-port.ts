@@ -19,26 +19,11 @@ import type { SendItem } from './keys.js';
 import { LOCAL_HOST, type Clock, type CorralEvent, type EngineHandle, type EngineSnapshot, type EngineStore, type PaneView, type Timers } from './types.js';
 import { parsePaneKey, paneKey } from './pane-key.js';
 import { systemClock, heldTimers } from './time.js';
+import { ENTER_DELAY_MS, PASTE_THRESHOLD, sendKeys, typeLine, type KeysSink } from './typing/type-into-pane.js';
 import { StartRefusedError, endPane, startPane } from './pane-launch.js';
 import { BadPaneKeyError, UnknownHostError, type PanePort, type SendGuard } from './pane-port-api.js';
 
 export * from './pane-port-api.js';
-
-/** Full-screen agents can drop an Enter that arrives with the text; a short pause avoids it. */
-export const ENTER_DELAY_MS = 100;
-
-/** Text, a short pause, then Enter: how corral answers a prompt that wants a line. */
-export async function typeLine(
-  send: (items: readonly SendItem[]) => Promise<void>,
-  text: string,
-  timers: Timers = heldTimers,
-): Promise<void> {
-  if (text !== '') {
-    await send([{ kind: 'text', text }]);
-    await new Promise<void>((resolve) => timers.setTimeout(resolve, ENTER_DELAY_MS));
-  }
-  await send([{ kind: 'key', key: 'Enter' }]);
-}
 
 export interface PanePortSettings {
   readonly bridgePollMs: number;
@@ -97,7 +82,8 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
     const paneId = paneIdOf(key);
     return use(await openStreams(), paneId);
   };
-  const sendItems = async (paneId: string, items: readonly SendItem[]) => (await openStreams()).sendItems(paneId, items);
+  // Keys go over the viewers' control connection; it cannot paste, so a line is always typed.
+  const sinkOf = (paneId: string): KeysSink => ({ send: async (items: readonly SendItem[]) => (await openStreams()).sendItems(paneId, items) });
   // The pane is read again right before the keys go out, the way the poll read the screen the person saw.
   const refuseIfChanged = async (paneId: string, key: string, guard: SendGuard | undefined) => {
     if (guard) await guardScreen(tmux, paneId, guard.target ?? key, guard.shownHash);
@@ -132,12 +118,12 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
     release: (key) => conversations.drop(paneIdOf(key)),
     stream: (key, viewer, fromOffset) => withStreams(key, (paneStreams, paneId) => paneStreams.subscribe(paneId, viewer, fromOffset)),
     repaint: (key, viewer) => withStreams(key, (paneStreams, paneId) => paneStreams.repaint(paneId, viewer)),
-    send: (key, items, guard) => guarded(key, guard, (paneId) => sendItems(paneId, items)),
+    send: (key, items, guard) => guarded(key, guard, (paneId) => sendKeys(sinkOf(paneId), items)),
     async read(key, history) {
       return tmux.capture(paneIdOf(key), { history, join: true });
     },
     input: (key, bytes) => withStreams(key, (paneStreams, paneId) => paneStreams.sendBytes(paneId, bytes)),
-    reply: (key, text, guard) => guarded(key, guard, (paneId) => typeLine((items) => sendItems(paneId, items), text, timers)),
+    reply: (key, text, guard) => guarded(key, guard, (paneId) => typeLine(sinkOf(paneId), text, { timers })),
     async answer(key, option, guard) {
       const paneId = paneIdOf(key);
       const view = find(key);
@@ -149,8 +135,8 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
       if (answered !== null) throw new AnswerRefusedError('answered', `${target} was already answered (${answered.what}, from ${answered.surface}); wait for its screen to change`);
       const shownHash = guard?.shownHash ?? view.contentHash;
       await refuseIfChanged(paneId, key, { shownHash, target });
-      if (plan.kind === 'line') await typeLine((items) => sendItems(paneId, items), plan.text, timers);
-      else await sendItems(paneId, plan.items);
+      if (plan.kind === 'line') await typeLine(sinkOf(paneId), plan.text, { timers });
+      else await sendKeys(sinkOf(paneId), plan.items);
       engine.markAnswered(key, { surface: guard?.surface ?? 'corral', what: plan.label }, shownHash);
       return plan;
     },
@@ -228,7 +214,7 @@ function portConversations(
       maxDurationMs: settings.bridgeMaxDurationMs,
       historyLines: settings.bridgeHistoryLines,
       enterDelayMs: ENTER_DELAY_MS,
-      pasteThreshold: 200,
+      pasteThreshold: PASTE_THRESHOLD,
       ...(settings.bridgeMaxLines !== undefined ? { maxLines: settings.bridgeMaxLines } : {}),
     },
     streams,

@@ -11,7 +11,7 @@ import { notReadyForInput } from '../engine/input-ready.js';
 import { collapsedHostId, collapsedHostOf, hostDown, paneWhere } from './hosts.js';
 import { findBinding, keyLabel, lineEditKey, type CommandName } from './keymap.js';
 import type { LineEdit } from './line-editor.js';
-import { answerRefusal, describeChoice, findAnswer, paneAnswers, type PaneAnswers } from './quick-answers.js';
+import { answerBlockedReason, describeChoice, findAnswer, paneAnswers, type PaneAnswers } from './quick-answers.js';
 import { SERVICE_TITLES, type ServiceName, type ServicesSnapshot } from './service-state.js';
 import { SETTLE_MS, type StatusMessage, type UiAction, type UiState, type VisibleRows } from './state.js';
 import type { SendItem } from '../engine/keys.js';
@@ -128,7 +128,7 @@ function refuseSequence(scene: KeyScene, text: string): KeyOutcome {
 }
 
 /** Marks the pane answered from the start (so no second answer follows) and types. */
-function typeInto(effect: TypeEffect): KeyOutcome {
+function typingOutcome(effect: TypeEffect): KeyOutcome {
   const status: StatusMessage = { text: `sending ${effect.what} to ${paneWhere(effect.pane)}`, tone: 'info' };
   const mark: UiAction =
     effect.shownHash !== null
@@ -150,7 +150,7 @@ function confirmKey(scene: KeyScene, key: KeyPress): KeyOutcome {
     return act({ type: 'start-reply', key: pane.key, hash: pending.hash ?? pane.contentHash, now: scene.now });
   }
   if (key.name === 'y' && pending && pane) {
-    return typeInto({ kind: 'send', pane, items: pending.items, shownHash: null, what: pending.label });
+    return typingOutcome({ kind: 'send', pane, items: pending.items, shownHash: null, what: pending.label });
   }
   return finish(pending && !pane ? 'that pane has closed; nothing was sent' : 'cancelled');
 }
@@ -171,10 +171,10 @@ function answerKey(scene: KeyScene, key: KeyPress): KeyOutcome {
   if (choice.source !== 'prompt' && choice.confirm) {
     return act({ type: 'confirm', pending: { key: pane.key, items: choice.items, label: what }, now: scene.now });
   }
-  const refused = answerRefusal(pane, scene.ui.targetHash, scene.ui.answered);
+  const refused = answerBlockedReason(pane, scene.ui.targetHash, scene.ui.answered);
   if (refused) return finish(refused, 'warn');
   const shownHash = scene.ui.targetHash ?? pane.contentHash;
-  return typeInto(
+  return typingOutcome(
     choice.source === 'prompt'
       ? { kind: 'answer', pane, option: choice.option, shownHash, what }
       : { kind: 'send', pane, items: choice.items, shownHash, what },
@@ -183,7 +183,7 @@ function answerKey(scene: KeyScene, key: KeyPress): KeyOutcome {
 
 /** Why a key after `a` answers nothing: the screen changed, there is no prompt, or no such option. */
 function noSuchAnswer(scene: KeyScene, pane: PaneView, answers: PaneAnswers, key: KeyPress): string {
-  const changed = answerRefusal(pane, scene.ui.targetHash, scene.ui.answered);
+  const changed = answerBlockedReason(pane, scene.ui.targetHash, scene.ui.answered);
   if (changed) return changed;
   const name = keyLabel(key.name) || '?';
   if (answers.kind === null) return `${paneWhere(pane)} shows no prompt now, so ${name} answers nothing; nothing was sent`;
@@ -240,7 +240,7 @@ function sendReply(scene: KeyScene): KeyOutcome {
   if (down !== null) return keep(`${down}: not sent`);
   const hash = ui.targetHash ?? pane.contentHash;
   if (hash !== pane.contentHash) return keep(`${paneWhere(pane)} changed since you began the reply; look at it again`);
-  return typeInto({ kind: 'reply', pane, text, shownHash: hash, what: 'the reply' });
+  return typingOutcome({ kind: 'reply', pane, text, shownHash: hash, what: 'the reply' });
 }
 
 function normalKey(scene: KeyScene, key: KeyPress): KeyOutcome {

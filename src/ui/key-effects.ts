@@ -33,7 +33,7 @@ function typed(effect: TypeEffect, actions: DashboardActions): Promise<unknown> 
 }
 
 /** Types, then says so; a failure takes back the answered mark, and a reply keeps its text. */
-function typeInto(effect: TypeEffect, { actions, dispatch }: EffectDeps): void {
+function runTypeEffect(effect: TypeEffect, { actions, dispatch }: EffectDeps): void {
   const { pane, what } = effect;
   typed(effect, actions).then(
     () => dispatch({ type: 'status', status: { text: `sent ${what} to ${paneWhere(pane)}`, tone: 'info' } }),
@@ -73,7 +73,7 @@ export function runKeyEffect(effect: KeyEffect, deps: EffectDeps): void {
     case 'answer':
     case 'send':
     case 'reply':
-      typeInto(effect, deps);
+      runTypeEffect(effect, deps);
       return;
     case 'jump':
       actions.jumpTo(effect.pane).then(

@@ -162,7 +162,7 @@ function describeItems(items: readonly SendItem[]): string {
  * pane closed, it was just answered and shows the answered screen still, or its screen is no longer
  * the one that was drawn.
  */
-export function answerRefusal(
+export function answerBlockedReason(
   pane: PaneView | undefined,
   shownHash: string | null,
   answered: { readonly key: string; readonly hash: string } | null,

@@ -2,7 +2,7 @@
 // that says why). Pure.
 
 import { describe, expect, it } from 'vitest';
-import { AnswerRefusedError, offeredAnswers, planAnswer, planReply } from '../../src/engine/answer-plan.js';
+import { AnswerRefusedError, offeredAnswers, planAnswer, planFreeText } from '../../src/engine/answer-plan.js';
 import type { PromptVerdict } from '../../src/engine/types.js';
 
 const verdict = (kind: 'key' | 'line' | 'secret', options: string[], over: Partial<PromptVerdict> = {}): PromptVerdict => ({
@@ -51,12 +51,12 @@ describe('answer plan', () => {
   });
 
   it("types a free reply to a command's question as its prompt wants: keys alone for a menu, else a line", () => {
-    expect(planReply('key', '2')).toEqual({ kind: 'keys', items: [{ kind: 'text', text: '2' }], label: '2' });
-    expect(planReply('line', 'deploy now')).toEqual({ kind: 'line', text: 'deploy now', label: 'deploy now, then Enter' });
-    expect(planReply(null, '')).toEqual({ kind: 'line', text: '', label: 'Enter' });
+    expect(planFreeText('key', '2')).toEqual({ kind: 'keys', items: [{ kind: 'text', text: '2' }], label: '2' });
+    expect(planFreeText('line', 'deploy now')).toEqual({ kind: 'line', text: 'deploy now', label: 'deploy now, then Enter' });
+    expect(planFreeText(null, '')).toEqual({ kind: 'line', text: '', label: 'Enter' });
     // Every offered option is planned as the same reply would be, except Enter, which is the key.
     for (const kind of ['key', 'line'] as const) {
-      expect(planAnswer(verdict(kind, ['yes', 'no']), 'no', 'w')).toEqual(planReply(kind, 'no'));
+      expect(planAnswer(verdict(kind, ['yes', 'no']), 'no', 'w')).toEqual(planFreeText(kind, 'no'));
     }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PromptAnswer, PromptVerdict } from '../../src/engine/types.js';
-import { answerHint, answerRefusal, findAnswer, offeredKeysText, paneAnswers } from '../../src/ui/quick-answers.js';
+import { answerHint, answerBlockedReason, findAnswer, offeredKeysText, paneAnswers } from '../../src/ui/quick-answers.js';
 import { paneView } from '../helpers/fake-engine.js';
 
 function withPrompt(answer: PromptAnswer | null, prompt = true) {
@@ -79,16 +79,16 @@ describe('paneAnswers', () => {
   });
 });
 
-describe('answerRefusal', () => {
+describe('answerBlockedReason', () => {
   const view = paneView({ screenHash: 'drawn', pane: { sessionName: 'ops', windowIndex: 1 } });
 
   it('lets an answer through only on the screen that was drawn, and not twice on the same screen', () => {
-    expect(answerRefusal(view, 'drawn', null)).toBeNull();
-    expect(answerRefusal(view, 'older', null)).toMatch(/ops:1\.0 changed since it was drawn; nothing was sent/);
-    expect(answerRefusal(view, 'drawn', { key: view.key, hash: 'drawn' })).toMatch(/was just answered/);
+    expect(answerBlockedReason(view, 'drawn', null)).toBeNull();
+    expect(answerBlockedReason(view, 'older', null)).toMatch(/ops:1\.0 changed since it was drawn; nothing was sent/);
+    expect(answerBlockedReason(view, 'drawn', { key: view.key, hash: 'drawn' })).toMatch(/was just answered/);
     // Answered on an earlier screen, and the screen has changed since: a new answer may go.
-    expect(answerRefusal(view, 'drawn', { key: view.key, hash: 'before' })).toBeNull();
-    expect(answerRefusal(undefined, 'drawn', null)).toMatch(/closed/);
+    expect(answerBlockedReason(view, 'drawn', { key: view.key, hash: 'before' })).toBeNull();
+    expect(answerBlockedReason(undefined, 'drawn', null)).toMatch(/closed/);
   });
 });
 

@@ -5,6 +5,7 @@
 import { findPane } from '../../engine/pane-lookup.js';
 import { NoServerError } from '../../engine/tmux/client.js';
 import { parseSendItems } from '../../engine/keys.js';
+import { sendKeys, tmuxKeysSink } from '../../engine/typing/type-into-pane.js';
 import { localHost, openTmux } from '../../engine/tmux/open.js';
 import type { HostSpec } from '../../engine/types.js';
 import { UsageError } from '../args.js';
@@ -60,7 +61,7 @@ export const sendCommand: Command = {
         stderr.write(`corral: no pane ${JSON.stringify(wanted)} on ${tmux.serverLabel} (see corral ls)\n`);
         return 1;
       }
-      await tmux.send(pane.paneId, items);
+      await sendKeys(tmuxKeysSink(tmux, pane.paneId), items);
       void stdout;
       return 0;
     } finally {

@@ -17,7 +17,7 @@ import type { StreamViewer, Subscription } from '../pane-stream/pane-streams.js'
 import { captureLines } from './screen-diff.js';
 import { Conversation, endsLikeQuestion, type Classifier, type FinishReason, type PaneCapture } from './conversation.js';
 import { classifyScreen } from '../prompt/matcher.js';
-import { planReply } from '../answer-plan.js';
+import { planFreeText } from '../answer-plan.js';
 import { CaptureTicker, type TickEvent } from './capture-ticker.js';
 import { StreamLines } from './stream-lines.js';
 import { StreamSource } from './line-source.js';
@@ -25,6 +25,8 @@ import type { SpillTarget } from './answer-cap.js';
 import { formatLate, type LateOutput } from './late-output.js';
 import { isShell } from '../shells.js';
 import { isKeyName, screenKeys } from './screen-keys.js';
+import { pressEnter, sendKeys, tmuxKeysSink, typeLine, type KeysSink } from '../typing/type-into-pane.js';
+import { showsLineEditor } from '../typing/line-editor.js';
 
 // A conversation's errors, for the bridge: the pane is busy, or gone (tmux's own error).
 export { PaneGoneError, formatLate };
@@ -277,12 +279,20 @@ export class PaneConversations implements ConversationPort {
       ...(keysOnly ? { keys: true } : {}),
     });
     if (keysOnly) await this.sendWhole(paneId, screenKeys(message));
-    else await this.typeWhole(paneId, message, this.lineEditor(capture));
+    else await this.typeWhole(paneId, message, showsLineEditor(capture, (screen) => this.classifier(screen)));
   }
 
   /** Typing that neither the client nor a shutdown cuts short. */
   private async typeWhole(paneId: string, message: string, lineEditor: boolean, enter = true): Promise<void> {
-    const typed = this.type(paneId, message, lineEditor, enter);
+    const { timers, settings } = this.deps;
+    const typed = typeLine(this.sinkOf(paneId), message, {
+      timers,
+      enterDelayMs: settings.enterDelayMs,
+      pasteAbove: settings.pasteThreshold,
+      lineEditor,
+      enter,
+      eraseWith: () => this.cursorLine(paneId),
+    });
     this.typing.add(typed);
     try {
       await typed;
@@ -293,7 +303,7 @@ export class PaneConversations implements ConversationPort {
 
   /** Keys for a full-screen program, sent whole like typing. */
   private async sendWhole(paneId: string, items: readonly SendItem[]): Promise<void> {
-    const sent = this.deps.tmux.send(paneId, items);
+    const sent = sendKeys(this.sinkOf(paneId), items);
     this.typing.add(sent);
     try {
       await sent;
@@ -331,7 +341,7 @@ export class PaneConversations implements ConversationPort {
       // A menu takes the reply as keys alone, any other question as a line (answer-plan.ts).
       if (keys || session.answerKind === 'screen') await this.sendWhole(session.paneId, screenKeys(message));
       else {
-        const line = planReply(session.answerKind, message).kind === 'line';
+        const line = planFreeText(session.answerKind, message).kind === 'line';
         await this.typeWhole(session.paneId, message, line, line);
       }
     } catch (error) {
@@ -499,7 +509,7 @@ export class PaneConversations implements ConversationPort {
     const step = conversation.observe(waits === null ? seen : { ...seen, waitsForInput: waits }, this.deps.clock.now());
     session.sink?.say(step.text);
     if (step.late.length > 0) this.keepLate(session, step.late);
-    if (step.closeBlock) void this.pressEnter(session.paneId);
+    if (step.closeBlock) void this.closeBlock(session.paneId);
     if (step.question) session.answerKind = step.screen ? 'screen' : (this.classifier(toPaneCapture(capture).lines.slice(-capture.height)).answer?.kind ?? 'line');
     if (step.finish) session.sink?.finish({ status: 'finished', finishReason: step.finish, answer: conversation.answer });
     if (step.released) {
@@ -574,64 +584,21 @@ export class PaneConversations implements ConversationPort {
 
   // --- typing --------------------------------------------------------------------------------
 
-  /** A line editor (shell, REPL) takes text and Enter at once; anything else gets a pause between them. */
-  private lineEditor(capture: PaneCapture): boolean {
-    if (capture.alternate === true) return false;
-    const screen = capture.lines.slice(Math.max(0, capture.lines.length - capture.height));
-    const verdict = this.classifier(screen);
-    if (!verdict.prompt || verdict.busy) return false;
-    let last = screen.length - 1;
-    while (last >= 0 && (screen[last] ?? '').trim() === '') last -= 1;
-    const line = verdict.line.trim();
-    return last >= 0 && (screen[last] ?? '').trim() === line && (capture.lines[capture.cursorRow] ?? '').trim() === line;
+  private sinkOf(paneId: string): KeysSink {
+    return tmuxKeysSink(this.deps.tmux, paneId);
   }
 
-  private async type(paneId: string, message: string, lineEditor: boolean, enter = true): Promise<void> {
-    const { tmux, settings } = this.deps;
-    // A tab typed into a line editor completes instead of going in: text with tabs is pasted.
-    const paste = message.includes('\n') || message.includes('\t') || message.length > settings.pasteThreshold;
-    if (!paste && lineEditor && enter) {
-      // One tmux command: the text and its Enter arrive together or not at all.
-      await tmux.send(paneId, [
-        { kind: 'text', text: message },
-        { kind: 'key', key: 'Enter' },
-      ]);
-      return;
-    }
-    if (paste) await tmux.paste(paneId, message);
-    else await tmux.send(paneId, [{ kind: 'text', text: message }]);
-    if (!enter) return;
-    await new Promise<void>((resolve) => this.deps.timers.setTimeout(resolve, settings.enterDelayMs));
-    try {
-      await tmux.send(paneId, [{ kind: 'key', key: 'Enter' }]);
-    } catch (error) {
-      // The text is on the input line without its Enter: take it back off, so the next message
-      // is not appended to it.
-      await this.erase(paneId, message).catch(() => undefined);
-      throw error;
-    }
-  }
-
-  private async erase(paneId: string, message: string): Promise<void> {
-    const { tmux } = this.deps;
-    await tmux.send(paneId, [
-      { kind: 'key', key: 'End' },
-      { kind: 'key', key: 'C-u' },
-    ]);
-    const check = await tmux.captureBatch([paneId], { history: 0 });
+  /** The pane's cursor line now, which an erase reads to see whether the line editor cleared it. */
+  private async cursorLine(paneId: string): Promise<string> {
+    const check = await this.deps.tmux.captureBatch([paneId], { history: 0 });
     const capture = check.captures.get(paneId);
-    const first = message.split('\n')[0]?.trim() ?? '';
-    const cursorLine = capture ? (captureLines(capture.text)[capture.cursorRow] ?? '') : '';
-    if (first !== '' && cursorLine.includes(first)) {
-      // Not a readline editor: delete character by character.
-      const count = Math.min(message.length, 4096);
-      await tmux.send(paneId, Array.from({ length: count }, () => ({ kind: 'key' as const, key: 'BSpace' })));
-    }
+    return capture ? (captureLines(capture.text)[capture.cursorRow] ?? '') : '';
   }
 
-  private async pressEnter(paneId: string): Promise<void> {
+  /** The message opened a REPL block: Enter once more, so that it runs. */
+  private async closeBlock(paneId: string): Promise<void> {
     try {
-      await this.deps.tmux.send(paneId, [{ kind: 'key', key: 'Enter' }]);
+      await pressEnter(this.sinkOf(paneId));
     } catch {
       // The pane closed: the next poll says so.
     }

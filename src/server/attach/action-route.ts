@@ -16,7 +16,7 @@ import type { PaneView } from '../../engine/types.js';
 import { HttpError, readBody } from '../http-body.js';
 import { errorBody, sendJson } from '../http-server.js';
 import { writeOriginAllowed, type Access } from './auth.js';
-import { ActionError, answerRefusal, planAction, type PaneActionName, type TypePlan } from './pane-actions.js';
+import { ActionError, actionErrorOfRefusal, planAction, type PaneActionName, type TypePlan } from './pane-actions.js';
 
 const MAX_ACTION_BODY = 16 * 1024;
 
@@ -112,7 +112,7 @@ async function typePlan(port: PanePort, key: string, view: PaneView, plan: TypeP
   } catch (error) {
     if (error instanceof ScreenChangedError) throw new Refusal(409, 'screen_changed', error.message);
     if (error instanceof AnswerRefusedError) {
-      const refusal = answerRefusal(error);
+      const refusal = actionErrorOfRefusal(error);
       throw new Refusal(refusal.status, refusal.code, refusal.message);
     }
     if (error instanceof HostDownError) throw hostDown(error);

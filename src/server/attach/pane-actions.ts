@@ -38,7 +38,7 @@ export type TypePlan =
   | { readonly kind: 'line'; readonly text: string; readonly label: string; readonly shownHash: string | null };
 
 /** The answer plan's refusals as the page's HTTP errors. */
-export function answerRefusal(error: AnswerRefusedError): ActionError {
+export function actionErrorOfRefusal(error: AnswerRefusedError): ActionError {
   return error.code === 'not_an_option'
     ? new ActionError(400, 'not_an_option', error.message)
     : new ActionError(409, error.code, error.message);
@@ -77,14 +77,14 @@ function checkedAnswer(view: PaneView, fields: Record<string, unknown>): TypePla
   try {
     planAnswer(view.verdict, answer, view.target);
   } catch (error) {
-    if (error instanceof AnswerRefusedError) throw answerRefusal(error);
+    if (error instanceof AnswerRefusedError) throw actionErrorOfRefusal(error);
     throw error;
   }
   return { kind: 'answer', option: answer, label: answer, shownHash: screen };
 }
 
 /** `{"text": "...", "screen"?: "..."}`: one line, typed, then Enter. */
-function planReply(view: PaneView, fields: Record<string, unknown>): TypePlan {
+function checkedReply(view: PaneView, fields: Record<string, unknown>): TypePlan {
   const text = fields.text;
   if (typeof text !== 'string') throw new ActionError(400, 'bad_request', 'text must be a string');
   if (text.length > MAX_REPLY) throw new ActionError(400, 'bad_request', `text is longer than ${MAX_REPLY} characters`);
@@ -135,7 +135,7 @@ export function planAction(name: PaneActionName, view: PaneView, body: unknown):
     case 'answer':
       return checkedAnswer(view, fields);
     case 'reply':
-      return planReply(view, fields);
+      return checkedReply(view, fields);
     case 'keys':
       return planKeys(view, fields);
   }

@@ -201,7 +201,7 @@ function registerTypingTools(server: McpServer, kit: ToolKit): void {
     },
     (args) =>
       call('answer', args, () =>
-        typeInto(kit, args.pane, (view) => policy.refusal(view), async (view) => {
+        typeUnlessRefused(kit, args.pane, (view) => policy.refusal(view), async (view) => {
           const plan = await port.answer(args.pane, args.option, { shownHash: args.screen, target: view.target, surface: 'mcp' });
           return { sent: plan.label, note: `sent ${plan.label}` };
         }),
@@ -218,7 +218,7 @@ function registerTypingTools(server: McpServer, kit: ToolKit): void {
     },
     (args) =>
       call('type_line', args, () =>
-        typeInto(kit, args.pane, (view) => policy.refusal(view) ?? notReadyForInput(view), async (view) => {
+        typeUnlessRefused(kit, args.pane, (view) => policy.refusal(view) ?? notReadyForInput(view), async (view) => {
           await port.reply(args.pane, args.text, { shownHash: view.contentHash, target: view.target });
           return { sent: 'the line, then Enter', note: `typed ${args.text.length} characters` };
         }),
@@ -227,7 +227,7 @@ function registerTypingTools(server: McpServer, kit: ToolKit): void {
 }
 
 /** Types into a pane unless it is refused, then has the pane looked at again; tells what was sent where. */
-async function typeInto(
+async function typeUnlessRefused(
   { port, viewOf }: ToolKit,
   pane: string,
   refusal: (view: PaneView) => string | null,
