@@ -81,6 +81,8 @@ export interface PaneTrack {
   readonly quietSince: number;
   /** What the screen waits for, and since when; null when it shows no prompt, or a busy one. */
   readonly wait: WaitTrack | null;
+  /** The question that left the screen last, and when: it resumes if it comes back (see resumedWait). */
+  readonly leftWait: { readonly wait: WaitTrack; readonly at: number } | null;
   readonly stuckSince: number | null;
   readonly reason: StuckReason | null;
   readonly message: string | null;
@@ -160,6 +162,7 @@ export function register(pane: PaneInfo, now: number, host: string = LOCAL_HOST,
     contentHash: '',
     quietSince: activity,
     wait: null,
+    leftWait: null,
     stuckSince: null,
     reason: null,
     message: null,
@@ -321,6 +324,28 @@ export function followWait(wait: WaitTrack | null, verdict: PromptVerdict, conte
   return { reason: verdict.reason, key, since: startsAt, screens, worked: sameKey ? wait.worked || worked : worked, first: contentHash };
 }
 
+/**
+ * How long a question may leave the screen and still be the same one when it comes back: a
+ * program that redraws its whole screen (a transcript drawn again from the top) hides its dialog
+ * for a poll or two, then shows the very screen it showed before.
+ */
+export const RESUME_MS = 10_000;
+
+/**
+ * The question that left the screen, when the wait now shown is that question back: the same
+ * prompt on one of the screens it was seen on, within RESUME_MS, whether the screens between
+ * showed no question or the same one drawn otherwise. It keeps its moment (and so its age, its id
+ * and what the person did about it); a question asked again after other output shows a screen it
+ * never had, and is a new wait.
+ */
+export function resumedWait(left: PaneTrack['leftWait'], wait: WaitTrack, contentHash: string, now: number): WaitTrack | null {
+  if (left === null || now - left.at > RESUME_MS || now < left.at || left.wait.since >= wait.since) return null;
+  if (left.wait.key !== wait.key || !left.wait.screens.includes(contentHash)) return null;
+  // Back with the screens seen meanwhile: the frames of an animation found halfway through hold it too.
+  const screens = [...left.wait.screens.filter((hash) => !wait.screens.includes(hash)), ...wait.screens].slice(-WAIT_SCREENS);
+  return { ...left.wait, screens, worked: left.wait.worked || wait.worked };
+}
+
 /** The same wait: neither ended nor started again. */
 function sameWait(a: WaitTrack | null, b: WaitTrack | null): boolean {
   return a === b || (a !== null && b !== null && a.key === b.key && a.since === b.since);
@@ -348,11 +373,13 @@ function takeScreen(track: PaneTrack, observation: ScreenObservation, now: numbe
   const quietSince = changed ? Math.min(now, observation.changedAt ?? now) : track.quietSince;
   // A wait found on the first capture began when the pane last printed (as far as tmux knows).
   const startsAt = firstCapture ? track.quietSince : contentChanged ? quietSince : now;
-  const wait = followWait(track.wait, verdict, contentHash, startsAt, !firstCapture);
+  const followed = followWait(track.wait, verdict, contentHash, startsAt, !firstCapture);
+  const wait = followed === null ? null : (resumedWait(track.leftWait, followed, contentHash, now) ?? followed);
+  const leftWait = track.wait !== null && track.wait.reason === 'permission' && !sameWait(track.wait, wait) ? { wait: track.wait, at: now } : track.leftWait;
   // The same screen, verdict, wait and hook claim: the same track object (most panes, most
   // cycles), so nothing downstream is rebuilt.
   const same = !firstCapture && !changed && verdict === track.verdict && hook === track.hook && wait === track.wait;
-  let next: PaneTrack = same ? track : { ...track, hash: observation.hash, contentHash, verdict, hook, quietSince, wait };
+  let next: PaneTrack = same ? track : { ...track, hash: observation.hash, contentHash, verdict, hook, quietSince, wait, leftWait };
   if (firstCapture && next.state === 'registered') next = { ...next, state: 'monitoring' };
   const moved = !firstCapture && (track.wait === null && wait === null ? contentChanged : !sameWait(track.wait, wait));
   return { next, moved };

@@ -2,7 +2,7 @@
 // the quiet clock still follows every change of the screen.
 
 import { describe, expect, it } from 'vitest';
-import { followWait, observe, register, waitKey, type PaneTrack } from '../../src/engine/pane-machine.js';
+import { RESUME_MS, followWait, observe, register, waitKey, type PaneTrack } from '../../src/engine/pane-machine.js';
 import type { CorralEvent, HookEvent, PromptVerdict } from '../../src/engine/types.js';
 import { menuVerdict, paneInfo } from '../helpers/fake-engine.js';
 
@@ -54,10 +54,36 @@ describe('waits that animate', () => {
       frames.push([at, hash, hash, dialog]);
     }
     const r = play(play(fresh(), [[0, 'work', 'work', working]]).track, frames);
-    // The wait starts again on each frame of the first cycle (6.5 s: the fourth frame), then holds.
-    expect(r.track.wait?.since).toBe(6_500);
+    // The wait starts again on each new frame of the first cycle; when the first frame comes back
+    // (7 s), the wait before the last new one resumes (6 s: the question left at 6.5 s, on a
+    // screen that wait had shown), then it holds.
+    expect(r.track.wait?.since).toBe(6_000);
     expect(types(r.events)).toEqual(['stuck']);
-    expect(r.events[0]?.timestamp).toBe(36_500);
+    expect(r.events[0]?.timestamp).toBe(36_000);
+  });
+
+  it('keeps a question through a redraw of the whole screen: the same wait, stuck again at once, with its moment', () => {
+    const fast = { quietThresholdMs: 3_000, askThresholdMs: 1_000 };
+    const asked = play(play(fresh(), [[0, 'work', 'work', working]], fast).track, [[2_000, 'q', 'q', dialog], [4_000, 'q', 'q', dialog]], fast);
+    expect(asked.track).toMatchObject({ state: 'stuck', wait: { since: 2_000 } });
+    // The transcript drawn again from the top (no dialog on screen), then the dialog's screen as before.
+    const top: PromptVerdict = { prompt: false, reason: null, busy: false, tool: null, rule: null, line: '', answer: null };
+    const redrawn = play(asked.track, [[6_000, 'top', 'top', top], [8_000, 'q', 'q', dialog]], fast);
+    expect(types(redrawn.events)).toEqual(['unstuck', 'stuck']);
+    expect(redrawn.track).toMatchObject({ state: 'stuck', wait: { since: 2_000 } });
+    expect(redrawn.events[1]?.timestamp).toBe(8_000);
+    // Drawn otherwise for a poll (the same question on a screen of its own), then as before: the same.
+    const shifted = play(asked.track, [[6_000, 'q-shifted', 'q-shifted', dialog], [8_000, 'q', 'q', dialog]], fast);
+    expect(shifted.track.wait).toMatchObject({ since: 2_000 });
+  });
+
+  it('takes a question asked again after other output as a new wait, and one back after RESUME_MS too', () => {
+    const fast = { quietThresholdMs: 3_000, askThresholdMs: 1_000 };
+    const asked = play(fresh(), [[0, 'work', 'work', working], [2_000, 'q', 'q', dialog], [4_000, 'q', 'q', dialog]], fast).track;
+    const again = play(asked, [[6_000, 'work-2', 'work-2', working], [8_000, 'q-2', 'q-2', dialog]], fast);
+    expect(again.track.wait).toMatchObject({ since: 8_000 });
+    const late = play(asked, [[6_000, 'work-2', 'work-2', working], [6_000 + RESUME_MS + 1, 'q', 'q', dialog]], fast);
+    expect(late.track.wait).toMatchObject({ since: 6_000 + RESUME_MS + 1 });
   });
 
   it('ends a wait on new output even when the same prompt comes back', () => {

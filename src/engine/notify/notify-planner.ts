@@ -4,6 +4,8 @@
 // - only panes corral has seen do something (a screen change between two non-empty screens, or a
 //   hook call): panes that were simply there when corral or a tmux server (re)started, or whose
 //   screen came back from an empty capture, are no news;
+// - a wait is told once: the same question back after a redraw (the same wait, its moment kept) is
+//   no news;
 // - stuck panes that arrive together are coalesced: from three on, one summary;
 // - at most `maxPerMinute` notifications a minute; what waits goes out later as one summary.
 
@@ -65,8 +67,10 @@ export class NotifyPlanner {
   private pending: Pending[] = [];
   private windowEnd = 0;
   private sent: number[] = [];
+  /** The wait each pane was last told for (its moment, by tracking id). */
+  private readonly told = new Map<string, { readonly trackingId: string; readonly since: number }>();
   /** Counts of what was left out and why, for status lines and tests. */
-  readonly skipped = { reason: 0, unwitnessed: 0, quietHours: 0 };
+  readonly skipped = { reason: 0, unwitnessed: 0, quietHours: 0, told: 0 };
 
   constructor(private readonly rules: NotifyRules) {}
 
@@ -87,6 +91,7 @@ export class NotifyPlanner {
       this.seen.set(view.pane.paneId, { trackingId: view.trackingId, hash: view.contentHash, empty, witnessed: before.witnessed || changed || hooked });
     }
     for (const id of this.seen.keys()) if (!present.has(id)) this.seen.delete(id);
+    for (const id of this.told.keys()) if (!present.has(id)) this.told.delete(id);
   }
 
   /**
@@ -102,6 +107,11 @@ export class NotifyPlanner {
     const hooked = view.hook !== null && view.hook.lastEventAt >= view.registeredAt;
     if (!atStart && !hooked && !(seen?.trackingId === view.trackingId && seen.witnessed)) {
       this.skipped.unwitnessed += 1;
+      return;
+    }
+    const told = this.told.get(view.pane.paneId);
+    if (told !== undefined && view.waitSince !== null && told.trackingId === view.trackingId && told.since === view.waitSince) {
+      this.skipped.told += 1;
       return;
     }
     this.pending = this.pending.filter((p) => p.paneId !== view.pane.paneId);
@@ -146,6 +156,7 @@ export class NotifyPlanner {
     this.pending = later;
     if (later.length > 0) this.windowEnd = now;
     if (ready.length === 0) return [];
+    for (const { view } of ready) if (view.waitSince !== null) this.told.set(view.pane.paneId, { trackingId: view.trackingId, since: view.waitSince });
     this.sent.push(now);
     if (ready.length >= SUMMARY_FROM) return [{ kind: 'summary', items: ready }];
     const out: Notification[] = ready.map((item) => ({ kind: 'single', item }));

@@ -37,6 +37,22 @@ describe('notification planner', () => {
     expect(planner.due([stuck], 2_000, 0)).toEqual([]);
   });
 
+  it('tells a wait once: the same question back after a redraw is no news, a new one is', () => {
+    const planner = new NotifyPlanner(rules());
+    const stuck = restate(witnessed(planner, '%1').stuck, { waitSince: 800 });
+    planner.stuck(stuck, 'permission', 'Deploy? [y/N]', 1_000);
+    expect(planner.due([stuck], 1_500, 0)).toHaveLength(1);
+    // Unstuck for a redraw, stuck again with its moment kept: the same wait.
+    planner.stuck(stuck, 'permission', 'Deploy? [y/N]', 4_000);
+    expect(planner.due([stuck], 5_000, 0)).toEqual([]);
+    expect(planner.skipped.told).toBe(1);
+    // Asked again after other output: a wait of its own.
+    const again = restate(stuck, { waitSince: 6_000, contentHash: '%1-c' });
+    planner.observe([again]);
+    planner.stuck(again, 'permission', 'Deploy? [y/N]', 7_000);
+    expect(planner.due([again], 7_500, 0)).toHaveLength(1);
+  });
+
   it('twenty panes stuck at once give one summary', () => {
     const planner = new NotifyPlanner(rules());
     const panes = witnessAll(planner, Array.from({ length: 20 }, (_, i) => `%${i + 1}`));
