@@ -30,6 +30,8 @@ interface Segment {
   /** Printed (tmux stamps activity) or drawn without output. */
   readonly output: boolean;
   readonly wait: Kind;
+  /** A question back after a redraw is the same one: a person reads it as held since then. */
+  readonly heldSince?: number;
 }
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -45,7 +47,7 @@ function generateRun(random: SeededRandom): Segment[] {
   segments.push({ at, screen: screen(), output: true, wait: null });
   at += random.int(500, 3_000);
   while (at < 120_000) {
-    const what = random.pick(['output', 'spinner', 'flash', 'ask', 'stop'] as const);
+    const what = random.pick(['output', 'spinner', 'flash', 'ask', 'redraw', 'stop'] as const);
     if (what === 'output') {
       // Lines with pauses of up to 8 s between them: no prompt, however long the pause.
       for (let i = random.int(1, 6); i > 0; i--) {
@@ -75,6 +77,22 @@ function generateRun(random: SeededRandom): Segment[] {
       segments.push({ at, screen: screen(question), output: true, wait: 'permission' });
       at += random.int(200, 20_000);
       print(`${question}n`);
+      segments.push({ at, screen: screen(), output: true, wait: null });
+      at += random.int(50, 1_000);
+    } else if (what === 'redraw') {
+      // A question the program hides now and then while it draws its whole screen again from the
+      // top, then shows as before: one question, held since it was first drawn.
+      const question = `Apply patch ${random.int(1, 99)}? [y/N] `;
+      const first = at;
+      segments.push({ at, screen: screen(question), output: true, wait: 'permission' });
+      for (let i = random.int(1, 3); i > 0; i--) {
+        at += random.int(200, 6_000);
+        segments.push({ at, screen: [...log.slice(0, 20), '(redrawing)'].join('\n'), output: true, wait: null });
+        at += random.int(30, 1_500);
+        segments.push({ at, screen: screen(question), output: true, wait: 'permission', heldSince: first });
+      }
+      at += random.int(200, 6_000);
+      print(`${question}y`);
       segments.push({ at, screen: screen(), output: true, wait: null });
       at += random.int(50, 1_000);
     } else {
@@ -139,7 +157,7 @@ describe('time to notice at the default thresholds', () => {
           const segment = segments[k]!;
           const reason = event.type === 'stuck' ? event.reason : null;
           expect(segment.wait, `${context}: stuck (${reason}) at ${at} on ${JSON.stringify(segment.screen.split('\n').at(-1))}`).toBe(reason);
-          expect(at - segment.at, `${context}: stuck at ${at}`).toBeGreaterThanOrEqual(THRESHOLD[segment.wait!]);
+          expect(at - (segment.heldSince ?? segment.at), `${context}: stuck at ${at}`).toBeGreaterThanOrEqual(THRESHOLD[segment.wait!]);
         }
         // Noticed in time: a held prompt has the pane stuck within its threshold, the end of tmux's
         // second and one poll (by a stuck event then, or by one still in force: a question answered
@@ -148,7 +166,7 @@ describe('time to notice at the default thresholds', () => {
         segments.forEach((segment, k) => {
           if (segment.wait === null) return;
           const until = segments[k + 1]?.at ?? end;
-          const due = segment.at + THRESHOLD[segment.wait] + STAMP_MS + POLL;
+          const due = Math.max((segment.heldSince ?? segment.at) + THRESHOLD[segment.wait], segment.at) + STAMP_MS + POLL;
           if (until <= due) return;
           const last = transitions.findLast((e) => e.at <= due);
           expect(last?.event.type, `${context}: the ${segment.wait} drawn at ${segment.at}, held until ${until}`).toBe('stuck');
