@@ -11,7 +11,7 @@ import { envValue } from '../engine/env.js';
 import { processAlive } from '../engine/process-alive.js';
 import { OPTION_PANES_FORMAT, parseOptionPanes, waitingInOrder } from '../engine/status-options.js';
 import { liveWriters } from '../engine/status-writer.js';
-import { escapeArg, escapeFormat } from '../engine/tmux/commands.js';
+import { escapeArg, escapeFormat } from '../engine/tmux/command-line.js';
 import { socketPathFromTmuxEnv } from '../engine/tmux/socket.js';
 import { tmuxBinary } from '../engine/tmux/transport.js';
 import { terminalSafe } from '../engine/terminal-text.js';

@@ -11,8 +11,10 @@
 import { type Clock, type Timers } from '../types.js';
 import { systemClock, systemTimers } from '../time.js';
 import type { SendItem } from '../keys.js';
-import { PaneGoneError, type CaptureBatchResult } from '../tmux/client.js';
-import type { BatchCapture } from '../tmux/commands.js';
+import { PaneGoneError } from '../tmux/core.js';
+import type { BatchCapture } from '../tmux/capture-batch.js';
+import type { PaneListing } from '../tmux/polling.js';
+import type { PaneIo } from '../tmux/pane-io.js';
 import type { StreamViewer, Subscription } from '../pane-stream/pane-streams.js';
 import { captureLines } from './screen-diff.js';
 import { Conversation, endsLikeQuestion, type Classifier, type FinishReason, type PaneCapture } from './conversation.js';
@@ -50,9 +52,8 @@ export interface ConversationSettings {
 }
 
 export interface PaneWriter {
-  captureBatch(paneIds: readonly string[], options: { history: number; historyByPane?: ReadonlyMap<string, number> }): Promise<CaptureBatchResult>;
-  send(paneId: string, items: readonly SendItem[]): Promise<void>;
-  paste(paneId: string, text: string): Promise<void>;
+  readonly panes: Pick<PaneListing, 'captureBatch'>;
+  readonly io: Pick<PaneIo, 'send' | 'paste'>;
 }
 
 /** The panes' output streams (PaneStreams): answers are read from them. */
@@ -256,7 +257,7 @@ export class PaneConversations implements ConversationPort {
   private async start(session: Session, message: string, options: ConverseOptions): Promise<void> {
     const { tmux, settings, clock } = this.deps;
     const paneId = session.paneId;
-    const first = await tmux.captureBatch([paneId], { history: settings.historyLines });
+    const first = await tmux.panes.captureBatch([paneId], { history: settings.historyLines });
     const baseline = first.captures.get(paneId);
     if (!baseline || baseline.dead) throw new PaneGoneError(paneId);
     const capture = toPaneCapture(baseline);
@@ -293,7 +294,7 @@ export class PaneConversations implements ConversationPort {
 
   /** Keys for a full-screen program, sent whole like typing. */
   private async sendWhole(paneId: string, items: readonly SendItem[]): Promise<void> {
-    const sent = this.deps.tmux.send(paneId, items);
+    const sent = this.deps.tmux.io.send(paneId, items);
     this.typing.add(sent);
     try {
       await sent;
@@ -315,7 +316,7 @@ export class PaneConversations implements ConversationPort {
 
   /** Whether a held pane's capture now comes from another tmux server (or the pane is gone). */
   private async fromOldServer(session: Session): Promise<boolean> {
-    const result = await this.deps.tmux.captureBatch([session.paneId], { history: 0 });
+    const result = await this.deps.tmux.panes.captureBatch([session.paneId], { history: 0 });
     const capture = result.captures.get(session.paneId);
     if (!capture || capture.dead) return true;
     session.hold = { ...session.hold, command: capture.command || session.hold.command };
@@ -592,18 +593,18 @@ export class PaneConversations implements ConversationPort {
     const paste = message.includes('\n') || message.includes('\t') || message.length > settings.pasteThreshold;
     if (!paste && lineEditor && enter) {
       // One tmux command: the text and its Enter arrive together or not at all.
-      await tmux.send(paneId, [
+      await tmux.io.send(paneId, [
         { kind: 'text', text: message },
         { kind: 'key', key: 'Enter' },
       ]);
       return;
     }
-    if (paste) await tmux.paste(paneId, message);
-    else await tmux.send(paneId, [{ kind: 'text', text: message }]);
+    if (paste) await tmux.io.paste(paneId, message);
+    else await tmux.io.send(paneId, [{ kind: 'text', text: message }]);
     if (!enter) return;
     await new Promise<void>((resolve) => this.deps.timers.setTimeout(resolve, settings.enterDelayMs));
     try {
-      await tmux.send(paneId, [{ kind: 'key', key: 'Enter' }]);
+      await tmux.io.send(paneId, [{ kind: 'key', key: 'Enter' }]);
     } catch (error) {
       // The text is on the input line without its Enter: take it back off, so the next message
       // is not appended to it.
@@ -614,24 +615,24 @@ export class PaneConversations implements ConversationPort {
 
   private async erase(paneId: string, message: string): Promise<void> {
     const { tmux } = this.deps;
-    await tmux.send(paneId, [
+    await tmux.io.send(paneId, [
       { kind: 'key', key: 'End' },
       { kind: 'key', key: 'C-u' },
     ]);
-    const check = await tmux.captureBatch([paneId], { history: 0 });
+    const check = await tmux.panes.captureBatch([paneId], { history: 0 });
     const capture = check.captures.get(paneId);
     const first = message.split('\n')[0]?.trim() ?? '';
     const cursorLine = capture ? (captureLines(capture.text)[capture.cursorRow] ?? '') : '';
     if (first !== '' && cursorLine.includes(first)) {
       // Not a readline editor: delete character by character.
       const count = Math.min(message.length, 4096);
-      await tmux.send(paneId, Array.from({ length: count }, () => ({ kind: 'key' as const, key: 'BSpace' })));
+      await tmux.io.send(paneId, Array.from({ length: count }, () => ({ kind: 'key' as const, key: 'BSpace' })));
     }
   }
 
   private async pressEnter(paneId: string): Promise<void> {
     try {
-      await this.deps.tmux.send(paneId, [{ kind: 'key', key: 'Enter' }]);
+      await this.deps.tmux.io.send(paneId, [{ kind: 'key', key: 'Enter' }]);
     } catch {
       // The pane closed: the next poll says so.
     }

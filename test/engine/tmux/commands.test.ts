@@ -1,16 +1,11 @@
 import { ATTENTION_RECORD_FORMAT } from '../../../src/engine/attention/record.js';
 import { describe, expect, it } from 'vitest';
-import {
-  activityListCommand,
-  chain,
-  escapeArg,
-  makeFraming,
-  parseActivityList,
-  parsePollCycle,
-  pollCycleCommand,
-  sendItemsCommands,
-} from '../../../src/engine/tmux/commands.js';
+import { activityListCommand, parseActivityList } from '../../../src/engine/tmux/pane-list.js';
+import { chain, escapeArg, makeFraming } from '../../../src/engine/tmux/command-line.js';
+import { parsePollCycle, pollCycleCommand } from '../../../src/engine/tmux/polling.js';
+import { sendItemsCommands } from '../../../src/engine/tmux/pane-io.js';
 import { HOOK_RECORD_FORMAT } from '../../../src/engine/hooks/hook-record.js';
+import { LISTED_RECORDS } from '../../../src/engine/tmux-formats.js';
 
 const framing = makeFraming('n0nce');
 
@@ -44,7 +39,7 @@ function record(fields: Partial<Record<string, string>>): string {
 
 describe('poll cycle command', () => {
   it('lists panes then captures each watched pane after a marker, in one invocation', () => {
-    const args = pollCycleCommand(framing, ['%1', '%22']);
+    const args = pollCycleCommand(framing, LISTED_RECORDS, ['%1', '%22']);
     expect(args[0]).toBe('list-panes');
     expect(args.filter((a) => a === ';')).toHaveLength(4);
     expect(args).toContain('capture-pane');
@@ -52,13 +47,13 @@ describe('poll cycle command', () => {
   });
 
   it('refuses pane ids that are not % and digits', () => {
-    expect(() => pollCycleCommand(framing, ['%1; kill-server'])).toThrow(/not a tmux pane id/);
+    expect(() => pollCycleCommand(framing, LISTED_RECORDS, ['%1; kill-server'])).toThrow(/not a tmux pane id/);
   });
 });
 
 describe('activity listing', () => {
   it('asks only for variables tmux generates itself, and the hook and attention records without a space or line break, space-separated', () => {
-    const [, , , format] = activityListCommand();
+    const [, , , format] = activityListCommand(LISTED_RECORDS);
     const names = [...format!.matchAll(/#\{([a-z_]+)\}/g)].map((m) => m[1]);
     expect(names).toContain('window_activity');
     expect(names).toContain('pane_pid');
