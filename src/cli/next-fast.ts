@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { envValue } from '../engine/env.js';
-import { processAlive } from '../engine/process-alive.js';
+import { processAlive } from '../engine/tmux/process-alive.js';
 import { OPTION_PANES_FORMAT, parseOptionPanes, waitingInOrder } from '../engine/status-options.js';
 import { liveWriters } from '../engine/status-writer.js';
 import { escapeArg, escapeFormat } from '../engine/tmux/command-line.js';

@@ -14,7 +14,7 @@ import { TmuxMissingError } from '../engine/tmux/runner.js';
 import { localHost, openTmux, type OpenedTmux } from '../engine/tmux/open.js';
 import { removeStaleControlDirs } from '../engine/tmux/transport.js';
 import { combineEngines, type HostsEngine } from '../engine/hosts-engine.js';
-import { processAlive } from '../engine/process-alive.js';
+import { processAlive } from '../engine/tmux/process-alive.js';
 import { startStatusWriter } from '../engine/status-writer.js';
 import { localForegroundChild } from '../engine/prompt/process-work.js';
 import { ttyUsedBy } from '../engine/tty-output.js';

@@ -5,7 +5,7 @@
 import { hostname } from 'node:os';
 import type { Settings } from '../engine/config.js';
 import { compareViews } from '../engine/pane-order.js';
-import { processAlive } from '../engine/process-alive.js';
+import { processAlive } from '../engine/tmux/process-alive.js';
 import { OPTION_PANES_FORMAT, parseOptionPanes, statusWord, waitedSince, waitingInOrder, waits } from '../engine/status-options.js';
 import { attentionCommands, liveWriters } from '../engine/status-writer.js';
 import type { TmuxClient } from '../engine/tmux/client.js';

@@ -15,7 +15,7 @@ import type { ScopeOptions } from './scope.js';
 import { NoServerError } from './tmux/core.js';
 import { type TmuxClient } from './tmux/client.js';
 import { TmuxMissingError } from './tmux/runner.js';
-import { HostAuthError, HostUnreachableError } from './host-errors.js';
+import { HostAuthError, HostUnreachableError } from './tmux/host-errors.js';
 import { capturesAhead, chooseCaptures, nextCaptureAt, type CapturePlan } from './poll/capture-plan.js';
 import { ClockSkew } from './poll/clock-skew.js';
 import { HostHealthTracker } from './poll/host-health.js';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/engine/config.js';
 import { createEngine, reconnectDelay, type Engine } from '../../src/engine/engine.js';
-import { HostAuthError, HostUnreachableError } from '../../src/engine/host-errors.js';
+import { HostAuthError, HostUnreachableError } from '../../src/engine/tmux/host-errors.js';
 import { combineEngines } from '../../src/engine/hosts-engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { TmuxRunner } from '../../src/engine/tmux/runner.js';

@@ -4,7 +4,7 @@
 // (q, Ctrl-C, signals, errors); servers of demos that died without cleaning up are removed at the
 // next start.
 
-import { processAlive } from '../../engine/process-alive.js';
+import { processAlive } from '../../engine/tmux/process-alive.js';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Settings } from '../../engine/config.js';

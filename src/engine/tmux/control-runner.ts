@@ -5,7 +5,7 @@
 
 import { ControlClient, type ControlHandlers } from './control-client.js';
 import { ChangeWatch } from './change-watch.js';
-import { HostUnreachableError } from '../host-errors.js';
+import { HostUnreachableError } from './host-errors.js';
 import type { ControlReply } from './control-protocol.js';
 import type { RunOptions, TmuxResult, TmuxRunner } from './runner.js';
 import type { TmuxSocket } from '../types.js';
