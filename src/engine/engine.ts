@@ -13,7 +13,7 @@ import { HOOK_OPTION, hookRecordEvent, hookRecordValue } from './hooks/hook-reco
 import { DEFAULT_RULES, type PromptRules } from './prompt/matcher.js';
 import type { ScopeOptions } from './scope.js';
 import { NoServerError } from './tmux/core.js';
-import { type TmuxClient } from './tmux/client.js';
+import type { TmuxClient } from './tmux/client.js';
 import { TmuxMissingError } from './tmux/runner.js';
 import { HostAuthError, HostUnreachableError } from './tmux/host-errors.js';
 import { capturesAhead, chooseCaptures, nextCaptureAt, type CapturePlan } from './poll/capture-plan.js';

@@ -4,7 +4,7 @@
 
 import { posix } from 'node:path';
 import { NoServerError, PaneGoneError } from './tmux/core.js';
-import { type TmuxClient } from './tmux/client.js';
+import type { TmuxClient } from './tmux/client.js';
 import { sessionNameProblem, windowNameFor, type SessionTarget, type WindowSpec } from './tmux/launch.js';
 import { addWorktree, type Worktree } from './worktree.js';
 import type { PaneInfo } from './types.js';

@@ -15,7 +15,7 @@ import { foregroundWaitsForInput } from './conversation/input-wait.js';
 import { printedCapturesLeak } from './pane-stream/repaint.js';
 import { guardScreen } from './guarded-send.js';
 import { PaneGoneError as TmuxPaneGoneError, tmuxVersion } from './tmux/core.js';
-import { type TmuxClient } from './tmux/client.js';
+import type { TmuxClient } from './tmux/client.js';
 import type { SendItem } from './keys.js';
 import { LOCAL_HOST, type Clock, type CorralEvent, type EngineHandle, type EngineSnapshot, type EngineStore, type PaneView, type Timers } from './types.js';
 import { parsePaneKey, paneKey } from './pane-key.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import { resolveSettings } from '../../src/engine/config.js';
-import { DETAILS_MS } from '../../src/engine/tmux/polling.js';
+import { DETAILS_MS } from '../../src/engine/tmux/pane-list.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { createControlRunner } from '../../src/engine/tmux/control-runner.js';
 import { createExecRunner } from '../../src/engine/tmux/runner.js';

@@ -1,10 +1,21 @@
 // What a pane listing is: the fields `list-panes` prints (a full listing, and the activity listing
-// that carries only what tmux generates), their parsers, and how an activity listing takes the
-// names of the last full one. Pure. The records a listing carries come from the caller as formats.
+// that carries only what tmux generates), their parsers, the server's clock read along, and the
+// memory of the last listing that an activity listing takes its names from. No tmux is run here.
+// The records a listing carries come from the caller as formats.
 
 import type { PaneInfo } from '../types.js';
-import type { Framing, TmuxCommand } from './command-line.js';
+import { escapeRegExp, type Framing, type TmuxCommand } from './command-line.js';
 import { assertPaneId } from './pane-id.js';
+
+/**
+ * Over a persistent connection, the names, titles, folders and foreground commands of the panes are
+ * listed at most this long apart (the default poll interval, so at that interval every listing is
+ * full). In between, a poll lists only what tmux generates itself (an activity listing: ids,
+ * indexes, sizes, flags, activity stamps), about a seventh of the bytes and half the server's work,
+ * and keeps the names of the last full listing. A pane that is new, respawned or moved to another
+ * session or window is listed in full at once.
+ */
+export const DETAILS_MS = 2_000;
 
 /**
  * The pane option records a listing carries, as tmux formats: the agent's hook record, the
@@ -242,4 +253,96 @@ export function samePaneInfo(a: PaneInfo, b: PaneInfo): boolean {
     a.cwd === b.cwd &&
     a.command === b.command
   );
+}
+
+/**
+ * The tmux server's own clock, in whole seconds: display-message runs its text through strftime,
+ * and `%s` is the epoch. It lets corral compare a remote host's activity stamps with that host's
+ * clock rather than its own.
+ */
+export function clockCommand(framing: Framing): TmuxCommand {
+  return ['display-message', '-p', `${framing.blockStart}clock~>%s`];
+}
+
+/** The server time a clockCommand printed (epoch ms), or null when the output holds none. */
+export function parseClock(stdout: string, framing: Framing): number | null {
+  const match = new RegExp(`^${escapeRegExp(framing.blockStart)}clock~>(\\d+)$`, 'm').exec(stdout);
+  return match ? Number(match[1]) * 1000 : null;
+}
+
+/**
+ * What the last listings said: each pane's details from the last full one (for the activity
+ * listings in between, see DETAILS_MS) and each pane's PaneInfo from the last one (a pane listed
+ * the same again is that same object, so readers can tell nothing changed by identity).
+ */
+export class ListingMemory {
+  private details = new Map<string, PaneDetails>();
+  private detailsAt: number | null = null;
+  private known = new Map<string, PaneInfo>();
+
+  constructor(
+    private readonly framing: Framing,
+    private readonly records: ListedRecords,
+  ) {}
+
+  /** Whether a full listing was read yet (a listing of some windows needs one). */
+  get listed(): boolean {
+    return this.detailsAt !== null;
+  }
+
+  /** The panes of the last listing. */
+  last(): PaneInfo[] {
+    return [...this.known.values()];
+  }
+
+  /** Whether a listing at `now` can be an activity listing: the last full one is recent. */
+  activityAt(now: number): boolean {
+    return this.detailsAt !== null && now >= this.detailsAt && now - this.detailsAt < DETAILS_MS;
+  }
+
+  /** The listing of a poll (an activity listing or a full one), with the server's clock after it when asked; chained. */
+  command(clock: boolean, activity: boolean): string[] {
+    const list = activity ? activityListCommand(this.records) : listPanesCommand(this.framing, this.records);
+    return clock ? [...list, ';', ...clockCommand(this.framing)] : [...list];
+  }
+
+  /**
+   * The panes of a listing's text, and the server's clock in it. An activity listing takes the
+   * names of the last full one: null panes when it shows a pane that listing does not know as it
+   * is now (new, respawned or moved).
+   */
+  read(text: string, activity: boolean, now: number): { panes: PaneInfo[] | null; serverTime: number | null } {
+    const serverTime = parseClock(text, this.framing);
+    let panes: PaneInfo[];
+    if (activity) {
+      const filled = withDetails(parseActivityList(text), this.details, this.known);
+      if (filled === null) return { panes: null, serverTime };
+      panes = filled;
+    } else {
+      panes = this.keptAsKnown(parsePaneList(text, this.framing));
+      this.details = new Map(panes.map((p) => [p.paneId, detailsOf(p)]));
+      this.detailsAt = now;
+    }
+    this.known = new Map(panes.map((p) => [p.paneId, p]));
+    return { panes, serverTime };
+  }
+
+  /** The panes of a listing of some windows (full records), each one listed as before kept as that same object. */
+  readSome(text: string): PaneInfo[] {
+    return this.keptAsKnown(parsePaneList(text, this.framing));
+  }
+
+  /** Takes a listing of some windows: `listed`, as read by readSome, and every pane as merged with the last listing. */
+  tookSome(listed: readonly PaneInfo[], panes: readonly PaneInfo[]): void {
+    for (const pane of listed) this.details.set(pane.paneId, detailsOf(pane));
+    this.known = new Map(panes.map((p) => [p.paneId, p]));
+  }
+
+  /** Freshly listed panes, each one listed the same as last time replaced by that same object. */
+  private keptAsKnown(panes: readonly PaneInfo[]): PaneInfo[] {
+    return panes.map((pane) => {
+      const last = this.known.get(pane.paneId);
+      return last !== undefined && samePaneInfo(last, pane) ? last : pane;
+    });
+  }
 }

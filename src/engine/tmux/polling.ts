@@ -7,32 +7,11 @@ import { captureBatch, type CaptureBatchOptions, type CaptureBatchResult } from 
 import { chain, escapeRegExp, type Framing, type TmuxCommand } from './command-line.js';
 import { bufferedCapture, bufferedScreensCommands, captureBufferName, screensFromReplies, shownScreen } from './control-capture.js';
 import { GONE_MESSAGE, type TmuxCore } from './core.js';
-import {
-  activityListCommand,
-  detailsOf,
-  listPanesCommand,
-  paneInfoCommand,
-  parseActivityList,
-  parsePaneList,
-  samePaneInfo,
-  withDetails,
-  type ListedRecords,
-  type PaneDetails,
-} from './pane-list.js';
+import { ListingMemory, clockCommand, listPanesCommand, paneInfoCommand, parseClock, parsePaneList, type ListedRecords } from './pane-list.js';
 import { assertPaneId } from './pane-id.js';
 import { TmuxCommandError } from './runner.js';
 import { shellAnswerCommands, splitShellAnswer } from './shell-answer.js';
 import { mergeWindows, windowListCommands, windowsListable, worthListingSome } from './window-listing.js';
-
-/**
- * Over a persistent connection, the names, titles, folders and foreground commands of the panes are
- * listed at most this long apart (the default poll interval, so at that interval every listing is
- * full). In between, a poll lists only what tmux generates itself (an activity listing: ids,
- * indexes, sizes, flags, activity stamps), about a seventh of the bytes and half the server's work,
- * and keeps the names of the last full listing. A pane that is new, respawned or moved to another
- * session or window is listed in full at once.
- */
-export const DETAILS_MS = 2_000;
 
 export interface PollCycleOutput {
   readonly panes: PaneInfo[];
@@ -56,16 +35,16 @@ export interface PollCycleOptions {
 type Listed = { panes: PaneInfo[]; serverTime: number | null };
 
 export class PaneListing {
-  private details = new Map<string, PaneDetails>();
-  private detailsAt: number | null = null;
-  /** Each pane's PaneInfo from the last listing: a pane listed the same again is that same object. */
-  private known = new Map<string, PaneInfo>();
+  /** What the last listings said (see pane-list.ts). */
+  private readonly memory: ListingMemory;
 
   /** `records`: the pane option records every listing carries (see pane-list.ts). */
   constructor(
     private readonly core: TmuxCore,
     private readonly records: ListedRecords,
-  ) {}
+  ) {
+    this.memory = new ListingMemory(core.framing, records);
+  }
 
   /**
    * Lists every pane and captures some of them. Over a persistent connection, where a round trip
@@ -153,68 +132,29 @@ export class PaneListing {
    */
   private async listWindowsForPoll(clock: boolean, windows: ReadonlySet<string>): Promise<Listed | null> {
     const { framing } = this.core;
-    const last = [...this.known.values()];
-    if (this.detailsAt === null || !worthListingSome(last, windows) || !windowsListable(last) || !this.core.pollRunner.replies) return null;
+    const last = this.memory.last();
+    if (!this.memory.listed || !worthListingSome(last, windows) || !windowsListable(last) || !this.core.pollRunner.replies) return null;
     // No window told of (a cycle that only captures, as after a hook): the last listing stands.
     if (windows.size === 0 && !clock) return { panes: last, serverTime: null };
     const commands = [...windowListCommands(framing, this.records, windows), ...(clock ? [clockCommand(framing)] : [])];
     const replies = await this.core.replies(commands);
     if (replies === null || replies.length < commands.length || replies.some((reply) => !reply.ok)) return null;
     const text = replies.map((reply) => reply.text).join('');
-    const listed = this.keptAsKnown(parsePaneList(text, framing));
+    const listed = this.memory.readSome(text);
     const panes = mergeWindows(last, windows, listed);
     if (panes === null) return null;
-    for (const pane of listed) this.details.set(pane.paneId, detailsOf(pane));
-    this.known = new Map(panes.map((p) => [p.paneId, p]));
+    this.memory.tookSome(listed, panes);
     return { panes, serverTime: parseClock(text, framing) };
-  }
-
-  /** Freshly listed panes, each one listed the same as last time replaced by that same object. */
-  private keptAsKnown(panes: readonly PaneInfo[]): PaneInfo[] {
-    return panes.map((pane) => {
-      const last = this.known.get(pane.paneId);
-      return last !== undefined && samePaneInfo(last, pane) ? last : pane;
-    });
-  }
-
-  /** The listing of a poll: an activity listing while the last full one is recent (see DETAILS_MS), else a full one. */
-  private listCommand(clock: boolean, activity: boolean): string[] {
-    const list = activity ? activityListCommand(this.records) : listPanesCommand(this.core.framing, this.records);
-    return chain(clock ? [list, clockCommand(this.core.framing)] : [list]);
-  }
-
-  private activityNow(now: number): boolean {
-    return this.detailsAt !== null && now >= this.detailsAt && now - this.detailsAt < DETAILS_MS;
-  }
-
-  /**
-   * The panes of a listing's text. An activity listing takes the names of the last full one: null
-   * when it shows a pane that listing does not know as it is now (new, respawned or moved).
-   */
-  private readListing(text: string, activity: boolean, now: number): PaneInfo[] | null {
-    let panes: PaneInfo[];
-    if (activity) {
-      const filled = withDetails(parseActivityList(text), this.details, this.known);
-      if (filled === null) return null;
-      panes = filled;
-    } else {
-      panes = this.keptAsKnown(parsePaneList(text, this.core.framing));
-      this.details = new Map(panes.map((p) => [p.paneId, detailsOf(p)]));
-      this.detailsAt = now;
-    }
-    this.known = new Map(panes.map((p) => [p.paneId, p]));
-    return panes;
   }
 
   private async listForPoll(clock: boolean): Promise<Listed> {
     const now = this.core.now();
-    if (this.activityNow(now)) {
-      const list = await this.listingText(this.listCommand(clock, true));
-      const panes = this.readListing(list, true, now);
-      if (panes !== null) return { panes, serverTime: parseClock(list, this.core.framing) };
+    if (this.memory.activityAt(now)) {
+      const { panes, serverTime } = this.memory.read(await this.listingText(this.memory.command(clock, true)), true, now);
+      if (panes !== null) return { panes, serverTime };
     }
-    const list = await this.listingText(this.listCommand(clock, false));
-    return { panes: this.readListing(list, false, now) ?? [], serverTime: parseClock(list, this.core.framing) };
+    const { panes, serverTime } = this.memory.read(await this.listingText(this.memory.command(clock, false)), false, now);
+    return { panes: panes ?? [], serverTime };
   }
 
   /** One round trip: the listing, the captures of `captureIds` after it and `shell`'s answer last (see pollCycle). */
@@ -227,12 +167,12 @@ export class PaneListing {
     }
     const style = await core.bufferStyle();
     const now = core.now();
-    const activity = this.activityNow(now);
+    const activity = this.memory.activityAt(now);
     // The shell goes last: a pane closed since the last listing stops the chain at its capture, and
     // that cycle goes without an answer rather than without its screens.
     const shellPart = shell === null ? [] : [';', ...chain(shellAnswerCommands(framing, shell))];
     const capturePart = captureIds.length === 0 ? [] : [';', ...screensCommand(framing, captureIds, captureBufferName(framing))];
-    const result = await core.roundTrip([...this.listCommand(clock, activity), ...capturePart, ...shellPart]);
+    const result = await core.roundTrip([...this.memory.command(clock, activity), ...capturePart, ...shellPart]);
     core.throwIfNoServer(result);
     const shown = core.pollRunner.connected?.() === false ? 'raw' : style;
     // Once the shell's marker printed, every capture before it ran; a failure is the shell part's.
@@ -241,10 +181,10 @@ export class PaneListing {
     const { list, screens } = splitPollCycle(cut.before, framing, result.exitCode === 0 || reachedShell, (body) => shownScreen(body, shown));
     const shellAnswer = shell === null ? undefined : cut.answer === null ? null : shownScreen(cut.answer, shown);
     const answered = shellAnswer === undefined ? {} : { shellAnswer };
-    const panes = this.readListing(list, activity, now);
+    const { panes, serverTime } = this.memory.read(list, activity, now);
     // tmux stops a sequence at a pane that closed: the list, which comes first, is still whole.
     if (result.exitCode !== 0 && list.trim() === '') throw new TmuxCommandError(['list-panes'], result);
-    if (panes !== null) return { panes, screens, serverTime: parseClock(list, framing), ...answered };
+    if (panes !== null) return { panes, screens, serverTime, ...answered };
     // A pane appeared since the last full listing: list once more, in full.
     const full = await this.listForPoll(clock);
     return { panes: full.panes, screens, serverTime: full.serverTime, ...answered };
@@ -332,21 +272,6 @@ export class PaneListing {
  */
 export function pollCycleCommand(framing: Framing, records: ListedRecords, captureIds: readonly string[], clock = false): string[] {
   return chain([listPanesCommand(framing, records), ...(clock ? [clockCommand(framing)] : []), ...screenCommands(framing, captureIds)]);
-}
-
-/**
- * The tmux server's own clock, in whole seconds: display-message runs its text through strftime,
- * and `%s` is the epoch. It lets corral compare a remote host's activity stamps with that host's
- * clock rather than its own.
- */
-export function clockCommand(framing: Framing): TmuxCommand {
-  return ['display-message', '-p', `${framing.blockStart}clock~>%s`];
-}
-
-/** The server time a clockCommand printed (epoch ms), or null when the output holds none. */
-export function parseClock(stdout: string, framing: Framing): number | null {
-  const match = new RegExp(`^${escapeRegExp(framing.blockStart)}clock~>(\\d+)$`, 'm').exec(stdout);
-  return match ? Number(match[1]) * 1000 : null;
 }
 
 /**

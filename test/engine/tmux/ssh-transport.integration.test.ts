@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PaneGoneError, type PollRunner } from '../../../src/engine/tmux/core.js';
-import { type TmuxClient } from '../../../src/engine/tmux/client.js';
+import type { TmuxClient } from '../../../src/engine/tmux/client.js';
 import { openTmux, type OpenedTmux } from '../../../src/engine/tmux/open.js';
 import { createExecRunner, tmuxSpawnCountByHost } from '../../../src/engine/tmux/runner.js';
 import {
