@@ -49,6 +49,26 @@ export default tseslint.config(
     },
   },
   {
+    // The tmux layer is the bottom of the engine: it imports nothing from above it but the shared
+    // clock (time.ts) and plain shared types (types.ts). Formats and option names of corral's own
+    // records are passed down to it (src/engine/tmux-formats.ts), never imported.
+    files: ['src/engine/tmux/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['ink', 'ink/*', 'react', 'react/*', 'ws', '**/ui/**', '**/server/**', '**/cli/**'] },
+            {
+              regex: '^\\.\\./(?!(time|types)\\.js$)',
+              message: 'src/engine/tmux imports nothing from above it but ../time.js and ../types.js: take formats and option names as parameters',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/ui/**'],
     rules: {
       'no-restricted-imports': [

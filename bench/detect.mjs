@@ -41,7 +41,9 @@ async function startEngine(dist, server) {
   const { resolveSettings } = await load('engine/config.js');
   const { openTmux, localHost } = await load('engine/tmux/open.js');
   const settings = resolveSettings({ flags: { pollIntervalMs: INTERVAL }, env: {}, file: null });
-  const tmux = openTmux(localHost({ kind: 'name', name: server.name }), { persistent: true }).client;
+  // Builds that pass the records' formats down to the tmux layer name them in engine/tmux-formats.js.
+  const formats = existsSync(join(dist, 'engine/tmux-formats.js')) ? { formats: (await load('engine/tmux-formats.js')).TMUX_FORMATS } : {};
+  const tmux = openTmux(localHost({ kind: 'name', name: server.name }), { persistent: true, ...formats }).client;
   const engine = createEngine({ settings, tmux });
   engine.start();
   return engine;

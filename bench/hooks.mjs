@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { resolveSettings } from '../dist/engine/config.js';
 import { createEngine } from '../dist/engine/engine.js';
 import { TmuxClient } from '../dist/engine/tmux/client.js';
+import { LISTED_RECORDS } from '../dist/engine/tmux-formats.js';
 import { createServices } from '../dist/cli/http-services.js';
 import { startNotifications } from '../dist/cli/notifications.js';
 import { startServer } from './lib/tmux-fixture.mjs';
@@ -69,7 +70,7 @@ export async function run(log) {
     notifyMaxPerMinute: '600',
   };
   const settings = resolveSettings({ flags, env: {}, file: null });
-  const tmux = new TmuxClient({ socket: { kind: 'name', name: server.name } });
+  const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: server.name } });
   const engine = createEngine({ settings, tmux });
   const services = createServices({ engine, tmux, settings, token: TOKEN });
   try {

@@ -6,7 +6,9 @@
 // kind, the kinds taking turns twice. BENCH_LISTING_PANES and BENCH_LISTING_WINDOWS change the run.
 
 import { spawn } from 'node:child_process';
-import { makeFraming, listPanesCommand } from '../dist/engine/tmux/commands.js';
+import { makeFraming } from '../dist/engine/tmux/command-line.js';
+import { listPanesCommand } from '../dist/engine/tmux/pane-list.js';
+import { LISTED_RECORDS } from '../dist/engine/tmux-formats.js';
 import { formatControlLine } from '../dist/engine/tmux/control-protocol.js';
 import { windowListCommands } from '../dist/engine/tmux/window-listing.js';
 import { cpuMs, startServer } from './lib/tmux-fixture.mjs';
@@ -55,8 +57,8 @@ export async function run(log) {
       await client.send([['display-message', '-p', 'ready']]);
       const windows = new Set(server.tmux('list-windows', '-a', '-F', '#{window_id}').trim().split('\n').slice(0, WINDOWS));
       const kinds = [
-        { label: 'every pane', commands: [listPanesCommand(framing)], ms: 0 },
-        { label: `${windows.size} windows`, commands: windowListCommands(framing, windows), ms: 0 },
+        { label: 'every pane', commands: [listPanesCommand(framing, LISTED_RECORDS)], ms: 0 },
+        { label: `${windows.size} windows`, commands: windowListCommands(framing, LISTED_RECORDS, windows), ms: 0 },
       ];
       for (let pass = 0; pass < 2; pass++) {
         for (const kind of kinds) {

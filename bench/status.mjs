@@ -14,6 +14,7 @@ import { resolveSettings } from '../dist/engine/config.js';
 import { createEngine } from '../dist/engine/engine.js';
 import { startStatusWriter } from '../dist/engine/status-writer.js';
 import { TmuxClient } from '../dist/engine/tmux/client.js';
+import { LISTED_RECORDS } from '../dist/engine/tmux-formats.js';
 import { cpuMs, startServer } from './lib/tmux-fixture.mjs';
 
 export const title = 'Status line: the cost of the tmux options, and corral next';
@@ -42,8 +43,8 @@ function watch(server) {
 async function perChange(log) {
   const CHANGES = Number(process.env.BENCH_STATUS_CHANGES ?? 2000);
   const server = startServer(PANES, programs(false));
-  const tmux = new TmuxClient({ socket: { kind: 'name', name: server.name } });
-  const listed = await tmux.listPanes();
+  const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: server.name } });
+  const listed = await tmux.panes.listPanes();
   let snapshot = { server: server.name, hosts: [], status: 'ok', statusMessage: null, panes: [], updatedAt: 0, cycle: 0 };
   const listeners = new Set();
   const engine = { getSnapshot: () => snapshot, subscribe: (l) => (listeners.add(l), () => listeners.delete(l)) };
@@ -125,7 +126,7 @@ async function nextLatency(log) {
 async function writesWhileIdle(log) {
   const server = startServer(PANES, programs(false));
   const settings = resolveSettings({ flags: { socketName: server.name, pollIntervalMs: 500, quietThresholdMs: 1000 }, env: {}, file: null });
-  const tmux = new TmuxClient({ socket: { kind: 'name', name: server.name } });
+  const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: server.name } });
   const engine = createEngine({ settings, tmux });
   const writer = startStatusWriter({ engine, tmux, machine: 'bench', pid: process.pid, alive: () => true });
   try {

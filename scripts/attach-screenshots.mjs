@@ -16,6 +16,7 @@ import { resolveSettings } from '../dist/engine/config.js';
 import { createEngine } from '../dist/engine/engine.js';
 import { buildRules } from '../dist/engine/prompt/matcher.js';
 import { TmuxClient } from '../dist/engine/tmux/client.js';
+import { LISTED_RECORDS, TMUX_FORMATS } from '../dist/engine/tmux-formats.js';
 import { createControlRunner } from '../dist/engine/tmux/control-runner.js';
 import { createExecRunner } from '../dist/engine/tmux/runner.js';
 import { localTransport } from '../dist/engine/tmux/transport.js';
@@ -42,7 +43,7 @@ const settings = resolveSettings({
   env: {},
   file: null,
 });
-const tmux = new TmuxClient({ socket, runner: exec, pollRunner: createControlRunner({ socket, exec }) });
+const tmux = new TmuxClient({ records: LISTED_RECORDS, socket, runner: exec, pollRunner: createControlRunner({ socket, exec, recordsStamp: TMUX_FORMATS.recordsStamp }) });
 const engine = createEngine({ settings, tmux, rules: buildRules({ pack: 'default', patterns: [] }) });
 const services = createServices({ engine, tmux, settings, token: randomBytes(24).toString('base64url') });
 const browser = await launchChromium();

@@ -10,6 +10,7 @@ import { resolveSettings } from '../../dist/engine/config.js';
 import { createEngine } from '../../dist/engine/engine.js';
 import { createPanePort } from '../../dist/engine/pane-port.js';
 import { TmuxClient } from '../../dist/engine/tmux/client.js';
+import { LISTED_RECORDS, TMUX_FORMATS } from '../../dist/engine/tmux-formats.js';
 import { createControlRunner } from '../../dist/engine/tmux/control-runner.js';
 import { createExecRunner } from '../../dist/engine/tmux/runner.js';
 import { localTransport } from '../../dist/engine/tmux/transport.js';
@@ -28,7 +29,7 @@ const settings = {
   ...(extra ? JSON.parse(extra) : {}),
 };
 const exec = createExecRunner(localTransport(socket));
-const tmux = new TmuxClient({ socket, runner: exec, pollRunner: createControlRunner({ socket, exec }) });
+const tmux = new TmuxClient({ records: LISTED_RECORDS, socket, runner: exec, pollRunner: createControlRunner({ socket, exec, recordsStamp: TMUX_FORMATS.recordsStamp }) });
 const base = resolveSettings({ flags: { socketName }, env: {}, file: null });
 const engine = createEngine({ settings: base, tmux });
 engine.start();

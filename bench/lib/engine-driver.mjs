@@ -76,7 +76,9 @@ if (dist !== 'none') {
   if (existsSync(join(dist, 'engine/tmux/open.js'))) {
     // Builds with host transports open a host's tmux in one call.
     const { openTmux, localHost } = await load('engine/tmux/open.js');
-    tmux = openTmux(localHost(socket), { persistent: true }).client;
+    // Builds that pass the records' formats down to the tmux layer name them in engine/tmux-formats.js.
+    const formats = existsSync(join(dist, 'engine/tmux-formats.js')) ? { formats: (await load('engine/tmux-formats.js')).TMUX_FORMATS } : {};
+    tmux = openTmux(localHost(socket), { persistent: true, ...formats }).client;
   } else {
     const { TmuxClient } = await load('engine/tmux/client.js');
     const { createExecRunner } = await load('engine/tmux/runner.js');
@@ -85,8 +87,10 @@ if (dist !== 'none') {
     const pollRunner = createControlRunner({ socket, exec });
     tmux = new TmuxClient({ socket, runner: exec, pollRunner });
   }
-  const pollCycle = tmux.pollCycle.bind(tmux);
-  tmux.pollCycle = (...args) => {
+  // Builds with a client cut by concern poll through `tmux.panes`.
+  const polling = tmux.panes ?? tmux;
+  const pollCycle = polling.pollCycle.bind(polling);
+  polling.pollCycle = (...args) => {
     cycles += 1;
     return pollCycle(...args);
   };

@@ -8,6 +8,7 @@ import { createEngine } from '../../dist/engine/engine.js';
 import { combineEngines } from '../../dist/engine/hosts-engine.js';
 import { resolveSettings } from '../../dist/engine/config.js';
 import { openTmux } from '../../dist/engine/tmux/open.js';
+import { TMUX_FORMATS } from '../../dist/engine/tmux-formats.js';
 import { tmuxSpawnCountByHost } from '../../dist/engine/tmux/runner.js';
 import { cpuMs } from './tmux-fixture.mjs';
 
@@ -34,7 +35,7 @@ const opened = new Map();
 const engines = new Map();
 for (const host of config.hosts) {
   const spec = { name: host.name, ssh: host.ssh ?? null, socket: { kind: 'name', name: host.socketName } };
-  const tmux = openTmux(spec, { persistent: true, controlDir: host.controlDir ?? config.controlDir, sshOptions: host.sshOptions ?? config.sshOptions ?? [] });
+  const tmux = openTmux(spec, { formats: TMUX_FORMATS, persistent: true, controlDir: host.controlDir ?? config.controlDir, sshOptions: host.sshOptions ?? config.sshOptions ?? [] });
   opened.set(host.name, tmux);
   engines.set(host.name, createEngine({ settings, tmux: tmux.client, host: spec }));
 }

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { createEngine } from '../../dist/engine/engine.js';
 import { resolveSettings } from '../../dist/engine/config.js';
 import { TmuxClient } from '../../dist/engine/tmux/client.js';
+import { LISTED_RECORDS, TMUX_FORMATS } from '../../dist/engine/tmux-formats.js';
 import { createExecRunner, tmuxSpawnCount } from '../../dist/engine/tmux/runner.js';
 import { localTransport } from '../../dist/engine/tmux/transport.js';
 import { createControlRunner } from '../../dist/engine/tmux/control-runner.js';
@@ -30,8 +31,8 @@ if (mode === 'corral' || mode === 'control') {
   const settings = resolveSettings({ flags: { pollIntervalMs: String(interval) }, env: {}, file: null });
   const socket = { kind: 'name', name: socketName };
   const exec = createExecRunner(localTransport(socket));
-  const pollRunner = mode === 'control' ? createControlRunner({ socket, exec }) : undefined;
-  const engine = createEngine({ settings, tmux: new TmuxClient({ socket, runner: exec, ...(pollRunner ? { pollRunner } : {}) }) });
+  const pollRunner = mode === 'control' ? createControlRunner({ socket, exec, recordsStamp: TMUX_FORMATS.recordsStamp }) : undefined;
+  const engine = createEngine({ settings, tmux: new TmuxClient({ records: LISTED_RECORDS, socket, runner: exec, ...(pollRunner ? { pollRunner } : {}) }) });
   engine.subscribe(() => {});
   const before = tmuxSpawnCount();
   while (Date.now() - started < duration) {

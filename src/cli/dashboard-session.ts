@@ -11,7 +11,8 @@ import { render } from 'ink';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import { envValue } from '../engine/env.js';
 import { ScreenChangedError, type PanePort, type SendGuard } from '../engine/pane-port.js';
-import { NoClientError } from '../engine/tmux/client.js';
+import { NoClientError } from '../engine/tmux/core.js';
+import { terminalSafe } from '../engine/terminal-text.js';
 import { socketArgs } from '../engine/tmux/socket.js';
 import { LOCAL_HOST, type EngineHandle, type PaneView } from '../engine/types.js';
 import type { DashboardActions, JumpResult } from '../ui/actions.js';
@@ -107,7 +108,7 @@ export function createDashboardActions(
         return { switched: false, message: `to go there run: ${attach}   (corral is not inside this tmux server)` };
       }
       try {
-        await tmux.switchClientTo(pane.pane, selfPaneId);
+        await tmux.clients.switchClientTo(pane.pane, selfPaneId);
       } catch (error) {
         if (!(error instanceof NoClientError)) throw error;
         return { switched: false, message: `to go there run: ${attach}   (no tmux client is attached to switch)` };
@@ -130,7 +131,7 @@ export function watchForStuck(engine: DashboardEngine, mode: BellMode, ring: () 
       const view = engine.getSnapshot().panes.find((v) => v.key === event.key);
       const where = `${view?.target ?? event.paneId}${event.host === LOCAL_HOST ? '' : ` on ${event.host}`}`;
       // tmux draws the message in every client's status line: nothing in it may act on those terminals.
-      engine.tmux.displayMessage(`corral: ${where} is stuck (${event.reason}): ${event.message}`).catch(() => {});
+      engine.tmux.clients.displayMessage(terminalSafe(`corral: ${where} is stuck (${event.reason}): ${event.message}`)).catch(() => {});
     }
   });
 }

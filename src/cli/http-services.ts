@@ -239,7 +239,7 @@ export function createServices(options: ServicesOptions): Services {
     async startHooks() {
       if (server.isEnabled(HOOKS_FEATURE)) return;
       await listen();
-      server.enable(createHookFeature({ engine: options.engine, token: options.token, serverSocket: () => options.tmux.socketPath() }));
+      server.enable(createHookFeature({ engine: options.engine, token: options.token, serverSocket: () => options.tmux.panes.socketPath() }));
       publish();
     },
     async enable(feature) {
@@ -267,7 +267,7 @@ export function createServices(options: ServicesOptions): Services {
 
 /** Writes the server record: where a client on this machine reaches the server, and the token file. */
 async function recordServer(options: ServicesOptions, record: NonNullable<ServicesOptions['record']>, port: number): Promise<() => void> {
-  const tmux = await options.tmux.socketPath().catch(() => null);
+  const tmux = await options.tmux.panes.socketPath().catch(() => null);
   const host = options.settings.listen === '0.0.0.0' ? '127.0.0.1' : options.settings.listen === '::' ? '::1' : options.settings.listen;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   try {

@@ -8,17 +8,19 @@ import type { HostsSettings, PromptSettings, Settings } from '../engine/config.j
 import { settingsSlices } from './settings-slices.js';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { buildRules, type PromptRules } from '../engine/prompt/matcher.js';
-import { TmuxClient, tmuxVersion } from '../engine/tmux/client.js';
+import { TmuxClient } from '../engine/tmux/client.js';
+import { tmuxVersion } from '../engine/tmux/core.js';
 import { TmuxMissingError } from '../engine/tmux/runner.js';
 import { localHost, openTmux, type OpenedTmux } from '../engine/tmux/open.js';
 import { removeStaleControlDirs } from '../engine/tmux/transport.js';
 import { combineEngines, type HostsEngine } from '../engine/hosts-engine.js';
-import { processAlive } from '../engine/process-alive.js';
+import { processAlive } from '../engine/tmux/process-alive.js';
 import { startStatusWriter } from '../engine/status-writer.js';
 import { localForegroundChild } from '../engine/prompt/process-work.js';
 import { ttyUsedBy } from '../engine/tty-output.js';
 import { namedSocketPath, socketPathFromTmuxEnv } from '../engine/tmux/socket.js';
 import { LOCAL_HOST, type HostSpec, type TmuxSocket } from '../engine/types.js';
+import { TMUX_FORMATS } from '../engine/tmux-formats.js';
 
 /**
  * The server corral talks to: -S, else -L, else, like tmux itself, the server of the pane it runs
@@ -71,7 +73,7 @@ function samePath(a: string, b: string): boolean {
 export async function corralPlace(tmux: TmuxClient, env: NodeJS.ProcessEnv): Promise<{ readonly inside: boolean; readonly paneId: string | null }> {
   const ownSocket = socketPathFromTmuxEnv(env.TMUX);
   if (!ownSocket) return { inside: false, paneId: null };
-  const watched = await tmux.socketPath();
+  const watched = await tmux.panes.socketPath();
   const inside = watched !== null && samePath(watched, ownSocket);
   return { inside, paneId: inside ? (env.TMUX_PANE ?? null) || null : null };
 }
@@ -122,7 +124,7 @@ export async function setupEngine(
   const persistent = options.persistent ?? false;
   // What corral processes killed outright left behind (ssh master folders, idle masters) goes first.
   removeStaleControlDirs();
-  const local = openTmux(localHost(socketFromSettings(slices.hosts, env)), { persistent });
+  const local = openTmux(localHost(socketFromSettings(slices.hosts, env)), { formats: TMUX_FORMATS, persistent });
   const tmux = local.client;
   await checkTmux(tmux, stderr);
   const place = await corralPlace(tmux, env);
@@ -136,7 +138,7 @@ export async function setupEngine(
     engine: createEngine({ settings: slices.engine, tmux, selfPaneId: self, rules, terminalUse: ttyUsedBy, processWork: localForegroundChild }),
   });
   for (const spec of slices.hosts.hosts) {
-    const remote = openTmux(spec, { persistent });
+    const remote = openTmux(spec, { formats: TMUX_FORMATS, persistent });
     opened.push(remote);
     hosts.set(spec.name, { spec, tmux: remote.client, engine: createEngine({ settings: slices.engine, tmux: remote.client, rules, host: spec }) });
   }

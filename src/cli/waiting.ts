@@ -5,14 +5,15 @@
 import { hostname } from 'node:os';
 import type { Settings } from '../engine/config.js';
 import { compareViews } from '../engine/pane-order.js';
-import { processAlive } from '../engine/process-alive.js';
-import { statusWord, waitedSince, waitingInOrder, waits } from '../engine/status-options.js';
+import { processAlive } from '../engine/tmux/process-alive.js';
+import { OPTION_PANES_FORMAT, parseOptionPanes, statusWord, waitedSince, waitingInOrder, waits } from '../engine/status-options.js';
 import { attentionCommands, liveWriters } from '../engine/status-writer.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import { localHost, openTmux } from '../engine/tmux/open.js';
 import type { AnswerPlan } from '../engine/answer-plan.js';
 import type { PaneView, StuckReason } from '../engine/types.js';
 import { remoteHosts, setupEngine, socketFromSettings, type EngineSetup } from './setup.js';
+import { TMUX_FORMATS } from '../engine/tmux-formats.js';
 
 export interface WaitingPane {
   /** Across hosts (`%3`, `build-box/%3`). */
@@ -36,11 +37,12 @@ export interface Waiting {
 
 /** From the status options, when a live corral keeps them on this server; null otherwise. */
 async function fromOptions(tmux: TmuxClient): Promise<Waiting | null> {
-  const { panes, globals } = await tmux.statusOptions();
+  const { listing, globals } = await tmux.options.paneOptions(OPTION_PANES_FORMAT);
+  const panes = parseOptionPanes(listing);
   if (liveWriters(globals, hostname(), processAlive, '').length === 0) return null;
   const watched = panes.filter((p) => p.word !== null);
   const ordered = waitingInOrder(watched);
-  const targets = ordered.length > 0 ? new Map((await tmux.listPanes()).map((p) => [p.paneId, `${p.sessionName}:${p.windowIndex}.${p.paneIndex}`])) : new Map<string, string>();
+  const targets = ordered.length > 0 ? new Map((await tmux.panes.listPanes()).map((p) => [p.paneId, `${p.sessionName}:${p.windowIndex}.${p.paneIndex}`])) : new Map<string, string>();
   return {
     source: 'options',
     total: watched.length,
@@ -107,7 +109,7 @@ function byToken(views: readonly PaneView[], token: string): PaneView | undefine
 
 /** The last `next --answer` on this server, when it was within the burst and to another pane. */
 async function recentAnswerTo(tmux: TmuxClient, paneId: string, now: number): Promise<string | null> {
-  const shown = await tmux.globalOptions().catch(() => '');
+  const shown = await tmux.options.globalOptions().catch(() => '');
   const line = shown.split('\n').find((l) => l.startsWith(`${LAST_ANSWER_OPTION} `));
   const match = /^(\d+)\.(%\d+)$/.exec(line?.slice(LAST_ANSWER_OPTION.length + 1).replace(/"/g, '') ?? '');
   if (!match) return null;
@@ -136,7 +138,7 @@ export async function answerWaiting(settings: Settings, env: NodeJS.ProcessEnv, 
     try {
       const plan = await port.answer(chosen.key, option, { shownHash: chosen.contentHash, target: chosen.target, surface: 'next' });
       const views = engine.getSnapshot().panes.filter((v) => v.host === chosen.host);
-      await tmux.runEach([...attentionCommands(views, new Map(), Date.now()), ['set-option', '-q', '-g', LAST_ANSWER_OPTION, `${Date.now()}.${chosen.pane.paneId}`]]).catch(() => 0);
+      await tmux.options.runEach([...attentionCommands(views, new Map(), Date.now()), ['set-option', '-q', '-g', LAST_ANSWER_OPTION, `${Date.now()}.${chosen.pane.paneId}`]]).catch(() => 0);
       return { kind: 'answered' as const, view: chosen, plan, others: waiting.length - 1 };
     } finally {
       await port.close();
@@ -146,7 +148,7 @@ export async function answerWaiting(settings: Settings, env: NodeJS.ProcessEnv, 
 
 export async function waitingPanes(settings: Settings, env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): Promise<Waiting> {
   if (settings.hosts.length === 0) {
-    const opened = openTmux(localHost(socketFromSettings(settings, env)), { persistent: false });
+    const opened = openTmux(localHost(socketFromSettings(settings, env)), { formats: TMUX_FORMATS, persistent: false });
     try {
       const read = await fromOptions(opened.client).catch(() => null);
       if (read) return read;

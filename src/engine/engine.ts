@@ -9,12 +9,13 @@ import type { EngineSettings } from './config.js';
 import { end, observe, type MachineConfig } from './pane-machine.js';
 import { LOOK_MS, withAnswer, withLook, withSnooze } from './attention/attention.js';
 import type { AttentionRecord } from './attention/record.js';
-import { hookRecordEvent, hookRecordValue } from './hooks/hook-record.js';
+import { HOOK_OPTION, hookRecordEvent, hookRecordValue } from './hooks/hook-record.js';
 import { DEFAULT_RULES, type PromptRules } from './prompt/matcher.js';
 import type { ScopeOptions } from './scope.js';
-import { NoServerError, type TmuxClient } from './tmux/client.js';
+import { NoServerError } from './tmux/core.js';
+import type { TmuxClient } from './tmux/client.js';
 import { TmuxMissingError } from './tmux/runner.js';
-import { HostAuthError, HostUnreachableError } from './host-errors.js';
+import { HostAuthError, HostUnreachableError } from './tmux/host-errors.js';
 import { capturesAhead, chooseCaptures, nextCaptureAt, type CapturePlan } from './poll/capture-plan.js';
 import { ClockSkew } from './poll/clock-skew.js';
 import { HostHealthTracker } from './poll/host-health.js';
@@ -170,7 +171,7 @@ class HostEngine {
     // one. A change is told up to a second late, but a poll faster than that loses nothing by it: a
     // pane whose last listed stamp is its current second is captured at every interval anyway (the
     // capture plan), so a pane that prints is followed at the poll's pace and an idle server sleeps.
-    tmux.watchChanges(() => (this.skipped || this.toldOfUnlisted()) && this.loop.pollSoon());
+    tmux.panes.watchChanges(() => (this.skipped || this.toldOfUnlisted()) && this.loop.pollSoon());
   }
 
   /** One cycle: ask tmux, step every pane, publish. Resolves to the delay before the next one. */
@@ -190,7 +191,7 @@ class HostEngine {
         registeredNew = this.applyListing(unchanged, requestedAt);
       } else {
         // Read before asking: a change told while the answer is on its way counts for the next cycle.
-        const mark = this.tmux.changeCount();
+        const mark = this.tmux.panes.changeCount();
         // A remote host answers in one round trip a cycle: the list, with the captures that the
         // previous list asked for (a screen then shows up to one poll later than on this machine).
         const pipelined = this.remote ? this.pending.filter((id) => this.entries.has(id)) : null;
@@ -278,7 +279,7 @@ class HostEngine {
   private windowsToList(mark: number | null, requestedAt: number): ReadonlySet<string> | null {
     const asked = this.asked;
     if (this.remote || mark === null || asked === null || this.listingDue(requestedAt)) return null;
-    const told = this.tmux.windowsChangedSince(asked.mark);
+    const told = this.tmux.panes.windowsChangedSince(asked.mark);
     if (told === null) return null;
     // A pane captured while its window is not listed would pair a screen of now with an activity
     // stamp of the last listing: output in the second before tmux tells of it would then pass for
@@ -301,7 +302,7 @@ class HostEngine {
   /** After a cycle that listed only some windows: whether tmux has since told of a change beyond them. */
   private toldOfUnlisted(): boolean {
     if (this.listed === null) return false;
-    const told = this.tmux.windowsChangedSince(this.listed.mark);
+    const told = this.tmux.panes.windowsChangedSince(this.listed.mark);
     return told === null || [...told].some((window) => !this.listed!.windows.has(window));
   }
 
@@ -312,7 +313,7 @@ class HostEngine {
    */
   private unchangedListing(requestedAt: number): ListingAnswer | null {
     const asked = this.asked;
-    if (asked === null || this.tmux.changeCount() !== asked.mark || this.listingDue(requestedAt)) return null;
+    if (asked === null || this.tmux.panes.changeCount() !== asked.mark || this.listingDue(requestedAt)) return null;
     if (this.starting(this.clock.now()).size > 0) return null;
     // Far away, a wanted process table is a reason to ask: a child may end without a word from tmux.
     const wanted = this.remote
@@ -339,7 +340,7 @@ class HostEngine {
     const listed = this.listed;
     const relisted = (paneId: string) => listed === null || listed.windows.has(panes.find((p) => p.paneId === paneId)?.windowId ?? '');
     for (const { paneId, value } of this.skipped ? [] : step.clearRecords) {
-      if (relisted(paneId)) void this.tmux.clearHookRecord(paneId, value).catch(() => undefined);
+      if (relisted(paneId)) void this.tmux.options.clearRecord(paneId, HOOK_OPTION, value).catch(() => undefined);
     }
     if (this.remote) this.pending = capturesAhead(this.entries, this.plan, requestedAt, this.settings.pollIntervalMs);
     this.store.emit(step.events.filter(machineEvent));
@@ -416,7 +417,7 @@ class HostEngine {
     // Recorded on the pane, so that every other corral process on this server hears it too.
     const value = hookRecordValue({ hook, at: wallNow });
     this.replaceEntry({ ...entry, track: step.track, agentCommand: entry.pane.command, hookRecord: hookRecordEvent(value) });
-    void this.tmux.writeHookRecord(entry.track.paneId, value).catch(() => undefined);
+    void this.tmux.options.writeRecord(entry.track.paneId, HOOK_OPTION, value).catch(() => undefined);
     this.store.emit(step.events.filter(machineEvent));
     this.publish(this.store.snapshot.status, this.store.snapshot.statusMessage);
     this.loop.pollAfter(HOOK_FOLLOW_UPS_MS, () => {
@@ -450,7 +451,7 @@ class HostEngine {
    * see them. Kept from the last asking cycle for the cycles that ask nothing.
    */
   private async lookedAt(wallNow: number): Promise<ReadonlySet<string>> {
-    const views = await this.tmux.clientViews().catch(() => null);
+    const views = await this.tmux.clients.clientViews().catch(() => null);
     if (views === null) return this.looked;
     return new Set(views.filter((view) => view.activity + 999 >= wallNow - LOOK_MS).map((view) => view.paneId));
   }

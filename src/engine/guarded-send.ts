@@ -6,7 +6,7 @@
 
 import { contentHash } from './screen-content.js';
 import { readLines } from './screen-hash.js';
-import type { TmuxClient } from './tmux/client.js';
+import type { PaneIo } from './tmux/pane-io.js';
 
 export class ScreenChangedError extends Error {
   constructor(readonly target: string) {
@@ -25,13 +25,13 @@ export function screenRefusal(target: string, shownHash: string | null, currentH
 }
 
 /** The pane's content hash now: its screen read as a poll reads it, hashed as the poller hashes content. */
-export async function currentContentHash(tmux: Pick<TmuxClient, 'screen'>, paneId: string): Promise<string> {
+export async function currentContentHash(tmux: Pick<PaneIo, 'screen'>, paneId: string): Promise<string> {
   const { lines, hash } = readLines(await tmux.screen(paneId));
   return contentHash(lines, hash);
 }
 
 /** Reads the pane again right before keys go out; throws the screen guard's refusal when it is not the screen shown. */
-export async function guardScreen(tmux: Pick<TmuxClient, 'screen'>, paneId: string, target: string, shownHash: string): Promise<void> {
+export async function guardScreen(tmux: Pick<PaneIo, 'screen'>, paneId: string, target: string, shownHash: string): Promise<void> {
   const refusal = screenRefusal(target, shownHash, await currentContentHash(tmux, paneId));
   if (refusal) throw refusal;
 }

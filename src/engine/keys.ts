@@ -3,7 +3,9 @@
 // names are literal text; an item that looks like a key but is not one is an error, found before
 // anything is typed.
 
-export type SendItem = { readonly kind: 'key'; readonly key: string } | { readonly kind: 'text'; readonly text: string };
+import type { SendItem } from './tmux/pane-io.js';
+
+export type { SendItem };
 
 /** Accepted name -> the name tmux's send-keys understands. */
 const SPECIAL_KEYS: ReadonlyMap<string, string> = new Map([

@@ -3,8 +3,9 @@
 // the person saw. tmux and git run with argv on the pane's host (tmux/client.ts, worktree.ts).
 
 import { posix } from 'node:path';
-import { NoServerError, PaneGoneError, type TmuxClient } from './tmux/client.js';
-import { sessionNameProblem, windowNameFor, type SessionTarget, type WindowSpec } from './tmux/launch-commands.js';
+import { NoServerError, PaneGoneError } from './tmux/core.js';
+import type { TmuxClient } from './tmux/client.js';
+import { sessionNameProblem, windowNameFor, type SessionTarget, type WindowSpec } from './tmux/launch.js';
 import { addWorktree, type Worktree } from './worktree.js';
 import type { PaneInfo } from './types.js';
 
@@ -63,7 +64,7 @@ async function checkRequest(tmux: TmuxClient, request: StartRequest): Promise<vo
     return;
   }
   if (!posix.isAbsolute(request.cwd)) throw new StartRefusedError(`${request.cwd} is not an absolute folder`);
-  if ((await tmux.program('test')(['-d', request.cwd])).exitCode !== 0) {
+  if ((await tmux.launch.program('test')(['-d', request.cwd])).exitCode !== 0) {
     throw new StartRefusedError(`${request.cwd} is not a folder${tmux.host === 'local' ? '' : ` on ${tmux.host}`}`);
   }
 }
@@ -71,22 +72,22 @@ async function checkRequest(tmux: TmuxClient, request: StartRequest): Promise<vo
 /** Starts the command; a named session that does not exist, or a server with none, gets a new one. */
 export async function startPane(tmux: TmuxClient, request: StartRequest): Promise<StartedPane> {
   await checkRequest(tmux, request);
-  const worktree = request.worktree ? await addWorktree(tmux.program('git'), tmux.program('test'), request.cwd as string, request.worktree) : null;
+  const worktree = request.worktree ? await addWorktree(tmux.launch.program('git'), tmux.launch.program('test'), request.cwd as string, request.worktree) : null;
   const cwd = worktree?.path ?? request.cwd;
   const name = request.name ?? windowNameFor(request.command);
   const spec: WindowSpec = { command: request.command, cwd, name };
   const session = request.session ?? null;
   const started = (paneId: string, newSession: boolean): StartedPane => ({ paneId, name, cwd, worktree, newSession });
-  if (session !== null && 'name' in session && !(await tmux.hasSession(session.name))) {
-    return started(await tmux.newPane(spec, { newSession: session.name }), true);
+  if (session !== null && 'name' in session && !(await tmux.launch.hasSession(session.name))) {
+    return started(await tmux.launch.newPane(spec, { newSession: session.name }), true);
   }
   try {
-    return started(await tmux.newPane(spec, { session }), false);
+    return started(await tmux.launch.newPane(spec, { session }), false);
   } catch (error) {
     // No server, or a server without sessions: the first session is made for this command.
     const noSession = error instanceof NoServerError || /no current session|no sessions/i.test((error as Error).message);
     if (session !== null || !noSession) throw error;
-    return started(await tmux.newPane(spec, { newSession: null }), true);
+    return started(await tmux.launch.newPane(spec, { newSession: null }), true);
   }
 }
 
@@ -95,9 +96,9 @@ export async function startPane(tmux: TmuxClient, request: StartRequest): Promis
  * process (a restarted server hands ids out again). PaneGoneError when it has closed.
  */
 export async function endPane(tmux: TmuxClient, paneId: string, seenPid: number | null): Promise<PaneInfo> {
-  const now = await tmux.findPane(paneId);
+  const now = await tmux.panes.findPane(paneId);
   if (now === null) throw new PaneGoneError(paneId);
   if (seenPid !== null && now.pid !== seenPid) throw new PaneReplacedError(paneId);
-  await tmux.killPane(paneId);
+  await tmux.launch.killPane(paneId);
   return now;
 }

@@ -1,6 +1,6 @@
 // Resolves what a user or a client calls a pane (`%3`, `work:1.0`, an opt-in label) to a pane.
 
-import { paneTarget } from './tmux/commands.js';
+import { paneTarget } from './tmux/command-line.js';
 import { isPaneId } from './tmux/pane-id.js';
 import { optInLabel } from './scope.js';
 import type { PaneInfo } from './types.js';

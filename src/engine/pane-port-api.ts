@@ -13,7 +13,7 @@ export { HostDownError, refuseIfHostDown } from './host-status.js';
 export { AnswerRefusedError } from './answer-plan.js';
 export { ScreenChangedError, screenRefusal } from './guarded-send.js';
 export { UnknownKeyError, parseSendItems } from './keys.js';
-export { PaneGoneError } from './tmux/client.js';
+export { PaneGoneError } from './tmux/core.js';
 export { PaneReplacedError, StartRefusedError, WorktreeError } from './pane-launch.js';
 export { StreamsClosingError } from './pane-stream/pane-streams.js';
 export { NotAtPromptError, PaneBusyError } from './conversation/run-conversation.js';

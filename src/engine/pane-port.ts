@@ -14,7 +14,8 @@ import { openSpillFile } from './conversation/spill-file.js';
 import { foregroundWaitsForInput } from './conversation/input-wait.js';
 import { printedCapturesLeak } from './pane-stream/repaint.js';
 import { guardScreen } from './guarded-send.js';
-import { PaneGoneError as TmuxPaneGoneError, tmuxVersion, type TmuxClient } from './tmux/client.js';
+import { PaneGoneError as TmuxPaneGoneError, tmuxVersion } from './tmux/core.js';
+import type { TmuxClient } from './tmux/client.js';
 import type { SendItem } from './keys.js';
 import { LOCAL_HOST, type Clock, type CorralEvent, type EngineHandle, type EngineSnapshot, type EngineStore, type PaneView, type Timers } from './types.js';
 import { parsePaneKey, paneKey } from './pane-key.js';
@@ -63,7 +64,7 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
   const { engine, tmux, host } = options;
   const timers = options.timers ?? heldTimers;
   // The session from the store; tmux is asked only for a pane the engine has not seen yet.
-  const sessionOf = async (paneId: string) => find(paneKey(host, paneId))?.pane.sessionId ?? (await tmux.findPane(paneId))?.sessionId ?? null;
+  const sessionOf = async (paneId: string) => find(paneKey(host, paneId))?.pane.sessionId ?? (await tmux.panes.findPane(paneId))?.sessionId ?? null;
   const streams = new StreamsOnDemand(options, sessionOf);
   const openStreams = () => streams.open();
   const conversations = portConversations(options, openStreams, inputWaitOf(host, (paneId) => find(paneKey(host, paneId))?.pane.pid));
@@ -86,7 +87,7 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
   const sinkOf = (paneId: string): KeysSink => ({ send: async (items: readonly SendItem[]) => (await openStreams()).sendItems(paneId, items) });
   // The pane is read again right before the keys go out, the way the poll read the screen the person saw.
   const refuseIfChanged = async (paneId: string, key: string, guard: SendGuard | undefined) => {
-    if (guard) await guardScreen(tmux, paneId, guard.target ?? key, guard.shownHash);
+    if (guard) await guardScreen(tmux.io, paneId, guard.target ?? key, guard.shownHash);
   };
   const guarded = async (key: string, guard: SendGuard | undefined, keys: (paneId: string) => Promise<void>): Promise<void> => {
     const paneId = paneIdOf(key);
@@ -113,14 +114,14 @@ export function createPanePort(options: PanePortOptions): HostPanePort {
     holds: () => conversations.holds().map(keyOfHold),
     async identify(key) {
       paneIdOf(key);
-      return `${host}/${await tmux.serverIdentity()}`;
+      return `${host}/${await tmux.panes.serverIdentity()}`;
     },
     release: (key) => conversations.drop(paneIdOf(key)),
     stream: (key, viewer, fromOffset) => withStreams(key, (paneStreams, paneId) => paneStreams.subscribe(paneId, viewer, fromOffset)),
     repaint: (key, viewer) => withStreams(key, (paneStreams, paneId) => paneStreams.repaint(paneId, viewer)),
     send: (key, items, guard) => guarded(key, guard, (paneId) => sendKeys(sinkOf(paneId), items)),
     async read(key, history) {
-      return tmux.capture(paneIdOf(key), { history, join: true });
+      return tmux.io.capture(paneIdOf(key), { history, join: true });
     },
     input: (key, bytes) => withStreams(key, (paneStreams, paneId) => paneStreams.sendBytes(paneId, bytes)),
     reply: (key, text, guard) => guarded(key, guard, (paneId) => typeLine(sinkOf(paneId), text, { timers })),
@@ -248,7 +249,7 @@ class StreamsOnDemand {
     // paste buffer that a separate tmux process reads and deletes.
     const leaks = printedCapturesLeak(await tmuxVersion(tmux.runner).catch(() => null));
     this.current = new PaneStreams({
-      ...(leaks ? { screenBuffers: { take: (name: string) => tmux.takeBuffer(name) } } : {}),
+      ...(leaks ? { screenBuffers: { take: (name: string) => tmux.io.takeBuffer(name) } } : {}),
       socket: tmux.socket,
       transport: tmux.transport,
       ringBytes: settings.attachRingBytes,

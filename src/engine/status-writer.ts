@@ -111,11 +111,11 @@ function closedWith(views: readonly PaneView[]): (slot: OptionSlot) => boolean {
 async function withdraw(options: StatusWriterOptions, self: string, written: StatusOptions): Promise<void> {
   const { tmux } = options;
   try {
-    const shown = await tmux.runEach([['set-option', '-q', '-u', '-g', self]]).then(() => tmux.globalOptions());
+    const shown = await tmux.options.runEach([['set-option', '-q', '-u', '-g', self]]).then(() => tmux.options.globalOptions());
     // Another corral still keeps them up to date: leave them.
     if (liveWriters(shown, options.machine, options.alive, self).length > 0) return;
     const unset = [...written.keys()].map(parseSlotKey).filter((slot) => !keptAfterStop(slot));
-    await tmux.runEach(unset.map(unsetOptionCommand));
+    await tmux.options.runEach(unset.map(unsetOptionCommand));
   } catch {
     // The server went away, taking its options with it.
   }
@@ -144,7 +144,7 @@ export function startStatusWriter(options: StatusWriterOptions): StatusWriter {
     if (!registered) commands.unshift(['set-option', '-q', '-g', self, '1']);
     if (commands.length > 0) {
       try {
-        await tmux.runEach(commands);
+        await tmux.options.runEach(commands);
         registered = true;
         written = wanted;
         writes += commands.length;

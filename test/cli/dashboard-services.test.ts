@@ -8,6 +8,7 @@ import type { Engine } from '../../src/engine/engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { EngineSnapshot } from '../../src/engine/types.js';
 import { scriptedTmux } from '../helpers/scripted-panes.js';
+import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
 
 const TOKEN = 'dashboard-services-token-0123';
 const env = { CORRAL_TOKEN: TOKEN, XDG_CONFIG_HOME: '/nonexistent-config-dir' } as NodeJS.ProcessEnv;
@@ -15,7 +16,7 @@ const env = { CORRAL_TOKEN: TOKEN, XDG_CONFIG_HOME: '/nonexistent-config-dir' } 
 function fakeEngine(port: number): Engine & { readonly settings: Settings; readonly tmux: TmuxClient } {
   const settings = resolveSettings({ flags: { port: String(port) }, env: {}, file: null });
   return {
-    tmux: new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner: scriptedTmux({}).runner }),
+    tmux: new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 'unit' }, runner: scriptedTmux({}).runner }),
     settings,
     getSnapshot: () => ({ panes: [] }) as unknown as EngineSnapshot,
     subscribe: () => () => undefined,

@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { attachCommand, createDashboardActions, watchForStuck } from '../../src/cli/dashboard-session.js';
 import type { DashboardEngine } from '../../src/cli/dashboard-session.js';
-import { NoClientError, TmuxClient, pickClient } from '../../src/engine/tmux/client.js';
+import { NoClientError } from '../../src/engine/tmux/core.js';
+import { TmuxClient } from '../../src/engine/tmux/client.js';
+import { pickClient } from '../../src/engine/tmux/terminal-clients.js';
 import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
 import type { CorralEvent } from '../../src/engine/types.js';
 import { ScreenChangedError } from '../../src/engine/guarded-send.js';
@@ -15,6 +17,7 @@ import { hashScreen } from '../../src/engine/screen-hash.js';
 import { LOCAL_HOST, type PromptVerdict } from '../../src/engine/types.js';
 import { menuVerdict, paneView, PORT_SETTINGS } from '../helpers/fake-engine.js';
 import { waitUntil } from '../helpers/wait-until.js';
+import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
 
 
 const SCREEN = 'Reading package lists... Done\nDo you want to continue? [Y/n] \n\n';
@@ -54,7 +57,7 @@ function fakeEngine(options: { terminalClient?: boolean; verdict?: PromptVerdict
   const answered: { key: string; surface: string; what: string }[] = [];
   const view = paneView({ pane: { sessionName: 'work', windowIndex: 2 }, screenHash: hashScreen(SCREEN), verdict: options.verdict ?? null });
   const engine = {
-    tmux: new TmuxClient({ socket: { kind: 'name', name: 'work' }, runner }),
+    tmux: new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 'work' }, runner }),
     getSnapshot: () => ({
       server: '-L work',
       hosts: [],

@@ -21,6 +21,7 @@ import { AnswerLinks } from '../../src/server/answers/answer-links.js';
 import { createAnswerFeature } from '../../src/server/answers/answer-feature.js';
 import { startTestSshd, type TestSshd } from '../helpers/sshd.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
+import { TMUX_FORMATS } from '../../src/engine/tmux-formats.js';
 
 const TOKEN = 'guarded-answers-token-0123456789';
 // What tmux 3.2/3.3 write differently to a control client (`\$`, `\\`) and what its formats and
@@ -92,8 +93,8 @@ beforeAll(async () => {
   sshd = await startTestSshd();
   const settings = resolveSettings({ flags: { socketName: server.socketName, pollIntervalMs: '100', port: '0' }, env: {}, file: null });
   const slices = settingsSlices(settings);
-  const local = openTmux(localHost(server.socket), { persistent: true, retryMs: 0 });
-  const remote = openTmux(sshd.host('box', server.socket), { persistent: true, retryMs: 0, sshOptions: sshd.sshOptions, controlDir: mkdtempSync(join(sshd.controlDir, 'g')) });
+  const local = openTmux(localHost(server.socket), { formats: TMUX_FORMATS, persistent: true, retryMs: 0 });
+  const remote = openTmux(sshd.host('box', server.socket), { formats: TMUX_FORMATS, persistent: true, retryMs: 0, sshOptions: sshd.sshOptions, controlDir: mkdtempSync(join(sshd.controlDir, 'g')) });
   opened.push(local, remote);
   const localEngine = createEngine({ settings: slices.engine, tmux: local.client });
   const remoteEngine = createEngine({ settings: slices.engine, tmux: remote.client, host: sshd.host('box', server.socket) });

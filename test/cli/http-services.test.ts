@@ -7,6 +7,7 @@ import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { EngineHandle, EngineSnapshot } from '../../src/engine/types.js';
 import { ServiceError, createServices, type Services } from '../../src/cli/http-services.js';
 import { scriptedTmux } from '../helpers/scripted-panes.js';
+import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
 
 const TOKEN = 'services-token-0123456789';
 const engine: EngineHandle & { observeHook(): boolean } = {
@@ -20,7 +21,7 @@ const engine: EngineHandle & { observeHook(): boolean } = {
   onEvent: () => () => undefined,
   observeHook: () => false,
 };
-const tmux = new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner: scriptedTmux({}).runner });
+const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 'unit' }, runner: scriptedTmux({}).runner });
 
 let services: Services | null = null;
 afterEach(async () => {

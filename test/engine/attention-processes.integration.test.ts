@@ -15,6 +15,7 @@ import { localHost, openTmux, type OpenedTmux } from '../../src/engine/tmux/open
 import { runCli } from '../helpers/cli.js';
 import { SeededRandom, testSeeds } from '../helpers/seeded-random.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
+import { TMUX_FORMATS } from '../../src/engine/tmux-formats.js';
 
 const PANES = 4;
 const THRESHOLD_MS = 600;
@@ -51,7 +52,7 @@ describe('the attention record under a generated schedule of corral processes, p
   const corrals: Corral[] = [];
 
   const startCorral = (name: string): Corral => {
-    const opened = openTmux(localHost(server.socket), { persistent: true, retryMs: 0 });
+    const opened = openTmux(localHost(server.socket), { formats: TMUX_FORMATS, persistent: true, retryMs: 0 });
     const settings = resolveSettings({ flags: { quietThresholdMs: THRESHOLD_MS, pollIntervalMs: 200 }, env: {}, file: null });
     const engine = createEngine({ settings, tmux: opened.client });
     engine.start();

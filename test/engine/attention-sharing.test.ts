@@ -11,6 +11,7 @@ import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { paneStatus } from '../../src/engine/pane-status.js';
 import { decodeAttention } from '../../src/engine/attention/record.js';
 import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
+import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
 
 const noTimers = { setTimeout: () => 0, clearTimeout: () => {} };
 
@@ -20,7 +21,7 @@ function server(panes: PolledPane[]) {
   let wall = 1_700_000_000_000;
   const corral = (flags: Record<string, unknown> = {}) => {
     const settings = resolveSettings({ flags: { quietThresholdMs: 10_000, ...flags }, env: {}, file: null });
-    const tmux = new TmuxClient({ socket: { kind: 'name', name: 't' }, runner: fake.runner, nonce: 'fixed', clock: { now: () => wall } });
+    const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 't' }, runner: fake.runner, nonce: 'fixed', clock: { now: () => wall } });
     const clock = { now: () => wall };
     const engine = createEngine({ settings, tmux, clock, wallClock: clock, timers: noTimers });
     const writer = startStatusWriter({ engine, tmux, machine: 'box', pid: 1, alive: () => true, clock, timers: noTimers });

@@ -6,12 +6,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import { resolveSettings } from '../../src/engine/config.js';
-import { DETAILS_MS, TmuxClient } from '../../src/engine/tmux/client.js';
+import { DETAILS_MS } from '../../src/engine/tmux/pane-list.js';
+import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { createControlRunner } from '../../src/engine/tmux/control-runner.js';
 import { createExecRunner } from '../../src/engine/tmux/runner.js';
 import { localTransport } from '../../src/engine/tmux/transport.js';
 import type { CorralEvent, PaneView } from '../../src/engine/types.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
+import { LISTED_RECORDS, TMUX_FORMATS } from '../../src/engine/tmux-formats.js';
 
 let server: TestTmux;
 let engine: Engine | null = null;
@@ -28,12 +30,12 @@ const listingCount = () => polled.filter((args) => args[0] === 'list-panes').len
 function startEngine(flags: Record<string, unknown> = {}, persistent = false): Engine {
   const settings = resolveSettings({ flags: { quietThresholdMs: 1500, pollIntervalMs: 200, waiting: 'all', ...flags }, env: {}, file: null });
   const exec = createExecRunner(localTransport(server.socket));
-  const control = persistent ? createControlRunner({ socket: server.socket, exec, retryMs: 0 }) : undefined;
+  const control = persistent ? createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec, retryMs: 0 }) : undefined;
   const pollRunner = control
     ? Object.assign((args: readonly string[]) => (polled.push([...args]), control(args)), { close: () => control.close() })
     : undefined;
   const runner = control ? exec : Object.assign((args: readonly string[], options?: Parameters<typeof exec>[1]) => (polled.push([...args]), exec(args, options)), exec);
-  engine = createEngine({ settings, tmux: new TmuxClient({ socket: server.socket, runner, ...(pollRunner ? { pollRunner } : {}) }) });
+  engine = createEngine({ settings, tmux: new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, runner, ...(pollRunner ? { pollRunner } : {}) }) });
   engine.onEvent((event) => events.push(event));
   engine.start();
   return engine;

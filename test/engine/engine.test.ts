@@ -8,6 +8,7 @@ import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
 import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
 import type { CorralEvent } from '../../src/engine/types.js';
 import { ManualTime } from '../helpers/manual-time.js';
+import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
 
 const NONCE = 'fixed';
 
@@ -22,7 +23,7 @@ function setup(panes: FakePane[], flags: Record<string, unknown> = {}, persisten
   const settings = resolveSettings({ flags: { quietThresholdMs: 10_000, ...flags }, env: {}, file: null });
   // A poll runner of its own stands for a control-mode connection: the client may list first.
   const pollRunner: TmuxRunner = (args, options) => fake.runner(args, options);
-  const client = new TmuxClient({ socket: { kind: 'name', name: 't' }, runner: fake.runner, nonce: NONCE, ...(persistent ? { pollRunner } : {}) });
+  const client = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 't' }, runner: fake.runner, nonce: NONCE, ...(persistent ? { pollRunner } : {}) });
   const engine = createEngine({ settings, tmux: client, clock });
   const events: CorralEvent[] = [];
   engine.onEvent((e) => events.push(e));
@@ -116,7 +117,7 @@ describe('engine (scripted tmux, manual clock)', () => {
     ];
     const fake = scriptedTmux(panes);
     const settings = resolveSettings({ flags: { optIn: true }, env: {}, file: null });
-    const engine = createEngine({ settings, tmux: new TmuxClient({ socket: { kind: 'default' }, runner: fake.runner, nonce: NONCE }), selfPaneId: '%3' });
+    const engine = createEngine({ settings, tmux: new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'default' }, runner: fake.runner, nonce: NONCE }), selfPaneId: '%3' });
     await engine.pollNow();
     expect(engine.getSnapshot().panes.map((p) => [p.pane.paneId, p.label])).toEqual([['%1', 'alpha']]);
   });
@@ -139,7 +140,7 @@ describe('engine (scripted tmux, manual clock)', () => {
     const fake = scriptedTmux([{ id: '%1', screen: '$ ', command: 'claude' }]);
     const time = new ManualTime();
     const settings = resolveSettings({ flags: { pollIntervalMs: 2_000 }, env: {}, file: null });
-    const engine = createEngine({ settings, tmux: new TmuxClient({ socket: { kind: 'name', name: 't' }, runner: fake.runner, nonce: NONCE }), clock: time, wallClock: time, timers: time });
+    const engine = createEngine({ settings, tmux: new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 't' }, runner: fake.runner, nonce: NONCE }), clock: time, wallClock: time, timers: time });
     const listings = () => fake.calls.filter((call) => call[0] === 'list-panes').length;
     engine.start();
     await time.advance(0);
@@ -188,7 +189,7 @@ describe('engine (scripted tmux, manual clock)', () => {
       const fake = scriptedTmux(panes);
       const settings = resolveSettings({ flags: { quietThresholdMs: 10_000, pollIntervalMs }, env: {}, file: null });
       const pollRunner: TmuxRunner = (args, options) => fake.runner(args, options);
-      const client = new TmuxClient({ socket: { kind: 'name', name: 't' }, runner: fake.runner, pollRunner, nonce: NONCE, clock: { now: () => wall } });
+      const client = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 't' }, runner: fake.runner, pollRunner, nonce: NONCE, clock: { now: () => wall } });
       const engine = createEngine({ settings, tmux: client, clock: { now: () => now }, wallClock: { now: () => wall } });
       const poll = async () => {
         const before = fake.calls.length;
@@ -378,7 +379,7 @@ describe('engine (scripted tmux, manual clock)', () => {
       const panes = [{ id: '%1', screen: 'a', activity: seconds() - 600 }];
       const fake = scriptedTmux(panes);
       const down = Object.assign((args: readonly string[]) => fake.runner(args), { connected: () => false });
-      const client = new TmuxClient({ socket: { kind: 'name', name: 't' }, runner: fake.runner, pollRunner: down, nonce: NONCE });
+      const client = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 't' }, runner: fake.runner, pollRunner: down, nonce: NONCE });
       const settings = resolveSettings({ flags: {}, env: {}, file: null });
       const engine = createEngine({ settings, tmux: client });
       for (let i = 0; i < 3; i++) await engine.pollNow();

@@ -9,6 +9,7 @@ import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
 import type { CorralEvent, HostSpec } from '../../src/engine/types.js';
 import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
+import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
 
 const T0 = 1_800_000_000_000;
 const buildBox: HostSpec = { name: 'build-box', ssh: 'build-box', socket: { kind: 'default' } };
@@ -27,7 +28,7 @@ function host(screen: string, table: () => string) {
   // Defaults: ask threshold 1 s, quiet threshold 3 s; a poll every second.
   const settings = resolveSettings({ flags: { pollIntervalMs: 1_000 }, env: {}, file: null });
   const pollRunner: TmuxRunner = (args, options) => remote.runner(args, options);
-  const tmux = new TmuxClient({ socket: buildBox.socket, runner: remote.runner, pollRunner, nonce: 'fixed' });
+  const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: buildBox.socket, runner: remote.runner, pollRunner, nonce: 'fixed' });
   const clock = { now: () => now };
   const engine = createEngine({ settings, tmux, clock, wallClock: clock, host: buildBox });
   const events: CorralEvent[] = [];

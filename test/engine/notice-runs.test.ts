@@ -14,6 +14,7 @@ import type { CorralEvent } from '../../src/engine/types.js';
 import { ManualTime } from '../helpers/manual-time.js';
 import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
 import { SeededRandom, testSeeds } from '../helpers/seeded-random.js';
+import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
 
 const settings = resolveSettings({ flags: {}, env: {}, file: null });
 const POLL = settings.pollIntervalMs;
@@ -131,7 +132,7 @@ async function play(segments: readonly Segment[], end: number): Promise<Timed[]>
   const fake = scriptedPoll([pane], () => Math.floor((wall0 + t()) / 1000));
   const runner: TmuxRunner = (args, options) => (show(), fake.runner(args, options));
   const wallClock = { now: () => wall0 + t() };
-  const tmux = new TmuxClient({ socket: { kind: 'name', name: 'runs' }, runner, pollRunner: runner, nonce: 'n', clock: wallClock });
+  const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 'runs' }, runner, pollRunner: runner, nonce: 'n', clock: wallClock });
   const engine = createEngine({ settings, tmux, clock: time, wallClock, timers: time });
   const events: Timed[] = [];
   engine.onEvent((event) => events.push({ at: t(), event }));

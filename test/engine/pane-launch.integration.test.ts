@@ -8,12 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endPane, startPane, PaneReplacedError, WorktreeError, StartRefusedError } from '../../src/engine/pane-launch.js';
-import { PaneGoneError, TmuxClient } from '../../src/engine/tmux/client.js';
+import { PaneGoneError } from '../../src/engine/tmux/core.js';
+import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { quoteShellWord } from '../../src/engine/tmux/transport.js';
 import { Rng, hostileFolderName, screenLine, testSeed } from '../helpers/hostile-text.js';
 import { removeSocketFile, startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { git, makeRepo } from '../helpers/git-repo.js';
+import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
 
 const seed = testSeed();
 // Window names read back through a format, and text through a file: control characters left out.
@@ -35,7 +37,7 @@ describe('starting and ending panes on a real tmux server', () => {
   beforeAll(async () => {
     server = await startTestTmux();
     await server.spawn();
-    client = new TmuxClient({ socket: server.socket });
+    client = new TmuxClient({ records: LISTED_RECORDS, socket: server.socket });
     dir = mkdtempSync(join(tmpdir(), 'corral-launch-'));
     repo = makeRepo(join(dir, 'app'));
   });
@@ -99,7 +101,7 @@ describe('starting and ending panes on a real tmux server', () => {
 
   it('makes a session when the server has none running, and a named one when it is missing', async () => {
     const socketName = `${server.socketName}-fresh`;
-    const fresh = new TmuxClient({ socket: { kind: 'name', name: socketName } });
+    const fresh = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: socketName } });
     try {
       const first = await startPane(fresh, { command: 'sleep 60', cwd: dir });
       expect(first.newSession).toBe(true);

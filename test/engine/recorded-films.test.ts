@@ -16,6 +16,7 @@ import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
 import type { CorralEvent } from '../../src/engine/types.js';
 import { ManualTime } from '../helpers/manual-time.js';
 import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
+import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
 
 const films = readFilms(RECORDED_DIR);
 
@@ -50,7 +51,7 @@ async function replay(film: Film, { pollIntervalMs, quietThresholdMs, askThresho
   const fake = scriptedPoll([pane], () => Math.floor((wall0 + t()) / 1000));
   const runner: TmuxRunner = (args, options) => (show(), fake.runner(args, options));
   const wallClock = { now: () => wall0 + t() };
-  const client = new TmuxClient({ socket: { kind: 'name', name: 'replay' }, runner, pollRunner: runner, nonce: 'n', clock: wallClock });
+  const client = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 'replay' }, runner, pollRunner: runner, nonce: 'n', clock: wallClock });
   const settings = resolveSettings({ flags: { quietThresholdMs, askThresholdMs, pollIntervalMs }, env: {}, file: null });
   const engine = createEngine({ settings, tmux: client, clock: time, wallClock, timers: time });
   const events: Timed[] = [];

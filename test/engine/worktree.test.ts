@@ -4,9 +4,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { branchNameProblem, addWorktree, worktreePath, WorktreeError } from '../../src/engine/worktree.js';
-import { killPaneCommand, literalFormat, newSessionCommand, newWindowCommand, sessionNameProblem, windowNameFor } from '../../src/engine/tmux/launch-commands.js';
+import { killPaneCommand, literalFormat, newSessionCommand, newWindowCommand, sessionNameProblem, windowNameFor } from '../../src/engine/tmux/launch.js';
 import type { ProgramRunner } from '../../src/engine/tmux/runner.js';
-import { escapeArg } from '../../src/engine/tmux/commands.js';
+import { escapeArg } from '../../src/engine/tmux/command-line.js';
 import { Rng, hostileFolderName, hostileName, testSeed } from '../helpers/hostile-text.js';
 
 const seed = testSeed();

@@ -19,6 +19,7 @@ import {
 import type { BrowserSessions } from '../../src/server/attach/sessions.js';
 import { fakeEngine, type FakeEngine } from './fake-engine.js';
 import { startTestTmux, type TestTmux } from './tmux-server.js';
+import { LISTED_RECORDS, TMUX_FORMATS } from '../../src/engine/tmux-formats.js';
 
 export const TOKEN = 'test-token-0123456789';
 
@@ -70,10 +71,10 @@ export async function startHarness(
   const engine = fakeEngine([], 'test');
   const all = { ...DEFAULT_ATTACH_SETTINGS, ...settings };
   const exec = createExecRunner(localTransport(tmux.socket));
-  const client = new TmuxClient({
+  const client = new TmuxClient({ records: LISTED_RECORDS,
     socket: tmux.socket,
     runner: exec,
-    ...(options.persistent ? { pollRunner: createControlRunner({ socket: tmux.socket, exec, retryMs: 0 }) } : {}),
+    ...(options.persistent ? { pollRunner: createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: tmux.socket, exec, retryMs: 0 }) } : {}),
   });
   const realEngine = options.realEngine
     ? createEngine({ settings: resolveSettings({ flags: options.realEngine, env: {}, file: null }), tmux: client })

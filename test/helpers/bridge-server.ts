@@ -8,6 +8,7 @@ import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { createServices, type Services } from '../../src/cli/http-services.js';
 import type { BridgeFeature } from '../../src/server/bridge/index.js';
 import { startTestTmux, type TestTmux } from './tmux-server.js';
+import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
 
 export const TOKEN = 'test-token-0123456789abcdef';
 
@@ -32,7 +33,7 @@ export async function startBridge(extraFlags: Record<string, unknown> = {}, opti
       env: {},
       file: null,
     });
-    const client = new TmuxClient({ socket: tmux.socket });
+    const client = new TmuxClient({ records: LISTED_RECORDS, socket: tmux.socket });
     const engine = createEngine({ settings, tmux: client });
     engine.start();
     const services = createServices({ engine, tmux: client, settings, token: TOKEN, ...(options.log ? { log: options.log } : {}) });

@@ -11,6 +11,7 @@ import type { CorralEvent } from '../../src/engine/types.js';
 import { createServices, type Services } from '../../src/cli/http-services.js';
 import { CLI } from './cli.js';
 import { startTestTmux, type TestTmux } from './tmux-server.js';
+import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
 
 export const HOOK_TOKEN = 'hook-test-token-0123456789';
 
@@ -44,7 +45,7 @@ export async function startHookHarness(flags: Record<string, unknown> = {}): Pro
       env: {},
       file: null,
     });
-    const client = new TmuxClient({ socket: tmux.socket });
+    const client = new TmuxClient({ records: LISTED_RECORDS, socket: tmux.socket });
     const engine = createEngine({ settings, tmux: client });
     const events: CorralEvent[] = [];
     engine.onEvent((event) => events.push(event));

@@ -13,6 +13,7 @@ import { runDemo } from './demo.js';
 import { notificationsWanted, notifyRules, type Notifier } from '../../notify/notifier.js';
 import { finishesWithin } from '../lifecycle.js';
 import { killChildren } from '../../engine/tmux/child-processes.js';
+import { terminalSafe } from '../../engine/terminal-text.js';
 
 export const dashboardCommand: Command = {
   name: 'dashboard',
@@ -37,12 +38,12 @@ export const dashboardCommand: Command = {
     const { selfPaneId, insideServer, tmux, hosts } = setup;
     const engine = { ...setup.engine, tmux, remotes: remoteHosts(hosts) };
     const explicitServer = settings.socketName !== null || settings.socketPath !== null || hosts.size > 1;
-    if (!explicitServer && !(await tmux.hasServer())) {
+    if (!explicitServer && !(await tmux.panes.hasServer())) {
       await engine.stop();
       return runDemo({ settings, env, stderr, lifecycle, label: 'DEMO (no tmux server of yours is running)' });
     }
     // A daemon that goes down is told in tmux's message line: stderr would scribble over the dashboard.
-    connectDaemon(engine, settings, (line) => void tmux.displayMessage(line).catch(() => {}), lifecycle);
+    connectDaemon(engine, settings, (line) => void tmux.clients.displayMessage(terminalSafe(line)).catch(() => {}), lifecycle);
     // Look at the server while Ink loads: the first frame can then list the panes.
     engine.start();
     const { runDashboard, QUIT_BUDGET_MS } = await session.catch(async (error: unknown) => {

@@ -4,7 +4,7 @@
 // (q, Ctrl-C, signals, errors); servers of demos that died without cleaning up are removed at the
 // next start.
 
-import { processAlive } from '../../engine/process-alive.js';
+import { processAlive } from '../../engine/tmux/process-alive.js';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Settings } from '../../engine/config.js';
@@ -22,6 +22,7 @@ import { checkTmux, rulesFromSettings, selfPaneId } from '../setup.js';
 import { createDashboardServices } from '../dashboard-services.js';
 import type { Lifecycle } from '../lifecycle.js';
 import { bellMode, dashboardServiceOptions, requireTerminal } from '../dashboard-options.js';
+import { LISTED_RECORDS } from '../../engine/tmux-formats.js';
 
 /** Demo servers are `-L corral-demo-<pid of the corral that owns it>`. */
 export const DEMO_SOCKET_PREFIX = 'corral-demo-';
@@ -136,7 +137,7 @@ export async function runDemo({ settings, env, stderr, lifecycle, label }: DemoO
   const name = fixed ?? `${DEMO_SOCKET_PREFIX}${process.pid}`;
   const socket = { kind: 'name', name } as const;
   const runner = createExecRunner(localTransport(socket));
-  const tmux = new TmuxClient({ socket, runner });
+  const tmux = new TmuxClient({ records: LISTED_RECORDS, socket, runner });
   await checkTmux(tmux, stderr);
   const uid = process.getuid?.() ?? 0;
   await removeOrphanDemos(env, uid);

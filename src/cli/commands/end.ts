@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline/promises';
 import { findPane } from '../../engine/pane-lookup.js';
 import { endPane } from '../../engine/pane-launch.js';
 import { terminalSafe } from '../../engine/terminal-text.js';
-import { paneTarget } from '../../engine/tmux/commands.js';
+import { paneTarget } from '../../engine/tmux/command-line.js';
 import { localHost, openTmux } from '../../engine/tmux/open.js';
 import type { PaneInfo } from '../../engine/types.js';
 import { UsageError } from '../args.js';
@@ -14,6 +14,7 @@ import type { Command } from '../command.js';
 import { settingsOf } from '../command-settings.js';
 import { checkTmux, socketFromSettings } from '../setup.js';
 import { splitHostPane } from './send.js';
+import { TMUX_FORMATS } from '../../engine/tmux-formats.js';
 
 /** `main:1.0 on build-box (claude · fix the tests)`, terminal-safe. */
 export function describeEnding(pane: PaneInfo, host: string | null): string {
@@ -48,10 +49,10 @@ export const endCommand: Command = {
     if (name === undefined || rest.length > 0) throw new UsageError('usage: corral end [--yes] PANE');
     if (flags.yes !== true && !process.stdin.isTTY) throw new UsageError('corral end asks before it ends a pane: run it in a terminal, or add --yes');
     const { host, pane: wanted } = splitHostPane(name, settings.hosts);
-    const opened = openTmux(host ?? localHost(socketFromSettings(settings, env)), { persistent: false });
+    const opened = openTmux(host ?? localHost(socketFromSettings(settings, env)), { formats: TMUX_FORMATS, persistent: false });
     try {
       if (host === null) await checkTmux(opened.client, stderr);
-      const pane = findPane(await opened.client.listPanes(), wanted, settings.prefix);
+      const pane = findPane(await opened.client.panes.listPanes(), wanted, settings.prefix);
       if (!pane) {
         stderr.write(`corral: no pane ${terminalSafe(JSON.stringify(wanted))} on ${terminalSafe(opened.client.serverLabel)} (see corral ls)\n`);
         return 1;

@@ -8,13 +8,14 @@ import { paneKey } from '../../engine/pane-key.js';
 import { parseHostText } from '../../engine/hosts-config.js';
 import { terminalSafe, terminalSafeJson } from '../../engine/terminal-text.js';
 import { localHost, openTmux } from '../../engine/tmux/open.js';
-import { paneTarget } from '../../engine/tmux/commands.js';
+import { paneTarget } from '../../engine/tmux/command-line.js';
 import { quoteShellWord } from '../../engine/tmux/transport.js';
 import { LOCAL_HOST, type HostSpec } from '../../engine/types.js';
 import { UsageError } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { settingsOf } from '../command-settings.js';
 import { checkTmux, socketFromSettings } from '../setup.js';
+import { TMUX_FORMATS } from '../../engine/tmux-formats.js';
 
 /** `--on NAME`: a watched host by its name, else an ssh destination (`DEST[=NAME][,-L SOCKET]`); none: this machine. */
 export function hostToStartOn(ctx: Pick<CommandContext, 'settings' | 'env'>, on: string | undefined): HostSpec {
@@ -87,11 +88,11 @@ export const newCommand: Command = {
   async run(ctx) {
     const host = hostToStartOn(ctx, text(ctx.flags, 'on'));
     const request = requestOf(ctx, host);
-    const opened = openTmux(host, { persistent: false });
+    const opened = openTmux(host, { formats: TMUX_FORMATS, persistent: false });
     try {
       if (host.ssh === null) await checkTmux(opened.client, ctx.stderr);
       const started = await startPane(opened.client, request);
-      const pane = await opened.client.findPane(started.paneId).catch(() => null);
+      const pane = await opened.client.panes.findPane(started.paneId).catch(() => null);
       printStarted(ctx, host, started, pane ? paneTarget(pane) : null);
       return 0;
     } finally {

@@ -2,7 +2,8 @@
 // from anywhere: a key binding, a shell, a script. The tmux client is the one named, else the one
 // this shell runs in, else the most recently active.
 
-import { NoServerError } from '../../engine/tmux/client.js';
+import { NoServerError } from '../../engine/tmux/core.js';
+import { terminalSafe } from '../../engine/terminal-text.js';
 import { localHost, openTmux } from '../../engine/tmux/open.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
@@ -10,6 +11,7 @@ import { settingsOf } from '../command-settings.js';
 import { socketFromSettings } from '../setup.js';
 import { AnswerRefusedError, ScreenChangedError } from '../../engine/pane-port.js';
 import { answerWaiting, ANSWER_BURST_MS, waitingPanes } from '../waiting.js';
+import { TMUX_FORMATS } from '../../engine/tmux-formats.js';
 
 export const nextCommand: Command = {
   name: 'next',
@@ -40,13 +42,13 @@ export const nextCommand: Command = {
   async run({ settings, env, flags, positionals, stdout, stderr }) {
     if (positionals.length > 0) throw new UsageError('corral next takes no arguments');
     const named = typeof flags.client === 'string' ? flags.client : null;
-    const opened = openTmux(localHost(socketFromSettings(settings, env)), { persistent: false });
+    const opened = openTmux(localHost(socketFromSettings(settings, env)), { formats: TMUX_FORMATS, persistent: false });
     const tmux = opened.client;
     // tmux takes a message for a client it does not have without a word: one that is not there
     // (a stale #{client_name}, a typo) gets the message on stderr, saying so.
-    const clientThere = async (name: string): Promise<boolean> => (await tmux.terminalClients().catch(() => [])).some((c) => c.name === name);
+    const clientThere = async (name: string): Promise<boolean> => (await tmux.clients.terminalClients().catch(() => [])).some((c) => c.name === name);
     const say = async (text: string, code: number): Promise<number> => {
-      if (named !== null && (await clientThere(named))) await tmux.tellClient(named, `corral: ${text}`).catch(() => stderr.write(`corral: ${text}\n`));
+      if (named !== null && (await clientThere(named))) await tmux.clients.tellClient(named, terminalSafe(`corral: ${text}`)).catch(() => stderr.write(`corral: ${text}\n`));
       else if (named !== null) stderr.write(`corral: ${text} (no tmux client ${named} to tell)\n`);
       else (code === 0 ? stdout : stderr).write(`corral: ${text}\n`);
       return code;
@@ -71,11 +73,11 @@ export const nextCommand: Command = {
       const waiting = await waitingPanes({ ...settings, hosts: [] }, env, stderr);
       const first = waiting.panes[0];
       if (!first) return await say(`no pane waits for you (${waiting.total} watched)`, 1);
-      const clients = await tmux.terminalClients();
+      const clients = await tmux.clients.terminalClients();
       const own = env.TMUX_PANE;
       const client = named ?? (own ? clients.find((c) => c.paneId === own)?.name : undefined) ?? clients[0]?.name;
       if (client === undefined) return await say(`no tmux client is attached to ${tmux.serverLabel}; the pane is ${first.target} (${first.paneId})`, 1);
-      await tmux.jumpClient(client, first.paneId);
+      await tmux.clients.jumpClient(client, first.paneId);
       const others = waiting.panes.length - 1;
       return await say(`${first.target}: ${first.reason}${others > 0 ? ` (${others} more waiting)` : ''}`, 0);
     } catch (error) {

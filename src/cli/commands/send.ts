@@ -3,7 +3,7 @@
 // checked before anything is typed.
 
 import { findPane } from '../../engine/pane-lookup.js';
-import { NoServerError } from '../../engine/tmux/client.js';
+import { NoServerError } from '../../engine/tmux/core.js';
 import { parseSendItems } from '../../engine/keys.js';
 import { sendKeys, tmuxKeysSink } from '../../engine/typing/type-into-pane.js';
 import { localHost, openTmux } from '../../engine/tmux/open.js';
@@ -12,6 +12,7 @@ import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { settingsOf } from '../command-settings.js';
 import { checkTmux, socketFromSettings } from '../setup.js';
+import { TMUX_FORMATS } from '../../engine/tmux-formats.js';
 
 /** `build-box/%3` -> that host and `%3`; anything without a known host in front is this machine's. */
 export function splitHostPane(name: string, hosts: readonly HostSpec[]): { host: HostSpec | null; pane: string } {
@@ -41,13 +42,13 @@ export const sendCommand: Command = {
     if (name === undefined || rest.length === 0) throw new UsageError('usage: corral send [-l] PANE ITEM...');
     const items = parseSendItems(rest, { literal: flags.literal === true });
     const { host, pane: wanted } = splitHostPane(name, settings.hosts);
-    const opened = openTmux(host ?? localHost(socketFromSettings(settings, env)), { persistent: false });
+    const opened = openTmux(host ?? localHost(socketFromSettings(settings, env)), { formats: TMUX_FORMATS, persistent: false });
     const tmux = opened.client;
     try {
       if (host === null) await checkTmux(tmux, stderr);
       let panes;
       try {
-        panes = await tmux.listPanes();
+        panes = await tmux.panes.listPanes();
       } catch (error) {
         // No tmux server there, or (another host) ssh could not reach it: say so, type nothing.
         if (error instanceof NoServerError || host !== null) {
@@ -61,7 +62,7 @@ export const sendCommand: Command = {
         stderr.write(`corral: no pane ${JSON.stringify(wanted)} on ${tmux.serverLabel} (see corral ls)\n`);
         return 1;
       }
-      await sendKeys(tmuxKeysSink(tmux, pane.paneId), items);
+      await sendKeys(tmuxKeysSink(tmux.io, pane.paneId), items);
       void stdout;
       return 0;
     } finally {

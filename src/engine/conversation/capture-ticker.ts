@@ -2,8 +2,8 @@
 // single tmux process and hands each capture to its listener. Twenty streams at 100 ms are ten
 // tmux processes a second, not two hundred.
 
-import type { BatchCapture } from '../tmux/commands.js';
-import type { CaptureBatchResult } from '../tmux/client.js';
+import type { BatchCapture } from '../tmux/capture-batch.js';
+import type { PaneListing } from '../tmux/polling.js';
 import { type Timers } from '../types.js';
 import { systemTimers } from '../time.js';
 import { systemClock } from '../time.js';
@@ -18,7 +18,7 @@ export type TickEvent =
 export type TickListener = (event: TickEvent) => void;
 
 export interface CaptureSource {
-  captureBatch(paneIds: readonly string[], options: { history: number; historyByPane?: ReadonlyMap<string, number> }): Promise<CaptureBatchResult>;
+  readonly panes: Pick<PaneListing, 'captureBatch'>;
 }
 
 export interface CaptureTickerOptions {
@@ -136,7 +136,7 @@ export class CaptureTicker {
         const wanted = this.histories.get(id)?.();
         if (wanted !== undefined) historyByPane.set(id, Math.min(this.options.historyLines, Math.max(0, Math.ceil(wanted))));
       }
-      const result = await this.options.tmux.captureBatch(ids, { history: this.options.historyLines, historyByPane });
+      const result = await this.options.tmux.panes.captureBatch(ids, { history: this.options.historyLines, historyByPane });
       for (const id of ids) {
         const capture = result.captures.get(id);
         const event: TickEvent | null = capture

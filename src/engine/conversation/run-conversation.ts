@@ -11,8 +11,10 @@
 import { type Clock, type Timers } from '../types.js';
 import { systemClock, systemTimers } from '../time.js';
 import type { SendItem } from '../keys.js';
-import { PaneGoneError, type CaptureBatchResult } from '../tmux/client.js';
-import type { BatchCapture } from '../tmux/commands.js';
+import { PaneGoneError } from '../tmux/core.js';
+import type { BatchCapture } from '../tmux/capture-batch.js';
+import type { PaneListing } from '../tmux/polling.js';
+import type { PaneIo } from '../tmux/pane-io.js';
 import type { StreamViewer, Subscription } from '../pane-stream/pane-streams.js';
 import { captureLines } from './screen-diff.js';
 import { Conversation, endsLikeQuestion, type Classifier, type FinishReason, type PaneCapture } from './conversation.js';
@@ -52,9 +54,8 @@ export interface ConversationSettings {
 }
 
 export interface PaneWriter {
-  captureBatch(paneIds: readonly string[], options: { history: number; historyByPane?: ReadonlyMap<string, number> }): Promise<CaptureBatchResult>;
-  send(paneId: string, items: readonly SendItem[]): Promise<void>;
-  paste(paneId: string, text: string): Promise<void>;
+  readonly panes: Pick<PaneListing, 'captureBatch'>;
+  readonly io: Pick<PaneIo, 'send' | 'paste'>;
 }
 
 /** The panes' output streams (PaneStreams): answers are read from them. */
@@ -258,7 +259,7 @@ export class PaneConversations implements ConversationPort {
   private async start(session: Session, message: string, options: ConverseOptions): Promise<void> {
     const { tmux, settings, clock } = this.deps;
     const paneId = session.paneId;
-    const first = await tmux.captureBatch([paneId], { history: settings.historyLines });
+    const first = await tmux.panes.captureBatch([paneId], { history: settings.historyLines });
     const baseline = first.captures.get(paneId);
     if (!baseline || baseline.dead) throw new PaneGoneError(paneId);
     const capture = toPaneCapture(baseline);
@@ -325,7 +326,7 @@ export class PaneConversations implements ConversationPort {
 
   /** Whether a held pane's capture now comes from another tmux server (or the pane is gone). */
   private async fromOldServer(session: Session): Promise<boolean> {
-    const result = await this.deps.tmux.captureBatch([session.paneId], { history: 0 });
+    const result = await this.deps.tmux.panes.captureBatch([session.paneId], { history: 0 });
     const capture = result.captures.get(session.paneId);
     if (!capture || capture.dead) return true;
     session.hold = { ...session.hold, command: capture.command || session.hold.command };
@@ -585,12 +586,12 @@ export class PaneConversations implements ConversationPort {
   // --- typing --------------------------------------------------------------------------------
 
   private sinkOf(paneId: string): KeysSink {
-    return tmuxKeysSink(this.deps.tmux, paneId);
+    return tmuxKeysSink(this.deps.tmux.io, paneId);
   }
 
   /** The pane's cursor line now, which an erase reads to see whether the line editor cleared it. */
   private async cursorLine(paneId: string): Promise<string> {
-    const check = await this.deps.tmux.captureBatch([paneId], { history: 0 });
+    const check = await this.deps.tmux.panes.captureBatch([paneId], { history: 0 });
     const capture = check.captures.get(paneId);
     return capture ? (captureLines(capture.text)[capture.cursorRow] ?? '') : '';
   }

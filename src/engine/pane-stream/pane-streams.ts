@@ -13,8 +13,8 @@ import { ControlClient, type ControlClientOptions } from '../tmux/control-client
 import { replyLines, type ControlReply } from '../tmux/control-protocol.js';
 import type { SendItem } from '../keys.js';
 import { assertPaneId } from '../tmux/pane-id.js';
-import { PaneGoneError } from '../tmux/client.js';
-import { chain, escapeArg } from '../tmux/commands.js';
+import { PaneGoneError } from '../tmux/core.js';
+import { chain, escapeArg } from '../tmux/command-line.js';
 import { runChecked, type TmuxRunner } from '../tmux/runner.js';
 import { RingBuffer } from './ring-buffer.js';
 import { randomBytes } from 'node:crypto';

@@ -3,7 +3,7 @@
 
 import { hookView, type PaneTrack } from '../pane-machine.js';
 import { optInLabel } from '../scope.js';
-import { paneTarget } from '../tmux/commands.js';
+import { paneTarget } from '../tmux/command-line.js';
 import type { HookView, PaneInfo, PaneView } from '../types.js';
 import type { PaneEntry } from './poll-step.js';
 import { attentionView, sameAttention, type WaitingMode } from '../attention/attention.js';

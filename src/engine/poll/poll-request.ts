@@ -3,7 +3,7 @@
 // first and the plan chooses from it; for a host far away the captures the previous listing
 // chose ride along with this one, one round trip a cycle.
 
-import type { PollCycleOutput } from '../tmux/commands.js';
+import type { PollCycleOutput } from '../tmux/polling.js';
 import type { TmuxClient } from '../tmux/client.js';
 import type { PaneInfo } from '../types.js';
 import { chooseCaptures, type CapturePlan } from './capture-plan.js';
@@ -48,7 +48,7 @@ export async function requestListing(tmux: TmuxClient, request: ListingRequest):
     for (const id of picked) chosen.add(id);
     return picked;
   };
-  const output = await tmux.pollCycle([...entries.keys()], select, {
+  const output = await tmux.panes.pollCycle([...entries.keys()], select, {
     clock: pipelined !== null,
     ...(pipelined === null ? {} : { pipelined }),
     ...(windows == null ? {} : { windows }),

@@ -4,7 +4,6 @@
 // notifications for windows added and closed, a quiet server sends nothing at all. The value
 // also names the windows that printed, so a poll then lists only those (window-listing.ts).
 
-import { ATTENTION_STAMP_OPTION } from '../attention/record.js';
 import type { ControlClient, ControlHandlers } from './control-client.js';
 
 /**
@@ -30,14 +29,15 @@ export function watchCommand(): string[] {
 }
 
 /**
- * A second subscription, on one global value that every attention record write also sets (see
- * attention/record.ts): a look, a snooze or an answer made in another corral process is told like
- * output, and the next listing reads the records. One value, so tmux's check costs nothing per pane.
+ * A second subscription, on one global option (`stampOption`, the caller's) that every record write
+ * also sets (corral's attention records: a look, a snooze or an answer made in another corral
+ * process) is told like output, and the next listing reads the records. One value, so tmux's check
+ * costs nothing per pane.
  */
 export const RECORDS_SUBSCRIPTION = 'corral-records';
 
-export function recordsWatchCommand(): string[] {
-  return ['refresh-client', '-B', `${RECORDS_SUBSCRIPTION}::#{${ATTENTION_STAMP_OPTION}}`];
+export function recordsWatchCommand(stampOption: string): string[] {
+  return ['refresh-client', '-B', `${RECORDS_SUBSCRIPTION}::#{${stampOption}}`];
 }
 
 /**
@@ -75,6 +75,9 @@ export function changedWindows(before: readonly string[] | null, after: readonly
 
 /** The changes one poll connection's tmux tells of, counted, and whom to tell. */
 export class ChangeWatch {
+  /** `stampOption`: the global option whose every change is told (see recordsWatchCommand). */
+  constructor(private readonly stampOption: string) {}
+
   private listener: (() => void) | null = null;
   private count = 0;
   /** The connection the subscription was made on (a new connection needs its own). */
@@ -108,7 +111,7 @@ export class ChangeWatch {
   }
 
   async subscribe(connection: ControlClient): Promise<void> {
-    const [reply] = await connection.run([watchCommand(), recordsWatchCommand()]).catch(() => []);
+    const [reply] = await connection.run([watchCommand(), recordsWatchCommand(this.stampOption)]).catch(() => []);
     if (reply?.ok === true && !connection.closed) this.watched = connection;
     // What happened before the subscription went untold: it counts as a change of anything.
     this.words = null;

@@ -10,7 +10,7 @@
 // the server once (probeCommand). Screens read this way and plain `capture-pane -p` are the same text
 // (test/engine/tmux/*-oracle.integration.test.ts compares them on every tmux build it finds).
 
-import type { Framing } from './commands.js';
+import type { Framing } from './command-line.js';
 import type { ControlReply } from './control-protocol.js';
 import { assertPaneId } from './pane-id.js';
 

@@ -5,7 +5,7 @@
 
 import { ControlClient, type ControlHandlers } from './control-client.js';
 import { ChangeWatch } from './change-watch.js';
-import { HostUnreachableError } from '../host-errors.js';
+import { HostUnreachableError } from './host-errors.js';
 import type { ControlReply } from './control-protocol.js';
 import type { RunOptions, TmuxResult, TmuxRunner } from './runner.js';
 import type { TmuxSocket } from '../types.js';
@@ -23,6 +23,8 @@ export interface ControlRunnerOptions {
   readonly attachTimeoutMs?: number;
   /** Wait this long after a failed or lost connection before trying again. */
   readonly retryMs?: number;
+  /** The global option every record write also sets (see change-watch.ts): a change to it is told like output. */
+  readonly recordsStamp: string;
   readonly clock?: Clock;
 }
 
@@ -69,7 +71,7 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
   let connecting: Promise<ControlClient | null> | null = null;
   let nextTry = 0;
   let closed = false;
-  const watch = new ChangeWatch();
+  const watch = new ChangeWatch(options.recordsStamp);
 
   const connect = async (): Promise<ControlClient | null> => {
     if (client && !client.closed) return client;

@@ -5,10 +5,18 @@
 import { LOCAL_HOST, type HostSpec } from '../types.js';
 import { TmuxClient } from './client.js';
 import { createControlRunner } from './control-runner.js';
+import type { ListedRecords } from './pane-list.js';
 import { createExecRunner } from './runner.js';
 import { localTransport, processControlDir, removeProcessControlDir, sshTransport, type TmuxTransport } from './transport.js';
 
+/** What the engine above tells a host's tmux parts: the records listings carry, and the global option whose every change is told. */
+export interface TmuxFormats {
+  readonly records: ListedRecords;
+  readonly recordsStamp: string;
+}
+
 export interface OpenTmuxOptions {
+  readonly formats: TmuxFormats;
   /** The engine polls for a long time (dashboard, watch, serve): poll over one control-mode connection. */
   readonly persistent: boolean;
   /** Where ssh master sockets live (another host only); this process's own folder under `corral-ssh-<uid>` in the temporary folder by default. */
@@ -54,12 +62,13 @@ export function openTmux(host: HostSpec, options: OpenTmuxOptions): OpenedTmux {
         socket: host.socket,
         exec,
         transport,
+        recordsStamp: options.formats.recordsStamp,
         ...(options.retryMs === undefined ? {} : { retryMs: options.retryMs }),
         // ssh's first connection (key exchange, a session) can take seconds on a busy host.
         ...(transport.remote ? { attachTimeoutMs: 5_000 + 2_000 * (options.connectTimeoutS ?? 5) } : {}),
       })
     : undefined;
-  const client = new TmuxClient({ socket: host.socket, runner: exec, transport, ...(pollRunner ? { pollRunner } : {}) });
+  const client = new TmuxClient({ socket: host.socket, records: options.formats.records, runner: exec, transport, ...(pollRunner ? { pollRunner } : {}) });
   let closing: Promise<void> | null = null;
   return {
     client,

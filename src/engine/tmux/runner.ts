@@ -4,7 +4,7 @@
 
 import { execa } from 'execa';
 import type { Readable } from 'node:stream';
-import { HostUnreachableError } from '../host-errors.js';
+import { HostUnreachableError } from './host-errors.js';
 import type { TmuxTransport } from './transport.js';
 import { trackChild } from './child-processes.js';
 

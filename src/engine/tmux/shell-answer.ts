@@ -8,7 +8,7 @@
 // `echo` keeps that buffer from being empty (an empty load-buffer makes none, and show-buffer
 // would then fail the chain); errors go nowhere, so a missing command only leaves the buffer blank.
 
-import type { Framing, TmuxCommand } from './commands.js';
+import type { Framing, TmuxCommand } from './command-line.js';
 
 /** The paste buffer a poll's shell answer passes through (the nonce keeps it apart from other clients). */
 export function shellBufferName(framing: Framing): string {

@@ -2,7 +2,6 @@
 
 import { join } from 'node:path';
 import type { TmuxSocket } from '../types.js';
-import { envValue } from '../env.js';
 
 export function socketArgs(socket: TmuxSocket): string[] {
   switch (socket.kind) {
@@ -39,6 +38,7 @@ export function socketPathFromTmuxEnv(tmuxEnv: string | undefined): string | nul
  * then `tmux-UID`. tmux leaves the file behind when its server exits.
  */
 export function namedSocketPath(name: string, env: NodeJS.ProcessEnv, uid: number): string {
-  const base = envValue(env, 'TMUX_TMPDIR') ?? '/tmp';
+  // Empty counts as unset, as for every variable corral reads (src/engine/env.ts).
+  const base = env['TMUX_TMPDIR'] || '/tmp';
   return join(base, `tmux-${uid}`, name);
 }

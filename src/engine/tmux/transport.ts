@@ -3,19 +3,21 @@
 // control-client.ts stay the only modules that start processes (plus `ssh -O exit`, which ends a
 // master in close() and the masters that dead corral processes left).
 
-import { processAlive } from '../process-alive.js';
-import { HostAuthError, HostUnreachableError } from '../host-errors.js';
+import { processAlive } from './process-alive.js';
+import { HostAuthError, HostUnreachableError } from './host-errors.js';
 
 export { HostAuthError, HostUnreachableError };
 import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { envValue, type Env } from '../env.js';
 import { LOCAL_HOST, type HostSpec, type TmuxSocket } from '../types.js';
 import { socketArgs } from './socket.js';
 import { localSupervisorArgs, remoteSupervisorArgs } from './control-supervisor.js';
 import { trackChild } from './child-processes.js';
+
+/** Environment variables; an empty value counts as unset, as everywhere in corral (src/engine/env.ts). */
+type Env = Readonly<Record<string, string | undefined>>;
 
 export interface TmuxTransport {
   /** The host's name (`local` for this machine). */
@@ -79,12 +81,12 @@ export class SshMissingError extends Error {
 
 /** The tmux program to run: $CORRAL_TMUX_BIN (unless empty), else `tmux` from PATH. */
 export function tmuxBinary(env: Env = process.env): string {
-  return envValue(env, 'CORRAL_TMUX_BIN') ?? 'tmux';
+  return env['CORRAL_TMUX_BIN'] || 'tmux';
 }
 
 /** The ssh program to run: $CORRAL_SSH_BIN (unless empty), else `ssh` from PATH. */
 export function sshBinary(env: Env = process.env): string {
-  return envValue(env, 'CORRAL_SSH_BIN') ?? 'ssh';
+  return env['CORRAL_SSH_BIN'] || 'ssh';
 }
 
 /** The shell the control-client supervisor runs in, on this machine. */

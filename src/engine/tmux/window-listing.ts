@@ -3,11 +3,12 @@
 // poll then grows with the windows that print, not with every pane on the server.
 
 import type { PaneInfo } from '../types.js';
-import { paneFormat, type Framing, type TmuxCommand } from './commands.js';
+import type { Framing, TmuxCommand } from './command-line.js';
+import { paneFormat, type ListedRecords } from './pane-list.js';
 
 /** One `list-panes` per window, each answered on its own (a window that closed fails its own command). */
-export function windowListCommands(framing: Framing, windows: ReadonlySet<string>): TmuxCommand[] {
-  return [...windows].map((window) => ['list-panes', '-t', window, '-F', paneFormat(framing)]);
+export function windowListCommands(framing: Framing, records: ListedRecords, windows: ReadonlySet<string>): TmuxCommand[] {
+  return [...windows].map((window) => ['list-panes', '-t', window, '-F', paneFormat(framing, records)]);
 }
 
 /**

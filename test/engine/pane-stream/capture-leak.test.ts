@@ -7,9 +7,11 @@ import { createEngine } from '../../../src/engine/engine.js';
 import { createPanePort, type HostPanePort } from '../../../src/engine/pane-port.js';
 import { LOCAL_HOST } from '../../../src/engine/types.js';
 import { printedCapturesLeak } from '../../../src/engine/pane-stream/repaint.js';
-import { TmuxClient, tmuxVersion } from '../../../src/engine/tmux/client.js';
+import { TmuxClient } from '../../../src/engine/tmux/client.js';
+import { tmuxVersion } from '../../../src/engine/tmux/core.js';
 import { Recorder } from '../../helpers/stream-recorder.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
+import { LISTED_RECORDS } from '../../../src/engine/tmux-formats.js';
 
 let tmux: TestTmux | null = null;
 let access: HostPanePort | null = null;
@@ -32,7 +34,7 @@ describe('repaints and the tmux server\'s memory', () => {
     // a loaded machine starts processes slowly.
     const pane = await tmux.spawn('for i in $(seq 1 100); do printf "%0399d" $i; done; read -r _', { width: 400, height: 100 });
     await tmux.waitForScreen(pane, (s) => s.includes('00100'));
-    const client = new TmuxClient({ socket: tmux.socket });
+    const client = new TmuxClient({ records: LISTED_RECORDS, socket: tmux.socket });
     const version = await tmuxVersion(client.runner);
     const settings = resolveSettings({ flags: { attachRingBytes: String(1 << 16), attachPauseAfter: '5', attachGraceMs: '60000' }, env: {}, file: null });
     // The engine is not started: the streams find the pane's session through tmux.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { captureBatchCommand, makeFraming, parseCaptureBatch } from '../../../src/engine/tmux/commands.js';
+import { captureBatchCommand, parseCaptureBatch } from '../../../src/engine/tmux/capture-batch.js';
+import { makeFraming } from '../../../src/engine/tmux/command-line.js';
 
 const framing = makeFraming('abc123');
 

@@ -8,6 +8,7 @@ import { TmuxClient } from '../../../src/engine/tmux/client.js';
 import { createExecRunner } from '../../../src/engine/tmux/runner.js';
 import { localTransport } from '../../../src/engine/tmux/transport.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
+import { LISTED_RECORDS, TMUX_FORMATS } from '../../../src/engine/tmux-formats.js';
 
 let server: TestTmux;
 let control: ControlRunner | null = null;
@@ -36,11 +37,11 @@ describe('control-mode poll runner', () => {
     await server.tmux('rename-window', '-t', a, 'win a;b');
     await server.tmux('rename-window', '-t', b, 'win b');
     const exec = createExecRunner(localTransport(server.socket));
-    control = createControlRunner({ socket: server.socket, exec, retryMs: 0 });
-    const viaExec = new TmuxClient({ socket: server.socket, runner: exec, nonce: 'n1' });
-    const viaControl = new TmuxClient({ socket: server.socket, runner: exec, pollRunner: control, nonce: 'n1' });
-    const expected = await viaExec.pollCycle([a, b]);
-    const got = await viaControl.pollCycle([a, b]);
+    control = createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec, retryMs: 0 });
+    const viaExec = new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, runner: exec, nonce: 'n1' });
+    const viaControl = new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, runner: exec, pollRunner: control, nonce: 'n1' });
+    const expected = await viaExec.panes.pollCycle([a, b]);
+    const got = await viaControl.panes.pollCycle([a, b]);
     expect(control.connected()).toBe(true);
     expect(got.panes.map((p) => [p.paneId, p.title, p.windowName])).toEqual(expected.panes.map((p) => [p.paneId, p.title, p.windowName]));
     expect(got.panes.map((p) => p.windowName)).toEqual(['win a;b', 'win b']);
@@ -55,14 +56,14 @@ describe('control-mode poll runner', () => {
     await server.waitForScreen(a, (s) => s.includes('end'));
     await server.waitForScreen(b, (s) => s.includes('third'));
     const exec = createExecRunner(localTransport(server.socket));
-    control = createControlRunner({ socket: server.socket, exec, retryMs: 0 });
-    const viaExec = new TmuxClient({ socket: server.socket, runner: exec, nonce: 'n2' });
-    const viaControl = new TmuxClient({ socket: server.socket, runner: exec, pollRunner: control, nonce: 'n2' });
-    await viaControl.pollCycle([]); // connects
+    control = createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec, retryMs: 0 });
+    const viaExec = new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, runner: exec, nonce: 'n2' });
+    const viaControl = new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, runner: exec, pollRunner: control, nonce: 'n2' });
+    await viaControl.panes.pollCycle([]); // connects
     const calls: string[][] = [];
     const all = (panes: readonly { paneId: string }[]) => panes.map((p) => p.paneId);
-    const expected = await viaExec.pollCycle([a, b]);
-    const got = await viaControl.pollCycle([a, b], (panes) => {
+    const expected = await viaExec.panes.pollCycle([a, b]);
+    const got = await viaControl.panes.pollCycle([a, b], (panes) => {
       calls.push(all(panes));
       return all(panes);
     });
@@ -79,15 +80,15 @@ describe('control-mode poll runner', () => {
     // would grow the server by 3 MB here.
     const pane = await server.spawn('for i in $(seq 1 50); do printf "%0199d" $i; done; read -r _', { width: 200, height: 50 });
     await server.waitForScreen(pane, (s) => s.includes('00050'));
-    control = createControlRunner({ socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
-    const client = new TmuxClient({ socket: server.socket, pollRunner: control });
+    control = createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
+    const client = new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, pollRunner: control });
     const pid = Number((await server.tmux('display-message', '-p', '#{pid}')).trim());
     const rssKb = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
     const everything = (panes: readonly { paneId: string }[]) => panes.map((p) => p.paneId);
-    for (let i = 0; i < 20; i++) await client.pollCycle([pane], everything); // warm up tmux's allocator
+    for (let i = 0; i < 20; i++) await client.panes.pollCycle([pane], everything); // warm up tmux's allocator
     const before = rssKb();
     let last = '';
-    for (let i = 0; i < 300; i++) last = (await client.pollCycle([pane], everything)).screens.get(pane) ?? '';
+    for (let i = 0; i < 300; i++) last = (await client.panes.pollCycle([pane], everything)).screens.get(pane) ?? '';
     expect(control.connected()).toBe(true);
     expect(last).toContain('0'.repeat(190));
     expect(last.split('\n').filter((line) => line.length === 200)).toHaveLength(49);
@@ -100,9 +101,9 @@ describe('control-mode poll runner', () => {
     const c = await server.spawn('echo three; sleep 60');
     await server.waitForScreen(a, (s) => s.includes('one'));
     await server.tmux('kill-pane', '-t', gone);
-    control = createControlRunner({ socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
-    const client = new TmuxClient({ socket: server.socket, pollRunner: control });
-    const out = await client.pollCycle([a, gone, c]);
+    control = createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
+    const client = new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, pollRunner: control });
+    const out = await client.panes.pollCycle([a, gone, c]);
     expect(control.connected()).toBe(true);
     expect(out.panes.map((p) => p.paneId)).toEqual([a, c]);
     expect(out.screens.get(a)).toContain('one');
@@ -114,12 +115,12 @@ describe('control-mode poll runner', () => {
     const gone = await server.spawn('sleep 60');
     const c = await server.spawn('echo three; sleep 60');
     await server.waitForScreen(a, (s) => s.includes('one'));
-    control = createControlRunner({ socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
-    const client = new TmuxClient({ socket: server.socket, pollRunner: control });
-    await client.pollCycle([]); // connects
+    control = createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
+    const client = new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, pollRunner: control });
+    await client.panes.pollCycle([]); // connects
     await server.tmux('kill-pane', '-t', gone);
     // The pane is chosen as if the listing still had it.
-    const out = await client.pollCycle([a, gone, c], () => [a, gone, c]);
+    const out = await client.panes.pollCycle([a, gone, c], () => [a, gone, c]);
     expect(control.connected()).toBe(true);
     expect(out.screens.get(a)).toContain('one');
     expect(out.screens.has(gone)).toBe(false);
@@ -130,13 +131,13 @@ describe('control-mode poll runner', () => {
   it('falls back to exec when its session closes, then reconnects to another one', async () => {
     const first = await server.spawn('sleep 60', { session: 'first' });
     const second = await server.spawn('sleep 60', { session: 'second' });
-    control = createControlRunner({ socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
-    const client = new TmuxClient({ socket: server.socket, pollRunner: control });
-    await client.pollCycle([]);
+    control = createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
+    const client = new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, pollRunner: control });
+    await client.panes.pollCycle([]);
     expect(control.connected()).toBe(true);
     await server.tmux('kill-session', '-t', 'first');
-    let out = await client.pollCycle([second]);
-    for (let i = 0; i < 20 && !control.connected(); i++) out = await client.pollCycle([second]);
+    let out = await client.panes.pollCycle([second]);
+    for (let i = 0; i < 20 && !control.connected(); i++) out = await client.panes.pollCycle([second]);
     expect(out.panes.map((p) => p.paneId)).toEqual([second]);
     expect(out.panes.some((p) => p.paneId === first)).toBe(false);
     expect(control.connected()).toBe(true);
@@ -144,9 +145,9 @@ describe('control-mode poll runner', () => {
 
   it('leaves no control client after close', async () => {
     await server.spawn('sleep 60');
-    control = createControlRunner({ socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
-    const client = new TmuxClient({ socket: server.socket, pollRunner: control });
-    await client.pollCycle([]);
+    control = createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
+    const client = new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, pollRunner: control });
+    await client.panes.pollCycle([]);
     expect(await clients()).toBe('1');
     await client.close();
     expect(await clients()).toBe('');

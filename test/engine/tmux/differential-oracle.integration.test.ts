@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TmuxClient } from '../../../src/engine/tmux/client.js';
-import { escapeArg } from '../../../src/engine/tmux/commands.js';
+import { escapeArg } from '../../../src/engine/tmux/command-line.js';
 import { createControlRunner, type ControlRunner } from '../../../src/engine/tmux/control-runner.js';
 import { createExecRunner } from '../../../src/engine/tmux/runner.js';
 import { localTransport, sshTransport, type TmuxTransport } from '../../../src/engine/tmux/transport.js';
@@ -23,6 +23,7 @@ import { DEFAULT_SEED, Rng, hostileFolderName, hostileName, longLine, screenLine
 import { startTestSshd, type TestSshd } from '../../helpers/sshd.js';
 import { tmuxBuilds } from '../../helpers/tmux-binaries.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
+import { LISTED_RECORDS, TMUX_FORMATS } from '../../../src/engine/tmux-formats.js';
 
 const run = promisify(execFile);
 const WIDTH = 120;
@@ -125,8 +126,8 @@ async function plainScreens(server: TestTmux, panes: readonly string[]): Promise
 
 function clientOver(transport: TmuxTransport, server: TestTmux): { client: TmuxClient; control: ControlRunner } {
   const exec = createExecRunner(transport);
-  const control = createControlRunner({ socket: server.socket, exec, transport, retryMs: 0, attachTimeoutMs: 20_000 });
-  return { client: new TmuxClient({ socket: server.socket, runner: exec, transport, pollRunner: control }), control };
+  const control = createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec, transport, retryMs: 0, attachTimeoutMs: 20_000 });
+  return { client: new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, runner: exec, transport, pollRunner: control }), control };
 }
 
 describe.each(tmuxBuilds())('corral reads what tmux holds (tmux $version)', ({ binary, version }) => {
@@ -173,14 +174,14 @@ describe.each(tmuxBuilds())('corral reads what tmux holds (tmux $version)', ({ b
   it('over a local control-mode connection: listings, lookups, screens and the guard\'s capture', async () => {
     const { client, control } = clientOver(localTransport(server.socket, binary), server);
     try {
-      await client.pollCycle([], () => []);
-      const polled = await client.pollCycle(panes, () => panes);
+      await client.panes.pollCycle([], () => []);
+      const polled = await client.panes.pollCycle(panes, () => panes);
       expect(control.connected(), 'the poll went over the control connection').toBe(true);
       const wrong = differences(polled, 'poll');
       for (const id of panes) {
-        const found = await client.findPane(id);
+        const found = await client.panes.findPane(id);
         if (JSON.stringify(found && fieldsOf(found)) !== JSON.stringify(listing.get(id))) wrong.push(`lookup ${id}`);
-        if ((await client.screen(id)) !== plain.get(id)) wrong.push(`guard capture ${id}`);
+        if ((await client.io.screen(id)) !== plain.get(id)) wrong.push(`guard capture ${id}`);
       }
       expect(wrong.slice(0, 3), `seeds ${seeds.join(', ')}: ${wrong.length} differences in ${cases} cases`).toEqual([]);
     } finally {
@@ -197,10 +198,10 @@ describe.each(tmuxBuilds())('corral reads what tmux holds (tmux $version)', ({ b
     });
     const { client, control } = clientOver(transport, server);
     try {
-      await client.pollCycle([], () => []);
-      const pipelined = await client.pollCycle(panes, undefined, { pipelined: panes });
+      await client.panes.pollCycle([], () => []);
+      const pipelined = await client.panes.pollCycle(panes, undefined, { pipelined: panes });
       expect(control.connected()).toBe(true);
-      const listed = await client.pollCycle(panes, () => panes);
+      const listed = await client.panes.pollCycle(panes, () => panes);
       const wrong = [...differences(pipelined, 'one round trip'), ...differences(listed, 'listed first')];
       expect(wrong.slice(0, 3), `seeds ${seeds.join(', ')}: ${wrong.length} differences in ${2 * cases} cases`).toEqual([]);
     } finally {

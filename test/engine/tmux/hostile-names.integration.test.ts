@@ -8,11 +8,12 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPane } from '../../../src/engine/pane-launch.js';
-import { sessionNameProblem } from '../../../src/engine/tmux/launch-commands.js';
+import { sessionNameProblem } from '../../../src/engine/tmux/launch.js';
 import { openTmux, type OpenedTmux } from '../../../src/engine/tmux/open.js';
 import { SeededRandom, testSeeds } from '../../helpers/seeded-random.js';
 import { startTestSshd, type TestSshd } from '../../helpers/sshd.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
+import { TMUX_FORMATS } from '../../../src/engine/tmux-formats.js';
 
 /** Pieces tmux or a shell would read as syntax; `CANARY` becomes a file that must never exist. */
 const PIECES = [
@@ -80,11 +81,11 @@ describe('hostile names reach tmux literally', () => {
     dir = mkdtempSync('/tmp/corral-hostile-names-');
     hosts.push({
       label: 'local',
-      opened: openTmux({ name: 'local', ssh: null, socket: server.socket }, { persistent: false }),
+      opened: openTmux({ name: 'local', ssh: null, socket: server.socket }, { formats: TMUX_FORMATS, persistent: false }),
     });
     hosts.push({
       label: 'ssh',
-      opened: openTmux(sshd.host('box', server.socket, sshd.alias), {
+      opened: openTmux(sshd.host('box', server.socket, sshd.alias), { formats: TMUX_FORMATS,
         persistent: false,
         controlDir: mkdtempSync(join(sshd.controlDir, 'c')),
         sshOptions: sshd.sshOptions,
@@ -138,7 +139,7 @@ describe('hostile names reach tmux literally', () => {
             );
             expect(shown.replace(/\n$/, '').split('\t'), where).toEqual([session, window, folder]);
           }
-          expect(await opened.client.hasSession(session), where).toBe(true);
+          expect(await opened.client.launch.hasSession(session), where).toBe(true);
           expect(existsSync(canary), `${where}: a name ran a command`).toBe(false);
           await server.tmux(
             'kill-session',

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DETAILS_MS, TmuxClient } from '../../../src/engine/tmux/client.js';
+import { DETAILS_MS } from '../../../src/engine/tmux/pane-list.js';
+import { TmuxClient } from '../../../src/engine/tmux/client.js';
 import type { TmuxResult, TmuxRunner } from '../../../src/engine/tmux/runner.js';
+import { LISTED_RECORDS } from '../../../src/engine/tmux-formats.js';
 
 interface FakePane {
   id: string;
@@ -43,8 +45,8 @@ function setup(panes: FakePane[]) {
   let now = 1_000_000;
   // A poll runner of its own stands for a control-mode connection: the client lists first.
   const pollRunner: TmuxRunner = (args, options) => fake.runner(args, options);
-  const client = new TmuxClient({ socket: { kind: 'name', name: 't' }, runner: fake.runner, pollRunner, nonce: 'n', clock: { now: () => now } });
-  const poll = async () => (await client.pollCycle(['%1'], () => [])).panes;
+  const client = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 't' }, runner: fake.runner, pollRunner, nonce: 'n', clock: { now: () => now } });
+  const poll = async () => (await client.panes.pollCycle(['%1'], () => [])).panes;
   return { fake, poll, advance: (ms: number) => (now += ms) };
 }
 

@@ -2,7 +2,7 @@
 // buffer) and how its answer is cut from the rest.
 
 import { describe, expect, it } from 'vitest';
-import { makeFraming } from '../../../src/engine/tmux/commands.js';
+import { makeFraming } from '../../../src/engine/tmux/command-line.js';
 import { shellAnswerCommands, splitShellAnswer } from '../../../src/engine/tmux/shell-answer.js';
 
 const framing = makeFraming('n0nce');

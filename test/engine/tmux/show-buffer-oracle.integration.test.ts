@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ControlClient } from '../../../src/engine/tmux/control-client.js';
-import { makeFraming } from '../../../src/engine/tmux/commands.js';
+import { makeFraming } from '../../../src/engine/tmux/command-line.js';
 import { parseProbe, probeCommand, shownScreen } from '../../../src/engine/tmux/control-capture.js';
 import { Rng, screenLine, testSeed } from '../../helpers/hostile-text.js';
 import { tmuxBuilds } from '../../helpers/tmux-binaries.js';

@@ -6,7 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync }
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PaneGoneError, type PollRunner, type TmuxClient } from '../../../src/engine/tmux/client.js';
+import { PaneGoneError, type PollRunner } from '../../../src/engine/tmux/core.js';
+import type { TmuxClient } from '../../../src/engine/tmux/client.js';
 import { openTmux, type OpenedTmux } from '../../../src/engine/tmux/open.js';
 import { createExecRunner, tmuxSpawnCountByHost } from '../../../src/engine/tmux/runner.js';
 import {
@@ -20,6 +21,7 @@ import {
 import { processesMatching } from '../../helpers/processes.js';
 import { startTestSshd, type TestSshd } from '../../helpers/sshd.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
+import { TMUX_FORMATS } from '../../../src/engine/tmux-formats.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -52,7 +54,7 @@ function controlDir(): string {
 }
 
 function open(persistent: boolean, dir = controlDir(), alias = sshd.alias): OpenedTmux {
-  const tmux = openTmux(sshd.host('box', server.socket, alias), {
+  const tmux = openTmux(sshd.host('box', server.socket, alias), { formats: TMUX_FORMATS,
     persistent,
     controlDir: dir,
     sshOptions: sshd.sshOptions,
@@ -91,11 +93,11 @@ describe('tmux over ssh', () => {
     const before = tmuxSpawnCountByHost().get('box') ?? 0;
     const { client, transport } = open(false);
     expect(transport.remote).toBe(true);
-    const panes = await client.listPanes();
+    const panes = await client.panes.listPanes();
     expect(panes.map((p) => p.paneId)).toEqual((await server.tmux('list-panes', '-a', '-F', '#{pane_id}')).trim().split('\n'));
-    expect(await client.capture(pane)).toContain('over ssh: ok ü');
+    expect(await client.io.capture(pane)).toContain('over ssh: ok ü');
     expect(tmuxSpawnCountByHost().get('box')).toBe(before + 2);
-    await expect(client.capture('%9999')).rejects.toBeInstanceOf(PaneGoneError);
+    await expect(client.io.capture('%9999')).rejects.toBeInstanceOf(PaneGoneError);
     expect(client.serverLabel).toBe(`-L ${server.socketName} on box`);
   });
 
@@ -107,8 +109,8 @@ describe('tmux over ssh', () => {
     const typed = await server.spawn(`stty -echo; cat > ${typedFile}`);
     const pasted = await server.spawn(`stty -echo; cat > ${pastedFile}`);
     const { client } = open(false);
-    await client.send(typed, [{ kind: 'text', text }]);
-    await client.paste(pasted, text);
+    await client.io.send(typed, [{ kind: 'text', text }]);
+    await client.io.paste(pasted, text);
     await waitUntil(() => existsSync(typedFile) && readFileSync(typedFile, 'utf8') === text, 10_000, 'the typed text');
     await waitUntil(() => existsSync(pastedFile) && readFileSync(pastedFile, 'utf8') === text, 10_000, 'the pasted text');
     expect(existsSync(marker)).toBe(false);
@@ -118,9 +120,9 @@ describe('tmux over ssh', () => {
     const pane = await server.spawn(`printf 'polled\\n'; sleep 600`);
     await server.waitForScreen(pane, (s) => s.includes('polled'));
     const { client } = open(true);
-    const first = await client.pollCycle([], (panes) => panes.map((p) => p.paneId));
+    const first = await client.panes.pollCycle([], (panes) => panes.map((p) => p.paneId));
     expect(first.panes.map((p) => p.paneId)).toContain(pane);
-    const cycle = await client.pollCycle([pane], () => [pane]);
+    const cycle = await client.panes.pollCycle([pane], () => [pane]);
     expect(client.commandRunner).not.toBe(client.runner);
     expect(connected(client)).toBe(true);
     expect(cycle.screens.get(pane)).toContain('polled');
@@ -137,9 +139,9 @@ describe('tmux over ssh', () => {
   it('keeps exactly one ssh master per host, and close() ends it with no ssh process left', { timeout: 60_000 }, async () => {
     const dir = controlDir();
     const tmux = open(true, dir);
-    await tmux.client.listPanes();
-    await Promise.all([tmux.client.listPanes(), tmux.client.hasServer(), tmux.client.socketPath()]);
-    await tmux.client.pollCycle([], (panes) => panes.map((p) => p.paneId));
+    await tmux.client.panes.listPanes();
+    await Promise.all([tmux.client.panes.listPanes(), tmux.client.panes.hasServer(), tmux.client.panes.socketPath()]);
+    await tmux.client.panes.pollCycle([], (panes) => panes.map((p) => p.paneId));
     const sockets = readdirSync(dir);
     expect(sockets).toHaveLength(1);
     await execFileAsync('ssh', [...sshd.sshOptions, '-o', `ControlPath=${join(dir, '%C')}`, '-O', 'check', sshd.alias]);
@@ -177,36 +179,36 @@ describe('tmux over ssh', () => {
   it('a host whose sshd is gone fails fast with HostUnreachableError, then works again once it is back', { timeout: 90_000 }, async () => {
     const dir = controlDir();
     const { client } = open(true, dir);
-    await client.pollCycle([], (panes) => panes.map((p) => p.paneId));
+    await client.panes.pollCycle([], (panes) => panes.map((p) => p.paneId));
     expect(connected(client)).toBe(true);
     await sshd.stop();
     // The master saw its connection drop.
     await waitUntil(() => masters(dir).length === 0, 10_000, 'the master to end');
     const started = Date.now();
-    const error = await client.listPanes().catch((e: unknown) => e);
+    const error = await client.panes.listPanes().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HostUnreachableError);
     expect((error as HostUnreachableError).host).toBe('box');
     expect((error as HostUnreachableError).sshMessage).toMatch(/Connection refused/);
     expect(Date.now() - started).toBeLessThan(5_000);
     // The poll, which had a live connection, fails the same way instead of hanging.
-    await expect(client.pollCycle([], (panes) => panes.map((p) => p.paneId))).rejects.toBeInstanceOf(HostUnreachableError);
+    await expect(client.panes.pollCycle([], (panes) => panes.map((p) => p.paneId))).rejects.toBeInstanceOf(HostUnreachableError);
 
     await sshd.start();
-    expect((await client.listPanes()).length).toBeGreaterThan(0);
-    await client.pollCycle([], (panes) => panes.map((p) => p.paneId));
-    await client.pollCycle([], (panes) => panes.map((p) => p.paneId));
+    expect((await client.panes.listPanes()).length).toBeGreaterThan(0);
+    await client.panes.pollCycle([], (panes) => panes.map((p) => p.paneId));
+    await client.panes.pollCycle([], (panes) => panes.map((p) => p.paneId));
     expect(connected(client)).toBe(true);
     expect(masters(dir)).toHaveLength(1);
   });
 
   it('a refused key is HostAuthError with ssh’s own line', { timeout: 60_000 }, async () => {
     const { client } = open(true, controlDir(), sshd.wrongKeyAlias);
-    const error = await client.listPanes().catch((e: unknown) => e);
+    const error = await client.panes.listPanes().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HostAuthError);
     expect((error as HostAuthError).sshMessage).toMatch(/Permission denied \(publickey\)/);
     expect((error as HostAuthError).message).toBe(`box: ${(error as HostAuthError).sshMessage}`);
     // A persistent poll reports it too, rather than a vague attach failure.
-    await expect(client.pollCycle([], (panes) => panes.map((p) => p.paneId))).rejects.toBeInstanceOf(HostAuthError);
+    await expect(client.panes.pollCycle([], (panes) => panes.map((p) => p.paneId))).rejects.toBeInstanceOf(HostAuthError);
   });
 
   it('a host that accepts TCP and never answers fails after ConnectTimeout, not later', { timeout: 60_000 }, async () => {

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChangeWatch, changedWindows, watchWords, WATCH_SUBSCRIPTION } from '../../../src/engine/tmux/change-watch.js';
 import { mergeWindows, windowsListable, worthListingSome } from '../../../src/engine/tmux/window-listing.js';
+import { TMUX_FORMATS } from '../../../src/engine/tmux-formats.js';
 import { paneInfo } from '../../helpers/fake-engine.js';
 
 const value = (stamps: Record<string, number>) =>
@@ -35,7 +36,7 @@ describe('the subscription value', () => {
 
 describe('what changed since a mark', () => {
   it('unites the windows of every change after the mark; any other change is anything', () => {
-    const watch = new ChangeWatch();
+    const watch = new ChangeWatch(TMUX_FORMATS.recordsStamp);
     told(watch, { '@1': 100, '@2': 100, '@3': 100 });
     // The first value has nothing to compare with.
     expect(watch.windowsSince(0)).toBeNull();
@@ -57,7 +58,7 @@ describe('what changed since a mark', () => {
   });
 
   it('a mark older than the changes it remembers reads as anything', () => {
-    const watch = new ChangeWatch();
+    const watch = new ChangeWatch(TMUX_FORMATS.recordsStamp);
     for (let i = 0; i < 300; i++) told(watch, { '@1': 100 + i });
     expect(watch.windowsSince(299)).toEqual(new Set(['@1']));
     expect(watch.windowsSince(10)).toBeNull();

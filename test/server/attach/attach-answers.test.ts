@@ -37,7 +37,7 @@ const offered = new Map<string, PromptAnswer | null>();
  */
 async function seen(pane: PaneInfo): Promise<string> {
   const views = await Promise.all(
-    [keysPane, shellPane].map(async (p) => stuck(p, offered.get(p.paneId) ?? null, hashScreen(await h.client.screen(p.paneId)))),
+    [keysPane, shellPane].map(async (p) => stuck(p, offered.get(p.paneId) ?? null, hashScreen(await h.client.io.screen(p.paneId)))),
   );
   h.engine.setPanes(views);
   return views.find((v) => v.pane.paneId === pane.paneId)!.screenHash;
@@ -61,7 +61,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${h.server.port}`;
   const keysId = await h.tmux.spawn(KEY_ECHO);
   const shellId = await h.tmux.spawn('bash --norc');
-  const panes = await h.client.listPanes();
+  const panes = await h.client.panes.listPanes();
   keysPane = panes.find((p) => p.paneId === keysId)!;
   shellPane = panes.find((p) => p.paneId === shellId)!;
   offered.set(keysPane.paneId, { kind: 'key', options: ['1', '2', 'Enter'] });
@@ -180,9 +180,9 @@ describe('what may be typed', () => {
 describe('a reply into a pane that is not at a prompt', () => {
   it('is asked for first, naming what runs there, and typed once confirmed', async () => {
     const catId = await h.tmux.spawn('exec cat');
-    const catPane = (await h.client.listPanes()).find((p) => p.paneId === catId)!;
+    const catPane = (await h.client.panes.listPanes()).find((p) => p.paneId === catId)!;
     await h.tmux.waitForScreen(catId, () => true);
-    h.engine.setPanes([paneView({ pane: catPane, screenHash: hashScreen(await h.client.screen(catId)), verdict: null })]);
+    h.engine.setPanes([paneView({ pane: catPane, screenHash: hashScreen(await h.client.io.screen(catId)), verdict: null })]);
     const asked = await post(catPane, 'reply', { text: 'typed-after-asking' }, { ...own(), authorization: writing });
     expect(asked.status).toBe(428);
     const body = (await asked.json()) as { error: { code: string; message: string } };

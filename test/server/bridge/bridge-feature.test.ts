@@ -13,6 +13,7 @@ import { PORT_SETTINGS } from '../../helpers/fake-engine.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { scriptedTmux, type FakePane } from '../../helpers/scripted-panes.js';
 import { waitUntil } from '../../helpers/wait-until.js';
+import { LISTED_RECORDS } from '../../../src/engine/tmux-formats.js';
 
 const TOKEN = 'unit-token-0123456789';
 
@@ -43,7 +44,7 @@ function store(paneIds: string[]): EngineHandle {
 }
 
 function port(paneIds: string[], runner: ReturnType<typeof scriptedTmux>['runner'], time: ManualTime, classify?: Classifier): PanePort {
-  const tmux = new TmuxClient({ socket: { kind: 'name', name: 'unit' }, runner, nonce: 'k33p' });
+  const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 'unit' }, runner, nonce: 'k33p' });
   return createPanePort({ engine: store(paneIds), tmux, host: LOCAL_HOST, settings: PORT_SETTINGS, clock: time, timers: time, ...(classify ? { classify } : {}) });
 }
 

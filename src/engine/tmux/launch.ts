@@ -1,9 +1,46 @@
-// Pure builders for starting and ending panes: new-window, new-session and kill-pane argv. The
-// command line the person typed is one argument (tmux hands it to the pane's shell); every value
-// that ends in ';' is escaped, or tmux would end the command there. Nothing here runs tmux.
+// Starting and ending panes (`client.launch`): a new window or session running a command line,
+// whether a session exists, killing a pane, and other programs run on the same host. The command
+// line the person typed is one argument (tmux hands it to the pane's shell); every value that ends
+// in ';' is escaped, or tmux would end the command there. The builders below are pure.
 
-import { escapeArg, type TmuxCommand } from './commands.js';
+import { escapeArg, type TmuxCommand } from './command-line.js';
+import type { TmuxCore } from './core.js';
 import { assertPaneId } from './pane-id.js';
+import { TmuxCommandError, createProgramRunner, type ProgramRunner } from './runner.js';
+
+export class PaneLaunch {
+  constructor(private readonly core: TmuxCore) {}
+
+  /**
+   * Starts the command in a new window (a new session when `newSession` is set), not made current;
+   * resolves to the new pane's id. The command line is one argument, run by the pane's shell.
+   */
+  async newPane(spec: WindowSpec, where: { readonly session: SessionTarget } | { readonly newSession: string | null }): Promise<string> {
+    const args = 'session' in where ? newWindowCommand(spec, where.session) : newSessionCommand(spec, where.newSession);
+    const result = await this.core.runner(args);
+    if (result.exitCode !== 0) {
+      this.core.throwIfNoServer(result);
+      throw new TmuxCommandError(args, result);
+    }
+    const paneId = result.stdout.trim();
+    return assertPaneId(paneId);
+  }
+
+  /** True when the server has a session of exactly this name. */
+  async hasSession(name: string): Promise<boolean> {
+    return (await this.core.runner(['has-session', '-t', escapeArg(`=${name}`)])).exitCode === 0;
+  }
+
+  /** Ends the pane and its processes (tmux sends SIGHUP); PaneGoneError when it is no longer there. */
+  async killPane(paneId: string): Promise<void> {
+    await this.core.checked(paneId, killPaneCommand(paneId));
+  }
+
+  /** Runs another program (git, test) on this client's host, with argv. */
+  program(file: string): ProgramRunner {
+    return createProgramRunner(this.core.transport, file);
+  }
+}
 
 /** Where a new pane goes: a session by id (`$3`) or exact name, or null for tmux's current session. */
 export type SessionTarget = { readonly id: string } | { readonly name: string } | null;

@@ -1,7 +1,7 @@
 // processAlive: a running process runs; an ended one does not, reaped or not (a zombie).
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { processAlive } from '../../src/engine/process-alive.js';
+import { processAlive } from '../../../src/engine/tmux/process-alive.js';
 
 describe('processAlive', () => {
   it('is true for a running process and false for one that ended, even while nobody reaped it', async () => {

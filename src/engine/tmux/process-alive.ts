@@ -1,5 +1,6 @@
 // Whether a process still runs, by pid (a signal 0 probe: nothing is sent). A zombie (ended, not
-// yet reaped by its parent) does not run: on Linux its state in /proc says so.
+// yet reaped by its parent) does not run: on Linux its state in /proc says so. It lives beside the
+// code that starts processes (child-processes.ts); the transport uses it for masters left behind.
 
 import { readFileSync } from 'node:fs';
 

@@ -1,0 +1,102 @@
+// Reading and typing into one pane (`client.io`): captures, the screen read the way a poll reads
+// it, keys and text, bracketed paste, and paste buffers. Builders of those command lines are here too.
+
+import { randomBytes } from 'node:crypto';
+import { chain, escapeArg, type TmuxCommand } from './command-line.js';
+import { bufferedScreensCommands, captureBufferName, screensFromReplies } from './control-capture.js';
+import { GONE_MESSAGE, NoServerError, PaneGoneError, type TmuxCore } from './core.js';
+import { assertPaneId } from './pane-id.js';
+import { isNoServerMessage } from './runner.js';
+
+/** One thing to type: a key tmux names (`Enter`, `C-c`), or literal text. */
+export type SendItem = { readonly kind: 'key'; readonly key: string } | { readonly kind: 'text'; readonly text: string };
+
+export interface CaptureOptions {
+  /** Lines of history above the visible screen (capture-pane -S -N). */
+  readonly history?: number;
+  /** Keep colour/attribute escapes (capture-pane -e). */
+  readonly escapes?: boolean;
+  /** Join wrapped lines (capture-pane -J). */
+  readonly join?: boolean;
+}
+
+export class PaneIo {
+  constructor(private readonly core: TmuxCore) {}
+
+  async capture(paneId: string, options: CaptureOptions = {}): Promise<string> {
+    return this.core.checked(paneId, captureCommand(paneId, options));
+  }
+
+  /**
+   * The pane's visible screen read the way a poll reads it: over the persistent connection through
+   * a paste buffer and the same decoder, else as a capture of its own. A screen a person saw (its
+   * hash came from a poll) and this one are then the same text whenever the pane did not change.
+   */
+  async screen(paneId: string): Promise<string> {
+    assertPaneId(paneId);
+    const { core } = this;
+    if (core.pollRunner.replies && core.pollRunner.connected?.() !== false && core.persistent) {
+      const style = await core.bufferStyle();
+      const commands = bufferedScreensCommands([paneId], `${captureBufferName(core.framing)}-look`);
+      const replies = await core.pollRunner.replies(commands);
+      if (replies !== null) {
+        const screen = screensFromReplies([paneId], replies, style).get(paneId);
+        if (screen !== undefined) return screen;
+        const failed = replies.find((reply) => !reply.ok);
+        if (failed && GONE_MESSAGE.test(failed.text)) throw new PaneGoneError(paneId);
+      }
+    }
+    return this.capture(paneId);
+  }
+
+  /** Types keys and literal text in order, in one tmux process (all validated beforehand). */
+  async send(paneId: string, items: readonly SendItem[]): Promise<void> {
+    if (items.length === 0) return;
+    await this.core.checked(paneId, chain(sendItemsCommands(paneId, items)));
+  }
+
+  /** Bracketed paste: the reliable way to put long or multi-line text into a program. */
+  async paste(paneId: string, text: string): Promise<void> {
+    assertPaneId(paneId);
+    const buffer = `corral-${randomBytes(4).toString('hex')}`;
+    await this.core.checked(paneId, chain([['load-buffer', '-b', buffer, '-'], ...pasteBufferCommands(paneId, buffer)]), text);
+  }
+
+  /**
+   * The lines of a paste buffer, which is then deleted; null when there is no such buffer. Runs as
+   * its own tmux process (a control client's copy of the text would not be freed on tmux < 3.6).
+   */
+  async takeBuffer(name: string): Promise<string[] | null> {
+    const result = await this.core.runner(['save-buffer', '-b', name, '-', ';', 'delete-buffer', '-b', name]);
+    if (result.exitCode !== 0) {
+      if (isNoServerMessage(result.stderr)) throw new NoServerError(this.core.serverLabel);
+      return null;
+    }
+    const text = result.stdout.endsWith('\n') ? result.stdout.slice(0, -1) : result.stdout;
+    return text.split('\n');
+  }
+}
+
+export function captureCommand(paneId: string, options: CaptureOptions = {}): TmuxCommand {
+  assertPaneId(paneId);
+  const args = ['capture-pane', '-p', '-t', paneId];
+  if (options.escapes) args.push('-e');
+  if (options.join) args.push('-J');
+  if (options.history !== undefined && options.history > 0) args.push('-S', `-${Math.floor(options.history)}`);
+  return args;
+}
+
+export function sendItemsCommands(paneId: string, items: readonly SendItem[]): TmuxCommand[] {
+  assertPaneId(paneId);
+  return items.map((item) =>
+    item.kind === 'key'
+      ? ['send-keys', '-t', paneId, item.key]
+      : ['send-keys', '-t', paneId, '-l', '--', escapeArg(item.text)],
+  );
+}
+
+/** Bracketed paste of a named buffer that `load-buffer -b NAME -` filled from stdin. */
+export function pasteBufferCommands(paneId: string, bufferName: string): TmuxCommand[] {
+  assertPaneId(paneId);
+  return [['paste-buffer', '-p', '-d', '-b', bufferName, '-t', paneId]];
+}
