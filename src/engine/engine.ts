@@ -76,7 +76,7 @@ export interface Engine extends EngineHandle, HookPort {
 const HOOK_FOLLOW_UPS_MS = [250, 800, 1_600];
 
 export function createEngine(options: EngineOptions): Engine {
-  const engine = new HostEngine(options);
+  const engine = new HostPoller(options);
   return {
     getSnapshot: () => engine.store.snapshot,
     subscribe: (listener) => engine.store.subscribe(listener),
@@ -92,8 +92,8 @@ export function createEngine(options: EngineOptions): Engine {
   };
 }
 
-/** One host's engine: its panes' entries between cycles, and what a cycle does with them. */
-class HostEngine {
+/** One host's poller: runs the cycles its poll plan asks for (poll-plan.ts) against tmux, folds the answers into what it learned, and publishes to the store. */
+class HostPoller {
   readonly store: EngineStore;
   readonly loop: PollLoop;
   private readonly settings: EngineSettings;
