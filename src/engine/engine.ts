@@ -1,8 +1,9 @@
 // The engine of one host: a poll loop over one TmuxClient that keeps an entry per watched pane,
 // publishes immutable snapshots (getSnapshot/subscribe) and emits events. The parts live in
-// poll/: what a cycle asks tmux (poll-request, capture-plan), the pure step over its answer
-// (poll-step), the views (pane-views), the host's health and clock (host-health, clock-skew) and
-// when cycles run (poll-loop). Time and timers come from outside.
+// poll/: what the next cycle asks, as a value (poll-plan, capture-plan), the one question to tmux
+// (poll-request), the pure step over its answer (poll-step), the views (pane-views), the host's
+// health and clock (host-health, clock-skew) and when cycles run (poll-loop). Time and timers come
+// from outside.
 
 import { followInterval } from './capture-gate.js';
 import type { EngineSettings } from './config.js';
@@ -16,19 +17,21 @@ import { NoServerError } from './tmux/core.js';
 import type { TmuxClient } from './tmux/client.js';
 import { TmuxMissingError } from './tmux/runner.js';
 import { HostAuthError, HostUnreachableError } from './tmux/host-errors.js';
-import { capturesAhead, chooseCaptures, nextCaptureAt, type CapturePlan } from './poll/capture-plan.js';
+import type { CapturePlan } from './poll/capture-plan.js';
 import { ClockSkew } from './poll/clock-skew.js';
 import { HostHealthTracker } from './poll/host-health.js';
 import { PaneViews } from './poll/pane-views.js';
 import { PollLoop } from './poll/poll-loop.js';
 import { requestListing, type ListingAnswer } from './poll/poll-request.js';
-import { NO_TABLES, tableShell, workFromTable, type TableRecord } from './poll/process-table.js';
-import { entriesStillUntil, pollStep, type PaneEntry, type StepContext } from './poll/poll-step.js';
+import { workFromTable, type TableRecord } from './poll/process-table.js';
+import { pollStep, type PaneEntry, type StepContext } from './poll/poll-step.js';
+import { COSTS_FAR_AWAY, COSTS_HERE, learnAsked, learnStep, NOTHING_LEARNED, planCycle, sleepAfterCycle, wakeOnChange, type AskedListing, type CycleAsk, type HostCosts, type PollLearned } from './poll/poll-plan.js';
 import { LOCAL_HOST, type Clock, type EndReason, type CorralEvent, type EngineHandle, type EngineSnapshot, type EngineStatus, type HookEvent, type HostSpec, type PaneInfo, type PaneView, type Timers } from './types.js';
 import { parsePaneKey } from './pane-key.js';
 import { heldTimers, systemClock } from './time.js';
 
 export { RECONNECT_MAX_MS, RECONNECT_MIN_MS, reconnectDelay } from './poll/host-health.js';
+export { FULL_LISTING_MS } from './poll/poll-plan.js';
 
 export interface EngineOptions {
   readonly settings: EngineSettings;
@@ -73,24 +76,8 @@ export interface Engine extends EngineHandle, HookPort {
  */
 const HOOK_FOLLOW_UPS_MS = [250, 800, 1_600];
 
-/**
- * While tmux tells of changes, every pane is still listed this often, for what it does not tell:
- * a title set with `select-pane -T`, a pane option set with `set -p` (a hook's record, which its
- * screen follows anyway), a pane kept dead by remain-on-exit. Prompts come with output, which is
- * told. Every listing costs the server about 30 us a pane, so this is most of an idle poll's cost.
- */
-export const FULL_LISTING_MS = 30_000;
-
-/**
- * A pane seen for the first time this recently may still be starting its program: tmux forks, and
- * until the child execs, the pane's command is tmux's own name. The program's first output can fall
- * in the same second as the window's creation, which leaves the activity stamp (all that tmux tells
- * of) as it was. Its window is listed at every cycle until then.
- */
-const STARTING_MS = 3_000;
-
 export function createEngine(options: EngineOptions): Engine {
-  const engine = new HostEngine(options);
+  const engine = new HostPoller(options);
   return {
     getSnapshot: () => engine.store.snapshot,
     subscribe: (listener) => engine.store.subscribe(listener),
@@ -106,8 +93,8 @@ export function createEngine(options: EngineOptions): Engine {
   };
 }
 
-/** One host's engine: its panes' entries between cycles, and what a cycle does with them. */
-class HostEngine {
+/** One host's poller: runs the cycles its poll plan asks for (poll-plan.ts) against tmux, folds the answers into what it learned, and publishes to the store. */
+class HostPoller {
   readonly store: EngineStore;
   readonly loop: PollLoop;
   private readonly settings: EngineSettings;
@@ -115,36 +102,23 @@ class HostEngine {
   private readonly clock: Clock;
   private readonly wallClock: Clock;
   private readonly host: string;
-  private readonly remote: boolean;
+  /** What asking this host's tmux costs: all that sets a host far away apart in planning its cycles. */
+  private readonly costs: HostCosts;
   private readonly machine: MachineConfig;
   private readonly context: Omit<StepContext, 'skew'>;
   private readonly plan: { -readonly [K in keyof CapturePlan]: CapturePlan[K] };
   private readonly health: HostHealthTracker;
   private readonly skew = new ClockSkew();
   private readonly views: PaneViews;
-  private entries: ReadonlyMap<string, PaneEntry> = new Map();
-  /** A remote host's panes to capture in the next cycle's round trip (chosen from this cycle's list). */
-  private pending: readonly string[] = [];
+  /** What the cycles so far learned: the panes' entries, the last listing and what the next cycle plans from. */
+  private learned: PollLearned = NOTHING_LEARNED;
   /** The last views of a host that went down, shown greyed until it answers again. */
   private offline: readonly PaneView[] = [];
   private cycle = 0;
-  /** The last listing asked for while tmux told of changes: the change count then, and when (wall clock). */
-  private asked: { readonly mark: number; readonly at: number; readonly panes: PaneInfo[] } | null = null;
-  /** The last cycle asked tmux nothing. */
-  private skipped = false;
-  /** The last cycle listed only these windows, told of up to `mark`; null when it listed every pane. */
-  private listed: { readonly mark: number; readonly windows: ReadonlySet<string> } | null = null;
-  /**
-   * When (engine clock) the panes were last stepped, and until when stepping them over the same
-   * listing leaves them as they are: worked out at the first cycle that could skip, not at every step.
-   */
-  private still: { readonly from: number; until: number | null } | null = null;
   private readonly terminalUse: ((pid: number) => number | null) | null;
   /** The panes a person looked at, as of the last cycle that asked (see lookedAt). */
   private looked: ReadonlySet<string> = new Set();
   private readonly processWork: EngineOptions['processWork'];
-  /** A remote host's process tables: when the last came, and whether its `ps` can give one. */
-  private tables: TableRecord = NO_TABLES;
 
   constructor(options: EngineOptions) {
     const { settings, tmux } = options;
@@ -154,7 +128,7 @@ class HostEngine {
     this.wallClock = options.wallClock ?? systemClock;
     const spec: HostSpec = options.host ?? { name: LOCAL_HOST, ssh: null, socket: tmux.socket };
     this.host = spec.name;
-    this.remote = spec.ssh !== null;
+    this.costs = spec.ssh === null ? COSTS_HERE : COSTS_FAR_AWAY;
     this.terminalUse = options.terminalUse ?? null;
     this.processWork = options.processWork;
     const scope: ScopeOptions = { optIn: settings.optIn, prefix: settings.prefix, selfPaneId: options.selfPaneId ?? null };
@@ -165,161 +139,49 @@ class HostEngine {
     this.views = new PaneViews(settings.prefix, settings.waiting);
     this.store = new EngineStore({ server: tmux.serverLabel, hosts: [this.health.health('starting', null, 0)], status: 'starting', statusMessage: null, panes: [], updatedAt: this.clock.now(), cycle: 0 });
     this.loop = new PollLoop(() => this.runCycle(), options.timers ?? heldTimers);
-    // A change told after a cycle that asked nothing brings a cycle at once (that cycle may have
-    // missed it); after one that asked, the next cycle comes within an interval of that listing
-    // anyway. The same holds for a cycle that listed only some windows, for a change told of another
-    // one. A change is told up to a second late, but a poll faster than that loses nothing by it: a
-    // pane whose last listed stamp is its current second is captured at every interval anyway (the
+    // A change is told up to a second late, but a poll faster than that loses nothing by it: a pane
+    // whose last listed stamp is its current second is captured at every interval anyway (the
     // capture plan), so a pane that prints is followed at the poll's pace and an idle server sleeps.
-    tmux.panes.watchChanges(() => (this.skipped || this.toldOfUnlisted()) && this.loop.pollSoon());
+    tmux.panes.watchChanges(() => wakeOnChange(this.learned, this.toldSince(this.learned.asked)) && this.loop.pollSoon());
   }
 
-  /** One cycle: ask tmux, step every pane, publish. Resolves to the delay before the next one. */
+  private get entries(): ReadonlyMap<string, PaneEntry> {
+    return this.learned.entries;
+  }
+
+  /** The windows tmux told of changes to since `asked` was listed; null when anything may have changed. */
+  private toldSince(asked: AskedListing | null): ReadonlySet<string> | null {
+    return asked === null ? null : this.tmux.panes.windowsChangedSince(asked.mark);
+  }
+
+  /** One cycle: plan, ask tmux, step every pane, publish. Resolves to the delay before the next one. */
   private async runCycle(): Promise<number> {
     this.cycle += 1;
     // Captures are compared with tmux's activity stamps, which are wall-clock time (moved to this
-    // machine's clock for a remote host).
+    // machine's clock for a host far away).
     const requestedAt = this.wallClock.now();
     let registeredNew = false;
     try {
-      const unchanged = this.unchangedListing(requestedAt);
-      this.skipped = unchanged !== null;
-      if (unchanged !== null) {
-        // Nothing told and nothing to capture: until a wait comes of age, the step would change nothing.
-        const now = this.clock.now();
-        if (this.stillAt(now)) return this.idleDelay(requestedAt, now);
-        registeredNew = this.applyListing(unchanged, requestedAt);
-      } else {
-        // Read before asking: a change told while the answer is on its way counts for the next cycle.
-        const mark = this.tmux.panes.changeCount();
-        // A remote host answers in one round trip a cycle: the list, with the captures that the
-        // previous list asked for (a screen then shows up to one poll later than on this machine).
-        const pipelined = this.remote ? this.pending.filter((id) => this.entries.has(id)) : null;
-        const windows = this.windowsToList(mark, requestedAt);
-        // The periodic listing of a quiet server takes along the recaptures due before the next one.
-        const periodic = mark !== null && !this.remote && this.asked !== null && this.listingDue(requestedAt);
-        const recaptureBy = periodic ? requestedAt + FULL_LISTING_MS : requestedAt;
-        // Far away, the process table rides along while a pane looks idle (see process-table.ts).
-        const shell = this.remote ? tableShell(this.entries, this.tables) : null;
-        const answer = await requestListing(this.tmux, { entries: this.entries, plan: this.plan, skew: this.skew, requestedAt, pipelined, windows, recaptureBy, shell });
-        // Who looks at what: one more command over this machine's long-lived connection (a look that
-        // lasts one command, as `ls` takes, sees nobody looking; a host far away keeps its one
-        // round trip a cycle).
-        if (!this.remote && this.tmux.connected) this.looked = await this.lookedAt(requestedAt);
-        const partial = answer.output.partial === true && this.asked !== null;
-        this.listed = mark !== null && partial && windows !== null ? { mark, windows } : null;
-        this.asked = mark === null ? null : { mark, at: partial ? this.asked!.at : requestedAt, panes: answer.output.panes };
-        registeredNew = this.applyListing(answer, requestedAt);
-      }
+      const { learned } = this;
+      const moment = { wallNow: requestedAt, now: this.clock.now(), changes: this.tmux.panes.changeCount(), told: this.toldSince(learned.asked) };
+      const next = planCycle({ learned, moment, costs: this.costs, captures: this.plan, skew: this.skew.value, intervalMs: this.settings.pollIntervalMs });
+      this.learned = { ...learned, skipped: next.kind !== 'ask' };
+      if (next.kind === 'rest') return next.sleepMs;
+      registeredNew = next.kind === 'restep' ? this.applyListing(next.listing, requestedAt) : await this.ask(next.ask, requestedAt);
     } catch (error) {
-      this.asked = null;
-      this.listed = null;
+      this.learned = { ...this.learned, asked: null };
       this.failCycle(error);
     }
-    if (this.health.retryAt !== null) return this.health.retryAt - this.clock.now();
-    return registeredNew ? 0 : this.delayAfterCycle();
+    const after = { now: this.clock.now(), retryAt: this.health.retryAt, registeredNew, intervalMs: this.settings.pollIntervalMs };
+    return sleepAfterCycle(this.learned, after);
   }
 
-  /**
-   * After a cycle: the poll interval, or less when a wait comes of age before it (the cycle then
-   * steps the last listing again, asking tmux for nothing it has not told of), so a prompt is
-   * waiting at the moment it is due rather than up to an interval later.
-   */
-  private delayAfterCycle(): number {
-    const interval = this.settings.pollIntervalMs;
-    const still = this.still;
-    if (still === null) return interval;
-    still.until ??= entriesStillUntil(this.entries, still.from, this.machine);
-    const due = still.until - this.clock.now();
-    return due > 0 && due < interval ? due : interval;
-  }
-
-  /** Whether every pane, stepped at `now` over the last listing with no new screen, stays as it is. */
-  private stillAt(now: number): boolean {
-    const still = this.still;
-    if (still === null || now < still.from) return false;
-    still.until ??= entriesStillUntil(this.entries, still.from, this.machine);
-    return now < still.until;
-  }
-
-  /** The last listing's panes, their activity stamps in this machine's clock (as the capture plan takes them). */
-  private lastListingHere(asked: { readonly panes: readonly PaneInfo[] }): PaneInfo[] {
-    return asked.panes.map((pane) => this.skew.toLocal(pane));
-  }
-
-  /** Whether every pane is due to be listed again: the period has passed, or the wall clock went back past the last listing. */
-  private listingDue(requestedAt: number): boolean {
-    const asked = this.asked;
-    return asked === null || requestedAt < asked.at || requestedAt - asked.at >= FULL_LISTING_MS;
-  }
-
-  /**
-   * How long the loop may sleep after a cycle that had nothing to ask and nothing to step: until the
-   * full listing, the next captures the plan wants (taken together when they fall due within an
-   * interval, as a poll at every interval would) or a wait coming of age, whichever comes first.
-   * tmux's word of a change wakes it earlier (see the constructor). A host far away, whose next
-   * captures are chosen a cycle ahead, keeps the poll interval.
-   */
-  private idleDelay(requestedAt: number, now: number): number {
-    const interval = this.settings.pollIntervalMs;
-    const asked = this.asked;
-    if (this.remote || asked === null || this.still?.until == null) return interval;
-    const wallDue = Math.min(asked.at + FULL_LISTING_MS, nextCaptureAt(this.lastListingHere(asked), this.entries, this.plan, interval));
-    const delay = Math.min(wallDue - requestedAt, this.still.until - now);
-    // Something already due would have been asked for or stepped: no reason to trust the sum then.
-    // (No longer than the listing period: a wall clock set back makes the listing due at once.)
-    return delay > 0 ? delay : interval;
-  }
-
-  /**
-   * The windows a cycle needs listed when tmux told only of windows that printed (see
-   * window-listing.ts): null for every pane (far away, where a round trip carries the listing
-   * anyway; no recent full listing; or a change that may have touched anything).
-   */
-  private windowsToList(mark: number | null, requestedAt: number): ReadonlySet<string> | null {
-    const asked = this.asked;
-    if (this.remote || mark === null || asked === null || this.listingDue(requestedAt)) return null;
-    const told = this.tmux.panes.windowsChangedSince(asked.mark);
-    if (told === null) return null;
-    // A pane captured while its window is not listed would pair a screen of now with an activity
-    // stamp of the last listing: output in the second before tmux tells of it would then pass for
-    // old, and a prompt just drawn for one held since then. The windows of the panes the last
-    // listing wants captured (a recapture, a follow pace that ends, a hook's follow-up) are listed too.
-    const windows = new Set([...told, ...this.starting(this.clock.now())]);
-    const panes = this.lastListingHere(asked);
-    const wanted = new Set(chooseCaptures(panes, this.entries, this.plan, requestedAt));
-    for (const pane of panes) if (wanted.has(pane.paneId)) windows.add(pane.windowId);
-    return windows;
-  }
-
-  /** The windows of the panes first seen less than STARTING_MS before `now` (engine clock). */
-  private starting(now: number): Set<string> {
-    const windows = new Set<string>();
-    for (const { pane, track } of this.entries.values()) if (now - track.registeredAt < STARTING_MS) windows.add(pane.windowId);
-    return windows;
-  }
-
-  /** After a cycle that listed only some windows: whether tmux has since told of a change beyond them. */
-  private toldOfUnlisted(): boolean {
-    if (this.listed === null) return false;
-    const told = this.tmux.panes.windowsChangedSince(this.listed.mark);
-    return told === null || [...told].some((window) => !this.listed!.windows.has(window));
-  }
-
-  /**
-   * The last listing again, when tmux is watched and has told of no change since it was asked,
-   * and the capture plan wants none of its panes (or, far away, the next round trip brings none):
-   * then the cycle needs nothing from tmux, and quiet time still counts. Null when it must ask.
-   */
-  private unchangedListing(requestedAt: number): ListingAnswer | null {
-    const asked = this.asked;
-    if (asked === null || this.tmux.panes.changeCount() !== asked.mark || this.listingDue(requestedAt)) return null;
-    if (this.starting(this.clock.now()).size > 0) return null;
-    // Far away, a wanted process table is a reason to ask: a child may end without a word from tmux.
-    const wanted = this.remote
-      ? this.pending.some((id) => this.entries.has(id)) || tableShell(this.entries, this.tables) !== null
-      : chooseCaptures(this.lastListingHere(asked), this.entries, this.plan, requestedAt).length > 0;
-    return wanted ? null : { output: { panes: asked.panes, screens: new Map(), serverTime: null }, chosen: new Set() };
+  /** Asks tmux what the plan says, and steps every pane over the answer; true when a pane came without its screen. */
+  private async ask(ask: CycleAsk, requestedAt: number): Promise<boolean> {
+    const answer = await requestListing(this.tmux, { entries: this.entries, plan: this.plan, skew: this.skew, requestedAt, ask });
+    if (ask.looks && this.tmux.connected) this.looked = await this.lookedAt(requestedAt);
+    this.learned = learnAsked(this.learned, ask, answer.output, requestedAt);
+    return this.applyListing(answer, requestedAt);
   }
 
   /** Steps every pane over tmux's answer and publishes; true when a pane came without its screen. */
@@ -331,32 +193,33 @@ class HostEngine {
     this.health.answered(now);
     this.offline = [];
     const panes = output.panes.map((pane) => this.skew.toLocal(pane));
-    const listing = { panes, screens: output.screens, chosen, requestedAt, now, wallNow, cycle: this.cycle, usedBy: this.terminalUseOfNew(panes), looked: this.looked, workOf: this.workOf(output.shellAnswer, now) };
+    const work = this.workOf(output.shellAnswer, now);
+    const listing = { panes, screens: output.screens, chosen, requestedAt, now, wallNow, cycle: this.cycle, usedBy: this.terminalUseOfNew(panes), looked: this.looked, workOf: work.workOf };
     const step = pollStep(this.entries, listing, { ...this.context, skew: this.skew.value });
-    this.entries = step.entries;
-    this.still = { from: now, until: null };
+    const { skipped, asked } = this.learned;
+    const context = { costs: this.costs, captures: this.plan, intervalMs: this.settings.pollIntervalMs, machine: this.machine };
+    this.learned = learnStep(this.learned, { entries: step.entries, now, requestedAt, tables: work.tables }, context);
     // A listing stepped over again still shows the records its first step cleared: not again (nor
     // for the panes a listing of some windows took from the last one).
-    const listed = this.listed;
-    const relisted = (paneId: string) => listed === null || listed.windows.has(panes.find((p) => p.paneId === paneId)?.windowId ?? '');
-    for (const { paneId, value } of this.skipped ? [] : step.clearRecords) {
+    const windows = asked?.windows ?? null;
+    const relisted = (paneId: string) => windows === null || windows.has(panes.find((p) => p.paneId === paneId)?.windowId ?? '');
+    for (const { paneId, value } of skipped ? [] : step.clearRecords) {
       if (relisted(paneId)) void this.tmux.options.clearRecord(paneId, HOOK_OPTION, value).catch(() => undefined);
     }
-    if (this.remote) this.pending = capturesAhead(this.entries, this.plan, requestedAt, this.settings.pollIntervalMs);
     this.store.emit(step.events.filter(machineEvent));
     this.publish('ok', null);
     return step.registeredNew;
   }
 
   /**
-   * How this cycle tells a pane's work: this machine's /proc, or a remote host's table from this very
-   * round trip (none without one: a table a cycle old is not trusted).
+   * How this cycle tells a pane's work: this machine's /proc, or the host's process table from this
+   * very round trip (none without one: a table a cycle old is not trusted); and the tables' record.
    */
-  private workOf(shellAnswer: string | null | undefined, now: number): EngineOptions['processWork'] {
-    if (!this.remote) return this.processWork;
-    const read = workFromTable(shellAnswer, this.tables, now);
-    this.tables = read.record;
-    return read.workOf;
+  private workOf(shellAnswer: string | null | undefined, now: number): { workOf: EngineOptions['processWork']; tables: TableRecord } {
+    const { tables } = this.learned;
+    if (this.costs.processTable === 'here') return { workOf: this.processWork, tables };
+    const read = workFromTable(shellAnswer, tables, now);
+    return { workOf: read.workOf, tables: read.record };
   }
 
   /** When the panes this engine does not track yet last used their terminals, where that can be told. */
@@ -399,11 +262,10 @@ class HostEngine {
   }
 
   private endAll(why: EndReason, now: number): void {
-    this.still = null;
     const events = [...this.entries.values()].map((entry) => end(entry.track, why, now));
     // A host that went away keeps its last views, greyed, so people see what was there.
     if (why === 'host-gone') this.offline = [...this.offline, ...[...this.entries.keys()].flatMap((id) => greyed(this.views.last(id)))];
-    this.entries = new Map();
+    this.learned = { ...this.learned, entries: new Map(), still: null };
     this.store.emit(events);
   }
 
@@ -433,7 +295,7 @@ class HostEngine {
     const added = [...focused].some((paneId) => !this.plan.focused.has(paneId));
     this.plan.focused = focused;
     // A pane just looked at is captured if it printed since its last capture, not after an idle sleep.
-    if (added && this.skipped) this.loop.pollSoon();
+    if (added && this.learned.skipped) this.loop.pollSoon();
   }
 
   /** What the person did to a pane (a snooze, a look, an answer), into its attention record. */
@@ -472,11 +334,11 @@ class HostEngine {
     return paneId === null ? undefined : this.entries.get(paneId);
   }
 
+  /** A pane's entry changed between cycles: the panes must be stepped again before the loop rests. */
   private replaceEntry(entry: PaneEntry): void {
-    this.still = null;
-    const next = new Map(this.entries);
-    next.set(entry.track.paneId, entry);
-    this.entries = next;
+    const entries = new Map(this.entries);
+    entries.set(entry.track.paneId, entry);
+    this.learned = { ...this.learned, entries, still: null };
   }
 }
 

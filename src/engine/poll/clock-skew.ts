@@ -24,6 +24,11 @@ export class ClockSkew {
 
   /** The pane with its activity stamp in this machine's clock. */
   toLocal(pane: PaneInfo): PaneInfo {
-    return this.value === 0 || pane.windowActivity <= 0 ? pane : { ...pane, windowActivity: pane.windowActivity - this.value };
+    return paneHere(pane, this.value);
   }
+}
+
+/** The pane with its activity stamp moved by `skew` (the host's clock minus this machine's) to this machine's clock. */
+export function paneHere(pane: PaneInfo, skew: number): PaneInfo {
+  return skew === 0 || pane.windowActivity <= 0 ? pane : { ...pane, windowActivity: pane.windowActivity - skew };
 }

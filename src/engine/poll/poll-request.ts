@@ -6,8 +6,10 @@
 import type { PollCycleOutput } from '../tmux/polling.js';
 import type { TmuxClient } from '../tmux/client.js';
 import type { PaneInfo } from '../types.js';
+import { PROCESS_TABLE_SHELL } from '../prompt/process-work.js';
 import { chooseCaptures, type CapturePlan } from './capture-plan.js';
 import type { ClockSkew } from './clock-skew.js';
+import type { CycleAsk } from './poll-plan.js';
 import type { PaneEntry } from './poll-step.js';
 
 export interface ListingRequest {
@@ -16,14 +18,8 @@ export interface ListingRequest {
   readonly skew: ClockSkew;
   /** Wall-clock time the request leaves. */
   readonly requestedAt: number;
-  /** A host far away: the panes to capture along with the listing; null on this machine. */
-  readonly pipelined: readonly string[] | null;
-  /** Only these windows need listing (tmux told of no other change); null: every pane. */
-  readonly windows?: ReadonlySet<string> | null;
-  /** Silent panes whose recapture falls due by then are captured now (see chooseCaptures). */
-  readonly recaptureBy?: number;
-  /** Far away only: a command for the host's shell in the same round trip (its answer comes back with the listing). */
-  readonly shell?: string | null;
+  /** What the cycle's plan asks (see poll-plan.ts). */
+  readonly ask: CycleAsk;
 }
 
 export interface ListingAnswer {
@@ -33,7 +29,12 @@ export interface ListingAnswer {
 }
 
 export async function requestListing(tmux: TmuxClient, request: ListingRequest): Promise<ListingAnswer> {
-  const { entries, plan, skew, requestedAt, pipelined, windows, recaptureBy = requestedAt, shell = null } = request;
+  const { entries, plan, skew, requestedAt, ask } = request;
+  // Chosen a cycle ahead, the captures ride along with the listing; else they are chosen from it.
+  const pipelined = ask.captures.kind === 'ahead' ? ask.captures.panes : null;
+  const recaptureBy = ask.captures.kind === 'from-listing' ? ask.captures.recaptureBy : requestedAt;
+  const shell = ask.processTable ? PROCESS_TABLE_SHELL : null;
+  const windows = ask.windows;
   // Filled when the client lets the engine choose; otherwise every known pane is captured.
   let chosen: Set<string> | null = pipelined === null ? null : new Set(pipelined);
   const select = (listed: readonly PaneInfo[]): string[] => {
@@ -51,7 +52,7 @@ export async function requestListing(tmux: TmuxClient, request: ListingRequest):
   const output = await tmux.panes.pollCycle([...entries.keys()], select, {
     clock: pipelined !== null,
     ...(pipelined === null ? {} : { pipelined }),
-    ...(windows == null ? {} : { windows }),
+    ...(windows === null ? {} : { windows }),
     ...(pipelined === null || shell === null ? {} : { shell }),
   });
   return { output, chosen };

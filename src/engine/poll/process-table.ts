@@ -2,7 +2,7 @@
 // for the table, and what a table that came back says of its panes. A table costs one `ps` on the
 // host, so it is asked only while a pane's screen looks idle and the tree could change the verdict.
 
-import { PROCESS_TABLE_SHELL, foregroundChildCommand, parseProcessTable } from '../prompt/process-work.js';
+import { foregroundChildCommand, parseProcessTable } from '../prompt/process-work.js';
 import type { PaneInfo, PromptVerdict } from '../types.js';
 import type { PaneEntry } from './poll-step.js';
 
@@ -36,11 +36,6 @@ export function tableWanted(entries: ReadonlyMap<string, PaneEntry>, record: Tab
     if (record.lastAt === null || (track.stuckSince ?? -Infinity) > record.lastAt) return true;
   }
   return false;
-}
-
-/** The shell command for the next round trip, or null when no table is wanted. */
-export function tableShell(entries: ReadonlyMap<string, PaneEntry>, record: TableRecord): string | null {
-  return tableWanted(entries, record) ? PROCESS_TABLE_SHELL : null;
 }
 
 /**

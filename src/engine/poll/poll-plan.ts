@@ -1,0 +1,287 @@
+// What the next poll cycle asks, as a value: from what the cycles so far learned (the panes'
+// entries, the last listing, what tmux's change watch told since) and what the host's tmux costs,
+// whether to ask at all, which listing to run, which panes to capture, whether the process table
+// rides along, and how long to sleep. Pure: the poller reads tmux and the clocks, runs the plan and
+// folds the answer back in (learnAsked, learnStep).
+
+import { paneHere } from './clock-skew.js';
+import { capturesAhead, chooseCaptures, nextCaptureAt, type CapturePlan } from './capture-plan.js';
+import { entriesStillUntil, type PaneEntry } from './poll-step.js';
+import { tableWanted, type TableRecord, NO_TABLES } from './process-table.js';
+import type { MachineConfig } from '../pane-machine.js';
+import type { PaneInfo } from '../types.js';
+import type { ListingAnswer } from './poll-request.js';
+
+/**
+ * While tmux tells of changes, every pane is still listed this often, for what it does not tell:
+ * a title set with `select-pane -T`, a pane option set with `set -p` (a hook's record, which its
+ * screen follows anyway), a pane kept dead by remain-on-exit. Prompts come with output, which is
+ * told. Every listing costs the server about 30 us a pane, so this is most of an idle poll's cost.
+ */
+export const FULL_LISTING_MS = 30_000;
+
+/**
+ * A pane seen for the first time this recently may still be starting its program: tmux forks, and
+ * until the child execs, the pane's command is tmux's own name. The program's first output can fall
+ * in the same second as the window's creation, which leaves the activity stamp (all that tmux tells
+ * of) as it was. Its window is listed at every cycle until then.
+ */
+export const STARTING_MS = 3_000;
+
+/** What asking a host's tmux costs, which shapes every cycle's question to it. */
+export interface HostCosts {
+  /**
+   * 'dear' (a host far away): a round trip costs more than a capture, so a cycle is one round trip:
+   * the whole listing, with the captures the last one chose (a cycle ahead), and nothing else.
+   * 'cheap' (this machine): the listing comes first and the captures are chosen from it.
+   */
+  readonly roundTrip: 'cheap' | 'dear';
+  /**
+   * Where a pane's foreground child is read (see process-table.ts): this machine's /proc, or the
+   * host's process table, which then rides along with the round trip while a pane looks idle.
+   */
+  readonly processTable: 'here' | 'round-trip';
+}
+
+export const COSTS_HERE: HostCosts = { roundTrip: 'cheap', processTable: 'here' };
+export const COSTS_FAR_AWAY: HostCosts = { roundTrip: 'dear', processTable: 'round-trip' };
+
+/** The last listing asked for while tmux told of changes. */
+export interface AskedListing {
+  /** The change watch's count when it was asked. */
+  readonly mark: number;
+  /** Wall-clock time of the last listing of every pane. */
+  readonly at: number;
+  /** The panes listed, activity stamps in the host's clock. */
+  readonly panes: readonly PaneInfo[];
+  /** The windows that listing took anew (the other panes as the one before showed them); null when it listed every pane. */
+  readonly windows: ReadonlySet<string> | null;
+}
+
+/** What the cycles so far learned, as far as planning the next one goes. */
+export interface PollLearned {
+  readonly entries: ReadonlyMap<string, PaneEntry>;
+  /** Null when the last cycle asked without a change watch, or failed. */
+  readonly asked: AskedListing | null;
+  /** The last cycle asked tmux nothing. */
+  readonly skipped: boolean;
+  /**
+   * Engine clock: when the panes were last stepped, and until when stepping them again over the
+   * same listing leaves them as they are (the first wait coming of age); null when they must be stepped.
+   */
+  readonly still: { readonly from: number; readonly until: number } | null;
+  /** With dear round trips: the panes the next round trip captures, chosen from the last listing. */
+  readonly ahead: readonly string[];
+  /** The host's process tables: when the last came, and whether its `ps` can give one. */
+  readonly tables: TableRecord;
+}
+
+export const NOTHING_LEARNED: PollLearned = { entries: new Map(), asked: null, skipped: false, still: null, ahead: [], tables: NO_TABLES };
+
+/** The moment a cycle starts, as the poller reads it. */
+export interface PollMoment {
+  /** Wall-clock time (tmux's activity stamps are in it). */
+  readonly wallNow: number;
+  /** Engine-clock time. */
+  readonly now: number;
+  /** The change watch's count; null without one (then every cycle asks). */
+  readonly changes: number | null;
+  /** The windows tmux told of changes to since the last listing's mark; null when anything may have changed. */
+  readonly told: ReadonlySet<string> | null;
+}
+
+export interface PlanInput {
+  readonly learned: PollLearned;
+  readonly moment: PollMoment;
+  readonly costs: HostCosts;
+  readonly captures: CapturePlan;
+  /** The host's clock minus this machine's (ms). */
+  readonly skew: number;
+  readonly intervalMs: number;
+}
+
+/** The captures a cycle takes: the ones chosen a cycle ahead, or chosen from its own listing. */
+export type CaptureAsk =
+  | { readonly kind: 'ahead'; readonly panes: readonly string[] }
+  | {
+      readonly kind: 'from-listing';
+      /** Silent panes whose recapture falls due by then (wall clock) are taken now (see chooseCaptures). */
+      readonly recaptureBy: number;
+    };
+
+/** A cycle's question to tmux. */
+export interface CycleAsk {
+  /** The change watch's count read before asking: a change told while the answer is on its way counts for the next cycle. */
+  readonly mark: number | null;
+  /** Only these windows need listing; null: every pane. */
+  readonly windows: ReadonlySet<string> | null;
+  readonly captures: CaptureAsk;
+  /** The host's process table rides along. */
+  readonly processTable: boolean;
+  /** Who looks at what is asked too, where the poll's long-lived connection is up (see the poller's lookedAt). */
+  readonly looks: boolean;
+}
+
+/**
+ * The next cycle: `rest` (nothing to ask, nothing to step: sleep), `restep` (nothing to ask, but a
+ * wait comes of age: step the last listing again) or `ask`.
+ */
+export type CyclePlan =
+  | { readonly kind: 'rest'; readonly sleepMs: number }
+  | { readonly kind: 'restep'; readonly listing: ListingAnswer }
+  | { readonly kind: 'ask'; readonly ask: CycleAsk };
+
+export function planCycle(input: PlanInput): CyclePlan {
+  const unchanged = unchangedListing(input);
+  if (unchanged === null) return { kind: 'ask', ask: askOf(input) };
+  // Nothing told and nothing to capture: until a wait comes of age, the step would change nothing.
+  if (stillAt(input.learned.still, input.moment.now)) return { kind: 'rest', sleepMs: restDelay(input) };
+  return { kind: 'restep', listing: unchanged };
+}
+
+/** Whether every pane, stepped at `now` over the last listing with no new screen, stays as it is. */
+function stillAt(still: PollLearned['still'], now: number): boolean {
+  return still !== null && now >= still.from && now < still.until;
+}
+
+/** Whether every pane is due to be listed again: the period has passed, or the wall clock went back past the last listing. */
+function listingDue(asked: AskedListing | null, wallNow: number): boolean {
+  return asked === null || wallNow < asked.at || wallNow - asked.at >= FULL_LISTING_MS;
+}
+
+/** A listing's panes, their activity stamps in this machine's clock (as the capture plan takes them). */
+export function panesHere(panes: readonly PaneInfo[], skew: number): PaneInfo[] {
+  return panes.map((pane) => paneHere(pane, skew));
+}
+
+/** The windows of the panes first seen less than STARTING_MS before `now` (engine clock). */
+function startingWindows(entries: ReadonlyMap<string, PaneEntry>, now: number): Set<string> {
+  const windows = new Set<string>();
+  for (const { pane, track } of entries.values()) if (now - track.registeredAt < STARTING_MS) windows.add(pane.windowId);
+  return windows;
+}
+
+/** The panes chosen a cycle ahead that are still watched. */
+function aheadLive(learned: PollLearned): string[] {
+  return learned.ahead.filter((id) => learned.entries.has(id));
+}
+
+/** Whether the process table rides along with the next round trip. */
+function tableAsked({ costs, learned }: PlanInput): boolean {
+  return costs.processTable === 'round-trip' && tableWanted(learned.entries, learned.tables);
+}
+
+/**
+ * The last listing again, when tmux is watched and has told of no change since it was asked, and
+ * the cycle would capture none of its panes nor want the process table (a child may end without a
+ * word from tmux): then the cycle needs nothing from tmux, and quiet time still counts. Null when it
+ * must ask.
+ */
+function unchangedListing(input: PlanInput): ListingAnswer | null {
+  const { learned, moment } = input;
+  const asked = learned.asked;
+  if (asked === null || moment.changes !== asked.mark || listingDue(asked, moment.wallNow)) return null;
+  if (startingWindows(learned.entries, moment.now).size > 0) return null;
+  const captures: readonly string[] = input.costs.roundTrip === 'dear' ? aheadLive(learned) : chooseCaptures(panesHere(asked.panes, input.skew), learned.entries, input.captures, moment.wallNow);
+  if (captures.length > 0 || tableAsked(input)) return null;
+  return { output: { panes: [...asked.panes], screens: new Map(), serverTime: null }, chosen: new Set() };
+}
+
+function askOf(input: PlanInput): CycleAsk {
+  const { learned, moment, costs } = input;
+  const mark = moment.changes;
+  // The periodic listing of a quiet server takes along the recaptures due before the next one.
+  const periodic = mark !== null && learned.asked !== null && listingDue(learned.asked, moment.wallNow);
+  const captures: CaptureAsk =
+    costs.roundTrip === 'dear'
+      ? { kind: 'ahead', panes: aheadLive(learned) }
+      : { kind: 'from-listing', recaptureBy: periodic ? moment.wallNow + FULL_LISTING_MS : moment.wallNow };
+  // Who looks at what: one more command, where a round trip is cheap (over a long-lived connection
+  // only: a look that lasts one command, as `ls` takes, sees nobody looking).
+  const looks = costs.roundTrip === 'cheap';
+  return { mark, windows: windowsToList(input), captures, processTable: tableAsked(input), looks };
+}
+
+/**
+ * The windows a cycle needs listed when tmux told only of windows that printed (see
+ * window-listing.ts): null for every pane (a dear round trip, which carries the whole listing
+ * anyway; no recent full listing; or a change that may have touched anything).
+ */
+function windowsToList({ learned, moment, costs, captures, skew }: PlanInput): ReadonlySet<string> | null {
+  const asked = learned.asked;
+  if (costs.roundTrip === 'dear' || moment.changes === null || asked === null || listingDue(asked, moment.wallNow)) return null;
+  if (moment.told === null) return null;
+  // A pane captured while its window is not listed would pair a screen of now with an activity
+  // stamp of the last listing: output in the second before tmux tells of it would then pass for
+  // old, and a prompt just drawn for one held since then. The windows of the panes the last
+  // listing wants captured (a recapture, a follow pace that ends, a hook's follow-up) are listed too.
+  const windows = new Set([...moment.told, ...startingWindows(learned.entries, moment.now)]);
+  const panes = panesHere(asked.panes, skew);
+  const wanted = new Set(chooseCaptures(panes, learned.entries, captures, moment.wallNow));
+  for (const pane of panes) if (wanted.has(pane.paneId)) windows.add(pane.windowId);
+  return windows;
+}
+
+/**
+ * How long the loop may sleep after a cycle that had nothing to ask and nothing to step: until the
+ * full listing, the next captures the plan wants (taken together when they fall due within an
+ * interval, as a poll at every interval would) or a wait coming of age, whichever comes first.
+ * tmux's word of a change wakes it earlier (wakeOnChange). With dear round trips, whose captures
+ * are chosen a cycle ahead, it keeps the poll interval.
+ */
+function restDelay({ learned, moment, costs, captures, skew, intervalMs }: PlanInput): number {
+  const { asked, still } = learned;
+  if (costs.roundTrip === 'dear' || asked === null || still === null) return intervalMs;
+  const wallDue = Math.min(asked.at + FULL_LISTING_MS, nextCaptureAt(panesHere(asked.panes, skew), learned.entries, captures, intervalMs));
+  const delay = Math.min(wallDue - moment.wallNow, still.until - moment.now);
+  // Something already due would have been asked for or stepped: no reason to trust the sum then.
+  // (No longer than the listing period: a wall clock set back makes the listing due at once.)
+  return delay > 0 ? delay : intervalMs;
+}
+
+/**
+ * The sleep after a cycle that asked or stepped: until the host is retried after a failure; none
+ * when a pane came without its screen; else the poll interval, or less when a wait comes of age
+ * before it (the cycle then steps the last listing again), so a prompt is waiting at the moment it
+ * is due rather than up to an interval later.
+ */
+export function sleepAfterCycle(learned: PollLearned, after: { readonly now: number; readonly retryAt: number | null; readonly registeredNew: boolean; readonly intervalMs: number }): number {
+  const { now, retryAt, registeredNew, intervalMs } = after;
+  if (retryAt !== null) return retryAt - now;
+  if (registeredNew) return 0;
+  if (learned.still === null) return intervalMs;
+  const due = learned.still.until - now;
+  return due > 0 && due < intervalMs ? due : intervalMs;
+}
+
+/**
+ * Whether a change tmux tells of between cycles brings a cycle at once: after a cycle that asked
+ * nothing (it may have missed it), or one that listed only some windows, for a change told of
+ * another one (`told`: the windows told of since its mark). After a cycle that listed every pane,
+ * the next one comes within an interval of it anyway.
+ */
+export function wakeOnChange(learned: PollLearned, told: ReadonlySet<string> | null): boolean {
+  if (learned.skipped) return true;
+  const windows = learned.asked?.windows ?? null;
+  if (windows === null) return false;
+  return told === null || [...told].some((window) => !windows.has(window));
+}
+
+/** What a cycle that asked learned of the listing, before stepping the panes over it. */
+export function learnAsked(learned: PollLearned, ask: CycleAsk, answer: { readonly panes: readonly PaneInfo[]; readonly partial?: boolean }, requestedAt: number): PollLearned {
+  const partial = answer.partial === true && learned.asked !== null;
+  const asked = ask.mark === null ? null : { mark: ask.mark, at: partial ? learned.asked!.at : requestedAt, panes: answer.panes, windows: partial ? ask.windows : null };
+  return { ...learned, skipped: false, asked };
+}
+
+/** What stepping the panes taught: their entries, from when they stand still, and, with dear round trips, the next one's captures. */
+export function learnStep(
+  learned: PollLearned,
+  step: { readonly entries: ReadonlyMap<string, PaneEntry>; readonly now: number; readonly requestedAt: number; readonly tables: TableRecord },
+  context: { readonly costs: HostCosts; readonly captures: CapturePlan; readonly intervalMs: number; readonly machine: MachineConfig },
+): PollLearned {
+  const { entries, now, requestedAt, tables } = step;
+  const still = { from: now, until: entriesStillUntil(entries, now, context.machine) };
+  const ahead = context.costs.roundTrip === 'dear' ? capturesAhead(entries, context.captures, requestedAt, context.intervalMs) : learned.ahead;
+  return { ...learned, entries, still, ahead, tables };
+}
