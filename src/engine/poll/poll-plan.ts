@@ -161,9 +161,15 @@ function startingWindows(entries: ReadonlyMap<string, PaneEntry>, now: number): 
   return windows;
 }
 
-/** The panes chosen a cycle ahead that are still watched. */
-function aheadLive(learned: PollLearned): string[] {
-  return learned.ahead.filter((id) => learned.entries.has(id));
+/**
+ * With dear round trips: the panes the next round trip captures. Those chosen a cycle ahead that
+ * are still watched, and those that want a capture by now (a pane followed while it printed whose
+ * pace has run out while the loop rested: nothing new is told of it, and it must still be seen).
+ */
+function aheadLive({ learned, captures, moment }: PlanInput): string[] {
+  const chosen = new Set(learned.ahead.filter((id) => learned.entries.has(id)));
+  for (const id of capturesAhead(learned.entries, captures, moment.wallNow, 0)) chosen.add(id);
+  return [...chosen];
 }
 
 /** Whether the process table rides along with the next round trip. */
@@ -182,7 +188,7 @@ function unchangedListing(input: PlanInput): ListingAnswer | null {
   const asked = learned.asked;
   if (asked === null || moment.changes !== asked.mark || listingDue(asked, moment.wallNow)) return null;
   if (startingWindows(learned.entries, moment.now).size > 0) return null;
-  const captures: readonly string[] = input.costs.roundTrip === 'dear' ? aheadLive(learned) : chooseCaptures(panesHere(asked.panes, input.skew), learned.entries, input.captures, moment.wallNow);
+  const captures: readonly string[] = input.costs.roundTrip === 'dear' ? aheadLive(input) : chooseCaptures(panesHere(asked.panes, input.skew), learned.entries, input.captures, moment.wallNow);
   if (captures.length > 0 || tableAsked(input)) return null;
   return { output: { panes: [...asked.panes], screens: new Map(), serverTime: null }, chosen: new Set() };
 }
@@ -194,7 +200,7 @@ function askOf(input: PlanInput): CycleAsk {
   const periodic = mark !== null && learned.asked !== null && listingDue(learned.asked, moment.wallNow);
   const captures: CaptureAsk =
     costs.roundTrip === 'dear'
-      ? { kind: 'ahead', panes: aheadLive(learned) }
+      ? { kind: 'ahead', panes: aheadLive(input) }
       : { kind: 'from-listing', recaptureBy: periodic ? moment.wallNow + FULL_LISTING_MS : moment.wallNow };
   // Who looks at what: one more command, where a round trip is cheap (over a long-lived connection
   // only: a look that lasts one command, as `ls` takes, sees nobody looking).
@@ -227,11 +233,13 @@ function windowsToList({ learned, moment, costs, captures, skew }: PlanInput): R
  * full listing, the next captures the plan wants (taken together when they fall due within an
  * interval, as a poll at every interval would) or a wait coming of age, whichever comes first.
  * tmux's word of a change wakes it earlier (wakeOnChange). With dear round trips, whose captures
- * are chosen a cycle ahead, it keeps the poll interval.
+ * are chosen at each rest, it sleeps an interval at most, less when a wait comes of age sooner.
  */
 function restDelay({ learned, moment, costs, captures, skew, intervalMs }: PlanInput): number {
   const { asked, still } = learned;
-  if (costs.roundTrip === 'dear' || asked === null || still === null) return intervalMs;
+  if (asked === null || still === null) return intervalMs;
+  // Far away the captures are chosen at each rest (aheadLive): a poll interval at most, less when a wait comes of age sooner.
+  if (costs.roundTrip === 'dear') return Math.max(1, Math.min(intervalMs, still.until - moment.now));
   const wallDue = Math.min(asked.at + FULL_LISTING_MS, nextCaptureAt(panesHere(asked.panes, skew), learned.entries, captures, intervalMs));
   const delay = Math.min(wallDue - moment.wallNow, still.until - moment.now);
   // Something already due would have been asked for or stepped: no reason to trust the sum then.

@@ -143,7 +143,7 @@ describe('what the poll asks over generated schedules', () => {
         const name = `${far ? 'far' : 'here'}-${interval}-${seed}`;
         it(`${far ? 'a host far away' : 'this machine'}, a ${interval} ms poll, seed ${seed}`, async () => {
           const log = await schedule(seed, interval, far);
-          await expect(`${log.join('\n')}\n`).toMatchFileSnapshot(`./poll-schedules/${name}.log`);
+          await expect(`${log.join('\n')}\n`).toMatchFileSnapshot(`./poll-schedules/${name}.txt`);
         });
       }
     }
