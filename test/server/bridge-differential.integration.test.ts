@@ -232,7 +232,8 @@ describe('answers against a reference terminal rendering the pane bytes', () => 
             else if (LONE.has(one.shape) && printedKept(one.bytes, got[i])) entry.printedOnly += 1;
             else if (entry.failures.length < 3) {
               entry.failures.push(
-                `pane ${p} batch ${b} case ${i}:\n  bytes:    ${JSON.stringify(one.bytes.toString('latin1'))}\n  terminal: ${JSON.stringify(expected[i])}\n  answer:   ${JSON.stringify(got[i])}`,
+                `pane ${p} batch ${b} case ${i}:\n  bytes:    ${JSON.stringify(one.bytes.toString('latin1'))}\n  terminal: ${JSON.stringify(expected[i])}\n  answer:   ${JSON.stringify(got[i])}` +
+                  (got[i] === undefined ? `\n  whole answer: ${JSON.stringify(answers[p]![b]!.slice(0, 600))}` : ''),
               );
             }
           });
