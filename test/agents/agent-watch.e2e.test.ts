@@ -199,6 +199,9 @@ describe.skipIf(!anyToRun)('corral watch over the real agent CLIs, screen only',
     }
   }
 
+  // The sleeps in keys() and type() are pacing for a real agent's TUI (let it draw, keys at a
+  // person's speed): a time, since the agent gives no sign that it takes keys; every result is
+  // awaited on the screen or as an event.
   async function keys(pane: string, ...names: readonly string[]) {
     await sleep(400);
     for (const key of names) {

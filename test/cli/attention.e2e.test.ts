@@ -6,10 +6,11 @@
 // --answer` answers only a prompt it names, never two in one burst.
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeAttention } from '../../src/engine/attention/record.js';
+import { writerOption } from '../../src/engine/status-writer.js';
 import { runCli, startCli, type LiveCli } from '../helpers/cli.js';
 import { git, makeRepo } from '../helpers/git-repo.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
@@ -97,8 +98,13 @@ describe('what needs the person, on fourteen everyday panes', () => {
 
     // A second corral, started now, counts every wait from when it began: the options do not move.
     const sinceBefore = (await server.tmux('show-options', '-pqv', '-t', panes.deploy!, '@corral_since')).trim();
-    watchers.push(startCli(['watch', ...common(), '--poll-interval', '300']));
-    await new Promise((r) => setTimeout(r, 2_000));
+    const second = startCli(['watch', ...common(), '--poll-interval', '300']);
+    watchers.push(second);
+    // Once it has found the question waiting and written its status options (its writer's mark goes
+    // in with its first write), it has had its chance to move them.
+    await second.waitForLine((l) => l.includes('"type":"stuck"') && l.includes(`"paneId":"${panes.deploy!}"`), 15_000);
+    const mark = writerOption(hostname(), second.child.pid!);
+    await expect.poll(async () => (await server.tmux('show-options', '-gqv', mark)).trim(), { timeout: 15_000, interval: 100 }).toBe('1');
     expect((await server.tmux('show-options', '-pqv', '-t', panes.deploy!, '@corral_since')).trim()).toBe(sinceBefore);
 
     // The person attaches a real client and walks through every window with prefix n.

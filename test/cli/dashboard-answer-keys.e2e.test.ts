@@ -75,7 +75,7 @@ describe('dashboard answer keys on git add -p in a real tmux server', () => {
     // pause the checks need (tmux stamps activity in whole seconds), not a wait for a result.
     await sleep(QUIET_MS + 1200);
     dash = await server.spawn(
-      `sleep 0.3; exec ${shellQuote(process.execPath)} ${shellQuote(MAIN_JS)} dashboard --quiet-threshold ${QUIET_MS} --poll-interval 500`,
+      `exec ${shellQuote(process.execPath)} ${shellQuote(MAIN_JS)} dashboard --quiet-threshold ${QUIET_MS} --poll-interval 500`,
       { session: 'dash', width: 120, height: 30 },
     );
     await dashShows((s) => (s.match(/STUCK permission/g) ?? []).length === 2, 15_000);

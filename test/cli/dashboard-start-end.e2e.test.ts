@@ -73,7 +73,7 @@ describe('starting and ending panes from the dashboard in a real tmux server', (
     repoPane = await server.spawn(`cd ${shellQuote(repo)} && exec sleep 600`);
     await server.tmux('rename-window', '-t', repoPane, 'repo-pane');
     await server.spawn('sleep 600');
-    dash = await server.spawn(`sleep 0.3; exec ${shellQuote(process.execPath)} ${shellQuote(MAIN_JS)} dashboard --poll-interval 300`, {
+    dash = await server.spawn(`exec ${shellQuote(process.execPath)} ${shellQuote(MAIN_JS)} dashboard --poll-interval 300`, {
       session: 'dash',
       width: 160,
       height: 30,

@@ -53,12 +53,15 @@ describe('dashboard triage in a real tmux server', () => {
     // pause the checks need (real time must pass for tmux's activity stamps), not a wait for a result.
     await sleep(QUIET_MS + 1200);
     stream = `/tmp/corral-e2e-${randomBytes(4).toString('hex')}.out`;
+    // The dashboard starts once the test says so (tmux wait-for), after its output is piped.
+    const go = `corral-e2e-go-${randomBytes(4).toString('hex')}`;
     dash = await server.spawn(
-      `sleep 0.3; exec ${shellQuote(process.execPath)} ${shellQuote(MAIN_JS)} dashboard --quiet-threshold ${QUIET_MS} --poll-interval ${POLL_MS}`,
+      `${shellQuote(server.binary)} wait-for ${go}; exec ${shellQuote(process.execPath)} ${shellQuote(MAIN_JS)} dashboard --quiet-threshold ${QUIET_MS} --poll-interval ${POLL_MS}`,
       { session: 'dash', width: 100, height: 30 },
     );
-    // Everything the dashboard writes, from its first byte (it starts 0.3 s after its pane).
+    // Everything the dashboard writes, from its first byte.
     await server.tmux('pipe-pane', '-t', dash, '-o', `cat >> ${stream}`);
+    await server.tmux('wait-for', '-S', go);
     await dashShows((s) => (s.match(/STUCK permission/g) ?? []).length === 3, 15_000);
   });
 

@@ -104,10 +104,10 @@ describe('the attention record under a generated schedule of corral processes, p
       // A fresh start for each seed: no corral, every pane at a clean prompt, no record left.
       for (const corral of [...corrals]) await stopCorral(corral);
       for (const id of ids) {
-        // A question left open is left (C-c), then the screen cleared once bash is back at its prompt.
+        // A question left open is left (C-c), then the screen cleared once bash is back at its prompt
+        // (readline draws the prompt after it has set the terminal up: what is typed then is read).
         await server.tmux('send-keys', '-t', id, 'C-c');
         await server.waitForScreen(id, (s) => s.trimEnd().endsWith('ready$'));
-        await new Promise((r) => setTimeout(r, 100));
         await server.tmux('send-keys', '-t', id, 'clear', 'Enter');
         await server.waitForScreen(id, (s) => s.trim() === 'ready$');
         for (const option of ['@corral_attention', '@corral_quiet']) await server.tmux('set-option', '-p', '-u', '-t', id, option);

@@ -25,10 +25,13 @@ let polled: string[][] = [];
 let batches: number[] = [];
 /** Timers the engine armed: one per cycle, plus hook follow-ups (none here). */
 let armed = 0;
+/** How long the newest of them sleeps. */
+let lastArmedMs = 0;
 
 const countingTimers: Timers = {
   setTimeout: (callback, ms) => {
     armed += 1;
+    lastArmedMs = ms;
     return heldTimers.setTimeout(callback, ms);
   },
   clearTimeout: (handle) => heldTimers.clearTimeout(handle),
@@ -75,12 +78,21 @@ async function cyclesPass(count: number): Promise<void> {
 /** Lets real time pass: an idle engine sleeps through it, so there are no cycles to count. */
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Waits until the loop has nothing left to do: its newest timer sleeps longer than a poll interval
+ * (until the next listing or a wait coming of age), as it does once the panes are past their start.
+ */
+async function idle(pollIntervalMs = 1_000): Promise<void> {
+  await waitFor(() => lastArmedMs > pollIntervalMs);
+}
+
 beforeEach(async () => {
   server = await startTestTmux();
   events = [];
   polled = [];
   batches = [];
   armed = 0;
+  lastArmedMs = 0;
 });
 
 afterEach(async () => {
@@ -104,7 +116,7 @@ describe('polling a tmux server that tells of changes', () => {
     const pane = await server.spawn();
     startEngine(1_000);
     await waitFor(() => events.some((e) => e.type === 'stuck'));
-    await pause(2_500);
+    await idle();
     await server.tmux('copy-mode', '-t', pane);
     const modeAt = Date.now();
     await waitFor(() => paneView(pane)?.pane.inMode);
@@ -116,10 +128,11 @@ describe('polling a tmux server that tells of changes', () => {
     startEngine(1_000);
     // Idle shells turn stuck by quiet time alone: the cycles that asked tmux nothing counted it.
     await waitFor(() => events.filter((e) => e.type === 'stuck').length === 3);
-    await pause(1_500);
     // Nothing left to come of age: the loop sleeps until the next listing, in one timer.
+    await idle();
     const quietFrom = listings();
     const armedFrom = armed;
+    // A time, not an event: that nothing is listed or armed while nothing changes is what is checked.
     await pause(4_000);
     expect(listings()).toBe(quietFrom);
     expect(armed - armedFrom).toBeLessThanOrEqual(1);
@@ -142,6 +155,7 @@ describe('polling a tmux server that tells of changes', () => {
     startEngine(1_000);
     await waitFor(() => events.some((e) => e.type === 'stuck'));
     const quietFrom = listings();
+    // A time, not an event: the listing that comes anyway, every FULL_LISTING_MS, is what is counted.
     await pause(FULL_LISTING_MS + 2_000);
     expect(listings() - quietFrom).toBeGreaterThanOrEqual(1);
     expect(listings() - quietFrom).toBeLessThanOrEqual(2);
@@ -164,7 +178,7 @@ describe('polling a tmux server that tells of changes', () => {
     // The subscription's first value has nothing to compare with: the change it brings lists every pane.
     await server.tmux('send-keys', '-t', panes[0]!, 'echo first-change', 'Enter');
     await waitFor(() => paneView(panes[0]!)?.lines.some((line) => line.includes('first-change')));
-    await pause(2_500);
+    await idle();
     polled = [];
     // A title set by the program, with output: only its window is listed again, and the view has it.
     await server.tmux('send-keys', '-t', panes[2]!, "printf '\\033]2;%s\\033\\\\' 'retitled by its program'; cd /tmp", 'Enter');
@@ -197,7 +211,7 @@ describe('polling a tmux server that tells of changes', () => {
     for (let i = 0; i < 8; i++) await server.spawn();
     startEngine(1_000);
     await waitFor(() => events.filter((e) => e.type === 'stuck').length === 8);
-    await pause(2_500);
+    await idle();
     // Nothing printed, so tmux tells of nothing: only the new pane's own listings can see `cat`.
     const pane = await server.spawn('sleep 1.2; exec cat');
     await waitFor(() => paneView(pane)?.pane.command === 'bash');
@@ -211,7 +225,7 @@ describe('polling a tmux server that tells of changes', () => {
     for (let i = 0; i < 8; i++) panes.push(await server.spawn());
     startEngine(1_000);
     await waitFor(() => events.filter((e) => e.type === 'stuck').length === 8);
-    await pause(2_500);
+    await idle();
     const controlClients = async () => (await server.tmux('list-clients', '-F', '#{client_pid} #{client_control_mode}')).trim().split('\n').filter((l) => l.endsWith(' 1'));
     const before = await controlClients();
     expect(before).toHaveLength(1);

@@ -21,6 +21,9 @@ let events: CorralEvent[] = [];
 
 /** The argv of every command the engine's poll sent (over the control connection, or a process each). */
 let polled: string[][] = [];
+/** When each of them was sent (Date.now()), in the same order. */
+let polledAt: number[] = [];
+const sent = (args: readonly string[]) => (polled.push([...args]), polledAt.push(Date.now()));
 
 /** How many times the engine has listed the panes: "nothing happened" is judged over cycles, not over a sleep. */
 const listingCount = () => polled.filter((args) => args[0] === 'list-panes').length;
@@ -32,9 +35,9 @@ function startEngine(flags: Record<string, unknown> = {}, persistent = false): E
   const exec = createExecRunner(localTransport(server.socket));
   const control = persistent ? createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec, retryMs: 0 }) : undefined;
   const pollRunner = control
-    ? Object.assign((args: readonly string[]) => (polled.push([...args]), control(args)), { close: () => control.close() })
+    ? Object.assign((args: readonly string[]) => (sent(args), control(args)), { close: () => control.close() })
     : undefined;
-  const runner = control ? exec : Object.assign((args: readonly string[], options?: Parameters<typeof exec>[1]) => (polled.push([...args]), exec(args, options)), exec);
+  const runner = control ? exec : Object.assign((args: readonly string[], options?: Parameters<typeof exec>[1]) => (sent(args), exec(args, options)), exec);
   engine = createEngine({ settings, tmux: new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, runner, ...(pollRunner ? { pollRunner } : {}) }) });
   engine.onEvent((event) => events.push(event));
   engine.start();
@@ -63,6 +66,7 @@ beforeEach(async () => {
   server = await startTestTmux();
   events = [];
   polled = [];
+  polledAt = [];
 });
 
 afterEach(async () => {
@@ -176,12 +180,15 @@ describe('engine on a real tmux server', () => {
     const silent = await server.spawn('sleep 60');
     const printing = await server.spawn('for i in $(seq 1 200); do echo "tick $i"; sleep 0.2; done; sleep 60');
     startEngine({}, true);
-    const captures = (paneId: string) =>
-      polled.filter((args) => args.some((a, i) => a === 'capture-pane' && args[args.indexOf('-t', i) + 1] === paneId)).length;
+    const captureTimes = (paneId: string) =>
+      polled.flatMap((args, n) => (args.some((a, i) => a === 'capture-pane' && args[args.indexOf('-t', i) + 1] === paneId) ? [polledAt[n]!] : []));
+    const captures = (paneId: string) => captureTimes(paneId).length;
     await waitFor(() => paneView(printing)?.lines.some((l) => /tick/.test(l)));
     // Until a capture falls in a later second than the silent window's last stamp (its creation),
-    // tmux cannot tell corral that nothing happened since; give that 2 s, then watch 2 s more.
-    await new Promise((r) => setTimeout(r, 2000));
+    // tmux cannot tell corral that nothing happened since: wait for that capture, and one cycle after it.
+    const silentStamp = Number((await server.tmux('display-message', '-p', '-t', silent, '#{window_activity}')).trim());
+    await waitFor(() => captureTimes(silent).some((at) => Math.floor(at / 1000) > silentStamp));
+    await cyclesPass(1);
     const [silent0, printing0] = [captures(silent), captures(printing)];
     const lastTick = () => Number(/tick (\d+)\s*$/.exec(paneView(printing)?.lines.join('\n') ?? '')?.[1]);
     const tick0 = lastTick();

@@ -119,6 +119,7 @@ describe('scripted model', () => {
     let seen = '';
     // The last piece the model sends before it stalls.
     while (!seen.includes('"First, "')) seen += new TextDecoder().decode((await reader.read()).value);
+    // A time, not an event: that the stream stays silent (no next piece for half a second) is what is checked.
     const next = Promise.race([reader.read().then(() => 'data'), new Promise((r) => setTimeout(() => r('quiet'), 500))]);
     expect(await next).toBe('quiet');
     controller.abort();

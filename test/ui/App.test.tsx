@@ -3,6 +3,7 @@ import { cleanup, render } from 'ink-testing-library';
 import { App } from '../../src/ui/App.js';
 import { createServicesStore } from '../../src/ui/service-state.js';
 import type { PromptVerdict } from '../../src/engine/types.js';
+import { pressKeys } from '../helpers/ink-keys.js';
 import { fakeActions, fakeEngine, menuVerdict, manualClock, paneView } from '../helpers/fake-engine.js';
 
 afterEach(() => cleanup());
@@ -10,16 +11,10 @@ afterEach(() => cleanup());
 const ESC = '\u001b';
 const frameOf = (r: { lastFrame: () => string | undefined }) => r.lastFrame() ?? '';
 const until = (fn: () => void) => vi.waitFor(fn, { timeout: 2000, interval: 10 });
-// Ink reads a lone ESC only after a short pause (it may start a longer sequence).
 /** What a terminal sends for Ctrl-C. */
 const CTRL_C = '\u0003';
 
-const press = async (stdin: { write: (s: string) => void }, ...keys: string[]) => {
-  for (const k of keys) {
-    stdin.write(k);
-    await new Promise((r) => setTimeout(r, k === ESC ? 60 : 5));
-  }
-};
+const press = pressKeys;
 
 
 function scene() {

@@ -7,6 +7,7 @@ import { cleanup, render } from 'ink-testing-library';
 import type { HostHealth, PaneView } from '../../src/engine/types.js';
 import { App } from '../../src/ui/App.js';
 import { fakeActions, fakeEngine, localHealth, manualClock, menuVerdict, paneView, remoteHealth } from '../helpers/fake-engine.js';
+import { pressKeys } from '../helpers/ink-keys.js';
 
 afterEach(() => cleanup());
 
@@ -54,13 +55,7 @@ const lines = (r: Mounted) => (r.lastFrame() ?? '').split('\n');
 const selected = (r: Mounted) => lines(r).find((l) => l.startsWith('›')) ?? '';
 // Generous: 500 panes on a loaded machine take a while to draw after a burst of keys.
 const until = (fn: () => void) => vi.waitFor(fn, { timeout: 10_000, interval: 10 });
-const press = async (r: Mounted, ...keys: string[]) => {
-  for (const k of keys) {
-    r.stdin.write(k);
-    // Ink reads a lone ESC only after a short pause (it may start a longer sequence).
-    await new Promise((done) => setTimeout(done, k === ESC ? 60 : 10));
-  }
-};
+const press = (r: Mounted, ...keys: string[]) => pressKeys(r.stdin, ...keys);
 
 describe('dashboard with ten hosts and 500 panes', () => {
   it('draws only the lines that fit, the waiting panes of every host on top, each naming its host', async () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HostHealth, PaneView } from '../../src/engine/types.js';
 import { fakeActions, fakeEngine, menuVerdict, localHealth, manualClock, paneView, remoteHealth } from '../helpers/fake-engine.js';
+import { pressKeys } from '../helpers/ink-keys.js';
 
 // Colour escapes on, so that greyed rows can be told from the others: chalk reads this once, when
 // it is loaded, so the modules that draw are loaded after it is set (and the variable is put back).
@@ -17,13 +18,7 @@ const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 const frameOf = (r: { lastFrame: () => string | undefined }) => plain(r.lastFrame() ?? '');
 const until = (fn: () => void) => vi.waitFor(fn, { timeout: 2000, interval: 10 });
 const ESC = '\u001b';
-const press = async (stdin: { write: (s: string) => void }, ...keys: string[]) => {
-  for (const k of keys) {
-    stdin.write(k);
-    // Ink reads a lone ESC only after a short pause (it may start a longer sequence).
-    await new Promise((r) => setTimeout(r, k === ESC ? 60 : 5));
-  }
-};
+const press = pressKeys;
 const lines = (r: { lastFrame: () => string | undefined }) => plain(frameOf(r)).split('\n');
 const lineWith = (r: { lastFrame: () => string | undefined }, text: string) =>
   lines(r).find((l) => l.includes(text)) ?? '';

@@ -39,7 +39,9 @@ describe.each([
       );
     });
     expect(await controlClients(tmux)).toBe(1);
-    if (hang) await new Promise((r) => setTimeout(r, 500)); // let tmux's queue for it fill
+    // A time, not an event: tmux shows no sign of the output it holds for a client (the client only
+    // polls, and nothing lists its queue), so the queue is given half a second to fill.
+    if (hang) await new Promise((r) => setTimeout(r, 500));
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, sig) => resolve(sig)));
     child.kill(signal);
     // The signal keeps its default effect: the process ends by it.

@@ -24,6 +24,7 @@ import { startTestSshd, type TestSshd } from '../../helpers/sshd.js';
 import { tmuxBuilds } from '../../helpers/tmux-binaries.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
 import { LISTED_RECORDS, TMUX_FORMATS } from '../../../src/engine/tmux-formats.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 const run = promisify(execFile);
 const WIDTH = 120;
@@ -145,10 +146,17 @@ describe.each(tmuxBuilds())('corral reads what tmux holds (tmux $version)', ({ b
       panes.push(...made.panes);
       cases += made.cases;
     }
-    // Every pane has printed its screen (the last generated line is on it) before anything is read.
-    for (const pane of panes) await server.waitForScreen(pane, (s) => s.trim() !== '', 10_000);
-    await new Promise((r) => setTimeout(r, 300));
-    plain = await plainScreens(server, panes);
+    // Every pane has printed its screen before anything is read: its script has run cat to the end
+    // and exec'ed its program (the command is no longer sh), and two reads in a row show the same.
+    await waitUntil(async () => [...(await plainListing(server)).values()].filter((f) => panes.includes(f[0]!) && f.at(-1) !== 'sh').length === panes.length, 20_000, 'every pane to run its program');
+    let previous = new Map<string, string>();
+    await waitUntil(async () => {
+      const now = await plainScreens(server, panes);
+      const same = JSON.stringify([...now]) === JSON.stringify([...previous]);
+      previous = now;
+      return same;
+    }, 20_000, 'the screens to hold still');
+    plain = previous;
     listing = await plainListing(server);
     console.log(`tmux ${version}: ${cases} cases in ${panes.length} panes, seeds ${seeds.join(', ')}`);
   }, 120_000);
