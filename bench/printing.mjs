@@ -12,6 +12,11 @@
 //
 // The baseline is another checkout's build (BENCH_BASE_DIST, /tmp/corral-base/dist by default):
 //   git worktree add --detach /tmp/corral-base e905847 && (cd /tmp/corral-base && npm ci && npm run build)
+// or, with BENCH_PRINTING_AGAINST=seed, the seed design's loop (one tmux process per listing, per
+// existence check and per capture; bench/lib/poll-driver.mjs naive) at the same interval: its CPU
+// is the loop's process with the tmux clients it waited for, over its whole run (it has no warm-up
+// to leave out), plus its server's extra over the measured window.
+// BENCH_PRINTING_PACE=slow makes each pane print every 1 to 3 s instead of every 200 to 500 ms.
 
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -25,6 +30,9 @@ export const title = 'Poll cost at 50 printing panes (control mode)';
 
 const execFileAsync = promisify(execFile);
 const driver = fileURLToPath(new URL('./lib/engine-driver.mjs', import.meta.url));
+const seedDriver = fileURLToPath(new URL('./lib/poll-driver.mjs', import.meta.url));
+const AGAINST_SEED = process.env.BENCH_PRINTING_AGAINST === 'seed';
+const SLOW = process.env.BENCH_PRINTING_PACE === 'slow';
 // BENCH_DIST measures another build as "this build" (a folder like dist/, beside a node_modules).
 const here = process.env.BENCH_DIST ?? fileURLToPath(new URL('../dist', import.meta.url));
 const baseDist = process.env.BENCH_BASE_DIST ?? '/tmp/corral-base/dist';
@@ -37,10 +45,11 @@ const INTERVALS = (process.env.BENCH_PRINTING_INTERVALS ?? '500,2000').split(','
 // How many of the panes print (all by default); the others run a program that never prints.
 const PRINTERS = Math.min(PANES, Number(process.env.BENCH_PRINTING_PRINTERS ?? PANES));
 // Pane i prints a numbered line every 200, 300, 400 or 500 ms (by i).
-const numbered = numberedPrinter((i) => `0.${2 + (i % 4)}`);
+const numbered = numberedPrinter((i) => (SLOW ? `${1 + (i % 3)}` : `0.${2 + (i % 4)}`));
 const printer = (i) => (i < PRINTERS ? numbered(i) : 'exec sleep 1000000');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const BASE_NAME = AGAINST_SEED ? 'seed loop' : 'baseline';
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 async function measure(dist, server, interval) {
@@ -51,11 +60,18 @@ async function measure(dist, server, interval) {
   return JSON.parse(stdout.trim().split('\n').at(-1));
 }
 
+/** The seed's loop on `server` for the warm-up and the measured window, in the shape `measure` gives. */
+async function measureSeed(server, interval) {
+  const { stdout } = await execFileAsync(process.execPath, [seedDriver, 'naive', server.name, String(interval), String(WARMUP + DURATION)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const r = JSON.parse(stdout.trim().split('\n').at(-1));
+  return { elapsedMs: r.elapsedMs, engineMs: r.cpuMs, clientMs: 0, warmupEngineMs: r.cpuMs, warmupElapsedMs: r.elapsedMs, cycles: r.cycles };
+}
+
 /** One round: both builds at once, each on its server, the third server unpolled; CPU in ms/s. */
 async function round(servers, index, interval, log) {
   const [baseServer, hereServer, idleServer] = [0, 1, 2].map((k) => servers[(index + k) % 3]);
   log(`round ${index + 1}, ${interval} ms: baseline on ${baseServer.name}, this build on ${hereServer.name}, ${idleServer.name} unpolled`);
-  const runs = Promise.all([measure(baseDist, baseServer, interval), measure(here, hereServer, interval)]);
+  const runs = Promise.all([AGAINST_SEED ? measureSeed(baseServer, interval) : measure(baseDist, baseServer, interval), measure(here, hereServer, interval)]);
   // The drivers measure from the end of their warm-up for DURATION: so do the servers' readings.
   const { before, after, windowMs } = await readOverWindow(WARMUP, DURATION, () => servers.map((s) => cpuMs(s.pid)));
   const spent = servers.map((_, k) => (after[k] - before[k]) / (windowMs / 1000));
@@ -72,7 +88,7 @@ async function round(servers, index, interval, log) {
 }
 
 export async function run(log) {
-  if (!existsSync(`${baseDist}/engine/engine.js`)) {
+  if (!AGAINST_SEED && !existsSync(`${baseDist}/engine/engine.js`)) {
     throw new Error(`no baseline build at ${baseDist}: build one (see the top of bench/printing.mjs) or set BENCH_BASE_DIST`);
   }
   log(`3 servers of ${PANES} panes: starting`);
@@ -104,18 +120,18 @@ export async function run(log) {
   for (const [interval, rs] of results) {
     const base = average(rs.map((r) => r.base));
     const current = average(rs.map((r) => r.current));
-    rows.push(row(interval, 'baseline', base), row(interval, 'this build', current));
-    ratios.push(`${interval} ms: **${(current.total / base.total).toFixed(2)}x** (${current.total.toFixed(1)} against ${base.total.toFixed(1)} ms/s)`);
+    rows.push(row(interval, BASE_NAME, base), row(interval, 'this build', current));
+    ratios.push(`${interval} ms: **${(current.total / base.total).toFixed(AGAINST_SEED ? 3 : 2)}x**, the ${BASE_NAME} ${(base.total / current.total).toFixed(0)} times this build's (${current.total.toFixed(1)} against ${base.total.toFixed(1)} ms/s)`);
     idles.push(mean(rs.map((r) => r.idle)).toFixed(1));
     spread.push(`${interval} ms: ${rs.map((r) => r.current.total.toFixed(1)).join(', ')}`);
   }
   return [
-    `${PANES} panes on each of three identical tmux servers, ${PRINTERS === PANES ? 'each pane' : PRINTERS === 0 ? 'none of them printing; had they printed, each' : `${PRINTERS} of them`} printing a numbered line every 200 to 500 ms, polled over a control-mode connection. ${ROUNDS} rounds per interval; in each, the baseline (${baseDist}) and this build poll one server each at the same time and the third is not polled, the roles rotating; ${WARMUP / 1000} s of warm-up, then ${DURATION / 1000} s measured. In ms of CPU per second of wall time. "first minute" is the engine during its warm-up; "tmux server (extra)" is the polled server's CPU minus the unpolled one's over the same window (that one spent ${idles.join(' / ')} ms/s).`,
+    `${PANES} panes on each of three identical tmux servers, ${PRINTERS === PANES ? 'each pane' : PRINTERS === 0 ? 'none of them printing; had they printed, each' : `${PRINTERS} of them`} printing a numbered line every ${SLOW ? '1 to 3 s' : '200 to 500 ms'}, polled over a control-mode connection. ${ROUNDS} rounds per interval; in each, the ${BASE_NAME} (${AGAINST_SEED ? 'bench/lib/poll-driver.mjs naive' : baseDist}) and this build poll one server each at the same time and the third is not polled, the roles rotating; ${WARMUP / 1000} s of warm-up, then ${DURATION / 1000} s measured. In ms of CPU per second of wall time. "first minute" is the engine during its warm-up; "tmux server (extra)" is the polled server's CPU minus the unpolled one's over the same window (that one spent ${idles.join(' / ')} ms/s).`,
     '',
     '| poll | build | engine, first minute | engine | tmux client | tmux server (extra) | total | cycles/s |',
     '|---:|---|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
-    `This build / baseline: ${ratios.join('; ')}. This build's total in each round: ${spread.join('; ')}.`,
+    `This build / ${BASE_NAME}: ${ratios.join('; ')}. This build's total in each round: ${spread.join('; ')}.`,
   ].join('\n');
 }
