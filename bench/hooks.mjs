@@ -14,6 +14,7 @@ import { LISTED_RECORDS } from '../dist/engine/tmux-formats.js';
 import { createServices } from '../dist/cli/http-services.js';
 import { startNotifications } from '../dist/cli/notifications.js';
 import { startServer } from './lib/tmux-fixture.mjs';
+import { clock, pollTimers } from '../dist/cli/time.js';
 
 // The notifier coalesces panes that get stuck together for 500 ms before it sends (storm control).
 
@@ -70,8 +71,8 @@ export async function run(log) {
     notifyMaxPerMinute: '600',
   };
   const settings = resolveSettings({ flags, env: {}, file: null });
-  const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: server.name } });
-  const engine = createEngine({ settings, tmux });
+  const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: server.name }, clock });
+  const engine = createEngine({ settings, tmux, clock, wallClock: clock, timers: pollTimers });
   const services = createServices({ engine, tmux, settings, token: TOKEN });
   try {
     engine.start();

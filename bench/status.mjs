@@ -16,6 +16,7 @@ import { startStatusWriter } from '../dist/engine/status-writer.js';
 import { TmuxClient } from '../dist/engine/tmux/client.js';
 import { LISTED_RECORDS } from '../dist/engine/tmux-formats.js';
 import { cpuMs, startServer } from './lib/tmux-fixture.mjs';
+import { backgroundTimers, clock, pollTimers } from '../dist/cli/time.js';
 
 export const title = 'Status line: the cost of the tmux options, and corral next';
 
@@ -43,12 +44,12 @@ function watch(server) {
 async function perChange(log) {
   const CHANGES = Number(process.env.BENCH_STATUS_CHANGES ?? 2000);
   const server = startServer(PANES, programs(false));
-  const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: server.name } });
+  const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: server.name }, clock });
   const listed = await tmux.panes.listPanes();
   let snapshot = { server: server.name, hosts: [], status: 'ok', statusMessage: null, panes: [], updatedAt: 0, cycle: 0 };
   const listeners = new Set();
   const engine = { getSnapshot: () => snapshot, subscribe: (l) => (listeners.add(l), () => listeners.delete(l)) };
-  const now = Date.now();
+  const now = clock.now();
   const view = (pane, stuck) => ({
     key: pane.paneId, host: 'local', online: true, pane, target: '', label: null, trackingId: '', state: stuck ? 'stuck' : 'monitoring', reason: stuck ? 'stopped' : null,
     message: null, verdict: null, registeredAt: 0, quietSince: stuck ? now - 60_000 : now, stuckSince: stuck ? now - 30_000 : null, acknowledged: false, lines: [], screenHash: '', contentHash: '', hook: null,
@@ -60,7 +61,7 @@ async function perChange(log) {
     for (const l of listeners) l();
   };
   publish(false);
-  const writer = startStatusWriter({ engine, tmux, machine: 'bench', pid: process.pid, alive: () => true, clock: { now: () => now } });
+  const writer = startStatusWriter({ engine, tmux, machine: 'bench', pid: process.pid, alive: () => true, clock: { now: () => now }, timers: backgroundTimers });
   try {
     await writer.flush();
     const writes = writer.writes;
@@ -126,9 +127,9 @@ async function nextLatency(log) {
 async function writesWhileIdle(log) {
   const server = startServer(PANES, programs(false));
   const settings = resolveSettings({ flags: { socketName: server.name, pollIntervalMs: 500, quietThresholdMs: 1000 }, env: {}, file: null });
-  const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: server.name } });
-  const engine = createEngine({ settings, tmux });
-  const writer = startStatusWriter({ engine, tmux, machine: 'bench', pid: process.pid, alive: () => true });
+  const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: server.name }, clock });
+  const engine = createEngine({ settings, tmux, clock, wallClock: clock, timers: pollTimers });
+  const writer = startStatusWriter({ engine, tmux, machine: 'bench', pid: process.pid, alive: () => true, clock, timers: backgroundTimers });
   try {
     engine.start();
     // Long enough for every pane to turn from active to quiet (5 s after its last output).

@@ -22,6 +22,7 @@ import { createExecRunner } from '../dist/engine/tmux/runner.js';
 import { localTransport } from '../dist/engine/tmux/transport.js';
 import { launchChromium } from './chromium.mjs';
 import { killServer } from '../bench/lib/tmux-fixture.mjs';
+import { clock, controlTimers, pollTimers } from '../dist/cli/time.js';
 
 /* global document, window */
 
@@ -43,8 +44,8 @@ const settings = resolveSettings({
   env: {},
   file: null,
 });
-const tmux = new TmuxClient({ records: LISTED_RECORDS, socket, runner: exec, pollRunner: createControlRunner({ socket, exec, recordsStamp: TMUX_FORMATS.recordsStamp }) });
-const engine = createEngine({ settings, tmux, rules: buildRules({ pack: 'default', patterns: [] }) });
+const tmux = new TmuxClient({ records: LISTED_RECORDS, socket, runner: exec, clock, pollRunner: createControlRunner({ socket, exec, recordsStamp: TMUX_FORMATS.recordsStamp, clock, timers: controlTimers }) });
+const engine = createEngine({ settings, tmux, clock, wallClock: clock, timers: pollTimers, rules: buildRules({ pack: 'default', patterns: [] }) });
 const services = createServices({ engine, tmux, settings, token: randomBytes(24).toString('base64url') });
 const browser = await launchChromium();
 try {

@@ -14,6 +14,7 @@ import { LISTED_RECORDS, TMUX_FORMATS } from '../../dist/engine/tmux-formats.js'
 import { createControlRunner } from '../../dist/engine/tmux/control-runner.js';
 import { createExecRunner } from '../../dist/engine/tmux/runner.js';
 import { localTransport } from '../../dist/engine/tmux/transport.js';
+import { backgroundTimers, clock, controlTimers, pollTimers, typingTimers } from '../../dist/cli/time.js';
 
 const [socketName, token, extra] = process.argv.slice(2);
 const socket = { kind: 'name', name: socketName };
@@ -29,9 +30,9 @@ const settings = {
   ...(extra ? JSON.parse(extra) : {}),
 };
 const exec = createExecRunner(localTransport(socket));
-const tmux = new TmuxClient({ records: LISTED_RECORDS, socket, runner: exec, pollRunner: createControlRunner({ socket, exec, recordsStamp: TMUX_FORMATS.recordsStamp }) });
+const tmux = new TmuxClient({ records: LISTED_RECORDS, socket, runner: exec, clock, pollRunner: createControlRunner({ socket, exec, recordsStamp: TMUX_FORMATS.recordsStamp, clock, timers: controlTimers }) });
 const base = resolveSettings({ flags: { socketName }, env: {}, file: null });
-const engine = createEngine({ settings: base, tmux });
+const engine = createEngine({ settings: base, tmux, clock, wallClock: clock, timers: pollTimers });
 engine.start();
 await engine.pollNow();
 const port = createPanePort({
@@ -39,6 +40,9 @@ const port = createPanePort({
   tmux,
   host: 'local',
   settings: { ...base, ...settings },
+  clock,
+  typingTimers,
+  timers: backgroundTimers,
 });
 const server = new CorralServer({ host: '127.0.0.1', port: 0 });
 await server.listen();
@@ -46,6 +50,7 @@ server.enable(
   createAttachFeature({
     port,
     token,
+    clock,
     settings,
   }),
 );

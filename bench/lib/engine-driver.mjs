@@ -72,20 +72,23 @@ if (dist !== 'none') {
   // The dashboard's transport: one control-mode connection; every other setting at its default.
   const settings = resolveSettings({ flags: { pollIntervalMs: intervalText }, env: {}, file: null });
   const socket = { kind: 'name', name: socketName };
+  // The clock and timers the CLI gives the parts; a build from before cli/time.js chose its own.
+  const time = await load('cli/time.js').catch(() => null);
+  const tmuxTime = time ? { clock: time.clock, timers: time.controlTimers } : {};
   let tmux;
   if (existsSync(join(dist, 'engine/tmux/open.js'))) {
     // Builds with host transports open a host's tmux in one call.
     const { openTmux, localHost } = await load('engine/tmux/open.js');
     // Builds that pass the records' formats down to the tmux layer name them in engine/tmux-formats.js.
     const formats = existsSync(join(dist, 'engine/tmux-formats.js')) ? { formats: (await load('engine/tmux-formats.js')).TMUX_FORMATS } : {};
-    tmux = openTmux(localHost(socket), { persistent: true, ...formats }).client;
+    tmux = openTmux(localHost(socket), { persistent: true, ...formats, ...tmuxTime }).client;
   } else {
     const { TmuxClient } = await load('engine/tmux/client.js');
     const { createExecRunner } = await load('engine/tmux/runner.js');
     const { createControlRunner } = await load('engine/tmux/control-runner.js');
     const exec = createExecRunner(socket);
-    const pollRunner = createControlRunner({ socket, exec });
-    tmux = new TmuxClient({ socket, runner: exec, pollRunner });
+    const pollRunner = createControlRunner({ socket, exec, ...tmuxTime });
+    tmux = new TmuxClient({ socket, runner: exec, pollRunner, ...(time ? { clock: time.clock } : {}) });
   }
   // Builds with a client cut by concern poll through `tmux.panes`.
   const polling = tmux.panes ?? tmux;
@@ -94,7 +97,7 @@ if (dist !== 'none') {
     cycles += 1;
     return pollCycle(...args);
   };
-  engine = createEngine({ settings, tmux });
+  engine = createEngine({ settings, tmux, ...(time ? { clock: time.clock, wallClock: time.clock, timers: time.pollTimers } : {}) });
   engine.subscribe(() => (publications += 1));
   engine.start();
 }

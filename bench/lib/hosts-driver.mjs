@@ -11,6 +11,7 @@ import { openTmux } from '../../dist/engine/tmux/open.js';
 import { TMUX_FORMATS } from '../../dist/engine/tmux-formats.js';
 import { tmuxSpawnCountByHost } from '../../dist/engine/tmux/runner.js';
 import { cpuMs } from './tmux-fixture.mjs';
+import { clock, controlTimers, pollTimers } from '../../dist/cli/time.js';
 
 const config = JSON.parse(process.argv[2]);
 const controlDirs = [...new Set([config.controlDir, ...config.hosts.map((h) => h.controlDir)].filter(Boolean))];
@@ -35,9 +36,9 @@ const opened = new Map();
 const engines = new Map();
 for (const host of config.hosts) {
   const spec = { name: host.name, ssh: host.ssh ?? null, socket: { kind: 'name', name: host.socketName } };
-  const tmux = openTmux(spec, { formats: TMUX_FORMATS, persistent: true, controlDir: host.controlDir ?? config.controlDir, sshOptions: host.sshOptions ?? config.sshOptions ?? [] });
+  const tmux = openTmux(spec, { formats: TMUX_FORMATS, persistent: true, clock, timers: controlTimers, controlDir: host.controlDir ?? config.controlDir, sshOptions: host.sshOptions ?? config.sshOptions ?? [] });
   opened.set(host.name, tmux);
-  engines.set(host.name, createEngine({ settings, tmux: tmux.client, host: spec }));
+  engines.set(host.name, createEngine({ settings, tmux: tmux.client, host: spec, clock, wallClock: clock, timers: pollTimers }));
 }
 const combined = combineEngines(engines);
 combined.subscribe(() => {});

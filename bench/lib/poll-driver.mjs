@@ -13,6 +13,7 @@ import { createExecRunner, tmuxSpawnCount } from '../../dist/engine/tmux/runner.
 import { localTransport } from '../../dist/engine/tmux/transport.js';
 import { createControlRunner } from '../../dist/engine/tmux/control-runner.js';
 import { cpuMs } from './tmux-fixture.mjs';
+import { clock, controlTimers, pollTimers } from '../../dist/cli/time.js';
 
 const [mode, socketName, intervalText, durationText] = process.argv.slice(2);
 const interval = Number(intervalText);
@@ -31,8 +32,8 @@ if (mode === 'corral' || mode === 'control') {
   const settings = resolveSettings({ flags: { pollIntervalMs: String(interval) }, env: {}, file: null });
   const socket = { kind: 'name', name: socketName };
   const exec = createExecRunner(localTransport(socket));
-  const pollRunner = mode === 'control' ? createControlRunner({ socket, exec, recordsStamp: TMUX_FORMATS.recordsStamp }) : undefined;
-  const engine = createEngine({ settings, tmux: new TmuxClient({ records: LISTED_RECORDS, socket, runner: exec, ...(pollRunner ? { pollRunner } : {}) }) });
+  const pollRunner = mode === 'control' ? createControlRunner({ socket, exec, recordsStamp: TMUX_FORMATS.recordsStamp, clock, timers: controlTimers }) : undefined;
+  const engine = createEngine({ settings, clock, wallClock: clock, timers: pollTimers, tmux: new TmuxClient({ records: LISTED_RECORDS, socket, runner: exec, clock, ...(pollRunner ? { pollRunner } : {}) }) });
   engine.subscribe(() => {});
   const before = tmuxSpawnCount();
   while (Date.now() - started < duration) {

@@ -5,6 +5,7 @@ import { ConfigError, type Settings } from '../engine/config.js';
 import { EventQueue, httpDeliver } from '../engine/events/event-queue.js';
 import type { EngineHandle } from '../engine/types.js';
 import type { Lifecycle } from './lifecycle.js';
+import { deliveryTimers } from './time.js';
 
 /**
  * POSTs every event of the engine to --daemon-url, from any command that watches (the dashboard,
@@ -17,6 +18,7 @@ export function connectDaemon(engine: EngineHandle, settings: Pick<Settings, 'da
   checkDaemonUrl(url);
   const queue = new EventQueue({
     deliver: httpDeliver(url),
+    timers: deliveryTimers,
     onOutage: (error) => {
       const cause = (error as Error & { cause?: { code?: string } }).cause?.code ?? error.message;
       log(`corral: daemon at ${url} is unreachable (${cause}); queuing events and retrying`);

@@ -21,6 +21,7 @@ import { ttyUsedBy } from '../engine/tty-output.js';
 import { namedSocketPath, socketPathFromTmuxEnv } from '../engine/tmux/socket.js';
 import { LOCAL_HOST, type HostSpec, type TmuxSocket } from '../engine/types.js';
 import { TMUX_FORMATS } from '../engine/tmux-formats.js';
+import { backgroundTimers, clock, controlTimers, pollTimers } from './time.js';
 
 /**
  * The server corral talks to: -S, else -L, else, like tmux itself, the server of the pane it runs
@@ -124,7 +125,7 @@ export async function setupEngine(
   const persistent = options.persistent ?? false;
   // What corral processes killed outright left behind (ssh master folders, idle masters) goes first.
   removeStaleControlDirs();
-  const local = openTmux(localHost(socketFromSettings(slices.hosts, env)), { formats: TMUX_FORMATS, persistent });
+  const local = openTmux(localHost(socketFromSettings(slices.hosts, env)), { formats: TMUX_FORMATS, persistent, clock, timers: controlTimers });
   const tmux = local.client;
   await checkTmux(tmux, stderr);
   const place = await corralPlace(tmux, env);
@@ -135,16 +136,16 @@ export async function setupEngine(
   hosts.set(LOCAL_HOST, {
     spec: localHost(tmux.socket),
     tmux,
-    engine: createEngine({ settings: slices.engine, tmux, selfPaneId: self, rules, terminalUse: ttyUsedBy, processWork: localForegroundChild }),
+    engine: createEngine({ settings: slices.engine, tmux, clock, wallClock: clock, timers: pollTimers, selfPaneId: self, rules, terminalUse: ttyUsedBy, processWork: localForegroundChild }),
   });
   for (const spec of slices.hosts.hosts) {
-    const remote = openTmux(spec, { formats: TMUX_FORMATS, persistent });
+    const remote = openTmux(spec, { formats: TMUX_FORMATS, persistent, clock, timers: controlTimers });
     opened.push(remote);
-    hosts.set(spec.name, { spec, tmux: remote.client, engine: createEngine({ settings: slices.engine, tmux: remote.client, rules, host: spec }) });
+    hosts.set(spec.name, { spec, tmux: remote.client, engine: createEngine({ settings: slices.engine, tmux: remote.client, clock, wallClock: clock, timers: pollTimers, rules, host: spec }) });
   }
   const combined = combineEngines(new Map([...hosts].map(([name, handle]) => [name, handle.engine])));
   // A long-running corral keeps each server's status-line options (status-options.ts).
-  const writers = persistent && settings.statusOptions ? [...hosts.values()].map((handle) => startStatusWriter({ engine: handle.engine, tmux: handle.tmux, machine: hostname(), pid: process.pid, alive: processAlive })) : [];
+  const writers = persistent && settings.statusOptions ? [...hosts.values()].map((handle) => startStatusWriter({ engine: handle.engine, tmux: handle.tmux, machine: hostname(), pid: process.pid, alive: processAlive, clock, timers: backgroundTimers })) : [];
   const engine: HostsEngine = {
     ...combined,
     async stop() {

@@ -14,6 +14,7 @@ import type { AnswerPlan } from '../engine/answer-plan.js';
 import type { PaneView, StuckReason } from '../engine/types.js';
 import { remoteHosts, setupEngine, socketFromSettings, type EngineSetup } from './setup.js';
 import { TMUX_FORMATS } from '../engine/tmux-formats.js';
+import { clock, controlTimers } from './time.js';
 
 export interface WaitingPane {
   /** Across hosts (`%3`, `build-box/%3`). */
@@ -148,7 +149,7 @@ export async function answerWaiting(settings: Settings, env: NodeJS.ProcessEnv, 
 
 export async function waitingPanes(settings: Settings, env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): Promise<Waiting> {
   if (settings.hosts.length === 0) {
-    const opened = openTmux(localHost(socketFromSettings(settings, env)), { formats: TMUX_FORMATS, persistent: false });
+    const opened = openTmux(localHost(socketFromSettings(settings, env)), { formats: TMUX_FORMATS, persistent: false, clock, timers: controlTimers });
     try {
       const read = await fromOptions(opened.client).catch(() => null);
       if (read) return read;

@@ -28,7 +28,6 @@ import { pollStep, type PaneEntry, type StepContext } from './poll/poll-step.js'
 import { COSTS_FAR_AWAY, COSTS_HERE, learnAsked, learnStep, NOTHING_LEARNED, planCycle, sleepAfterCycle, wakeOnChange, type AskedListing, type CycleAsk, type HostCosts, type PollLearned } from './poll/poll-plan.js';
 import { LOCAL_HOST, type Clock, type EndReason, type CorralEvent, type EngineHandle, type EngineSnapshot, type EngineStatus, type HookEvent, type HostSpec, type PaneInfo, type PaneView, type Timers } from './types.js';
 import { parsePaneKey } from './pane-key.js';
-import { heldTimers, systemClock } from './time.js';
 
 export { RECONNECT_MAX_MS, RECONNECT_MIN_MS, reconnectDelay } from './poll/host-health.js';
 export { FULL_LISTING_MS } from './poll/poll-plan.js';
@@ -36,14 +35,14 @@ export { FULL_LISTING_MS } from './poll/poll-plan.js';
 export interface EngineOptions {
   readonly settings: EngineSettings;
   readonly tmux: TmuxClient;
-  readonly clock?: Clock;
-  /** Timers for the poll loop (real ones that keep the process alive by default). */
-  readonly timers?: Timers;
+  readonly clock: Clock;
+  /** Timers for the poll loop (the CLI gives real ones that keep the process alive, src/cli/time.ts). */
+  readonly timers: Timers;
   /** corral's own pane, only when corral runs inside the server it watches. */
   readonly selfPaneId?: string | null;
   readonly rules?: PromptRules;
   /** Wall-clock time, which tmux's activity stamps are in (the system clock unless tests drive it). */
-  readonly wallClock?: Clock;
+  readonly wallClock: Clock;
   /** The host this engine watches: this machine by default. */
   readonly host?: HostSpec;
   /**
@@ -124,8 +123,8 @@ class HostPoller {
     const { settings, tmux } = options;
     this.settings = settings;
     this.tmux = tmux;
-    this.clock = options.clock ?? systemClock;
-    this.wallClock = options.wallClock ?? systemClock;
+    this.clock = options.clock;
+    this.wallClock = options.wallClock;
     const spec: HostSpec = options.host ?? { name: LOCAL_HOST, ssh: null, socket: tmux.socket };
     this.host = spec.name;
     this.costs = spec.ssh === null ? COSTS_HERE : COSTS_FAR_AWAY;
@@ -138,7 +137,7 @@ class HostPoller {
     this.health = new HostHealthTracker(spec, tmux.serverLabel, this.clock.now());
     this.views = new PaneViews(settings.prefix, settings.waiting);
     this.store = new EngineStore({ server: tmux.serverLabel, hosts: [this.health.health('starting', null, 0)], status: 'starting', statusMessage: null, panes: [], updatedAt: this.clock.now(), cycle: 0 });
-    this.loop = new PollLoop(() => this.runCycle(), options.timers ?? heldTimers);
+    this.loop = new PollLoop(() => this.runCycle(), options.timers);
     // A change is told up to a second late, but a poll faster than that loses nothing by it: a pane
     // whose last listed stamp is its current second is captured at every interval anyway (the
     // capture plan), so a pane that prints is followed at the poll's pace and an idle server sleeps.

@@ -9,7 +9,7 @@ import { refuseIfHostDown } from './host-status.js';
 import { createConversations, type PaneConversations, type PaneHold } from './conversation/run-conversation.js';
 import type { CaptureTicker } from './conversation/capture-ticker.js';
 import type { Classifier } from './conversation/conversation.js';
-import { PaneStreams } from './pane-stream/pane-streams.js';
+import { PaneStreams, firstOffsetAt } from './pane-stream/pane-streams.js';
 import { openSpillFile } from './conversation/spill-file.js';
 import { foregroundWaitsForInput } from './conversation/input-wait.js';
 import { printedCapturesLeak } from './pane-stream/repaint.js';
@@ -19,7 +19,6 @@ import type { TmuxClient } from './tmux/client.js';
 import type { SendItem } from './keys.js';
 import { LOCAL_HOST, type Clock, type CorralEvent, type EngineHandle, type EngineSnapshot, type EngineStore, type PaneView, type Timers } from './types.js';
 import { parsePaneKey, paneKey } from './pane-key.js';
-import { systemClock, heldTimers } from './time.js';
 import { ENTER_DELAY_MS, PASTE_THRESHOLD, sendKeys, typeLine, type KeysSink } from './typing/type-into-pane.js';
 import { StartRefusedError, endPane, startPane } from './pane-launch.js';
 import { BadPaneKeyError, UnknownHostError, type PanePort, type SendGuard } from './pane-port-api.js';
@@ -48,8 +47,11 @@ export interface PanePortOptions {
   readonly classify?: Classifier;
   /** Where answers past their cap keep every line (one file each); without it they are only counted. */
   readonly spillDir?: string;
-  readonly clock?: Clock;
-  readonly timers?: Timers;
+  readonly clock: Clock;
+  /** For the pause before the Enter that follows a typed line. */
+  readonly typingTimers: Timers;
+  /** For the conversations' capture ticker and the pane streams. */
+  readonly timers: Timers;
 }
 
 /** One host's port; the ticker and streams are visible to tests and benchmarks, not to servers. */
@@ -62,7 +64,7 @@ export interface HostPanePort extends PanePort {
 
 export function createPanePort(options: PanePortOptions): HostPanePort {
   const { engine, tmux, host } = options;
-  const timers = options.timers ?? heldTimers;
+  const timers = options.typingTimers;
   // The session from the store; tmux is asked only for a pane the engine has not seen yet.
   const sessionOf = async (paneId: string) => find(paneKey(host, paneId))?.pane.sessionId ?? (await tmux.panes.findPane(paneId))?.sessionId ?? null;
   const streams = new StreamsOnDemand(options, sessionOf);
@@ -206,8 +208,8 @@ function portConversations(
   return createConversations({
     tmux,
     ...(options.classify ? { classify: options.classify } : {}),
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.timers ? { timers: options.timers } : {}),
+    clock: options.clock,
+    timers: options.timers,
     settings: {
       pollMs: settings.bridgePollMs,
       quietMs: settings.bridgeQuietMs,
@@ -220,7 +222,7 @@ function portConversations(
     },
     streams,
     ...(waitsForInput ? { waitsForInput } : {}),
-    ...(options.spillDir !== undefined ? { openSpill: (paneId: string) => openSpillFile(options.spillDir!, paneKey(host, paneId), (options.clock ?? systemClock).now()) } : {}),
+    ...(options.spillDir !== undefined ? { openSpill: (paneId: string) => openSpillFile(options.spillDir!, paneKey(host, paneId), options.clock.now()) } : {}),
   });
 }
 
@@ -255,7 +257,8 @@ class StreamsOnDemand {
       ringBytes: settings.attachRingBytes,
       pauseAfterSeconds: settings.attachPauseAfter,
       keepMs: settings.attachGraceMs,
-      ...(this.options.timers ? { timers: this.options.timers } : {}),
+      timers: this.options.timers,
+      firstOffset: firstOffsetAt(this.options.clock.now()),
       runner: tmux.commandRunner,
       sessionOf: this.sessionOf,
     });
@@ -271,7 +274,7 @@ class StreamsOnDemand {
 export function routePorts(
   ports: ReadonlyMap<string, PanePort>,
   store: EngineStore & { readonly pollNow?: () => Promise<void> },
-  clock: Clock = systemClock,
+  clock: Clock,
 ): PanePort {
   const portOf = (key: string): PanePort => {
     const parsed = parsePaneKey(key);

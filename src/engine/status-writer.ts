@@ -12,7 +12,6 @@ import { ATTENTION_OPTION, ATTENTION_STAMP_OPTION, RECORD_CHARS } from './attent
 import { desiredOptions, keptAfterStop, nextQuietAt, optionCommands, parseSlotKey, unsetOptionCommand, type OptionSlot, type StatusOptions } from './status-options.js';
 import type { TmuxClient } from './tmux/client.js';
 import { type Clock, type EngineStore, type PaneView, type Timers } from './types.js';
-import { systemClock, systemTimers } from './time.js';
 
 const WRITER_PREFIX = '@corral_writer_';
 
@@ -25,8 +24,9 @@ export interface StatusWriterOptions {
   readonly pid: number;
   /** Whether a pid of this machine still runs (process-alive.ts). */
   readonly alive: (pid: number) => boolean;
-  readonly clock?: Clock;
-  readonly timers?: Timers;
+  readonly clock: Clock;
+  /** For the flush after the panes went quiet. */
+  readonly timers: Timers;
   /** Told once when writing fails (a server that refuses options, say), and again after it worked. */
   readonly log?: (line: string) => void;
 }
@@ -123,8 +123,7 @@ async function withdraw(options: StatusWriterOptions, self: string, written: Sta
 
 export function startStatusWriter(options: StatusWriterOptions): StatusWriter {
   const { engine, tmux } = options;
-  const clock = options.clock ?? systemClock;
-  const timers = options.timers ?? systemTimers;
+  const { clock, timers } = options;
   const self = writerOption(options.machine, options.pid);
   let written: StatusOptions = new Map();
   const attempts: AttentionAttempts = new Map();

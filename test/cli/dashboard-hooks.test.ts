@@ -13,11 +13,12 @@ import type { EngineSnapshot } from '../../src/engine/types.js';
 import { hookUrl, buildReport } from '../../src/hook/hook-client.js';
 import { scriptedTmux } from '../helpers/scripted-panes.js';
 import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { realClock } from '../helpers/real-time.js';
 
 function engineWith(flags: Record<string, unknown>): Engine & { readonly settings: Settings; readonly tmux: TmuxClient } {
   const settings = resolveSettings({ flags: { port: '0', ...flags }, env: {}, file: null });
   return {
-    tmux: new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 'unit' }, runner: scriptedTmux({}).runner }),
+    tmux: new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: { kind: 'name', name: 'unit' }, runner: scriptedTmux({}).runner }),
     settings,
     getSnapshot: () => ({ panes: [] }) as unknown as EngineSnapshot,
     subscribe: () => () => undefined,

@@ -9,6 +9,7 @@ import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { EngineSnapshot } from '../../src/engine/types.js';
 import { scriptedTmux } from '../helpers/scripted-panes.js';
 import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { realClock } from '../helpers/real-time.js';
 
 const TOKEN = 'dashboard-services-token-0123';
 const env = { CORRAL_TOKEN: TOKEN, XDG_CONFIG_HOME: '/nonexistent-config-dir' } as NodeJS.ProcessEnv;
@@ -16,7 +17,7 @@ const env = { CORRAL_TOKEN: TOKEN, XDG_CONFIG_HOME: '/nonexistent-config-dir' } 
 function fakeEngine(port: number): Engine & { readonly settings: Settings; readonly tmux: TmuxClient } {
   const settings = resolveSettings({ flags: { port: String(port) }, env: {}, file: null });
   return {
-    tmux: new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 'unit' }, runner: scriptedTmux({}).runner }),
+    tmux: new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: { kind: 'name', name: 'unit' }, runner: scriptedTmux({}).runner }),
     settings,
     getSnapshot: () => ({ panes: [] }) as unknown as EngineSnapshot,
     subscribe: () => () => undefined,

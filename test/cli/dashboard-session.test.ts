@@ -18,6 +18,7 @@ import { LOCAL_HOST, type PromptVerdict } from '../../src/engine/types.js';
 import { menuVerdict, paneView, PORT_SETTINGS } from '../helpers/fake-engine.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { realClock, realPortTime } from '../helpers/real-time.js';
 
 
 const SCREEN = 'Reading package lists... Done\nDo you want to continue? [Y/n] \n\n';
@@ -57,7 +58,7 @@ function fakeEngine(options: { terminalClient?: boolean; verdict?: PromptVerdict
   const answered: { key: string; surface: string; what: string }[] = [];
   const view = paneView({ pane: { sessionName: 'work', windowIndex: 2 }, screenHash: hashScreen(SCREEN), verdict: options.verdict ?? null });
   const engine = {
-    tmux: new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 'work' }, runner }),
+    tmux: new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: { kind: 'name', name: 'work' }, runner }),
     getSnapshot: () => ({
       server: '-L work',
       hosts: [],
@@ -81,7 +82,7 @@ function fakeEngine(options: { terminalClient?: boolean; verdict?: PromptVerdict
 
 /** The pane port over the scripted engine's tmux, as the dashboard's services build it. */
 function portOver(engine: DashboardEngine, host = LOCAL_HOST): PanePort {
-  return createPanePort({ engine, tmux: engine.tmux, host, settings: PORT_SETTINGS });
+  return createPanePort({ ...realPortTime, engine, tmux: engine.tmux, host, settings: PORT_SETTINGS });
 }
 
 
@@ -245,7 +246,7 @@ describe('dashboard actions across hosts', () => {
       [LOCAL_HOST, portOver({ ...engine, tmux: local.engine.tmux })],
       ['box', portOver({ ...engine, tmux: box.engine.tmux }, 'box')],
     ]);
-    const port = routePorts(ports, engine);
+    const port = routePorts(ports, engine, realClock);
     return { local, box, view, engine, port };
   }
 

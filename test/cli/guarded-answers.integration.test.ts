@@ -22,6 +22,7 @@ import { createAnswerFeature } from '../../src/server/answers/answer-feature.js'
 import { startTestSshd, type TestSshd } from '../helpers/sshd.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 import { TMUX_FORMATS } from '../../src/engine/tmux-formats.js';
+import { realClock, realEngineTime, realTmuxTime } from '../helpers/real-time.js';
 
 const TOKEN = 'guarded-answers-token-0123456789';
 // What tmux 3.2/3.3 write differently to a control client (`\$`, `\\`) and what its formats and
@@ -93,11 +94,11 @@ beforeAll(async () => {
   sshd = await startTestSshd();
   const settings = resolveSettings({ flags: { socketName: server.socketName, pollIntervalMs: '100', port: '0' }, env: {}, file: null });
   const slices = settingsSlices(settings);
-  const local = openTmux(localHost(server.socket), { formats: TMUX_FORMATS, persistent: true, retryMs: 0 });
-  const remote = openTmux(sshd.host('box', server.socket), { formats: TMUX_FORMATS, persistent: true, retryMs: 0, sshOptions: sshd.sshOptions, controlDir: mkdtempSync(join(sshd.controlDir, 'g')) });
+  const local = openTmux(localHost(server.socket), { ...realTmuxTime, formats: TMUX_FORMATS, persistent: true, retryMs: 0 });
+  const remote = openTmux(sshd.host('box', server.socket), { ...realTmuxTime, formats: TMUX_FORMATS, persistent: true, retryMs: 0, sshOptions: sshd.sshOptions, controlDir: mkdtempSync(join(sshd.controlDir, 'g')) });
   opened.push(local, remote);
-  const localEngine = createEngine({ settings: slices.engine, tmux: local.client });
-  const remoteEngine = createEngine({ settings: slices.engine, tmux: remote.client, host: sshd.host('box', server.socket) });
+  const localEngine = createEngine({ ...realEngineTime, settings: slices.engine, tmux: local.client });
+  const remoteEngine = createEngine({ ...realEngineTime, settings: slices.engine, tmux: remote.client, host: sshd.host('box', server.socket) });
   const engine = combineEngines(new Map([[LOCAL_HOST, localEngine], ['box', remoteEngine]]));
   engine.start();
   stopEngine = () => engine.stop();
@@ -112,7 +113,7 @@ beforeAll(async () => {
   await services.startAttach();
   base = services.status().url!;
   links = new AnswerLinks(60_000);
-  await services.enable(createAnswerFeature({ links, engine, panes: () => services.panes() }));
+  await services.enable(createAnswerFeature({ clock: realClock, links, engine, panes: () => services.panes() }));
   // Signed in as the page is: the login link's code traded for a session it keeps in its origin's storage.
   const code = new URL(services.attachLink()!.url).searchParams.get('code');
   const signIn = await fetch(`${base}/api/sessions`, {

@@ -8,6 +8,7 @@ import type { EngineHandle, EngineSnapshot } from '../../src/engine/types.js';
 import { ServiceError, createServices, type Services } from '../../src/cli/http-services.js';
 import { scriptedTmux } from '../helpers/scripted-panes.js';
 import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { realClock } from '../helpers/real-time.js';
 
 const TOKEN = 'services-token-0123456789';
 const engine: EngineHandle & { observeHook(): boolean } = {
@@ -21,7 +22,7 @@ const engine: EngineHandle & { observeHook(): boolean } = {
   onEvent: () => () => undefined,
   observeHook: () => false,
 };
-const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 'unit' }, runner: scriptedTmux({}).runner });
+const tmux = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: { kind: 'name', name: 'unit' }, runner: scriptedTmux({}).runner });
 
 let services: Services | null = null;
 afterEach(async () => {

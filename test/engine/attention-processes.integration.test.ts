@@ -16,6 +16,7 @@ import { runCli } from '../helpers/cli.js';
 import { SeededRandom, testSeeds } from '../helpers/seeded-random.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 import { TMUX_FORMATS } from '../../src/engine/tmux-formats.js';
+import { realEngineTime, realServerTime, realTmuxTime } from '../helpers/real-time.js';
 
 const PANES = 4;
 const THRESHOLD_MS = 600;
@@ -52,11 +53,11 @@ describe('the attention record under a generated schedule of corral processes, p
   const corrals: Corral[] = [];
 
   const startCorral = (name: string): Corral => {
-    const opened = openTmux(localHost(server.socket), { formats: TMUX_FORMATS, persistent: true, retryMs: 0 });
+    const opened = openTmux(localHost(server.socket), { ...realTmuxTime, formats: TMUX_FORMATS, persistent: true, retryMs: 0 });
     const settings = resolveSettings({ flags: { quietThresholdMs: THRESHOLD_MS, pollIntervalMs: 200 }, env: {}, file: null });
-    const engine = createEngine({ settings, tmux: opened.client });
+    const engine = createEngine({ ...realEngineTime, settings, tmux: opened.client });
     engine.start();
-    const writer = startStatusWriter({ engine, tmux: opened.client, machine: 'test', pid: 100_000 + corrals.length, alive: () => true });
+    const writer = startStatusWriter({ ...realServerTime, engine, tmux: opened.client, machine: 'test', pid: 100_000 + corrals.length, alive: () => true });
     const corral = { name, opened, engine, writer };
     corrals.push(corral);
     return corral;

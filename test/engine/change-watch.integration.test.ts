@@ -15,6 +15,7 @@ import { type CorralEvent, type PaneView, type Timers } from '../../src/engine/t
 import { heldTimers } from '../../src/engine/time.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 import { LISTED_RECORDS, TMUX_FORMATS } from '../../src/engine/tmux-formats.js';
+import { realClock, realEngineTime, realTmuxTime } from '../helpers/real-time.js';
 
 let server: TestTmux;
 let engine: Engine | null = null;
@@ -41,7 +42,7 @@ function startEngine(pollIntervalMs: number): Engine {
   // Idle shells found at their prompts count as waiting here: this is about when the poll asks, not whom it tells.
   const settings = resolveSettings({ flags: { quietThresholdMs: 1500, pollIntervalMs, waiting: 'all' }, env: {}, file: null });
   const exec = createExecRunner(localTransport(server.socket));
-  const control = createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec, retryMs: 0 });
+  const control = createControlRunner({ ...realTmuxTime, recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec, retryMs: 0 });
   const pollRunner = Object.assign((args: readonly string[]) => (polled.push([...args]), control(args)), {
     close: () => control.close(),
     connected: () => control.connected(),
@@ -50,7 +51,7 @@ function startEngine(pollIntervalMs: number): Engine {
     changes: () => control.changes(),
     windowsSince: (mark: number) => control.windowsSince(mark),
   });
-  engine = createEngine({ settings, tmux: new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, runner: exec, pollRunner }), timers: countingTimers });
+  engine = createEngine({ ...realEngineTime, settings, tmux: new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: server.socket, runner: exec, pollRunner }), timers: countingTimers });
   engine.onEvent((event) => events.push(event));
   engine.start();
   return engine;

@@ -14,6 +14,7 @@ import { localTransport } from '../../src/engine/tmux/transport.js';
 import type { CorralEvent, PaneView } from '../../src/engine/types.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 import { LISTED_RECORDS, TMUX_FORMATS } from '../../src/engine/tmux-formats.js';
+import { realClock, realEngineTime, realTmuxTime } from '../helpers/real-time.js';
 
 let server: TestTmux;
 let engine: Engine | null = null;
@@ -33,12 +34,12 @@ const listingCount = () => polled.filter((args) => args[0] === 'list-panes').len
 function startEngine(flags: Record<string, unknown> = {}, persistent = false): Engine {
   const settings = resolveSettings({ flags: { quietThresholdMs: 1500, pollIntervalMs: 200, waiting: 'all', ...flags }, env: {}, file: null });
   const exec = createExecRunner(localTransport(server.socket));
-  const control = persistent ? createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec, retryMs: 0 }) : undefined;
+  const control = persistent ? createControlRunner({ ...realTmuxTime, recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec, retryMs: 0 }) : undefined;
   const pollRunner = control
     ? Object.assign((args: readonly string[]) => (sent(args), control(args)), { close: () => control.close() })
     : undefined;
   const runner = control ? exec : Object.assign((args: readonly string[], options?: Parameters<typeof exec>[1]) => (sent(args), exec(args, options)), exec);
-  engine = createEngine({ settings, tmux: new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, runner, ...(pollRunner ? { pollRunner } : {}) }) });
+  engine = createEngine({ ...realEngineTime, settings, tmux: new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: server.socket, runner, ...(pollRunner ? { pollRunner } : {}) }) });
   engine.onEvent((event) => events.push(event));
   engine.start();
   return engine;

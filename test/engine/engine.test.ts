@@ -9,6 +9,7 @@ import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
 import type { CorralEvent } from '../../src/engine/types.js';
 import { ManualTime } from '../helpers/manual-time.js';
 import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { realClock, realEngineTime } from '../helpers/real-time.js';
 
 const NONCE = 'fixed';
 
@@ -23,8 +24,8 @@ function setup(panes: FakePane[], flags: Record<string, unknown> = {}, persisten
   const settings = resolveSettings({ flags: { quietThresholdMs: 10_000, ...flags }, env: {}, file: null });
   // A poll runner of its own stands for a control-mode connection: the client may list first.
   const pollRunner: TmuxRunner = (args, options) => fake.runner(args, options);
-  const client = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 't' }, runner: fake.runner, nonce: NONCE, ...(persistent ? { pollRunner } : {}) });
-  const engine = createEngine({ settings, tmux: client, clock });
+  const client = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: { kind: 'name', name: 't' }, runner: fake.runner, nonce: NONCE, ...(persistent ? { pollRunner } : {}) });
+  const engine = createEngine({ ...realEngineTime, settings, tmux: client, clock });
   const events: CorralEvent[] = [];
   engine.onEvent((e) => events.push(e));
   return { engine, events, fake, advance: (ms: number) => (now += ms) };
@@ -117,7 +118,7 @@ describe('engine (scripted tmux, manual clock)', () => {
     ];
     const fake = scriptedTmux(panes);
     const settings = resolveSettings({ flags: { optIn: true }, env: {}, file: null });
-    const engine = createEngine({ settings, tmux: new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'default' }, runner: fake.runner, nonce: NONCE }), selfPaneId: '%3' });
+    const engine = createEngine({ ...realEngineTime, settings, tmux: new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: { kind: 'default' }, runner: fake.runner, nonce: NONCE }), selfPaneId: '%3' });
     await engine.pollNow();
     expect(engine.getSnapshot().panes.map((p) => [p.pane.paneId, p.label])).toEqual([['%1', 'alpha']]);
   });
@@ -140,7 +141,7 @@ describe('engine (scripted tmux, manual clock)', () => {
     const fake = scriptedTmux([{ id: '%1', screen: '$ ', command: 'claude' }]);
     const time = new ManualTime();
     const settings = resolveSettings({ flags: { pollIntervalMs: 2_000 }, env: {}, file: null });
-    const engine = createEngine({ settings, tmux: new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 't' }, runner: fake.runner, nonce: NONCE }), clock: time, wallClock: time, timers: time });
+    const engine = createEngine({ settings, tmux: new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: { kind: 'name', name: 't' }, runner: fake.runner, nonce: NONCE }), clock: time, wallClock: time, timers: time });
     const listings = () => fake.calls.filter((call) => call[0] === 'list-panes').length;
     engine.start();
     await time.advance(0);
@@ -190,7 +191,7 @@ describe('engine (scripted tmux, manual clock)', () => {
       const settings = resolveSettings({ flags: { quietThresholdMs: 10_000, pollIntervalMs }, env: {}, file: null });
       const pollRunner: TmuxRunner = (args, options) => fake.runner(args, options);
       const client = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 't' }, runner: fake.runner, pollRunner, nonce: NONCE, clock: { now: () => wall } });
-      const engine = createEngine({ settings, tmux: client, clock: { now: () => now }, wallClock: { now: () => wall } });
+      const engine = createEngine({ ...realEngineTime, settings, tmux: client, clock: { now: () => now }, wallClock: { now: () => wall } });
       const poll = async () => {
         const before = fake.calls.length;
         await engine.pollNow();
@@ -379,9 +380,9 @@ describe('engine (scripted tmux, manual clock)', () => {
       const panes = [{ id: '%1', screen: 'a', activity: seconds() - 600 }];
       const fake = scriptedTmux(panes);
       const down = Object.assign((args: readonly string[]) => fake.runner(args), { connected: () => false });
-      const client = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 't' }, runner: fake.runner, pollRunner: down, nonce: NONCE });
+      const client = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: { kind: 'name', name: 't' }, runner: fake.runner, pollRunner: down, nonce: NONCE });
       const settings = resolveSettings({ flags: {}, env: {}, file: null });
-      const engine = createEngine({ settings, tmux: client });
+      const engine = createEngine({ ...realEngineTime, settings, tmux: client });
       for (let i = 0; i < 3; i++) await engine.pollNow();
       // The first cycle lists, then captures what it found (two processes, once); then one a cycle.
       expect(fake.calls).toHaveLength(4);

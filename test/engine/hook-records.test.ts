@@ -10,6 +10,7 @@ import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { CorralEvent, HookEvent } from '../../src/engine/types.js';
 import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
 import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { realClock, realEngineTime } from '../helpers/real-time.js';
 
 const permission: HookEvent = {
   agent: 'claude-code',
@@ -76,8 +77,8 @@ function twoCorrals(panes: PolledPane[]) {
   let wall = 1_700_000_000_000;
   const engine = () => {
     const settings = resolveSettings({ flags: { quietThresholdMs: 10_000 }, env: {}, file: null });
-    const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 't' }, runner: fake.runner, nonce: 'fixed' });
-    const e = createEngine({ settings, tmux, clock: { now: () => now }, wallClock: { now: () => wall } });
+    const tmux = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: { kind: 'name', name: 't' }, runner: fake.runner, nonce: 'fixed' });
+    const e = createEngine({ ...realEngineTime, settings, tmux, clock: { now: () => now }, wallClock: { now: () => wall } });
     const events: CorralEvent[] = [];
     e.onEvent((event) => events.push(event));
     return { engine: e, events };

@@ -11,6 +11,7 @@ import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
 import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
 import type { CorralEvent, HostSpec } from '../../src/engine/types.js';
 import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { realClock, realEngineTime } from '../helpers/real-time.js';
 
 const T0 = 1_800_000_000_000;
 
@@ -46,8 +47,8 @@ function remoteEngine(panes: RemotePane[], skewMs: number, persistent = false) {
   const settings = resolveSettings({ flags: { quietThresholdMs: 10_000, askThresholdMs: 10_000 }, env: {}, file: null });
   // A poll runner of its own stands for the control-mode connection over ssh.
   const pollRunner: TmuxRunner = (args, options) => remote.runner(args, options);
-  const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: buildBox.socket, runner: remote.runner, nonce: 'fixed', ...(persistent ? { pollRunner } : {}) });
-  const engine = createEngine({ settings, tmux, clock, wallClock: clock, host: buildBox });
+  const tmux = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: buildBox.socket, runner: remote.runner, nonce: 'fixed', ...(persistent ? { pollRunner } : {}) });
+  const engine = createEngine({ ...realEngineTime, settings, tmux, clock, wallClock: clock, host: buildBox });
   const events: CorralEvent[] = [];
   engine.onEvent((e) => events.push(e));
   return { engine, events, remote, advance: (ms: number) => (now += ms), now: () => now };
@@ -151,7 +152,7 @@ describe('engines combined across hosts', () => {
     const r = remoteEngine([{ id: '%1', screen: 'Deploy? [y/N]', printedAt: T0 - 60_000 }], 0);
     const l = remoteTmux([{ id: '%1', screen: '$', printedAt: T0 - 60_000 }], r.now, 0);
     const settings = resolveSettings({ flags: {}, env: {}, file: null });
-    const local = createEngine({ settings, tmux: new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'default' }, runner: l.runner, nonce: 'fixed' }), clock: { now: r.now } });
+    const local = createEngine({ ...realEngineTime, settings, tmux: new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: { kind: 'default' }, runner: l.runner, nonce: 'fixed' }), clock: { now: r.now } });
     const engines = new Map<string, Engine>([['local', local], ['build-box', r.engine]]);
     return { combined: combineEngines(engines), r, local, l };
   }

@@ -15,6 +15,7 @@ import { startTestSshd, type TestSshd } from '../helpers/sshd.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { TMUX_FORMATS } from '../../src/engine/tmux-formats.js';
+import { realEngineTime, realTmuxTime } from '../helpers/real-time.js';
 
 let server: TestTmux;
 let sshd: TestSshd;
@@ -72,8 +73,8 @@ describe('a remote pane whose program runs a silent child', () => {
     // Defaults (ask 1 s, quiet 3 s), with a poll well inside the quiet threshold.
     const settings = resolveSettings({ flags: { socketName: server.socketName, pollIntervalMs: '500' }, env: {}, file: null });
     const host = sshd.host('box', server.socket);
-    opened = openTmux(host, { formats: TMUX_FORMATS, persistent: true, retryMs: 0, sshOptions: sshd.sshOptions, controlDir: mkdtempSync(join(sshd.controlDir, 't')) });
-    engine = createEngine({ settings: settingsSlices(settings).engine, tmux: opened.client, host });
+    opened = openTmux(host, { ...realTmuxTime, formats: TMUX_FORMATS, persistent: true, retryMs: 0, sshOptions: sshd.sshOptions, controlDir: mkdtempSync(join(sshd.controlDir, 't')) });
+    engine = createEngine({ ...realEngineTime, settings: settingsSlices(settings).engine, tmux: opened.client, host });
     const events: CorralEvent[] = [];
     engine.onEvent((event) => events.push(event));
     const seen = new Set<string>();

@@ -10,6 +10,7 @@ import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
 import type { CorralEvent, HostSpec } from '../../src/engine/types.js';
 import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
 import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { realClock, realEngineTime } from '../helpers/real-time.js';
 
 const T0 = 1_800_000_000_000;
 const buildBox: HostSpec = { name: 'build-box', ssh: 'build-box', socket: { kind: 'default' } };
@@ -28,9 +29,9 @@ function host(screen: string, table: () => string) {
   // Defaults: ask threshold 1 s, quiet threshold 3 s; a poll every second.
   const settings = resolveSettings({ flags: { pollIntervalMs: 1_000 }, env: {}, file: null });
   const pollRunner: TmuxRunner = (args, options) => remote.runner(args, options);
-  const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: buildBox.socket, runner: remote.runner, pollRunner, nonce: 'fixed' });
+  const tmux = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: buildBox.socket, runner: remote.runner, pollRunner, nonce: 'fixed' });
   const clock = { now: () => now };
-  const engine = createEngine({ settings, tmux, clock, wallClock: clock, host: buildBox });
+  const engine = createEngine({ ...realEngineTime, settings, tmux, clock, wallClock: clock, host: buildBox });
   const events: CorralEvent[] = [];
   engine.onEvent((e) => events.push(e));
   const tables = () => remote.calls.filter((call) => call.includes('run-shell')).length;

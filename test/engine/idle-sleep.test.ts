@@ -17,6 +17,7 @@ import { ManualTime } from '../helpers/manual-time.js';
 import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
 import { SeededRandom, testSeeds } from '../helpers/seeded-random.js';
 import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { realClock } from '../helpers/real-time.js';
 
 const INTERVAL = 2_000;
 const THRESHOLD = 10_000;
@@ -50,7 +51,7 @@ function rig(panes: PolledPane[], time: ManualTime, interval = INTERVAL): Rig {
     // Which windows: none when nothing was told since, any when something was.
     windowsSince: (mark: number) => (listener !== null && mark === told ? new Set<string>() : null),
   });
-  const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 'idle' }, runner: fake.runner, nonce: 'fixed', pollRunner });
+  const tmux = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: { kind: 'name', name: 'idle' }, runner: fake.runner, nonce: 'fixed', pollRunner });
   const settings = resolveSettings({ flags: { quietThresholdMs: THRESHOLD, askThresholdMs: THRESHOLD, pollIntervalMs: interval }, env: {}, file: null });
   const armed: number[] = [];
   const timers: Timers = {
@@ -164,7 +165,7 @@ describe('the poll loop while nothing changes', () => {
     const settings = resolveSettings({ flags: { quietThresholdMs: THRESHOLD, askThresholdMs: THRESHOLD, pollIntervalMs: INTERVAL }, env: {}, file: null });
     const armed: number[] = [];
     const timers: Timers = { setTimeout: (callback, ms) => (armed.push(ms), time.setTimeout(callback, ms)), clearTimeout: (handle) => time.clearTimeout(handle) };
-    const engine = createEngine({ settings, tmux: new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 'back' }, runner: fake.runner, nonce: 'fixed', pollRunner }), clock: time, wallClock: wall, timers });
+    const engine = createEngine({ settings, tmux: new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: { kind: 'name', name: 'back' }, runner: fake.runner, nonce: 'fixed', pollRunner }), clock: time, wallClock: wall, timers });
     engine.start();
     await time.advance(3 * INTERVAL);
     // An hour back: the last listing now lies an hour ahead of the wall clock.
@@ -179,7 +180,7 @@ describe('the poll loop while nothing changes', () => {
     const time = new ManualTime();
     const fake = scriptedPoll([{ id: '%1', screen: '$ ', activity: seconds(time) - 5 }], () => seconds(time));
     const settings = resolveSettings({ flags: { quietThresholdMs: THRESHOLD, askThresholdMs: THRESHOLD, pollIntervalMs: 500 }, env: {}, file: null });
-    const engine = createEngine({ settings, tmux: new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 'fast' }, runner: fake.runner, nonce: 'fixed' }), clock: time, wallClock: time, timers: time });
+    const engine = createEngine({ settings, tmux: new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: { kind: 'name', name: 'fast' }, runner: fake.runner, nonce: 'fixed' }), clock: time, wallClock: time, timers: time });
     engine.start();
     await time.advance(20_000);
     // One tmux process a cycle, every 500 ms.

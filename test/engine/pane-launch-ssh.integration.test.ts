@@ -13,6 +13,7 @@ import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { git, makeRepo } from '../helpers/git-repo.js';
 import { TMUX_FORMATS } from '../../src/engine/tmux-formats.js';
+import { realTmuxTime } from '../helpers/real-time.js';
 
 
 describe('starting and ending panes over ssh', () => {
@@ -25,7 +26,7 @@ describe('starting and ending panes over ssh', () => {
     sshd = await startTestSshd();
     server = await startTestTmux();
     await server.spawn('sleep 600');
-    opened = openTmux(sshd.host('box', server.socket, sshd.alias), { formats: TMUX_FORMATS, persistent: false, controlDir: mkdtempSync(join(sshd.controlDir, 'c')), sshOptions: sshd.sshOptions });
+    opened = openTmux(sshd.host('box', server.socket, sshd.alias), { ...realTmuxTime, formats: TMUX_FORMATS, persistent: false, controlDir: mkdtempSync(join(sshd.controlDir, 'c')), sshOptions: sshd.sshOptions });
     dir = mkdtempSync('/tmp/corral-ssh-launch-');
   }, 60_000);
 

@@ -16,6 +16,7 @@ import { removeSocketFile, startTestTmux, type TestTmux } from '../helpers/tmux-
 import { waitUntil } from '../helpers/wait-until.js';
 import { git, makeRepo } from '../helpers/git-repo.js';
 import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { realClock } from '../helpers/real-time.js';
 
 const seed = testSeed();
 // Window names read back through a format, and text through a file: control characters left out.
@@ -37,7 +38,7 @@ describe('starting and ending panes on a real tmux server', () => {
   beforeAll(async () => {
     server = await startTestTmux();
     await server.spawn();
-    client = new TmuxClient({ records: LISTED_RECORDS, socket: server.socket });
+    client = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: server.socket });
     dir = mkdtempSync(join(tmpdir(), 'corral-launch-'));
     repo = makeRepo(join(dir, 'app'));
   });
@@ -101,7 +102,7 @@ describe('starting and ending panes on a real tmux server', () => {
 
   it('makes a session when the server has none running, and a named one when it is missing', async () => {
     const socketName = `${server.socketName}-fresh`;
-    const fresh = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: socketName } });
+    const fresh = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: { kind: 'name', name: socketName } });
     try {
       const first = await startPane(fresh, { command: 'sleep 60', cwd: dir });
       expect(first.newSession).toBe(true);

@@ -10,6 +10,7 @@ import type { PaneView } from '../../src/engine/types.js';
 import { fakeEngine, paneView } from '../helpers/fake-engine.js';
 import { ManualTime } from '../helpers/manual-time.js';
 import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { realClock } from '../helpers/real-time.js';
 
 const NOW = 1_000_000;
 const stuck = (reason: 'permission' | 'stopped', over: Parameters<typeof paneView>[0] = {}) =>
@@ -95,7 +96,7 @@ function optionServer() {
     }
     return { stdout, stderr: '', exitCode: 0 };
   };
-  return { options, commands, tmux: new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 'x' }, runner }) };
+  return { options, commands, tmux: new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: { kind: 'name', name: 'x' }, runner }) };
 }
 
 describe('status writer', () => {

@@ -20,6 +20,7 @@ import type { BrowserSessions } from '../../src/server/attach/sessions.js';
 import { fakeEngine, type FakeEngine } from './fake-engine.js';
 import { startTestTmux, type TestTmux } from './tmux-server.js';
 import { LISTED_RECORDS, TMUX_FORMATS } from '../../src/engine/tmux-formats.js';
+import { realClock, realEngineTime, realPortTime, realTmuxTime } from './real-time.js';
 
 export const TOKEN = 'test-token-0123456789';
 
@@ -71,19 +72,19 @@ export async function startHarness(
   const engine = fakeEngine([], 'test');
   const all = { ...DEFAULT_ATTACH_SETTINGS, ...settings };
   const exec = createExecRunner(localTransport(tmux.socket));
-  const client = new TmuxClient({ records: LISTED_RECORDS,
+  const client = new TmuxClient({ clock: realClock, records: LISTED_RECORDS,
     socket: tmux.socket,
     runner: exec,
-    ...(options.persistent ? { pollRunner: createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: tmux.socket, exec, retryMs: 0 }) } : {}),
+    ...(options.persistent ? { pollRunner: createControlRunner({ ...realTmuxTime, recordsStamp: TMUX_FORMATS.recordsStamp, socket: tmux.socket, exec, retryMs: 0 }) } : {}),
   });
   const realEngine = options.realEngine
-    ? createEngine({ settings: resolveSettings({ flags: options.realEngine, env: {}, file: null }), tmux: client })
+    ? createEngine({ ...realEngineTime, settings: resolveSettings({ flags: options.realEngine, env: {}, file: null }), tmux: client })
     : null;
   realEngine?.start();
   // Without the real engine running, the hand-driven views come first and the panes of the
   // private server are listed by an engine polled only when a pane is looked up.
-  const lister = realEngine ? null : createEngine({ settings: resolveSettings({ flags: {}, env: {}, file: null }), tmux: client });
-  const port = createPanePort({
+  const lister = realEngine ? null : createEngine({ ...realEngineTime, settings: resolveSettings({ flags: {}, env: {}, file: null }), tmux: client });
+  const port = createPanePort({ ...realPortTime,
     engine: realEngine ?? (lister ? overlay(engine, lister) : engine),
     tmux: client,
     host: LOCAL_HOST,
@@ -96,7 +97,7 @@ export async function startHarness(
       bridgeHistoryLines: 100,
     },
   });
-  const feature = createAttachFeature({
+  const feature = createAttachFeature({ clock: realClock,
     port,
     token: TOKEN,
     settings: all,

@@ -9,6 +9,7 @@ import { createServices, type Services } from '../../src/cli/http-services.js';
 import type { BridgeFeature } from '../../src/server/bridge/index.js';
 import { startTestTmux, type TestTmux } from './tmux-server.js';
 import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { realClock, realEngineTime } from './real-time.js';
 
 export const TOKEN = 'test-token-0123456789abcdef';
 
@@ -33,8 +34,8 @@ export async function startBridge(extraFlags: Record<string, unknown> = {}, opti
       env: {},
       file: null,
     });
-    const client = new TmuxClient({ records: LISTED_RECORDS, socket: tmux.socket });
-    const engine = createEngine({ settings, tmux: client });
+    const client = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: tmux.socket });
+    const engine = createEngine({ ...realEngineTime, settings, tmux: client });
     engine.start();
     const services = createServices({ engine, tmux: client, settings, token: TOKEN, ...(options.log ? { log: options.log } : {}) });
     await services.startBridge();

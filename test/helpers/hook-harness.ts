@@ -12,6 +12,7 @@ import { createServices, type Services } from '../../src/cli/http-services.js';
 import { CLI } from './cli.js';
 import { startTestTmux, type TestTmux } from './tmux-server.js';
 import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { realClock, realEngineTime } from './real-time.js';
 
 export const HOOK_TOKEN = 'hook-test-token-0123456789';
 
@@ -45,8 +46,8 @@ export async function startHookHarness(flags: Record<string, unknown> = {}): Pro
       env: {},
       file: null,
     });
-    const client = new TmuxClient({ records: LISTED_RECORDS, socket: tmux.socket });
-    const engine = createEngine({ settings, tmux: client });
+    const client = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: tmux.socket });
+    const engine = createEngine({ ...realEngineTime, settings, tmux: client });
     const events: CorralEvent[] = [];
     engine.onEvent((event) => events.push(event));
     engine.start();

@@ -12,6 +12,7 @@ import { HostDownError, UnknownHostError, routePorts, type PanePort } from '../.
 import type { EngineSnapshot, EngineStore, HostHealth, PaneView } from '../../src/engine/types.js';
 import { localHealth, paneView } from '../helpers/fake-engine.js';
 import { DEFAULT_ATTACH_SETTINGS } from '../helpers/attach-harness.js';
+import { realClock, realServerTime } from '../helpers/real-time.js';
 
 const TOKEN = 'unit-token-0123456789';
 const NOW = 1_000_000;
@@ -158,7 +159,7 @@ describe('chat bridge and hosts', () => {
     const remote = paneView({ host: 'build-box', pane: { paneId: '%3' } });
     const down = buildBox({ state: 'unreachable', retryAt: NOW + 30_000 });
     const port = routePorts(new Map([['build-box', recordingPort([remote], calls)]]), combinedStore([remote], [localHealth(), down]), clock);
-    const bridge = createBridgeFeature({ port, token: TOKEN, settings: { corsOrigins: [] } });
+    const bridge = createBridgeFeature({ ...realServerTime, port, token: TOKEN, settings: { corsOrigins: [] } });
     const answer = await chat(await serve(bridge), 'build-box/%3');
     expect(answer.status).toBe(503);
     expect(answer.headers['retry-after']).toBe('30');
@@ -173,7 +174,7 @@ describe('chat bridge and hosts', () => {
     const calls: string[] = [];
     const stray = paneView({ host: 'old-box', pane: { paneId: '%4' } });
     const port = routePorts(new Map([['local', recordingPort([], calls)]]), combinedStore([stray], [localHealth()]), clock);
-    const bridge = createBridgeFeature({ port, token: TOKEN, settings: { corsOrigins: [] } });
+    const bridge = createBridgeFeature({ ...realServerTime, port, token: TOKEN, settings: { corsOrigins: [] } });
     const answer = await chat(await serve(bridge), 'old-box/%4');
     expect(answer.status).toBe(404);
     expect(JSON.parse(answer.body)).toMatchObject({ error: { type: 'invalid_request_error', code: 'model_not_found', param: 'model' } });
@@ -184,7 +185,7 @@ describe('chat bridge and hosts', () => {
     const calls: string[] = [];
     const remote = paneView({ host: 'build-box', pane: { paneId: '%3' } });
     const port = routePorts(new Map([['build-box', recordingPort([remote], calls, 'built')]]), combinedStore([remote], [buildBox({})]), clock);
-    const bridge = createBridgeFeature({ port, token: TOKEN, settings: { corsOrigins: [] } });
+    const bridge = createBridgeFeature({ ...realServerTime, port, token: TOKEN, settings: { corsOrigins: [] } });
     const answer = await chat(await serve(bridge), 'build-box/%3');
     expect(answer.status).toBe(200);
     expect(answer.body).toContain('"content":"built"');
@@ -193,7 +194,7 @@ describe('chat bridge and hosts', () => {
 });
 
 describe('attach server and hosts', () => {
-  const attachOn = (port: PanePort) => createAttachFeature({ port, token: TOKEN, settings: DEFAULT_ATTACH_SETTINGS, heartbeatMs: 60_000 });
+  const attachOn = (port: PanePort) => createAttachFeature({ clock: realClock, port, token: TOKEN, settings: DEFAULT_ATTACH_SETTINGS, heartbeatMs: 60_000 });
 
   it('refuses the upgrade with 503, Retry-After and a JSON body when the pane\'s host is down', async () => {
     const view = paneView({ pane: { paneId: '%5' } });

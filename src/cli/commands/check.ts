@@ -12,6 +12,7 @@ import { describeDisagreement } from '../../engine/pane-machine.js';
 import { rulesFromSettings, setupEngine, socketFromSettings } from '../setup.js';
 import { terminalSafeJson } from '../../engine/terminal-text.js';
 import { LISTED_RECORDS } from '../../engine/tmux-formats.js';
+import { clock } from '../time.js';
 
 /** A captured screen is a few KB; more than this is not one, and is not read further. */
 export const MAX_SCREEN_BYTES = 1024 * 1024;
@@ -113,7 +114,7 @@ export const checkCommand: Command = {
     if (pane !== null && positionals.length > 0) throw new UsageError('corral check takes a FILE or --pane, not both');
     const rules = rulesFromSettings(settings); // an invalid pattern fails before anything is read
     if (pane !== null) assertPaneId(pane);
-    const tmux = pane === null ? null : new TmuxClient({ records: LISTED_RECORDS, socket: socketFromSettings(settings) });
+    const tmux = pane === null ? null : new TmuxClient({ records: LISTED_RECORDS, socket: socketFromSettings(settings), clock });
     const text = tmux && pane ? await tmux.io.capture(pane) : await readScreen(positionals[0] ?? '-');
     // A live pane says itself whether it is on its alternate screen.
     const alternateScreen = flags['alternate-screen'] === true || (tmux !== null && (await tmux.panes.listPanes()).some((p) => p.paneId === pane && p.alternateOn));

@@ -23,6 +23,7 @@ import { createDashboardServices } from '../dashboard-services.js';
 import type { Lifecycle } from '../lifecycle.js';
 import { bellMode, dashboardServiceOptions, requireTerminal } from '../dashboard-options.js';
 import { LISTED_RECORDS } from '../../engine/tmux-formats.js';
+import { clock, pollTimers } from '../time.js';
 
 /** Demo servers are `-L corral-demo-<pid of the corral that owns it>`. */
 export const DEMO_SOCKET_PREFIX = 'corral-demo-';
@@ -137,7 +138,7 @@ export async function runDemo({ settings, env, stderr, lifecycle, label }: DemoO
   const name = fixed ?? `${DEMO_SOCKET_PREFIX}${process.pid}`;
   const socket = { kind: 'name', name } as const;
   const runner = createExecRunner(localTransport(socket));
-  const tmux = new TmuxClient({ records: LISTED_RECORDS, socket, runner });
+  const tmux = new TmuxClient({ records: LISTED_RECORDS, socket, runner, clock });
   await checkTmux(tmux, stderr);
   const uid = process.getuid?.() ?? 0;
   await removeOrphanDemos(env, uid);
@@ -164,7 +165,7 @@ export async function runDemo({ settings, env, stderr, lifecycle, label }: DemoO
   try {
     const self = await selfPaneId(tmux, env);
     const engine = {
-      ...createEngine({ settings: demoSettings, tmux, selfPaneId: self, rules: rulesFromSettings(demoSettings) }),
+      ...createEngine({ settings: demoSettings, tmux, clock, wallClock: clock, timers: pollTimers, selfPaneId: self, rules: rulesFromSettings(demoSettings) }),
       tmux,
     };
     const { runDashboard } = await session;

@@ -15,6 +15,7 @@ import { settingsOf } from '../command-settings.js';
 import { checkTmux, socketFromSettings } from '../setup.js';
 import { splitHostPane } from './send.js';
 import { TMUX_FORMATS } from '../../engine/tmux-formats.js';
+import { clock, controlTimers } from '../time.js';
 
 /** `main:1.0 on build-box (claude · fix the tests)`, terminal-safe. */
 export function describeEnding(pane: PaneInfo, host: string | null): string {
@@ -49,7 +50,7 @@ export const endCommand: Command = {
     if (name === undefined || rest.length > 0) throw new UsageError('usage: corral end [--yes] PANE');
     if (flags.yes !== true && !process.stdin.isTTY) throw new UsageError('corral end asks before it ends a pane: run it in a terminal, or add --yes');
     const { host, pane: wanted } = splitHostPane(name, settings.hosts);
-    const opened = openTmux(host ?? localHost(socketFromSettings(settings, env)), { formats: TMUX_FORMATS, persistent: false });
+    const opened = openTmux(host ?? localHost(socketFromSettings(settings, env)), { formats: TMUX_FORMATS, persistent: false, clock, timers: controlTimers });
     try {
       if (host === null) await checkTmux(opened.client, stderr);
       const pane = findPane(await opened.client.panes.listPanes(), wanted, settings.prefix);

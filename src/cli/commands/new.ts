@@ -16,6 +16,7 @@ import type { Command, CommandContext } from '../command.js';
 import { settingsOf } from '../command-settings.js';
 import { checkTmux, socketFromSettings } from '../setup.js';
 import { TMUX_FORMATS } from '../../engine/tmux-formats.js';
+import { clock, controlTimers } from '../time.js';
 
 /** `--on NAME`: a watched host by its name, else an ssh destination (`DEST[=NAME][,-L SOCKET]`); none: this machine. */
 export function hostToStartOn(ctx: Pick<CommandContext, 'settings' | 'env'>, on: string | undefined): HostSpec {
@@ -88,7 +89,7 @@ export const newCommand: Command = {
   async run(ctx) {
     const host = hostToStartOn(ctx, text(ctx.flags, 'on'));
     const request = requestOf(ctx, host);
-    const opened = openTmux(host, { formats: TMUX_FORMATS, persistent: false });
+    const opened = openTmux(host, { formats: TMUX_FORMATS, persistent: false, clock, timers: controlTimers });
     try {
       if (host.ssh === null) await checkTmux(opened.client, ctx.stderr);
       const started = await startPane(opened.client, request);

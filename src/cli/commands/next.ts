@@ -12,6 +12,7 @@ import { socketFromSettings } from '../setup.js';
 import { AnswerRefusedError, ScreenChangedError } from '../../engine/pane-port.js';
 import { answerWaiting, ANSWER_BURST_MS, waitingPanes } from '../waiting.js';
 import { TMUX_FORMATS } from '../../engine/tmux-formats.js';
+import { clock, controlTimers } from '../time.js';
 
 export const nextCommand: Command = {
   name: 'next',
@@ -42,7 +43,7 @@ export const nextCommand: Command = {
   async run({ settings, env, flags, positionals, stdout, stderr }) {
     if (positionals.length > 0) throw new UsageError('corral next takes no arguments');
     const named = typeof flags.client === 'string' ? flags.client : null;
-    const opened = openTmux(localHost(socketFromSettings(settings, env)), { formats: TMUX_FORMATS, persistent: false });
+    const opened = openTmux(localHost(socketFromSettings(settings, env)), { formats: TMUX_FORMATS, persistent: false, clock, timers: controlTimers });
     const tmux = opened.client;
     // tmux takes a message for a client it does not have without a word: one that is not there
     // (a stale #{client_name}, a typo) gets the message on stderr, saying so.

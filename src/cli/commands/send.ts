@@ -13,6 +13,7 @@ import type { Command } from '../command.js';
 import { settingsOf } from '../command-settings.js';
 import { checkTmux, socketFromSettings } from '../setup.js';
 import { TMUX_FORMATS } from '../../engine/tmux-formats.js';
+import { clock, controlTimers } from '../time.js';
 
 /** `build-box/%3` -> that host and `%3`; anything without a known host in front is this machine's. */
 export function splitHostPane(name: string, hosts: readonly HostSpec[]): { host: HostSpec | null; pane: string } {
@@ -42,7 +43,7 @@ export const sendCommand: Command = {
     if (name === undefined || rest.length === 0) throw new UsageError('usage: corral send [-l] PANE ITEM...');
     const items = parseSendItems(rest, { literal: flags.literal === true });
     const { host, pane: wanted } = splitHostPane(name, settings.hosts);
-    const opened = openTmux(host ?? localHost(socketFromSettings(settings, env)), { formats: TMUX_FORMATS, persistent: false });
+    const opened = openTmux(host ?? localHost(socketFromSettings(settings, env)), { formats: TMUX_FORMATS, persistent: false, clock, timers: controlTimers });
     const tmux = opened.client;
     try {
       if (host === null) await checkTmux(tmux, stderr);

@@ -5,8 +5,6 @@
 import type { BatchCapture } from '../tmux/capture-batch.js';
 import type { PaneListing } from '../tmux/polling.js';
 import { type Timers } from '../types.js';
-import { systemTimers } from '../time.js';
-import { systemClock } from '../time.js';
 import type { Clock } from '../types.js';
 
 
@@ -25,8 +23,8 @@ export interface CaptureTickerOptions {
   readonly tmux: CaptureSource;
   readonly intervalMs: number;
   readonly historyLines: number;
-  readonly timers?: Timers;
-  readonly clock?: Clock;
+  readonly timers: Timers;
+  readonly clock: Clock;
 }
 
 export class CaptureTicker {
@@ -42,8 +40,8 @@ export class CaptureTicker {
   private readonly now: () => number;
 
   constructor(private readonly options: CaptureTickerOptions) {
-    this.timers = options.timers ?? systemTimers;
-    const clock = options.clock ?? systemClock;
+    this.timers = options.timers;
+    const clock = options.clock;
     this.now = () => clock.now();
   }
 

@@ -9,7 +9,6 @@
 // Typing is whole or not at all. tmux, streams, time and timers are injected.
 
 import { type Clock, type Timers } from '../types.js';
-import { systemClock, systemTimers } from '../time.js';
 import type { SendItem } from '../keys.js';
 import { PaneGoneError } from '../tmux/core.js';
 import type { BatchCapture } from '../tmux/capture-batch.js';
@@ -610,8 +609,8 @@ export interface ConversationDeskOptions {
   readonly tmux: PaneWriter;
   readonly settings: ConversationSettings & { readonly pollMs: number };
   readonly classify?: Classifier;
-  readonly clock?: Clock;
-  readonly timers?: Timers;
+  readonly clock: Clock;
+  readonly timers: Timers;
   readonly streams?: () => Promise<OutputStreams>;
   readonly openSpill?: (paneId: string) => SpillTarget;
   readonly waitsForInput?: (paneId: string) => boolean | null;
@@ -619,8 +618,7 @@ export interface ConversationDeskOptions {
 
 /** A conversation port over one tmux client: one capture ticker shared by every answering pane. */
 export function createConversations(options: ConversationDeskOptions): PaneConversations & { readonly ticker: CaptureTicker } {
-  const clock = options.clock ?? systemClock;
-  const timers = options.timers ?? systemTimers;
+  const { clock, timers } = options;
   const ticker = new CaptureTicker({ tmux: options.tmux, intervalMs: options.settings.pollMs, historyLines: options.settings.historyLines, timers, clock });
   const desk = new PaneConversations({
     tmux: options.tmux,

@@ -3,7 +3,6 @@
 // counted) when it overflows, and delivery is retried with exponential backoff.
 
 import { type CorralEvent, type Timers } from '../types.js';
-import { heldTimers } from '../time.js';
 
 export type { Timers } from '../types.js';
 
@@ -13,7 +12,8 @@ export interface EventQueueOptions {
   readonly capacity?: number;
   readonly initialBackoffMs?: number;
   readonly maxBackoffMs?: number;
-  readonly timers?: Timers;
+  /** For the retries' backoff (the CLI's choice of held or not, src/cli/time.ts). */
+  readonly timers: Timers;
   /** Called once when delivery starts failing and once when it works again. */
   readonly onOutage?: (error: Error) => void;
   readonly onRecovery?: (info: { delivered: number; dropped: number }) => void;
@@ -38,7 +38,7 @@ export class EventQueue {
     this.capacity = options.capacity ?? 1000;
     this.initialBackoff = options.initialBackoffMs ?? 250;
     this.maxBackoff = options.maxBackoffMs ?? 30_000;
-    this.timers = options.timers ?? heldTimers;
+    this.timers = options.timers;
     this.backoff = this.initialBackoff;
   }
 

@@ -8,7 +8,6 @@
 
 import type { TmuxTransport } from '../tmux/transport.js';
 import { type Timers, type TmuxSocket } from '../types.js';
-import { systemTimers } from '../time.js';
 import { ControlClient, type ControlClientOptions } from '../tmux/control-client.js';
 import { replyLines, type ControlReply } from '../tmux/control-protocol.js';
 import type { SendItem } from '../keys.js';
@@ -92,11 +91,11 @@ export interface PaneStreamsOptions {
   /** Runs commands for panes nobody watches yet (typing before the first subscribe). */
   readonly runner?: TmuxRunner;
   /**
-   * Offset of the first byte of a pane first seen by this process. The default grows with the
-   * wall clock, so offsets a client kept from an earlier corral process are always older than
-   * the new ring (a repaint), never mistaken for a place in the new stream.
+   * Offset of the first byte of a pane first seen by this process: firstOffsetAt(now), which grows
+   * with the wall clock, so offsets a client kept from an earlier corral process are always older
+   * than the new ring (a repaint), never mistaken for a place in the new stream.
    */
-  readonly firstOffset?: number;
+  readonly firstOffset: number;
   /** How often to check that watched panes still exist. */
   readonly livenessMs?: number;
   /**
@@ -104,7 +103,8 @@ export interface PaneStreamsOptions {
    * long as one of its panes is kept. 0 drops both with the last viewer.
    */
   readonly keepMs?: number;
-  readonly timers?: Timers;
+  /** For the liveness checks and the rings kept after their last viewer, and the control clients. */
+  readonly timers: Timers;
   /**
    * Where repaints take the screen from. Without it, from the capture's reply (`capture-pane -p`).
    * With it, the capture goes into a paste buffer that `take` reads and deletes outside control
@@ -115,6 +115,14 @@ export interface PaneStreamsOptions {
 
 
 /** corral is shutting the streams down: no new viewer is taken. */
+/**
+ * The first offset of the streams made at wall-clock time `now`: 1024 offsets per millisecond,
+ * ~280,000 years of headroom below 2^53, and more bytes than a pane can print in that time.
+ */
+export function firstOffsetAt(now: number): number {
+  return now * 1024;
+}
+
 export class StreamsClosingError extends Error {
   constructor() {
     super('corral is stopping');
@@ -193,11 +201,9 @@ export class PaneStreams {
 
   constructor(private readonly options: PaneStreamsOptions) {
     this.openControl = options.openControl ?? ((o) => ControlClient.open(o));
-    this.timers = options.timers ?? systemTimers;
+    this.timers = options.timers;
     this.keepMs = options.keepMs ?? 300_000;
-    // 1024 offsets per millisecond: ~280,000 years of headroom below 2^53, and more bytes than a
-    // pane can print in that time.
-    this.firstOffset = options.firstOffset ?? Date.now() * 1024;
+    this.firstOffset = options.firstOffset;
   }
 
   /** Sessions that currently hold a control client (for tests and diagnostics). */
@@ -444,6 +450,7 @@ export class PaneStreams {
       ...(this.options.transport ? { transport: this.options.transport } : {}),
       session: sessionId,
       pauseAfterSeconds: this.options.pauseAfterSeconds,
+      timers: this.timers,
       handlers: {
         onOutput: (paneId, data) => {
           const stream = panes.get(paneId);

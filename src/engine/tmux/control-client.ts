@@ -8,7 +8,6 @@
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { type Timers, type TmuxSocket } from '../types.js';
-import { heldTimers } from '../time.js';
 import { controlGate, type ControlGate } from './control-gate.js';
 import { ControlLimitError, ControlParser, formatControlLine, replyLines, type ControlEvent, type ControlReply } from './control-protocol.js';
 import { localTransport, type TmuxTransport } from './transport.js';
@@ -39,8 +38,8 @@ export interface ControlClientOptions {
   readonly transport?: TmuxTransport;
   /** How long open() waits for the attach to finish. */
   readonly timeoutMs?: number;
-  /** For the attach timeout and the wait after a detach; real ones that keep the process alive by default. */
-  readonly timers?: Timers;
+  /** For the attach timeout and the wait after a detach (the process is held by the child meanwhile anyway). */
+  readonly timers: Timers;
 }
 
 export class ControlClientError extends Error {
@@ -114,7 +113,7 @@ export class ControlClient {
       }) as ChildProcessWithoutNullStreams;
       trackChild(child, true);
       child.stdio[3]?.on('error', () => undefined);
-      const client = new ControlClient(child, gate, options.handlers ?? {}, options.timers ?? heldTimers);
+      const client = new ControlClient(child, gate, options.handlers ?? {}, options.timers);
       live.add(client);
       return client.start(options.timeoutMs ?? 5000, transport);
     });

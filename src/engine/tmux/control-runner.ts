@@ -10,8 +10,7 @@ import type { ControlReply } from './control-protocol.js';
 import type { RunOptions, TmuxResult, TmuxRunner } from './runner.js';
 import type { TmuxSocket } from '../types.js';
 import type { TmuxTransport } from './transport.js';
-import { systemClock } from '../time.js';
-import type { Clock } from '../types.js';
+import type { Clock, Timers } from '../types.js';
 
 export interface ControlRunnerOptions {
   readonly socket: TmuxSocket;
@@ -25,7 +24,9 @@ export interface ControlRunnerOptions {
   readonly retryMs?: number;
   /** The global option every record write also sets (see change-watch.ts): a change to it is told like output. */
   readonly recordsStamp: string;
-  readonly clock?: Clock;
+  readonly clock: Clock;
+  /** For the control connections' attach timeout and detach wait. */
+  readonly timers: Timers;
 }
 
 export interface ControlRunner extends TmuxRunner {
@@ -65,7 +66,7 @@ export function createControlRunner(options: ControlRunnerOptions): ControlRunne
     throw new Error(connection.overflow);
   };
   const retryMs = options.retryMs ?? 5_000;
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock;
   const now = () => clock.now();
   let client: ControlClient | null = null;
   let connecting: Promise<ControlClient | null> | null = null;
@@ -144,6 +145,7 @@ function openConnection(options: ControlRunnerOptions, session: string, handlers
     session,
     handlers,
     extraFlags: ['no-output'],
+    timers: options.timers,
     ...(options.transport ? { transport: options.transport } : {}),
     ...(options.attachTimeoutMs === undefined ? {} : { timeoutMs: options.attachTimeoutMs }),
   });

@@ -10,7 +10,6 @@ import type { ControlReply } from './control-protocol.js';
 import { TmuxCommandError, createExecRunner, isNoServerMessage, type RunOptions, type TmuxResult, type TmuxRunner } from './runner.js';
 import { describeSocket } from './socket.js';
 import { localTransport, type TmuxTransport } from './transport.js';
-import { systemClock } from '../time.js';
 
 export class NoServerError extends Error {
   constructor(readonly server: string) {
@@ -61,8 +60,8 @@ export interface TmuxCoreOptions {
   readonly pollRunner?: PollRunner;
   /** Random by default; tests pass a fixed one. */
   readonly nonce?: string;
-  /** Wall-clock time, for how old the panes' folders and commands are; Date.now by default. */
-  readonly clock?: Clock;
+  /** Wall-clock time, for how old the panes' folders and commands are. */
+  readonly clock: Clock;
 }
 
 export class TmuxCore {
@@ -88,7 +87,7 @@ export class TmuxCore {
     this.runner = options.runner ?? createExecRunner(transport);
     this.pollRunner = options.pollRunner ?? this.runner;
     this.framing = makeFraming(options.nonce ?? randomBytes(6).toString('hex'));
-    const clock = options.clock ?? systemClock;
+    const clock = options.clock;
     this.now = () => clock.now();
   }
 

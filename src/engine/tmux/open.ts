@@ -2,7 +2,7 @@
 // poll runner when the engine polls for long, and the TmuxClient on top. close() ends all of it,
 // and the last host to close removes this process's folder of ssh master sockets.
 
-import { LOCAL_HOST, type HostSpec } from '../types.js';
+import { LOCAL_HOST, type Clock, type HostSpec, type Timers } from '../types.js';
 import { TmuxClient } from './client.js';
 import { createControlRunner } from './control-runner.js';
 import type { ListedRecords } from './pane-list.js';
@@ -27,6 +27,10 @@ export interface OpenTmuxOptions {
   readonly connectTimeoutS?: number;
   /** Wait this long after a lost control connection before trying again (ms). */
   readonly retryMs?: number;
+  /** Wall-clock time, for the client and the control connection. */
+  readonly clock: Clock;
+  /** For the control connections' attach timeout and detach wait. */
+  readonly timers: Timers;
 }
 
 export interface OpenedTmux {
@@ -63,12 +67,14 @@ export function openTmux(host: HostSpec, options: OpenTmuxOptions): OpenedTmux {
         exec,
         transport,
         recordsStamp: options.formats.recordsStamp,
+        clock: options.clock,
+        timers: options.timers,
         ...(options.retryMs === undefined ? {} : { retryMs: options.retryMs }),
         // ssh's first connection (key exchange, a session) can take seconds on a busy host.
         ...(transport.remote ? { attachTimeoutMs: 5_000 + 2_000 * (options.connectTimeoutS ?? 5) } : {}),
       })
     : undefined;
-  const client = new TmuxClient({ socket: host.socket, records: options.formats.records, runner: exec, transport, ...(pollRunner ? { pollRunner } : {}) });
+  const client = new TmuxClient({ socket: host.socket, records: options.formats.records, runner: exec, transport, clock: options.clock, ...(pollRunner ? { pollRunner } : {}) });
   let closing: Promise<void> | null = null;
   return {
     client,

@@ -7,6 +7,7 @@ import type { TmuxRunner } from '../../../src/engine/tmux/runner.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { scriptedTmux, type FakePane } from '../../helpers/scripted-panes.js';
 import { LISTED_RECORDS } from '../../../src/engine/tmux-formats.js';
+import { realClock } from '../../helpers/real-time.js';
 
 const settings = { quietMs: 800, longQuietMs: 5000, maxDurationMs: 30_000, historyLines: 2000, enterDelayMs: 100, pasteThreshold: 200, heldPollMs: 500 };
 
@@ -23,7 +24,7 @@ function setup(panes: Record<string, FakePane>, overrides: Partial<typeof settin
   const fake = scriptedTmux(panes);
   const time = new ManualTime();
   const runner = wrap ? wrap(fake.runner) : fake.runner;
-  const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 'unit' }, runner, nonce: 'n0nce' });
+  const tmux = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: { kind: 'name', name: 'unit' }, runner, nonce: 'n0nce' });
   const ticker = new CaptureTicker({ tmux, intervalMs: 100, historyLines: 2000, timers: time, clock: time });
   const desk = new PaneConversations({ tmux, ticker, clock: time, timers: time, settings: { ...settings, ...overrides } });
   return { fake, time, ticker, desk };
@@ -382,7 +383,7 @@ describe('PaneConversations: what a cut answer leaves', () => {
     const pane = shellPane();
     const fake = scriptedTmux({ '%1': pane });
     const time = new ManualTime();
-    const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: { kind: 'name', name: 'unit' }, runner: fake.runner, nonce: 'n0nce' });
+    const tmux = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: { kind: 'name', name: 'unit' }, runner: fake.runner, nonce: 'n0nce' });
     const ticker = new CaptureTicker({ tmux, intervalMs: 100, historyLines: 2000, timers: time, clock: time });
     const spilled: string[] = [];
     const openSpill = () => ({ where: '/answers/late.txt', write: (lines: readonly string[]) => void spilled.push(...lines), close: () => undefined });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventQueue, type Timers } from '../../../src/engine/events/event-queue.js';
 import type { CorralEvent } from '../../../src/engine/types.js';
+import { realDeliveryTimers } from '../../helpers/real-time.js';
 
 /** Timers driven by hand: run() fires the due callbacks. */
 class ManualTimers implements Timers {
@@ -33,7 +34,7 @@ const ev = (n: number): CorralEvent => ({ type: 'unstuck', host: 'local', key: '
 describe('event queue', () => {
   it('delivers in order while the sink is up', async () => {
     const got: number[] = [];
-    const q = new EventQueue({ deliver: async (e) => void got.push(e.timestamp) });
+    const q = new EventQueue({ timers: realDeliveryTimers, deliver: async (e) => void got.push(e.timestamp) });
     for (let i = 1; i <= 5; i++) q.push(ev(i));
     await q.whenIdle();
     expect(got).toEqual([1, 2, 3, 4, 5]);

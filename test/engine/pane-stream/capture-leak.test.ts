@@ -12,6 +12,7 @@ import { tmuxVersion } from '../../../src/engine/tmux/core.js';
 import { Recorder } from '../../helpers/stream-recorder.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
 import { LISTED_RECORDS } from '../../../src/engine/tmux-formats.js';
+import { realClock, realEngineTime, realPortTime } from '../../helpers/real-time.js';
 
 let tmux: TestTmux | null = null;
 let access: HostPanePort | null = null;
@@ -34,11 +35,11 @@ describe('repaints and the tmux server\'s memory', () => {
     // a loaded machine starts processes slowly.
     const pane = await tmux.spawn('for i in $(seq 1 100); do printf "%0399d" $i; done; read -r _', { width: 400, height: 100 });
     await tmux.waitForScreen(pane, (s) => s.includes('00100'));
-    const client = new TmuxClient({ records: LISTED_RECORDS, socket: tmux.socket });
+    const client = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: tmux.socket });
     const version = await tmuxVersion(client.runner);
     const settings = resolveSettings({ flags: { attachRingBytes: String(1 << 16), attachPauseAfter: '5', attachGraceMs: '60000' }, env: {}, file: null });
     // The engine is not started: the streams find the pane's session through tmux.
-    access = createPanePort({ engine: createEngine({ settings, tmux: client }), tmux: client, host: LOCAL_HOST, settings });
+    access = createPanePort({ ...realPortTime, engine: createEngine({ ...realEngineTime, settings, tmux: client }), tmux: client, host: LOCAL_HOST, settings });
     const viewer = new Recorder(false);
     const sub = await access.stream(pane, viewer);
     expect(sub.replay.bytes.toString()).toContain('0'.repeat(390));

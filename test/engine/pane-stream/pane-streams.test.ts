@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PaneStreams } from '../../../src/engine/pane-stream/pane-streams.js';
 import { openControlClientCount } from '../../../src/engine/tmux/control-client.js';
 import { Recorder } from '../../helpers/stream-recorder.js';
+import { realStreamsTime } from '../../helpers/real-time.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
 import { GENERATOR, expectContiguous, numberedLines, viewerText } from '../../helpers/stream-text.js';
 
@@ -28,6 +29,7 @@ function makeStreams(t: TestTmux, ringBytes = 1 << 20, keepMs?: number): PaneStr
     socket: t.socket,
     ringBytes,
     pauseAfterSeconds: 5,
+    ...realStreamsTime(),
     ...(keepMs === undefined ? {} : { keepMs }),
     sessionOf: async (paneId) => {
       try {
@@ -182,6 +184,7 @@ describe('flow control (real tmux)', () => {
       // Flow control on, but far enough away that tmux never pauses the pane by itself here: the
       // test pauses it, so the recovery runs once, at a known moment, whatever the machine's load.
       pauseAfterSeconds: 600,
+      ...realStreamsTime(),
       sessionOf: async (id) => (await tmux!.tmux('display-message', '-p', '-t', id, '#{session_id}')).trim(),
     });
     const viewer = new Recorder(false);

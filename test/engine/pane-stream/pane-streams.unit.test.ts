@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   PaneStreams,
+  firstOffsetAt,
   type ControlConnection,
 } from '../../../src/engine/pane-stream/pane-streams.js';
 import type { ControlHandlers, ControlClientOptions } from '../../../src/engine/tmux/control-client.js';
@@ -184,6 +185,7 @@ describe('PaneStreams with a scripted control connection', () => {
       sessionOf: async () => '$1',
       openControl: script.open,
       livenessMs: 3_600_000,
+      firstOffset: 0,
       keepMs: 0,
       timers: new ManualTime(),
     });
@@ -350,7 +352,7 @@ describe('PaneStreams with a scripted control connection', () => {
     expect(viewer.chunks.map((c) => c.bytes.toString())).toEqual(['meanwhile']);
   });
 
-  it('starts offsets past those of any earlier corral process by default', async () => {
+  it('starts offsets past those of any earlier corral process', async () => {
     const script = scripted();
     // Taken before the streams exist: their offsets start from the clock when they are made.
     const before = Date.now() * 1024;
@@ -360,6 +362,8 @@ describe('PaneStreams with a scripted control connection', () => {
       pauseAfterSeconds: 0,
       sessionOf: async () => '$1',
       openControl: script.open,
+      firstOffset: firstOffsetAt(Date.now()),
+      timers: new ManualTime(),
     });
     const viewer = new Recorder(false);
     const sub = await join(streams, script, viewer, 'x', 5000);

@@ -15,6 +15,7 @@ import { ManualTime } from '../../helpers/manual-time.js';
 import { scriptedPoll, type PolledPane, type ScriptedPoll } from '../../helpers/scripted-poll.js';
 import { SeededRandom } from '../../helpers/seeded-random.js';
 import { LISTED_RECORDS } from '../../../src/engine/tmux-formats.js';
+import { realClock } from '../../helpers/real-time.js';
 
 const FAR: HostSpec = { name: 'far', ssh: 'far', socket: { kind: 'default' } };
 const STEPS = 70;
@@ -58,7 +59,7 @@ function start(panes: PolledPane[], time: ManualTime, interval: number, far: boo
       return windows;
     },
   });
-  const tmux = new TmuxClient({ records: LISTED_RECORDS, socket: far ? FAR.socket : { kind: 'name', name: 'plan' }, runner: (args) => logged(args), nonce: 'fixed', pollRunner });
+  const tmux = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: far ? FAR.socket : { kind: 'name', name: 'plan' }, runner: (args) => logged(args), nonce: 'fixed', pollRunner });
   const settings = resolveSettings({ flags: { pollIntervalMs: interval }, env: {}, file: null });
   const timers: Timers = {
     setTimeout: (callback, ms) => (log.push(`${at()} sleep ${ms}`), time.setTimeout(callback, ms)),

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ControlGate, controlGate } from '../../../src/engine/tmux/control-gate.js';
 import { ControlClient, openControlClientCount } from '../../../src/engine/tmux/control-client.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
+import { realTmuxTime } from '../../helpers/real-time.js';
 
 let tmux: TestTmux | null = null;
 afterEach(async () => {
@@ -56,7 +57,7 @@ describe('control clients asked for all at once (real tmux)', () => {
     // within a few rounds, when one client's detach meets another's attach.
     const churn = async () => {
       for (let round = 0; round < 10; round++) {
-        const client = await ControlClient.open({ socket: tmux!.socket, session: 'main' });
+        const client = await ControlClient.open({ timers: realTmuxTime.timers, socket: tmux!.socket, session: 'main' });
         await client.close();
       }
     };

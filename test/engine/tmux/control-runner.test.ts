@@ -9,6 +9,7 @@ import { createExecRunner } from '../../../src/engine/tmux/runner.js';
 import { localTransport } from '../../../src/engine/tmux/transport.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
 import { LISTED_RECORDS, TMUX_FORMATS } from '../../../src/engine/tmux-formats.js';
+import { realClock, realTmuxTime } from '../../helpers/real-time.js';
 
 let server: TestTmux;
 let control: ControlRunner | null = null;
@@ -37,9 +38,9 @@ describe('control-mode poll runner', () => {
     await server.tmux('rename-window', '-t', a, 'win a;b');
     await server.tmux('rename-window', '-t', b, 'win b');
     const exec = createExecRunner(localTransport(server.socket));
-    control = createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec, retryMs: 0 });
-    const viaExec = new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, runner: exec, nonce: 'n1' });
-    const viaControl = new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, runner: exec, pollRunner: control, nonce: 'n1' });
+    control = createControlRunner({ ...realTmuxTime, recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec, retryMs: 0 });
+    const viaExec = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: server.socket, runner: exec, nonce: 'n1' });
+    const viaControl = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: server.socket, runner: exec, pollRunner: control, nonce: 'n1' });
     const expected = await viaExec.panes.pollCycle([a, b]);
     const got = await viaControl.panes.pollCycle([a, b]);
     expect(control.connected()).toBe(true);
@@ -56,9 +57,9 @@ describe('control-mode poll runner', () => {
     await server.waitForScreen(a, (s) => s.includes('end'));
     await server.waitForScreen(b, (s) => s.includes('third'));
     const exec = createExecRunner(localTransport(server.socket));
-    control = createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec, retryMs: 0 });
-    const viaExec = new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, runner: exec, nonce: 'n2' });
-    const viaControl = new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, runner: exec, pollRunner: control, nonce: 'n2' });
+    control = createControlRunner({ ...realTmuxTime, recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec, retryMs: 0 });
+    const viaExec = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: server.socket, runner: exec, nonce: 'n2' });
+    const viaControl = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: server.socket, runner: exec, pollRunner: control, nonce: 'n2' });
     await viaControl.panes.pollCycle([]); // connects
     const calls: string[][] = [];
     const all = (panes: readonly { paneId: string }[]) => panes.map((p) => p.paneId);
@@ -80,8 +81,8 @@ describe('control-mode poll runner', () => {
     // would grow the server by 3 MB here.
     const pane = await server.spawn('for i in $(seq 1 50); do printf "%0199d" $i; done; read -r _', { width: 200, height: 50 });
     await server.waitForScreen(pane, (s) => s.includes('00050'));
-    control = createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
-    const client = new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, pollRunner: control });
+    control = createControlRunner({ ...realTmuxTime, recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
+    const client = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: server.socket, pollRunner: control });
     const pid = Number((await server.tmux('display-message', '-p', '#{pid}')).trim());
     const rssKb = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
     const everything = (panes: readonly { paneId: string }[]) => panes.map((p) => p.paneId);
@@ -101,8 +102,8 @@ describe('control-mode poll runner', () => {
     const c = await server.spawn('echo three; sleep 60');
     await server.waitForScreen(a, (s) => s.includes('one'));
     await server.tmux('kill-pane', '-t', gone);
-    control = createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
-    const client = new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, pollRunner: control });
+    control = createControlRunner({ ...realTmuxTime, recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
+    const client = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: server.socket, pollRunner: control });
     const out = await client.panes.pollCycle([a, gone, c]);
     expect(control.connected()).toBe(true);
     expect(out.panes.map((p) => p.paneId)).toEqual([a, c]);
@@ -115,8 +116,8 @@ describe('control-mode poll runner', () => {
     const gone = await server.spawn('sleep 60');
     const c = await server.spawn('echo three; sleep 60');
     await server.waitForScreen(a, (s) => s.includes('one'));
-    control = createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
-    const client = new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, pollRunner: control });
+    control = createControlRunner({ ...realTmuxTime, recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
+    const client = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: server.socket, pollRunner: control });
     await client.panes.pollCycle([]); // connects
     await server.tmux('kill-pane', '-t', gone);
     // The pane is chosen as if the listing still had it.
@@ -131,8 +132,8 @@ describe('control-mode poll runner', () => {
   it('falls back to exec when its session closes, then reconnects to another one', async () => {
     const first = await server.spawn('sleep 60', { session: 'first' });
     const second = await server.spawn('sleep 60', { session: 'second' });
-    control = createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
-    const client = new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, pollRunner: control });
+    control = createControlRunner({ ...realTmuxTime, recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
+    const client = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: server.socket, pollRunner: control });
     await client.panes.pollCycle([]);
     expect(control.connected()).toBe(true);
     await server.tmux('kill-session', '-t', 'first');
@@ -145,8 +146,8 @@ describe('control-mode poll runner', () => {
 
   it('leaves no control client after close', async () => {
     await server.spawn('sleep 60');
-    control = createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
-    const client = new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, pollRunner: control });
+    control = createControlRunner({ ...realTmuxTime, recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec: createExecRunner(localTransport(server.socket)), retryMs: 0 });
+    const client = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: server.socket, pollRunner: control });
     await client.panes.pollCycle([]);
     expect(await clients()).toBe('1');
     await client.close();

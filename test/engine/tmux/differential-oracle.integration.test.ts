@@ -25,6 +25,7 @@ import { tmuxBuilds } from '../../helpers/tmux-binaries.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
 import { LISTED_RECORDS, TMUX_FORMATS } from '../../../src/engine/tmux-formats.js';
 import { waitUntil } from '../../helpers/wait-until.js';
+import { realClock, realTmuxTime } from '../../helpers/real-time.js';
 
 const run = promisify(execFile);
 const WIDTH = 120;
@@ -127,8 +128,8 @@ async function plainScreens(server: TestTmux, panes: readonly string[]): Promise
 
 function clientOver(transport: TmuxTransport, server: TestTmux): { client: TmuxClient; control: ControlRunner } {
   const exec = createExecRunner(transport);
-  const control = createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec, transport, retryMs: 0, attachTimeoutMs: 20_000 });
-  return { client: new TmuxClient({ records: LISTED_RECORDS, socket: server.socket, runner: exec, transport, pollRunner: control }), control };
+  const control = createControlRunner({ ...realTmuxTime, recordsStamp: TMUX_FORMATS.recordsStamp, socket: server.socket, exec, transport, retryMs: 0, attachTimeoutMs: 20_000 });
+  return { client: new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: server.socket, runner: exec, transport, pollRunner: control }), control };
 }
 
 describe.each(tmuxBuilds())('corral reads what tmux holds (tmux $version)', ({ binary, version }) => {

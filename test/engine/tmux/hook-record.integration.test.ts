@@ -10,6 +10,7 @@ import { localTransport } from '../../../src/engine/tmux/transport.js';
 import { HOOK_OPTION, decodeHookRecord, encodeHookRecord } from '../../../src/engine/hooks/hook-record.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
 import { LISTED_RECORDS, TMUX_FORMATS } from '../../../src/engine/tmux-formats.js';
+import { realClock, realTmuxTime } from '../../helpers/real-time.js';
 
 let t: TestTmux;
 let client: TmuxClient;
@@ -21,7 +22,7 @@ beforeAll(async () => {
   pane = await t.spawn();
   other = await t.spawn();
   const exec = createExecRunner(localTransport(t.socket));
-  client = new TmuxClient({ records: LISTED_RECORDS, socket: t.socket, runner: exec, pollRunner: createControlRunner({ recordsStamp: TMUX_FORMATS.recordsStamp, socket: t.socket, exec }) });
+  client = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: t.socket, runner: exec, pollRunner: createControlRunner({ ...realTmuxTime, recordsStamp: TMUX_FORMATS.recordsStamp, socket: t.socket, exec }) });
 });
 
 afterAll(async () => {

@@ -14,6 +14,7 @@ import { SeededRandom, testSeeds } from '../../helpers/seeded-random.js';
 import { startTestSshd, type TestSshd } from '../../helpers/sshd.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
 import { TMUX_FORMATS } from '../../../src/engine/tmux-formats.js';
+import { realTmuxTime } from '../../helpers/real-time.js';
 
 /** Pieces tmux or a shell would read as syntax; `CANARY` becomes a file that must never exist. */
 const PIECES = [
@@ -81,11 +82,11 @@ describe('hostile names reach tmux literally', () => {
     dir = mkdtempSync('/tmp/corral-hostile-names-');
     hosts.push({
       label: 'local',
-      opened: openTmux({ name: 'local', ssh: null, socket: server.socket }, { formats: TMUX_FORMATS, persistent: false }),
+      opened: openTmux({ name: 'local', ssh: null, socket: server.socket }, { ...realTmuxTime, formats: TMUX_FORMATS, persistent: false }),
     });
     hosts.push({
       label: 'ssh',
-      opened: openTmux(sshd.host('box', server.socket, sshd.alias), { formats: TMUX_FORMATS,
+      opened: openTmux(sshd.host('box', server.socket, sshd.alias), { ...realTmuxTime, formats: TMUX_FORMATS,
         persistent: false,
         controlDir: mkdtempSync(join(sshd.controlDir, 'c')),
         sshOptions: sshd.sshOptions,

@@ -13,6 +13,7 @@ import { parseProbe, probeCommand, shownScreen } from '../../../src/engine/tmux/
 import { Rng, screenLine, testSeed } from '../../helpers/hostile-text.js';
 import { tmuxBuilds } from '../../helpers/tmux-binaries.js';
 import { startTestTmux } from '../../helpers/tmux-server.js';
+import { realTmuxTime } from '../../helpers/real-time.js';
 
 const seed = testSeed();
 const folder = mkdtempSync(join(tmpdir(), 'corral-show-buffer-'));
@@ -43,7 +44,7 @@ describe.each(tmuxBuilds())('paste buffers shown over control mode (tmux $versio
     let client: ControlClient | null = null;
     try {
       await server.tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'oracle', 'sleep 600');
-      client = await ControlClient.open({ socket: server.socket, session: 'oracle', binary, extraFlags: ['no-output'] });
+      client = await ControlClient.open({ timers: realTmuxTime.timers, socket: server.socket, session: 'oracle', binary, extraFlags: ['no-output'] });
       const probe = await client.run([probeCommand(makeFraming('oracle'))].flatMap((c) => splitOn(c)));
       const style = parseProbe(probe.map((r) => r.text).join(''));
       expect(style).toBe(/^3\.[23]/.test(version) ? 'escaped' : 'raw');

@@ -22,6 +22,7 @@ import { processesMatching } from '../../helpers/processes.js';
 import { startTestSshd, type TestSshd } from '../../helpers/sshd.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
 import { TMUX_FORMATS } from '../../../src/engine/tmux-formats.js';
+import { realTmuxTime } from '../../helpers/real-time.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -54,7 +55,7 @@ function controlDir(): string {
 }
 
 function open(persistent: boolean, dir = controlDir(), alias = sshd.alias): OpenedTmux {
-  const tmux = openTmux(sshd.host('box', server.socket, alias), { formats: TMUX_FORMATS,
+  const tmux = openTmux(sshd.host('box', server.socket, alias), { ...realTmuxTime, formats: TMUX_FORMATS,
     persistent,
     controlDir: dir,
     sshOptions: sshd.sshOptions,
