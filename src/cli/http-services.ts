@@ -15,6 +15,7 @@ import type { HostPanePort, PanePort } from '../engine/pane-port.js';
 import { networkInterfaces } from 'node:os';
 import { panePortsHolder, type PanePortsHolder } from './pane-ports.js';
 import { writeServerRecord } from '../engine/server-record.js';
+import { backgroundTimers, clock } from './time.js';
 
 export interface ServicesStatus {
   /** Base URL once the server listens. */
@@ -205,7 +206,7 @@ export function createServices(options: ServicesOptions): Services {
   }));
   // Browser sessions belong to the process, not to one start of the attach server: switching it
   // off and on (w in the dashboard) keeps browsers signed in; stopping corral ends them all.
-  const sessions = new BrowserSessions({ idleMs: settings.attachSessionIdleMs, maxMs: settings.attachSessionMaxMs });
+  const sessions = new BrowserSessions({ clock, idleMs: settings.attachSessionIdleMs, maxMs: settings.attachSessionMaxMs });
   const publish = () => report.publish();
   let removeRecord: (() => void) | null = null;
   const listen = async () => {
@@ -295,6 +296,8 @@ function buildBridge(options: ServicesOptions, port: PanePort): BridgeFeature {
   return createBridgeFeature({
     port,
     token: options.token,
+    clock,
+    timers: backgroundTimers,
     settings: { corsOrigins: settings.corsOrigins, typeSideRequests: settings.bridgeTypeSideRequests },
     ...(options.log ? { log: options.log } : {}),
   });
@@ -305,6 +308,7 @@ function buildAttach(options: ServicesOptions, port: PanePort, server: CorralSer
   return createAttachFeature({
     port,
     token: options.token,
+    clock,
     settings,
     sessions,
     baseUrl: () => browserBase(settings.listen, server.port),

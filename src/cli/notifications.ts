@@ -7,6 +7,7 @@ import { AnswerLinks } from '../server/answers/answer-links.js';
 import { createAnswerFeature } from '../server/answers/answer-feature.js';
 import { createNotifier, notificationsWanted, type Notifier, type NotifierOptions } from '../notify/notifier.js';
 import type { Services } from './http-services.js';
+import { clock, notifyTimers } from './time.js';
 
 export interface NotificationsOptions {
   readonly engine: EngineStore & Pick<EngineHandle, 'onEvent' | 'pollNow'>;
@@ -25,7 +26,7 @@ export async function startNotifications(options: NotificationsOptions): Promise
   if (settings.ntfyUrl) {
     if (services) {
       const links = new AnswerLinks(settings.answerTtlMs);
-      await services.enable(createAnswerFeature({ links, engine, panes: () => services.panes() }));
+      await services.enable(createAnswerFeature({ links, engine, panes: () => services.panes(), clock }));
       const base = settings.answerUrl ?? services.status().url;
       if (base) actionsFor = (view) => links.actionsFor(view, base, Date.now());
       if (!settings.answerUrl && /\/\/(127\.|localhost|\[::1\])/.test(base ?? '')) {
@@ -35,5 +36,5 @@ export async function startNotifications(options: NotificationsOptions): Promise
       log('corral: ntfy notifications without answer buttons (they need corral serve or the dashboard)');
     }
   }
-  return createNotifier({ engine, settings, log, ...(actionsFor ? { actionsFor } : {}), ...(options.onPush ? { onPush: options.onPush } : {}) });
+  return createNotifier({ engine, settings, log, clock, timers: notifyTimers, ...(actionsFor ? { actionsFor } : {}), ...(options.onPush ? { onPush: options.onPush } : {}) });
 }

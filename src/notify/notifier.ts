@@ -4,13 +4,12 @@
 
 import { ConfigError, type NotifySettings } from '../engine/config.js';
 import { NotifyPlanner, parseQuietHours, type Notification, type NotifyRules } from '../engine/notify/notify-planner.js';
-import type { Clock, CorralEvent, EngineStore, PaneView, StuckReason } from '../engine/types.js';
+import type { Clock, CorralEvent, EngineStore, PaneView, StuckReason, Timers } from '../engine/types.js';
 import { describeNotification } from './channels.js';
 import { runOnStuck } from './command-channel.js';
 import { DesktopUnavailableError, sendDesktop } from './desktop-channel.js';
 import { ntfyRequest, sendNtfy, validateTopicUrl, type NtfyAction, type NtfyRequest } from './ntfy-channel.js';
 import { stuckMessage } from '../engine/pane-machine.js';
-import { systemClock } from '../engine/time.js';
 
 const TICK_MS = 100;
 
@@ -21,7 +20,10 @@ export interface NotifierOptions {
   readonly actionsFor?: (view: PaneView) => NtfyAction[];
   /** One line for the person (stderr, or nowhere under the dashboard). */
   readonly log: (line: string) => void;
-  readonly clock?: Clock;
+  readonly clock: Clock;
+  /** For the planner's tick while notifications wait (a coalescing window, the rate limit). */
+  readonly timers: Timers;
+  /** The local minute of the day, for quiet hours; the clock's by default. */
   readonly minuteOfDay?: () => number;
   /** Called as each ntfy request leaves (for the benchmark). */
   readonly onPush?: (request: NtfyRequest, notification: Notification) => void;
@@ -64,8 +66,8 @@ export function notifyRules(settings: NotifySettings): NotifyRules {
   return { reasons, minQuietMs: settings.notifyMinQuietMs, quietHours, maxPerMinute: settings.notifyMaxPerMinute };
 }
 
-const localMinute = () => {
-  const d = new Date();
+const localMinute = (at: number) => {
+  const d = new Date(at);
   return d.getHours() * 60 + d.getMinutes();
 };
 
@@ -87,13 +89,13 @@ function tellAtFirstLook(panes: readonly PaneView[], planner: NotifyPlanner, at:
 
 export function createNotifier(options: NotifierOptions): Notifier {
   const { engine, settings, log } = options;
-  const clock = options.clock ?? systemClock;
+  const { clock, timers } = options;
   const now = () => clock.now();
-  const minuteOfDay = options.minuteOfDay ?? localMinute;
+  const minuteOfDay = options.minuteOfDay ?? (() => localMinute(now()));
   const planner = new NotifyPlanner(notifyRules(settings));
   const deliveries = new Set<Promise<void>>();
   const failing = new Set<string>();
-  let timer: NodeJS.Timeout | null = null;
+  let timer: unknown = null;
 
   const track = (channel: string, work: Promise<unknown>) => {
     const done = work.then(
@@ -125,7 +127,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
   const tick = () => {
     timer = null;
     for (const notification of planner.due(engine.getSnapshot().panes, now(), minuteOfDay())) deliver(notification);
-    if (planner.waiting > 0) timer = setTimeout(tick, TICK_MS);
+    if (planner.waiting > 0) timer = timers.setTimeout(tick, TICK_MS);
   };
 
   // The panes already waiting at corral's first look (their stuck events may come before this
@@ -135,7 +137,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
     const snapshot = engine.getSnapshot();
     if (upAtStart !== null || snapshot.status === 'starting') return;
     upAtStart = tellAtFirstLook(snapshot.panes, planner, now());
-    if (planner.waiting > 0 && timer === null) timer = setTimeout(tick, TICK_MS);
+    if (planner.waiting > 0 && timer === null) timer = timers.setTimeout(tick, TICK_MS);
   };
   const unsubscribeStore = engine.subscribe(() => {
     planner.observe(engine.getSnapshot().panes);
@@ -153,7 +155,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
       const atStart = upAtStart?.get(view.pane.paneId) === view.waitSince;
       upAtStart?.delete(view.pane.paneId);
       planner.stuck(view, event.reason, event.message, at, atStart);
-      if (planner.waiting > 0 && timer === null) timer = setTimeout(tick, TICK_MS);
+      if (planner.waiting > 0 && timer === null) timer = timers.setTimeout(tick, TICK_MS);
     });
   });
 
@@ -165,7 +167,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
     close() {
       unsubscribeStore();
       unsubscribeEvents();
-      if (timer) clearTimeout(timer);
+      if (timer !== null) timers.clearTimeout(timer);
       timer = null;
     },
   };

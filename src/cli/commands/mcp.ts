@@ -7,6 +7,7 @@ import { settingsOf } from '../command-settings.js';
 import { corralVersion } from '../package-root.js';
 import { remoteHosts, setupEngine } from '../setup.js';
 import { lineLog } from '../log-lines.js';
+import { backgroundTimers, clock } from '../time.js';
 
 /** The longest message (one JSON line) read from stdin; what the client has sent and corral not yet read counts too. */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -42,7 +43,7 @@ export const mcpCommand: Command = {
     // The client may connect at once (agents start their MCP servers with themselves); the tools
     // answer once the first look at every pane is done.
     const ready = engine.pollNow().then(() => engine.pollNow());
-    const server = createMcpServer({ port, policy: typingPolicy(settings.allowTyping), log, via: 'stdio', version: corralVersion(), ready });
+    const server = createMcpServer({ port, policy: typingPolicy(settings.allowTyping), log, via: 'stdio', version: corralVersion(), ready, clock, timers: backgroundTimers });
     const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES });
     // The client closing its end of the pipe ends corral.
     process.stdin.once('end', () => lifecycle.stop());

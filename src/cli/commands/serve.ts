@@ -12,6 +12,7 @@ import { remoteHosts, setupEngine } from '../setup.js';
 import { resolveToken } from '../token.js';
 import { notificationsWanted, notifyRules } from '../../notify/notifier.js';
 import { lineLog } from '../log-lines.js';
+import { backgroundTimers, clock } from '../time.js';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -69,7 +70,7 @@ export const serveCommand: Command = {
       if (wantMcp) {
         const [{ createMcpFeature }, { typingPolicy }] = await Promise.all([import('../../server/mcp/mcp-feature.js'), import('../../server/mcp/typing-policy.js')]);
         const log = lineLog(stderr);
-        await services.enable(createMcpFeature({ port: services.panes(), token: token.token, policy: typingPolicy(settings.allowTyping), log, version: corralVersion() }));
+        await services.enable(createMcpFeature({ port: services.panes(), token: token.token, policy: typingPolicy(settings.allowTyping), log, version: corralVersion(), clock, timers: backgroundTimers }));
       }
     } catch (error) {
       if (error instanceof ServiceError) {

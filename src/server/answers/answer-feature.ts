@@ -7,7 +7,6 @@ import { AnswerRefusedError, ScreenChangedError, type PanePort } from '../../eng
 import type { EngineStore } from '../../engine/types.js';
 import { decodeComponent, errorBody, sendJson, type HttpFeature } from '../http-server.js';
 import type { AnswerLinks } from './answer-links.js';
-import { systemClock } from '../../engine/time.js';
 import type { Clock } from '../../engine/types.js';
 
 export const ANSWERS_FEATURE = 'answers';
@@ -17,12 +16,12 @@ export interface AnswerFeatureOptions {
   readonly engine: EngineStore & { pollNow(): Promise<void> };
   /** The pane port the answer is given through (its guarded `answer`, the one every surface uses). */
   readonly panes: () => Pick<PanePort, 'answer'>;
-  readonly clock?: Clock;
+  readonly clock: Clock;
 }
 
 export function createAnswerFeature(options: AnswerFeatureOptions): HttpFeature {
   const { links, engine } = options;
-  const clock = options.clock ?? systemClock;
+  const { clock } = options;
   const now = () => clock.now();
   return {
     name: ANSWERS_FEATURE,

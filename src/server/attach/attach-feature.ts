@@ -7,7 +7,6 @@ import type { IncomingMessage } from 'node:http';
 import type { AttachSettings } from '../../engine/config.js';
 import type { PanePort } from '../../engine/pane-port-api.js';
 import { type Clock } from '../../engine/types.js';
-import { systemClock } from '../../engine/time.js';
 import { errorBody, sendJson, type HttpFeature, type RequestContext, type UpgradeContext } from '../http-server.js';
 import { handleAction } from './action-route.js';
 import { AttachSockets } from './attach-upgrade.js';
@@ -33,7 +32,7 @@ export interface AttachFeatureOptions {
   readonly allowWrite?: boolean;
   /** WebSocket heartbeat (ping, then terminate when no pong came back). */
   readonly heartbeatMs?: number;
-  readonly clock?: Clock;
+  readonly clock: Clock;
   /**
    * The browser sessions and login codes. They outlive the feature (switching the attach server
    * off and on keeps browsers signed in) and end with the process; a private set by default.
@@ -71,7 +70,7 @@ function isAttachPath(p: string): boolean {
 export function createAttachFeature(options: AttachFeatureOptions): AttachFeature {
   const { settings, token, port } = options;
   const allowWrite = options.allowWrite ?? true;
-  const clock = options.clock ?? systemClock;
+  const { clock } = options;
   const sessions = options.sessions ?? new BrowserSessions({ clock });
   const live = new SessionConnections(sessions);
   const mayWrite = (access: Access) => allowWrite && access.write;

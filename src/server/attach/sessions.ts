@@ -5,7 +5,6 @@
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Clock } from '../../engine/types.js';
-import { systemClock } from '../../engine/time.js';
 
 export const LOGIN_CODE_TTL_MS = 10 * 60_000;
 /** Defaults of the attach settings: ended after 12 hours unused, and 7 days after sign-in at the latest. */
@@ -46,7 +45,7 @@ export interface SessionInfo {
 }
 
 export interface BrowserSessionsOptions {
-  readonly clock?: Clock;
+  readonly clock: Clock;
   readonly idleMs?: number;
   readonly maxMs?: number;
   readonly codeTtlMs?: number;
@@ -95,8 +94,8 @@ export class BrowserSessions {
   private readonly maxCodes: number;
   private readonly maxSessions: number;
 
-  constructor(options: BrowserSessionsOptions = {}) {
-    this.clock = options.clock ?? systemClock;
+  constructor(options: BrowserSessionsOptions) {
+    this.clock = options.clock;
     this.idleMs = options.idleMs ?? SESSION_IDLE_MS;
     this.maxMs = options.maxMs ?? SESSION_MAX_MS;
     this.codeTtlMs = options.codeTtlMs ?? LOGIN_CODE_TTL_MS;

@@ -7,7 +7,6 @@
 // completion route in chat-completions.ts.
 
 import { type Clock, type Timers } from '../../engine/types.js';
-import { systemClock, systemTimers } from '../../engine/time.js';
 import type { PanePort } from '../../engine/pane-port-api.js';
 import { errorBody, sendJson, type HttpFeature, type RequestContext } from '../http-server.js';
 import { HttpError } from '../http-body.js';
@@ -34,8 +33,9 @@ export interface BridgeOptions {
   readonly port: PanePort;
   readonly token: string;
   readonly settings: BridgeSettings;
-  readonly clock?: Clock;
-  readonly timers?: Timers;
+  readonly clock: Clock;
+  /** For the answers' keepalives and waits. */
+  readonly timers: Timers;
   /** One line per notable decision (a side request answered, a retry replayed, nothing typed). */
   readonly log?: (line: string) => void;
 }
@@ -51,13 +51,12 @@ export interface BridgeFeature extends HttpFeature {
 export const BRIDGE_FEATURE = 'bridge';
 
 export function createBridgeFeature(options: BridgeOptions): BridgeFeature {
-  const clock = options.clock ?? systemClock;
-  const { settings, port } = options;
+  const { settings, port, clock } = options;
   const disabled = new Set<string>();
   const chat = new ChatCompletions({
     port,
     clock,
-    timers: options.timers ?? systemTimers,
+    timers: options.timers,
     disabled,
     keepaliveMs: settings.keepaliveMs ?? 5_000,
     typeSideRequests: settings.typeSideRequests === true,

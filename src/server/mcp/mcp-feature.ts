@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { PanePort } from '../../engine/pane-port-api.js';
+import type { Clock, Timers } from '../../engine/types.js';
 import { HttpError, readBody } from '../http-body.js';
 import { bearerToken, errorBody, sendJson, tokenMatches, type HttpFeature, type RequestContext } from '../http-server.js';
 import { createMcpServer } from './mcp-tools.js';
@@ -22,6 +23,8 @@ export interface McpFeatureOptions {
   readonly policy: TypingPolicy;
   readonly log: (line: string) => void;
   readonly version: string;
+  readonly clock: Clock;
+  readonly timers: Timers;
 }
 
 interface Session {
@@ -39,7 +42,7 @@ export function createMcpFeature(options: McpFeatureOptions): HttpFeature {
       sessions.delete(id);
       await oldest.close();
     }
-    const server = createMcpServer({ port: options.port, policy: options.policy, log: options.log, via: `http from ${req.socket.remoteAddress ?? '?'}`, version: options.version });
+    const server = createMcpServer({ port: options.port, policy: options.policy, log: options.log, via: `http from ${req.socket.remoteAddress ?? '?'}`, version: options.version, clock: options.clock, timers: options.timers });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {

@@ -14,7 +14,6 @@ import { quietMs } from '../../engine/pane-status.js';
 import { compareViews } from '../../engine/pane-order.js';
 import { statusWord, waits, type StatusWord } from '../../engine/status-options.js';
 import { type Clock, type PaneView, type Timers } from '../../engine/types.js';
-import { systemClock, systemTimers } from '../../engine/time.js';
 import type { TypingPolicy } from './typing-policy.js';
 
 export interface McpToolsOptions {
@@ -25,8 +24,9 @@ export interface McpToolsOptions {
   /** Who the transport says is asking (an HTTP client's address, `stdio`). */
   readonly via: string;
   readonly version: string;
-  readonly clock?: Clock;
-  readonly timers?: Timers;
+  readonly clock: Clock;
+  /** For the tools' waits. */
+  readonly timers: Timers;
   /** Settles once the engine has looked at every pane (the tools wait for it). */
   readonly ready?: Promise<unknown>;
 }
@@ -128,7 +128,7 @@ function toolKit(server: McpServer, options: McpToolsOptions): ToolKit {
     if (view === null) throw new PaneGoneError(pane);
     return view;
   };
-  return { port, policy: options.policy, clock: options.clock ?? systemClock, timers: options.timers ?? systemTimers, call, viewOf };
+  return { port, policy: options.policy, clock: options.clock, timers: options.timers, call, viewOf };
 }
 
 /** list_panes and read_pane: they only look. */
