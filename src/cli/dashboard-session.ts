@@ -22,6 +22,7 @@ import { createServicesStore, type MutableServicesStore } from '../ui/service-st
 import { createUiStore } from '../ui/state.js';
 import { finishesWithin, type Lifecycle } from './lifecycle.js';
 import { killChildren } from '../engine/tmux/child-processes.js';
+import { clock } from './time.js';
 
 export type BellMode = 'off' | 'bell' | 'message' | 'both';
 
@@ -207,6 +208,7 @@ export async function runDashboard(options: DashboardOptions): Promise<number> {
         actions,
         services,
         uiStore,
+        clock,
         label: options.label ?? null,
         home: homedir(),
         hostName: hostname(),

@@ -11,7 +11,6 @@ import { cutAsk } from '../engine/attention/ask.js';
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { Box } from 'ink';
 import type { Clock, EngineHandle, EngineSnapshot, PaneView } from '../engine/types.js';
-import { systemClock } from '../engine/time.js';
 import type { DashboardActions } from './actions.js';
 import { Footer } from './Footer.js';
 import { formatQuiet, previewLines, shortCwd } from './format.js';
@@ -40,7 +39,8 @@ export interface AppProps {
   readonly engine: EngineHandle;
   readonly actions: DashboardActions;
   readonly services?: ServicesStore;
-  readonly clock?: Clock;
+  /** Wall-clock time, for the quiet timers. */
+  readonly clock: Clock;
   /** How often the quiet timers tick (ms). */
   readonly tickMs?: number;
   /** A pane whose screen changed within this many ms shows as `active`, else `quiet`. */
@@ -161,7 +161,7 @@ function previewTitle(view: PaneView, hostName: string | null, width: number): s
 }
 
 export function App(props: AppProps) {
-  const { engine, actions, services = emptyServices, clock = systemClock, tickMs = 1000, activeWindowMs = 5000 } = props;
+  const { engine, actions, services = emptyServices, clock, tickMs = 1000, activeWindowMs = 5000 } = props;
   const { label = null, home = null, hostName = null, color = true } = props;
   const snapshot = useSyncExternalStore(engine.subscribe, engine.getSnapshot);
   const serviceState = useSyncExternalStore(services.subscribe, services.getSnapshot);

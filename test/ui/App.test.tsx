@@ -5,6 +5,7 @@ import { createServicesStore } from '../../src/ui/service-state.js';
 import type { PromptVerdict } from '../../src/engine/types.js';
 import { pressKeys } from '../helpers/ink-keys.js';
 import { fakeActions, fakeEngine, menuVerdict, manualClock, paneView } from '../helpers/fake-engine.js';
+import { realClock } from '../helpers/real-time.js';
 
 afterEach(() => cleanup());
 
@@ -355,7 +356,7 @@ describe('App', () => {
   it('shows why there are no panes when tmux has no server', async () => {
     const engine = fakeEngine([]);
     engine.setStatus('no-server', 'no tmux server is running on default server');
-    const r = render(<App engine={engine} actions={fakeActions().actions} size={{ columns: 100, rows: 30 }} />);
+    const r = render(<App engine={engine} actions={fakeActions().actions} clock={realClock} size={{ columns: 100, rows: 30 }} />);
     await until(() => expect(frameOf(r)).toContain('no tmux server is running on default server'));
   });
 });
@@ -654,7 +655,7 @@ describe('App: order, names and the first frames', () => {
   it('says loading until the first poll has answered, then lists every pane in the first frame that has them', async () => {
     const engine = fakeEngine([], '-L work');
     engine.setStatus('starting', null);
-    const r = render(<App engine={engine} actions={fakeActions().actions} size={{ columns: 100, rows: 30 }} />);
+    const r = render(<App engine={engine} actions={fakeActions().actions} clock={realClock} size={{ columns: 100, rows: 30 }} />);
     await until(() => expect(frameOf(r)).toContain('loading…'));
     expect(frameOf(r)).toContain('corral · -L work · loading…');
     expect(frameOf(r)).not.toContain('0 total');
