@@ -272,7 +272,7 @@ async function recordServer(options: ServicesOptions, record: NonNullable<Servic
   const host = options.settings.listen === '0.0.0.0' ? '127.0.0.1' : options.settings.listen === '::' ? '::1' : options.settings.listen;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   try {
-    return writeServerRecord(record.configDir, { url, pid: process.pid, tokenPath: record.tokenPath, tmux, startedAt: Date.now() });
+    return writeServerRecord(record.configDir, { url, pid: process.pid, tokenPath: record.tokenPath, tmux, startedAt: clock.now() });
   } catch {
     // A config folder that cannot be written: clients fall back to the address in their settings.
     return () => {};

@@ -28,7 +28,7 @@ export async function startNotifications(options: NotificationsOptions): Promise
       const links = new AnswerLinks(settings.answerTtlMs);
       await services.enable(createAnswerFeature({ links, engine, panes: () => services.panes(), clock }));
       const base = settings.answerUrl ?? services.status().url;
-      if (base) actionsFor = (view) => links.actionsFor(view, base, Date.now());
+      if (base) actionsFor = (view) => links.actionsFor(view, base, clock.now());
       if (!settings.answerUrl && /\/\/(127\.|localhost|\[::1\])/.test(base ?? '')) {
         log(`corral: ntfy answer buttons point at ${base}, which only this machine reaches; set --answer-url to an address your phone reaches`);
       }

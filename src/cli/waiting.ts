@@ -73,7 +73,7 @@ async function look<T>(settings: Settings, env: NodeJS.ProcessEnv, stderr: NodeJ
 async function byLooking(settings: Settings, env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): Promise<Waiting> {
   return look(settings, env, stderr, async ({ engine }) => {
     const views = engine.getSnapshot().panes.filter((v) => v.online);
-    const panes = waitingViews(views, Date.now()).map((v) => ({ key: v.key, host: v.host, paneId: v.pane.paneId, target: v.target, reason: v.reason ?? 'stopped', since: waitedSince(v) }));
+    const panes = waitingViews(views, clock.now()).map((v) => ({ key: v.key, host: v.host, paneId: v.pane.paneId, target: v.target, reason: v.reason ?? 'stopped', since: waitedSince(v) }));
     return { source: 'look' as const, panes, total: views.length };
   });
 }
@@ -126,7 +126,7 @@ async function recentAnswerTo(tmux: TmuxClient, paneId: string, now: number): Pr
  */
 export async function answerWaiting(settings: Settings, env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream, option: string, choice: AnswerChoice): Promise<NextAnswer> {
   return look(settings, env, stderr, async ({ engine, tmux, hosts }) => {
-    const now = Date.now();
+    const now = clock.now();
     const waiting = waitingViews(engine.getSnapshot().panes, now);
     const chosen = choice.screen !== null ? byToken(waiting, choice.screen) : waiting[0];
     if (chosen === undefined) return choice.screen !== null ? { kind: 'no-screen' as const, token: choice.screen } : null;
@@ -139,7 +139,7 @@ export async function answerWaiting(settings: Settings, env: NodeJS.ProcessEnv, 
     try {
       const plan = await port.answer(chosen.key, option, { shownHash: chosen.contentHash, target: chosen.target, surface: 'next' });
       const views = engine.getSnapshot().panes.filter((v) => v.host === chosen.host);
-      await tmux.options.runEach([...attentionCommands(views, new Map(), Date.now()), ['set-option', '-q', '-g', LAST_ANSWER_OPTION, `${Date.now()}.${chosen.pane.paneId}`]]).catch(() => 0);
+      await tmux.options.runEach([...attentionCommands(views, new Map(), clock.now()), ['set-option', '-q', '-g', LAST_ANSWER_OPTION, `${clock.now()}.${chosen.pane.paneId}`]]).catch(() => 0);
       return { kind: 'answered' as const, view: chosen, plan, others: waiting.length - 1 };
     } finally {
       await port.close();

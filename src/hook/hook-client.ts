@@ -13,6 +13,8 @@ import { envValue } from '../engine/env.js';
 import { hookEventOf, hookSignal, isAgent, type HookReport } from '../engine/hooks/agent-hooks.js';
 import { HOOK_OPTION, hookRecordValue } from '../engine/hooks/hook-record.js';
 import { pickServer, runningServers } from '../engine/server-record.js';
+// A separate entry point that runs for milliseconds: it reads the system clock itself.
+import { systemClock } from '../engine/time.js';
 
 const DEFAULT_TIMEOUT_MS = 1_000;
 const MAX_INPUT_BYTES = 16 * 1024 * 1024;
@@ -212,7 +214,7 @@ function recordOnPane(report: HookReport, timeoutMs: number): Promise<boolean> {
   const signal = hookSignal(report);
   if (signal === null || report.pane === null || report.socket === null || report.daemon) return Promise.resolve(false);
   const hook = hookEventOf(report, signal);
-  const value = hookRecordValue({ hook, at: Date.now() });
+  const value = hookRecordValue({ hook, at: systemClock.now() });
   return new Promise((resolve, reject) => {
     execFile('tmux', ['-S', report.socket as string, 'set-option', '-p', '-F', '-t', report.pane as string, HOOK_OPTION, value], { timeout: timeoutMs }, (error) =>
       error ? reject(new Error(`could not record it on ${report.pane}: ${error.message.split('\n')[0]}`)) : resolve(true),

@@ -8,6 +8,7 @@ import { UsageError } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { settingsOf } from '../command-settings.js';
 import { clientToken, runningServer, serverBase } from './attach.js';
+import { clock as wallClock } from '../time.js';
 
 interface SessionJson {
   readonly id: string;
@@ -103,7 +104,7 @@ async function listSessions(ctx: CommandContext, base: string): Promise<number> 
     ctx.stderr.write(`corral: the server at ${base} could not list sessions (HTTP ${reply.status})\n`);
     return 1;
   }
-  ctx.stdout.write(ctx.flags.json === true ? `${JSON.stringify(reply.body)}\n` : sessionTable(sessions as SessionJson[], Date.now()));
+  ctx.stdout.write(ctx.flags.json === true ? `${JSON.stringify(reply.body)}\n` : sessionTable(sessions as SessionJson[], wallClock.now()));
   return 0;
 }
 
@@ -141,7 +142,8 @@ async function newLink(ctx: CommandContext, base: string): Promise<number> {
     ctx.stderr.write(`corral: the server at ${base} could not make a link (HTTP ${reply.status})\n`);
     return 1;
   }
-  const until = clock(typeof body.expires_at === 'number' ? body.expires_at : Date.now(), Date.now());
+  const now = wallClock.now();
+  const until = clock(typeof body.expires_at === 'number' ? body.expires_at : now, now);
   ctx.stdout.write(`${body.url}\n`);
   ctx.stderr.write(`corral: ${body.write === true ? 'a writing' : 'a read-only'} link; it works once, until ${until}\n`);
   return 0;

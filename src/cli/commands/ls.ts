@@ -14,6 +14,7 @@ import { settingsOf } from '../command-settings.js';
 import { describeDisagreement } from '../../engine/pane-machine.js';
 import { hookReceiverAnswers, hookReceiverUrl } from '../hook-receiver.js';
 import { setupEngine } from '../setup.js';
+import { clock } from '../time.js';
 
 function stateLabel(view: PaneView, now: number): string {
   return statusBadge(paneStatus(view, now), view.reason);
@@ -75,7 +76,7 @@ export const lsCommand: Command = {
     const down = snapshot.hosts.filter((h) => h.state !== 'connected' || h.status !== 'ok');
     for (const host of several ? down : []) stderr.write(`corral: ${hostProblem(host)}\n`);
     if (several && down.length === snapshot.hosts.length) return 1;
-    const now = Date.now();
+    const now = clock.now();
     const panes = [...snapshot.panes].sort(compareViews);
     if (panes.some((v) => v.hook !== null) && !(await hookReceiverAnswers(settings, env))) {
       stderr.write(

@@ -6,6 +6,7 @@ import { terminalSafeJson } from '../../engine/terminal-text.js';
 import type { Command } from '../command.js';
 import { settingsOf } from '../command-settings.js';
 import { waitingPanes } from '../waiting.js';
+import { clock } from '../time.js';
 
 export const statusCommand: Command = {
   name: 'status',
@@ -33,7 +34,7 @@ export const statusCommand: Command = {
     }
     const { panes, total } = waiting;
     const reason = panes[0]?.reason ?? null;
-    const now = Date.now();
+    const now = clock.now();
     if (flags.json) {
       const out = { waiting: panes.length, reason, total, source: waiting.source, panes: panes.map((p) => ({ key: p.key, host: p.host, paneId: p.paneId, target: p.target, reason: p.reason, since: p.since })) };
       stdout.write(`${terminalSafeJson(out)}\n`);
