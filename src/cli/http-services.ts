@@ -309,6 +309,7 @@ function buildAttach(options: ServicesOptions, port: PanePort, server: CorralSer
     port,
     token: options.token,
     clock,
+    timers: backgroundTimers,
     settings,
     sessions,
     baseUrl: () => browserBase(settings.listen, server.port),

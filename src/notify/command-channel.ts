@@ -4,6 +4,7 @@
 
 import { spawn } from 'node:child_process';
 import { hostname } from 'node:os';
+import type { Timers } from '../engine/types.js';
 import type { NotificationText } from './channels.js';
 
 const COMMAND_TIMEOUT_MS = 30_000;
@@ -21,17 +22,17 @@ export function commandEnv(text: NotificationText, base: NodeJS.ProcessEnv = pro
   };
 }
 
-/** Runs the command; resolves with its exit code (null when it was killed after the timeout). */
-export function runOnStuck(command: string, text: NotificationText, env: NodeJS.ProcessEnv = process.env): Promise<number | null> {
+/** Runs the command; resolves with its exit code (null when it was killed after the timeout, armed on `timers`). */
+export function runOnStuck(command: string, text: NotificationText, timers: Timers, env: NodeJS.ProcessEnv = process.env): Promise<number | null> {
   return new Promise((resolve, reject) => {
     const child = spawn('/bin/sh', ['-c', command], { env: commandEnv(text, env), stdio: 'ignore' });
-    const timer = setTimeout(() => child.kill('SIGKILL'), COMMAND_TIMEOUT_MS);
+    const timer = timers.setTimeout(() => child.kill('SIGKILL'), COMMAND_TIMEOUT_MS);
     child.on('error', (error) => {
-      clearTimeout(timer);
+      timers.clearTimeout(timer);
       reject(error);
     });
     child.on('exit', (code) => {
-      clearTimeout(timer);
+      timers.clearTimeout(timer);
       resolve(code);
     });
   });

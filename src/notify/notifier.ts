@@ -114,7 +114,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
 
   const deliver = (notification: Notification) => {
     const text = describeNotification(notification);
-    if (settings.onStuck) track('--on-stuck', runOnStuck(settings.onStuck, text));
+    if (settings.onStuck) track('--on-stuck', runOnStuck(settings.onStuck, text, timers));
     if (settings.notifyDesktop) track('desktop', sendDesktop(text));
     if (settings.ntfyUrl) {
       const actions = notification.kind === 'single' && options.actionsFor ? options.actionsFor(notification.item.view) : [];

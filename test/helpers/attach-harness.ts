@@ -20,7 +20,7 @@ import type { BrowserSessions } from '../../src/server/attach/sessions.js';
 import { fakeEngine, type FakeEngine } from './fake-engine.js';
 import { startTestTmux, type TestTmux } from './tmux-server.js';
 import { LISTED_RECORDS, TMUX_FORMATS } from '../../src/engine/tmux-formats.js';
-import { realClock, realEngineTime, realPortTime, realTmuxTime } from './real-time.js';
+import { realClock, realEngineTime, realPortTime, realServerTime, realTmuxTime } from './real-time.js';
 
 export const TOKEN = 'test-token-0123456789';
 
@@ -97,7 +97,7 @@ export async function startHarness(
       bridgeHistoryLines: 100,
     },
   });
-  const feature = createAttachFeature({ clock: realClock,
+  const feature = createAttachFeature({ ...realServerTime,
     port,
     token: TOKEN,
     settings: all,

@@ -12,7 +12,7 @@ import { HostDownError, UnknownHostError, routePorts, type PanePort } from '../.
 import type { EngineSnapshot, EngineStore, HostHealth, PaneView } from '../../src/engine/types.js';
 import { localHealth, paneView } from '../helpers/fake-engine.js';
 import { DEFAULT_ATTACH_SETTINGS } from '../helpers/attach-harness.js';
-import { realClock, realServerTime } from '../helpers/real-time.js';
+import { realServerTime } from '../helpers/real-time.js';
 
 const TOKEN = 'unit-token-0123456789';
 const NOW = 1_000_000;
@@ -194,7 +194,7 @@ describe('chat bridge and hosts', () => {
 });
 
 describe('attach server and hosts', () => {
-  const attachOn = (port: PanePort) => createAttachFeature({ clock: realClock, port, token: TOKEN, settings: DEFAULT_ATTACH_SETTINGS, heartbeatMs: 60_000 });
+  const attachOn = (port: PanePort) => createAttachFeature({ ...realServerTime, port, token: TOKEN, settings: DEFAULT_ATTACH_SETTINGS, heartbeatMs: 60_000 });
 
   it('refuses the upgrade with 503, Retry-After and a JSON body when the pane\'s host is down', async () => {
     const view = paneView({ pane: { paneId: '%5' } });

@@ -3,7 +3,7 @@
 // @xterm/addon-attach works unchanged. Read-only unless the upgrade was allowed to write.
 
 import type { WebSocket, RawData } from 'ws';
-import type { PaneInfo } from '../../engine/types.js';
+import type { PaneInfo, Timers } from '../../engine/types.js';
 import { HostDownError, PaneGoneError, StreamsClosingError, UnknownKeyError, parseSendItems, type LiveChunk, type PaneEnd, type PanePort, type Replay, type StreamViewer, type Subscription } from '../../engine/pane-port-api.js';
 import { CLOSE_CODES, parseClientMessage, type ClientMessage } from './protocol.js';
 
@@ -20,6 +20,8 @@ export interface ConnectionOptions {
   readonly slowClientBytes: number;
   /** Shared per live chunk, so N viewers of one pane stringify it once. */
   readonly encodeOutput: (chunk: LiveChunk) => string;
+  /** For the wait before a socket that does not read its close frame is ended. */
+  readonly timers: Timers;
   readonly onClose: () => void;
 }
 
@@ -271,7 +273,7 @@ export class AttachConnection implements StreamViewer {
     this.dispose();
     ws.close(code, reason);
     // A client that does not read will not read our close frame either.
-    setTimeout(() => ws.terminate(), 2000).unref();
+    this.options.timers.setTimeout(() => ws.terminate(), 2000);
   }
 
   private dispose(): void {

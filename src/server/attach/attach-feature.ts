@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { AttachSettings } from '../../engine/config.js';
 import type { PanePort } from '../../engine/pane-port-api.js';
-import { type Clock } from '../../engine/types.js';
+import { type Clock, type Timers } from '../../engine/types.js';
 import { errorBody, sendJson, type HttpFeature, type RequestContext, type UpgradeContext } from '../http-server.js';
 import { handleAction } from './action-route.js';
 import { AttachSockets } from './attach-upgrade.js';
@@ -33,6 +33,8 @@ export interface AttachFeatureOptions {
   /** WebSocket heartbeat (ping, then terminate when no pong came back). */
   readonly heartbeatMs?: number;
   readonly clock: Clock;
+  /** For the heartbeat, the page lists and their keep-alives. */
+  readonly timers: Timers;
   /**
    * The browser sessions and login codes. They outlive the feature (switching the attach server
    * off and on keeps browsers signed in) and end with the process; a private set by default.
@@ -75,7 +77,7 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
   const live = new SessionConnections(sessions);
   const mayWrite = (access: Access) => allowWrite && access.write;
   const files = new PageFiles();
-  const feed = new PaneListFeed({ store: port, clock, mayWrite, allowResize: settings.attachAllowResize, live });
+  const feed = new PaneListFeed({ store: port, clock, timers: options.timers, mayWrite, allowResize: settings.attachAllowResize, live });
   const sockets = new AttachSockets({
     port,
     token,
@@ -84,6 +86,7 @@ export function createAttachFeature(options: AttachFeatureOptions): AttachFeatur
     sessions,
     live,
     heartbeatMs: options.heartbeatMs ?? 30_000,
+    timers: options.timers,
   });
   const actions = { port, allowWrite, allowedOrigins: settings.attachAllowedOrigins };
 

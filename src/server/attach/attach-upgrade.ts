@@ -8,7 +8,8 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AttachSettings } from '../../engine/config.js';
 import { BadPaneKeyError, HostDownError, UnknownHostError, type LiveChunk, type PanePort } from '../../engine/pane-port-api.js';
-import type { PaneView } from '../../engine/types.js';
+import type { PaneView, Timers } from '../../engine/types.js';
+import { repeatEvery } from '../../engine/repeat-every.js';
 import { rejectUpgrade, type UpgradeContext } from '../http-server.js';
 import { AttachConnection } from './attach-connection.js';
 import { PAGE_PROTOCOL, originAllowed, requestAccess, type Access } from './auth.js';
@@ -25,6 +26,8 @@ export interface AttachSocketsOptions {
   /** Open sockets by browser session: a session that ends closes its sockets. */
   readonly live: SessionConnections;
   readonly heartbeatMs: number;
+  /** For the heartbeat and the wait before a socket that does not read its close is ended. */
+  readonly timers: Timers;
 }
 
 /** What an upgrade asked for, once its checks passed. */
@@ -44,15 +47,14 @@ export class AttachSockets {
     handleProtocols: (offered) => (offered.has(PAGE_PROTOCOL) ? PAGE_PROTOCOL : false),
   });
   private readonly alive = new WeakMap<WebSocket, boolean>();
-  private readonly heartbeat: NodeJS.Timeout;
+  private readonly stopHeartbeat: () => void;
   private connections = 0;
   // N viewers of one pane get the same output message: build it once per chunk.
   private lastChunk: LiveChunk | null = null;
   private lastJson = '';
 
   constructor(private readonly options: AttachSocketsOptions) {
-    this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs);
-    this.heartbeat.unref();
+    this.stopHeartbeat = repeatEvery(options.timers, options.heartbeatMs, () => this.beat());
   }
 
   /** Open WebSocket connections. */
@@ -78,7 +80,7 @@ export class AttachSockets {
 
   /** Viewers hear that the server stops (1001); the port keeps its streams for the other servers. */
   async close(): Promise<void> {
-    clearInterval(this.heartbeat);
+    this.stopHeartbeat();
     for (const ws of this.wss.clients) ws.close(1001, 'server stopping');
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
     for (const ws of this.wss.clients) ws.terminate();
@@ -138,6 +140,7 @@ export class AttachSockets {
       allowResize: settings.attachAllowResize,
       slowClientBytes: settings.attachSlowClientBytes,
       encodeOutput: (chunk) => this.encodeOutput(chunk),
+      timers: this.options.timers,
       onClose: () => {
         this.connections -= 1;
       },

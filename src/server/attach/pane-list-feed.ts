@@ -4,7 +4,8 @@
 // something besides the quiet times changed, or every 30 s so its timers stay honest.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Clock, EngineStore } from '../../engine/types.js';
+import type { Clock, EngineStore, Timers } from '../../engine/types.js';
+import { repeatEvery } from '../../engine/repeat-every.js';
 import type { Access } from './auth.js';
 import { listPanes, listShape, type PaneList } from './pane-list.js';
 import { SECURITY_HEADERS } from './page-files.js';
@@ -13,6 +14,8 @@ import type { SessionConnections } from './session-routes.js';
 export interface PaneListFeedOptions {
   readonly store: EngineStore;
   readonly clock: Clock;
+  /** For the lists, the pushes after a change and the streams' keep-alives. */
+  readonly timers: Timers;
   /** Whether a request with this access may type (its list then offers quick answers). */
   readonly mayWrite: (access: Access) => boolean;
   readonly allowResize: boolean;
@@ -24,8 +27,8 @@ type Lists = Map<boolean, PaneList>;
 
 export class PaneListFeed {
   private readonly listeners = new Set<(lists: Lists) => void>();
-  private listTimer: NodeJS.Timeout | null = null;
-  private pendingPush: NodeJS.Timeout | null = null;
+  private stopLists: (() => void) | null = null;
+  private pendingPush: unknown = null;
   private unsubscribe: (() => void) | null = null;
 
   constructor(private readonly options: PaneListFeedOptions) {}
@@ -65,12 +68,11 @@ export class PaneListFeed {
     };
     push(this.list(access));
     const stop = this.listen((lists) => push(lists.get(this.options.mayWrite(access)) as PaneList));
-    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
-    keepAlive.unref();
+    const stopKeepAlive = repeatEvery(this.options.timers, 15_000, () => res.write(': keep-alive\n\n'));
     const end = () => {
       stop();
       forget();
-      clearInterval(keepAlive);
+      stopKeepAlive();
     };
     req.on('close', end);
     res.on('close', end);
@@ -93,11 +95,10 @@ export class PaneListFeed {
   private listen(listener: (lists: Lists) => void): () => void {
     this.listeners.add(listener);
     if (this.listeners.size === 1) {
-      this.listTimer = setInterval(this.broadcast, 1000);
-      this.listTimer.unref();
+      this.stopLists = repeatEvery(this.options.timers, 1000, this.broadcast);
       // Snapshots can come many times a second; the page needs at most a few updates per second.
       this.unsubscribe = this.options.store.subscribe(() => {
-        this.pendingPush ??= setTimeout(this.broadcast, 150);
+        this.pendingPush ??= this.options.timers.setTimeout(this.broadcast, 150);
       });
     }
     return () => {
@@ -107,9 +108,9 @@ export class PaneListFeed {
   }
 
   private idle(): void {
-    if (this.listTimer) clearInterval(this.listTimer);
-    if (this.pendingPush) clearTimeout(this.pendingPush);
-    this.listTimer = null;
+    this.stopLists?.();
+    if (this.pendingPush !== null) this.options.timers.clearTimeout(this.pendingPush);
+    this.stopLists = null;
     this.pendingPush = null;
     this.unsubscribe?.();
     this.unsubscribe = null;
