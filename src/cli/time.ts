@@ -1,6 +1,8 @@
 // The clock and timers every part of corral runs on, chosen here once: the engine, the servers and
 // the notifier take theirs from their caller and never choose. What is chosen is whether an armed
-// timer holds the process open (Node ends a process that has nothing left to wait for).
+// timer holds the process open (Node ends a process that has nothing left to wait for). The CLI's
+// own waits around shutdown (lifecycle.ts, main.ts, daemon-sink.ts) are about ending the process
+// and arm Node's timers where they stand.
 
 import { heldTimers, systemClock, systemTimers } from '../engine/time.js';
 import type { Clock, Timers } from '../engine/types.js';
@@ -34,15 +36,16 @@ export const controlTimers: Timers = heldTimers;
 export const deliveryTimers: Timers = heldTimers;
 
 /**
- * The notifier's tick holds: a notification that waits (a coalescing window, the rate limit) is
- * still sent; shutdown closes the notifier.
+ * The notifier's timers hold: a notification that waits (a coalescing window, the rate limit) is
+ * still sent, and an --on-stuck command that hangs is still killed; shutdown closes the notifier.
  */
 export const notifyTimers: Timers = heldTimers;
 
 /**
- * Timers that only keep work going for someone else never hold the process: a server's keepalives
- * and heartbeats, a conversation's capture ticker, the pane streams' liveness checks and kept rings,
- * the status writer's flush, the MCP tools' waits. A server lives on its listening socket, and a
- * process that is ending must not wait for them.
+ * Timers that only keep work going for someone else never hold the process: the attach server's
+ * WebSocket heartbeats, the page lists and their keep-alives, a chat answer's keepalives, a
+ * conversation's capture ticker, the pane streams' liveness checks and kept rings, the status
+ * writer's flush, the MCP tools' waits. A server lives on its listening socket, and a process that
+ * is ending must not wait for them.
  */
 export const backgroundTimers: Timers = systemTimers;
