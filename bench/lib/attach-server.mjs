@@ -43,6 +43,7 @@ const port = createPanePort({
   clock,
   typingTimers,
   timers: backgroundTimers,
+  controlTimers,
 });
 const server = new CorralServer({ host: '127.0.0.1', port: 0 });
 await server.listen();

@@ -11,7 +11,7 @@ import { classifyScreen } from '../engine/prompt/matcher.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import { LOCAL_HOST, type EngineHandle } from '../engine/types.js';
 import { rulesFromSettings } from './setup.js';
-import { backgroundTimers, clock, typingTimers } from './time.js';
+import { backgroundTimers, clock, controlTimers, typingTimers } from './time.js';
 
 export interface PanePortsOptions {
   /** The engine of every host as one. */
@@ -43,7 +43,7 @@ export function buildPanePorts(options: PanePortsOptions): PanePorts {
   const classify = (lines: readonly string[]) => classifyScreen(lines, rules);
   // Answers past their cap keep every line in a file of this machine, whichever host printed it.
   const spillDir = answersDir(process.env);
-  const time = { clock, typingTimers, timers: backgroundTimers };
+  const time = { clock, typingTimers, timers: backgroundTimers, controlTimers };
   const local = createPanePort({ engine: options.engine, tmux: options.tmux, host: LOCAL_HOST, settings, classify, spillDir, ...time });
   const ports = new Map<string, PanePort>([[LOCAL_HOST, local]]);
   for (const [name, remote] of options.remotes ?? []) {

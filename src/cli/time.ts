@@ -24,8 +24,9 @@ export const pollTimers: Timers = heldTimers;
 export const typingTimers: Timers = heldTimers;
 
 /**
- * tmux control connections hold, for their attach timeout and the wait after a detach; while either
- * is armed the connection's own tmux or ssh process holds this one anyway.
+ * tmux control connections (the poll's and the pane streams') hold, for their attach timeout and
+ * the wait after a detach; while either is armed the connection's own tmux or ssh process holds
+ * this one anyway.
  */
 export const controlTimers: Timers = heldTimers;
 

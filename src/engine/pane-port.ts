@@ -52,6 +52,8 @@ export interface PanePortOptions {
   readonly typingTimers: Timers;
   /** For the conversations' capture ticker and the pane streams. */
   readonly timers: Timers;
+  /** For the pane streams' control clients. */
+  readonly controlTimers: Timers;
 }
 
 /** One host's port; the ticker and streams are visible to tests and benchmarks, not to servers. */
@@ -258,6 +260,7 @@ class StreamsOnDemand {
       pauseAfterSeconds: settings.attachPauseAfter,
       keepMs: settings.attachGraceMs,
       timers: this.options.timers,
+      controlTimers: this.options.controlTimers,
       firstOffset: firstOffsetAt(this.options.clock.now()),
       runner: tmux.commandRunner,
       sessionOf: this.sessionOf,

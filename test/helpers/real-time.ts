@@ -9,12 +9,12 @@ export const realClock = clock;
 export const realEngineTime = { clock, wallClock: clock, timers: pollTimers };
 /** A tmux connection's (openTmux, a control runner or client). */
 export const realTmuxTime = { clock, timers: controlTimers };
-/** A pane port's: typing that holds the process, conversations and streams that do not. */
-export const realPortTime = { clock, typingTimers, timers: backgroundTimers };
+/** A pane port's: typing and control clients that hold the process, conversations and streams that do not. */
+export const realPortTime = { clock, typingTimers, timers: backgroundTimers, controlTimers };
 /** A server's, the status writer's and the pane streams': timers that never hold the process. */
 export const realServerTime = { clock, timers: backgroundTimers };
 export const realDeliveryTimers = deliveryTimers;
 /** Pane streams' as a pane port gives them: its timers, offsets from the wall clock of now. */
 export function realStreamsTime() {
-  return { timers: backgroundTimers, firstOffset: firstOffsetAt(clock.now()) };
+  return { timers: backgroundTimers, controlTimers, firstOffset: firstOffsetAt(clock.now()) };
 }

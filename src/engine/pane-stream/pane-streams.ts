@@ -103,8 +103,10 @@ export interface PaneStreamsOptions {
    * long as one of its panes is kept. 0 drops both with the last viewer.
    */
   readonly keepMs?: number;
-  /** For the liveness checks and the rings kept after their last viewer, and the control clients. */
+  /** For the liveness checks and the rings kept after their last viewer. */
   readonly timers: Timers;
+  /** For the sessions' control clients (their attach timeout and detach wait). */
+  readonly controlTimers: Timers;
   /**
    * Where repaints take the screen from. Without it, from the capture's reply (`capture-pane -p`).
    * With it, the capture goes into a paste buffer that `take` reads and deletes outside control
@@ -450,7 +452,7 @@ export class PaneStreams {
       ...(this.options.transport ? { transport: this.options.transport } : {}),
       session: sessionId,
       pauseAfterSeconds: this.options.pauseAfterSeconds,
-      timers: this.timers,
+      timers: this.options.controlTimers,
       handlers: {
         onOutput: (paneId, data) => {
           const stream = panes.get(paneId);

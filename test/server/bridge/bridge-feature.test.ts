@@ -14,7 +14,7 @@ import { ManualTime } from '../../helpers/manual-time.js';
 import { scriptedTmux, type FakePane } from '../../helpers/scripted-panes.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import { LISTED_RECORDS } from '../../../src/engine/tmux-formats.js';
-import { realClock } from '../../helpers/real-time.js';
+import { realClock, realTmuxTime } from '../../helpers/real-time.js';
 
 const TOKEN = 'unit-token-0123456789';
 
@@ -46,7 +46,7 @@ function store(paneIds: string[]): EngineHandle {
 
 function port(paneIds: string[], runner: ReturnType<typeof scriptedTmux>['runner'], time: ManualTime, classify?: Classifier): PanePort {
   const tmux = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: { kind: 'name', name: 'unit' }, runner, nonce: 'k33p' });
-  return createPanePort({ engine: store(paneIds), tmux, host: LOCAL_HOST, settings: PORT_SETTINGS, clock: time, typingTimers: time, timers: time, ...(classify ? { classify } : {}) });
+  return createPanePort({ engine: store(paneIds), tmux, host: LOCAL_HOST, settings: PORT_SETTINGS, clock: time, typingTimers: time, timers: time, controlTimers: realTmuxTime.timers, ...(classify ? { classify } : {}) });
 }
 
 let server: CorralServer | null = null;
