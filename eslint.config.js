@@ -51,7 +51,7 @@ export default tseslint.config(
   {
     // The tmux layer is the bottom of the engine: it imports nothing from above it but the shared
     // clock (time.ts) and plain shared types (types.ts). Formats and option names of corral's own
-    // records are passed down to it (src/engine/tmux-formats.ts), never imported.
+    // records are passed down to it (src/engine/records/tmux-formats.ts), never imported.
     files: ['src/engine/tmux/**'],
     rules: {
       'no-restricted-imports': [
@@ -60,8 +60,8 @@ export default tseslint.config(
           patterns: [
             { group: ['ink', 'ink/*', 'react', 'react/*', 'ws', '**/ui/**', '**/server/**', '**/cli/**'] },
             {
-              regex: '^\\.\\./(?!(time|types)\\.js$)',
-              message: 'src/engine/tmux imports nothing from above it but ../time.js and ../types.js: take formats and option names as parameters',
+              regex: '^\\.\\./(?!(time/time|types)\\.js$)',
+              message: 'src/engine/tmux imports nothing from above it but ../time/time.js and ../types.js: take formats and option names as parameters',
             },
           ],
         },
@@ -96,11 +96,11 @@ export default tseslint.config(
     },
   },
   {
-    // Servers reach panes through the pane port only (engine/pane-port-api.ts): no tmux client,
+    // Servers reach panes through the pane port only (engine/port/pane-port-api.ts): no tmux client,
     // no tmux types, nothing of the pane streams or the conversation pipeline behind the port.
     files: ['src/server/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['ink', 'ink/*', 'react', 'react/*', '**/ui/**', '**/cli/**', '**/engine/tmux/**', '**/engine/pane-stream/**', '**/engine/conversation/**', '**/engine/pane-port.js'] }],
+      'no-restricted-imports': ['error', { patterns: ['ink', 'ink/*', 'react', 'react/*', '**/ui/**', '**/cli/**', '**/engine/tmux/**', '**/engine/pane-stream/**', '**/engine/conversation/**', '**/engine/port/pane-port.js'] }],
     },
   },
   {

@@ -38,13 +38,13 @@ function seeded(seed) {
 async function startEngine(dist, server) {
   const load = (path) => import(pathToFileURL(join(dist, path)).href);
   const { createEngine } = await load('engine/engine.js');
-  const { resolveSettings } = await load('engine/config.js');
+  const { resolveSettings } = await load('engine/settings/config.js');
   const { openTmux, localHost } = await load('engine/tmux/open.js');
   // The clock and timers the CLI gives the parts; a build from before cli/time.js chose its own.
   const time = await load('cli/time.js').catch(() => null);
   const settings = resolveSettings({ flags: { pollIntervalMs: INTERVAL }, env: {}, file: null });
-  // Builds that pass the records' formats down to the tmux layer name them in engine/tmux-formats.js.
-  const formats = existsSync(join(dist, 'engine/tmux-formats.js')) ? { formats: (await load('engine/tmux-formats.js')).TMUX_FORMATS } : {};
+  // Builds that pass the records' formats down to the tmux layer name them in engine/records/tmux-formats.js.
+  const formats = existsSync(join(dist, 'engine/records/tmux-formats.js')) ? { formats: (await load('engine/records/tmux-formats.js')).TMUX_FORMATS } : {};
   const tmux = openTmux(localHost({ kind: 'name', name: server.name }), { persistent: true, ...formats, ...(time ? { clock: time.clock, timers: time.controlTimers } : {}) }).client;
   const engine = createEngine({ settings, tmux, ...(time ? { clock: time.clock, wallClock: time.clock, timers: time.pollTimers } : {}) });
   engine.start();

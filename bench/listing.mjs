@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { makeFraming } from '../dist/engine/tmux/command-line.js';
 import { listPanesCommand } from '../dist/engine/tmux/pane-list.js';
-import { LISTED_RECORDS } from '../dist/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../dist/engine/records/tmux-formats.js';
 import { formatControlLine } from '../dist/engine/tmux/control-protocol.js';
 import { windowListCommands } from '../dist/engine/tmux/window-listing.js';
 import { cpuMs, startServer } from './lib/tmux-fixture.mjs';

@@ -10,11 +10,11 @@ import { execFile, spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { resolveSettings } from '../dist/engine/config.js';
+import { resolveSettings } from '../dist/engine/settings/config.js';
 import { createEngine } from '../dist/engine/engine.js';
-import { startStatusWriter } from '../dist/engine/status-writer.js';
+import { startStatusWriter } from '../dist/engine/records/status-writer.js';
 import { TmuxClient } from '../dist/engine/tmux/client.js';
-import { LISTED_RECORDS } from '../dist/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../dist/engine/records/tmux-formats.js';
 import { cpuMs, startServer } from './lib/tmux-fixture.mjs';
 import { backgroundTimers, clock, pollTimers } from '../dist/cli/time.js';
 

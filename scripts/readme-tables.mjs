@@ -4,16 +4,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { classifyScreen } from '../dist/engine/prompt/matcher.js';
-import { settingsMarkdown } from '../dist/engine/settings-table.js';
+import { settingsMarkdown } from '../dist/engine/settings/settings-table.js';
 import { renderKeysMarkdown } from '../dist/ui/keymap.js';
-import { statesMarkdown } from '../dist/engine/pane-status.js';
+import { statesMarkdown } from '../dist/engine/pane/pane-status.js';
 import { accuracy, accuracyMarkdown, readExceptions, readHandWritten, readRecorded } from './agents/accuracy.mjs';
 import { peerMarkdown } from './agents/peer-check.mjs';
 import { coverageMarkdown } from './agents/coverage.mjs';
 import { animationMarkdown, readFilms } from './agents/films.mjs';
 import { RECORDED_DIR } from './agents/recorded-fixtures.mjs';
-import { readLines } from '../dist/engine/screen-hash.js';
-import { contentHash } from '../dist/engine/screen-content.js';
+import { readLines } from '../dist/engine/pane/screen-hash.js';
+import { contentHash } from '../dist/engine/pane/screen-content.js';
 import { driftMarkdown, readRuleExpectations, recordedVersions, ruleDrift } from './agents/rule-drift.mjs';
 
 export const README = fileURLToPath(new URL('../README.md', import.meta.url));

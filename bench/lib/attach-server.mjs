@@ -6,11 +6,11 @@
 
 import { CorralServer } from '../../dist/server/http-server.js';
 import { createAttachFeature } from '../../dist/server/attach/attach-feature.js';
-import { resolveSettings } from '../../dist/engine/config.js';
+import { resolveSettings } from '../../dist/engine/settings/config.js';
 import { createEngine } from '../../dist/engine/engine.js';
-import { createPanePort } from '../../dist/engine/pane-port.js';
+import { createPanePort } from '../../dist/engine/port/pane-port.js';
 import { TmuxClient } from '../../dist/engine/tmux/client.js';
-import { LISTED_RECORDS, TMUX_FORMATS } from '../../dist/engine/tmux-formats.js';
+import { LISTED_RECORDS, TMUX_FORMATS } from '../../dist/engine/records/tmux-formats.js';
 import { createControlRunner } from '../../dist/engine/tmux/control-runner.js';
 import { createExecRunner } from '../../dist/engine/tmux/runner.js';
 import { localTransport } from '../../dist/engine/tmux/transport.js';

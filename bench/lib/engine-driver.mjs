@@ -68,7 +68,7 @@ let publications = 0;
 if (dist !== 'none') {
   const load = (path) => import(pathToFileURL(join(dist, path)).href);
   const { createEngine } = await load('engine/engine.js');
-  const { resolveSettings } = await load('engine/config.js');
+  const { resolveSettings } = await load('engine/settings/config.js');
   // The dashboard's transport: one control-mode connection; every other setting at its default.
   const settings = resolveSettings({ flags: { pollIntervalMs: intervalText }, env: {}, file: null });
   const socket = { kind: 'name', name: socketName };
@@ -79,8 +79,8 @@ if (dist !== 'none') {
   if (existsSync(join(dist, 'engine/tmux/open.js'))) {
     // Builds with host transports open a host's tmux in one call.
     const { openTmux, localHost } = await load('engine/tmux/open.js');
-    // Builds that pass the records' formats down to the tmux layer name them in engine/tmux-formats.js.
-    const formats = existsSync(join(dist, 'engine/tmux-formats.js')) ? { formats: (await load('engine/tmux-formats.js')).TMUX_FORMATS } : {};
+    // Builds that pass the records' formats down to the tmux layer name them in engine/records/tmux-formats.js.
+    const formats = existsSync(join(dist, 'engine/records/tmux-formats.js')) ? { formats: (await load('engine/records/tmux-formats.js')).TMUX_FORMATS } : {};
     tmux = openTmux(localHost(socket), { persistent: true, ...formats, ...tmuxTime }).client;
   } else {
     const { TmuxClient } = await load('engine/tmux/client.js');

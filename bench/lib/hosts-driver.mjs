@@ -5,10 +5,10 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { createEngine } from '../../dist/engine/engine.js';
-import { combineEngines } from '../../dist/engine/hosts-engine.js';
-import { resolveSettings } from '../../dist/engine/config.js';
+import { combineEngines } from '../../dist/engine/hosts/hosts-engine.js';
+import { resolveSettings } from '../../dist/engine/settings/config.js';
 import { openTmux } from '../../dist/engine/tmux/open.js';
-import { TMUX_FORMATS } from '../../dist/engine/tmux-formats.js';
+import { TMUX_FORMATS } from '../../dist/engine/records/tmux-formats.js';
 import { tmuxSpawnCountByHost } from '../../dist/engine/tmux/runner.js';
 import { cpuMs } from './tmux-fixture.mjs';
 import { clock, controlTimers, pollTimers } from '../../dist/cli/time.js';

@@ -6,9 +6,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createEngine } from '../../dist/engine/engine.js';
-import { resolveSettings } from '../../dist/engine/config.js';
+import { resolveSettings } from '../../dist/engine/settings/config.js';
 import { TmuxClient } from '../../dist/engine/tmux/client.js';
-import { LISTED_RECORDS, TMUX_FORMATS } from '../../dist/engine/tmux-formats.js';
+import { LISTED_RECORDS, TMUX_FORMATS } from '../../dist/engine/records/tmux-formats.js';
 import { createExecRunner, tmuxSpawnCount } from '../../dist/engine/tmux/runner.js';
 import { localTransport } from '../../dist/engine/tmux/transport.js';
 import { createControlRunner } from '../../dist/engine/tmux/control-runner.js';

@@ -3,7 +3,7 @@
 // than accepted and ignored. Environment variables and config-file keys are shared by every
 // command, so a command simply does not read the ones it does not use.
 
-import { SETTINGS, type Settings, type SettingSpec } from '../engine/config.js';
+import { SETTINGS, type Settings, type SettingSpec } from '../engine/settings/config.js';
 
 export type SettingKey = keyof Settings;
 

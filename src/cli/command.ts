@@ -1,6 +1,6 @@
 // What a corral subcommand looks like. The table of commands lives in commands/index.ts.
 
-import type { Settings } from '../engine/config.js';
+import type { Settings } from '../engine/settings/config.js';
 import type { FlagSpec } from './args.js';
 import type { SettingKey } from './command-settings.js';
 import type { Lifecycle } from './lifecycle.js';

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '../engine/config.js';
-import { envValue } from '../engine/env.js';
+import { ConfigError } from '../engine/settings/config.js';
+import { envValue } from '../engine/settings/env.js';
 
 export function configDir(env: NodeJS.ProcessEnv): string {
   const base = envValue(env, 'XDG_CONFIG_HOME') ?? join(homedir(), '.config');

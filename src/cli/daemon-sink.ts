@@ -1,7 +1,7 @@
 // Wires --daemon-url: every engine event is POSTed as JSON through a bounded retrying queue.
 // One stderr line when the daemon goes down, one when it is back.
 
-import { ConfigError, type Settings } from '../engine/config.js';
+import { ConfigError, type Settings } from '../engine/settings/config.js';
 import { EventQueue, httpDeliver } from '../engine/events/event-queue.js';
 import type { EngineHandle } from '../engine/types.js';
 import type { Lifecycle } from './lifecycle.js';

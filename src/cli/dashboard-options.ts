@@ -1,7 +1,7 @@
 // What the dashboard and the demo share on the way to runDashboard: the terminal check, the bell
 // setting and the service toggles. Both commands import it, so neither imports the other.
 
-import type { DashboardSettings } from '../engine/config.js';
+import type { DashboardSettings } from '../engine/settings/config.js';
 import { UsageError } from './args.js';
 import type { BellMode } from './dashboard-session.js';
 import type { DashboardServices } from './dashboard-services.js';

@@ -4,9 +4,9 @@
 // never creates a token file. The pane ports the dashboard types through are the services' too:
 // built on first use, shared, and closed last.
 
-import type { Settings } from '../engine/config.js';
+import type { Settings } from '../engine/settings/config.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
-import type { PanePort } from '../engine/pane-port.js';
+import type { PanePort } from '../engine/port/pane-port.js';
 import type { PanePortsHolder } from './pane-ports.js';
 import type { ServicesOptions } from './http-services.js';
 import { createServicesStore, type MutableServicesStore, type ServiceName } from '../ui/service-state.js';

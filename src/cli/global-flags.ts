@@ -1,7 +1,7 @@
 // The flags of the command line: one per setting that has one (from the settings table), plus
 // --config, --help and --version. `--help` and the shell completions read them from here.
 
-import { SETTINGS, type SettingSpec } from '../engine/config.js';
+import { SETTINGS, type SettingSpec } from '../engine/settings/config.js';
 import type { FlagSpec } from './args.js';
 import type { SettingKey } from './command-settings.js';
 

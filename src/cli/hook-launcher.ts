@@ -7,7 +7,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { envValue } from '../engine/env.js';
+import { envValue } from '../engine/settings/env.js';
 import { packageRoot } from './package-root.js';
 
 /** Where the launcher lives: $XDG_DATA_HOME/corral/bin/corral (~/.local/share/...). */

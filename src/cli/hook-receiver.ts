@@ -2,7 +2,7 @@
 // for the one-shot commands that say so when none does. What the hooks said reaches every corral
 // through the panes' records (engine/hooks/hook-record.ts), not through this question.
 
-import type { ServerSettings } from '../engine/config.js';
+import type { ServerSettings } from '../engine/settings/config.js';
 import { configDir } from './config-file.js';
 import { findToken } from './token.js';
 

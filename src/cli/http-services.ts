@@ -2,7 +2,7 @@
 // the dashboard start and stop them the same way. The server listens when the first service
 // starts and keeps its port until close().
 
-import type { AttachSettings, BridgeSettings, PromptSettings, ServerSettings } from '../engine/config.js';
+import type { AttachSettings, BridgeSettings, PromptSettings, ServerSettings } from '../engine/settings/config.js';
 import type { EngineHandle, HookEvent } from '../engine/types.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import type { CaptureTicker } from '../engine/conversation/capture-ticker.js';
@@ -11,10 +11,10 @@ import { createBridgeFeature, type BridgeFeature } from '../server/bridge/index.
 import { createAttachFeature, type AttachFeature, type LoginLink } from '../server/attach/attach-feature.js';
 import { HOOKS_FEATURE, createHookFeature } from '../server/hooks/hook-feature.js';
 import { BrowserSessions } from '../server/attach/sessions.js';
-import type { HostPanePort, PanePort } from '../engine/pane-port.js';
+import type { HostPanePort, PanePort } from '../engine/port/pane-port.js';
 import { networkInterfaces } from 'node:os';
 import { panePortsHolder, type PanePortsHolder } from './pane-ports.js';
-import { writeServerRecord } from '../engine/server-record.js';
+import { writeServerRecord } from '../engine/records/server-record.js';
 import { backgroundTimers, clock } from './time.js';
 
 export interface ServicesStatus {

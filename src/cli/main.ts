@@ -3,7 +3,7 @@
 // dashboard and the servers are wired together. `corral hook` (run by agents on every hook event)
 // takes a short way that loads none of them, and so does `corral next` when it can.
 
-import { terminalSafeLines } from '../engine/terminal-text.js';
+import { terminalSafeLines } from '../engine/text/terminal-text.js';
 import { isTerminalGone } from './lifecycle.js';
 
 // A reader that stops reading (`corral status | head -1`, a closed pipe) makes a write fail with

@@ -7,14 +7,14 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
-import { envValue } from '../engine/env.js';
+import { envValue } from '../engine/settings/env.js';
 import { processAlive } from '../engine/tmux/process-alive.js';
-import { OPTION_PANES_FORMAT, parseOptionPanes, waitingInOrder } from '../engine/status-options.js';
-import { liveWriters } from '../engine/status-writer.js';
+import { OPTION_PANES_FORMAT, parseOptionPanes, waitingInOrder } from '../engine/records/status-options.js';
+import { liveWriters } from '../engine/records/status-writer.js';
 import { escapeArg, escapeFormat } from '../engine/tmux/command-line.js';
 import { socketPathFromTmuxEnv } from '../engine/tmux/socket.js';
 import { tmuxBinary } from '../engine/tmux/transport.js';
-import { terminalSafe } from '../engine/terminal-text.js';
+import { terminalSafe } from '../engine/text/terminal-text.js';
 
 interface Plain {
   readonly socket: string[];

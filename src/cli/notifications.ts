@@ -1,7 +1,7 @@
 // Wires notifications for the long-running commands: the notifier on the engine, and, when corral's
 // server runs, answer links for ntfy's action buttons (POST /answer/<link> types into the pane).
 
-import type { NotifySettings } from '../engine/config.js';
+import type { NotifySettings } from '../engine/settings/config.js';
 import type { EngineHandle, EngineStore } from '../engine/types.js';
 import { AnswerLinks } from '../server/answers/answer-links.js';
 import { createAnswerFeature } from '../server/answers/answer-feature.js';

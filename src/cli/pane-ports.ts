@@ -4,9 +4,9 @@
 
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { AttachSettings, BridgeSettings, PromptSettings } from '../engine/config.js';
-import { envValue } from '../engine/env.js';
-import { createPanePort, routePorts, type HostPanePort, type PanePort } from '../engine/pane-port.js';
+import type { AttachSettings, BridgeSettings, PromptSettings } from '../engine/settings/config.js';
+import { envValue } from '../engine/settings/env.js';
+import { createPanePort, routePorts, type HostPanePort, type PanePort } from '../engine/port/pane-port.js';
 import { classifyScreen } from '../engine/prompt/matcher.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import { LOCAL_HOST, type EngineHandle } from '../engine/types.js';

@@ -2,11 +2,11 @@
 // one-line messages and exit codes (2 usage/config, 127 tmux missing, 1 other).
 
 import { hostname } from 'node:os';
-import { ConfigError, SETTINGS, resolveSettings, type SettingSpec } from '../engine/config.js';
+import { ConfigError, SETTINGS, resolveSettings, type SettingSpec } from '../engine/settings/config.js';
 import { TmuxMissingError } from '../engine/tmux/runner.js';
 import { removeProcessControlDir } from '../engine/tmux/transport.js';
 import { InvalidPaneIdError } from '../engine/tmux/pane-id.js';
-import { UnknownKeyError } from '../engine/keys.js';
+import { UnknownKeyError } from '../engine/typing/keys.js';
 import { UsageError, formatFlags, parseArgv } from './args.js';
 import { COMMANDS, DEFAULT_COMMAND } from './commands/index.js';
 import { defaultConfigPath, loadConfigFile } from './config-file.js';

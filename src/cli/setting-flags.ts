@@ -1,7 +1,7 @@
 // A setting's flag on a command that does not use that setting is refused, with a sentence that
 // names the commands that do: a flag is never accepted and then ignored.
 
-import { SETTINGS, type SettingSpec } from '../engine/config.js';
+import { SETTINGS, type SettingSpec } from '../engine/settings/config.js';
 import { UsageError } from './args.js';
 import type { Command } from './command.js';
 

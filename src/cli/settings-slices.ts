@@ -1,5 +1,5 @@
 // The one place that cuts the resolved settings into what each part reads (the slices are
-// declared beside the settings table, in src/engine/config.ts).
+// declared beside the settings table, in src/engine/settings/config.ts).
 
 import type {
   AttachSettings,
@@ -11,7 +11,7 @@ import type {
   PromptSettings,
   ServerSettings,
   Settings,
-} from '../engine/config.js';
+} from '../engine/settings/config.js';
 
 export interface SettingsSlices {
   readonly engine: EngineSettings;

@@ -4,7 +4,7 @@
 import { realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname } from 'node:path';
-import type { HostsSettings, PromptSettings, Settings } from '../engine/config.js';
+import type { HostsSettings, PromptSettings, Settings } from '../engine/settings/config.js';
 import { settingsSlices } from './settings-slices.js';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { buildRules, type PromptRules } from '../engine/prompt/matcher.js';
@@ -13,14 +13,14 @@ import { tmuxVersion } from '../engine/tmux/core.js';
 import { TmuxMissingError } from '../engine/tmux/runner.js';
 import { localHost, openTmux, type OpenedTmux } from '../engine/tmux/open.js';
 import { removeStaleControlDirs } from '../engine/tmux/transport.js';
-import { combineEngines, type HostsEngine } from '../engine/hosts-engine.js';
+import { combineEngines, type HostsEngine } from '../engine/hosts/hosts-engine.js';
 import { processAlive } from '../engine/tmux/process-alive.js';
-import { startStatusWriter } from '../engine/status-writer.js';
+import { startStatusWriter } from '../engine/records/status-writer.js';
 import { localForegroundChild } from '../engine/prompt/process-work.js';
-import { ttyUsedBy } from '../engine/tty-output.js';
+import { ttyUsedBy } from '../engine/poll/tty-output.js';
 import { namedSocketPath, socketPathFromTmuxEnv } from '../engine/tmux/socket.js';
 import { LOCAL_HOST, type HostSpec, type TmuxSocket } from '../engine/types.js';
-import { TMUX_FORMATS } from '../engine/tmux-formats.js';
+import { TMUX_FORMATS } from '../engine/records/tmux-formats.js';
 import { backgroundTimers, clock, controlTimers, pollTimers } from './time.js';
 
 /**

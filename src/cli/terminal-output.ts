@@ -3,7 +3,7 @@
 // line or a listing never reaches the terminal raw. JSON output is escaped beforehand
 // (terminalSafeJson), which this leaves as it is.
 
-import { terminalSafeLines } from '../engine/terminal-text.js';
+import { terminalSafeLines } from '../engine/text/terminal-text.js';
 
 /** The stream, with write() made terminal-safe; everything else (isTTY, columns, events) is the stream's own. */
 export function terminalSafeStream<T extends NodeJS.WritableStream>(stream: T): T {

@@ -4,7 +4,7 @@
 // own waits around shutdown (lifecycle.ts, main.ts, daemon-sink.ts) are about ending the process
 // and arm Node's timers where they stand.
 
-import { heldTimers, systemClock, systemTimers } from '../engine/time.js';
+import { heldTimers, systemClock, systemTimers } from '../engine/time/time.js';
 import type { Clock, Timers } from '../engine/types.js';
 
 /** The wall clock, for every part and every command (nothing in the CLI reads Date.now()). */

@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, openSync, readFileSync, statSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../engine/config.js';
-import { envValue } from '../engine/env.js';
+import { ConfigError } from '../engine/settings/config.js';
+import { envValue } from '../engine/settings/env.js';
 
 export type TokenSource = 'flag' | 'env' | 'file' | 'generated';
 

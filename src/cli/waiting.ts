@@ -1,19 +1,19 @@
 // Which panes wait for a person, in the dashboard's order, for `corral status` and `corral next`.
-// When a corral process already watches the server, its status options (engine/status-options.ts)
+// When a corral process already watches the server, its status options (engine/records/status-options.ts)
 // say it in one tmux call; otherwise corral looks itself, once (a listing and a capture of each pane).
 
 import { hostname } from 'node:os';
-import type { Settings } from '../engine/config.js';
-import { compareViews } from '../engine/pane-order.js';
+import type { Settings } from '../engine/settings/config.js';
+import { compareViews } from '../engine/pane/pane-order.js';
 import { processAlive } from '../engine/tmux/process-alive.js';
-import { OPTION_PANES_FORMAT, parseOptionPanes, statusWord, waitedSince, waitingInOrder, waits } from '../engine/status-options.js';
-import { attentionCommands, liveWriters } from '../engine/status-writer.js';
+import { OPTION_PANES_FORMAT, parseOptionPanes, statusWord, waitedSince, waitingInOrder, waits } from '../engine/records/status-options.js';
+import { attentionCommands, liveWriters } from '../engine/records/status-writer.js';
 import type { TmuxClient } from '../engine/tmux/client.js';
 import { localHost, openTmux } from '../engine/tmux/open.js';
-import type { AnswerPlan } from '../engine/answer-plan.js';
+import type { AnswerPlan } from '../engine/typing/answer-plan.js';
 import type { PaneView, StuckReason } from '../engine/types.js';
 import { remoteHosts, setupEngine, socketFromSettings, type EngineSetup } from './setup.js';
-import { TMUX_FORMATS } from '../engine/tmux-formats.js';
+import { TMUX_FORMATS } from '../engine/records/tmux-formats.js';
 import { clock, controlTimers } from './time.js';
 
 export interface WaitingPane {

@@ -5,14 +5,14 @@
 // health and clock (host-health, clock-skew) and when cycles run (poll-loop). Time and timers come
 // from outside.
 
-import { followInterval } from './capture-gate.js';
-import type { EngineSettings } from './config.js';
-import { end, observe, type MachineConfig } from './pane-machine.js';
+import { followInterval } from './poll/capture-gate.js';
+import type { EngineSettings } from './settings/config.js';
+import { end, observe, type MachineConfig } from './pane/pane-machine.js';
 import { LOOK_MS, withAnswer, withLook, withSnooze } from './attention/attention.js';
 import type { AttentionRecord } from './attention/record.js';
 import { HOOK_OPTION, hookRecordEvent, hookRecordValue } from './hooks/hook-record.js';
 import { DEFAULT_RULES, type PromptRules } from './prompt/matcher.js';
-import type { ScopeOptions } from './scope.js';
+import type { ScopeOptions } from './pane/scope.js';
 import { NoServerError } from './tmux/core.js';
 import type { TmuxClient } from './tmux/client.js';
 import { TmuxMissingError } from './tmux/runner.js';
@@ -27,7 +27,7 @@ import { workFromTable, type TableRecord } from './poll/process-table.js';
 import { pollStep, type PaneEntry, type StepContext } from './poll/poll-step.js';
 import { COSTS_FAR_AWAY, COSTS_HERE, learnAsked, learnStep, NOTHING_LEARNED, planCycle, sleepAfterCycle, wakeOnChange, type AskedListing, type CycleAsk, type HostCosts, type PollLearned } from './poll/poll-plan.js';
 import { LOCAL_HOST, type Clock, type EndReason, type CorralEvent, type EngineHandle, type EngineSnapshot, type EngineStatus, type HookEvent, type HostSpec, type PaneInfo, type PaneView, type Timers } from './types.js';
-import { parsePaneKey } from './pane-key.js';
+import { parsePaneKey } from './pane/pane-key.js';
 
 export { RECONNECT_MAX_MS, RECONNECT_MIN_MS, reconnectDelay } from './poll/host-health.js';
 export { FULL_LISTING_MS } from './poll/poll-plan.js';

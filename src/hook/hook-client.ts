@@ -9,12 +9,12 @@ import { appendFileSync, closeSync, existsSync, openSync, readFileSync } from 'n
 import { request } from 'node:http';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { envValue } from '../engine/env.js';
+import { envValue } from '../engine/settings/env.js';
 import { hookEventOf, hookSignal, isAgent, type HookReport } from '../engine/hooks/agent-hooks.js';
 import { HOOK_OPTION, hookRecordValue } from '../engine/hooks/hook-record.js';
-import { pickServer, runningServers } from '../engine/server-record.js';
+import { pickServer, runningServers } from '../engine/records/server-record.js';
 // A separate entry point that runs for milliseconds: it reads the system clock itself.
-import { systemClock } from '../engine/time.js';
+import { systemClock } from '../engine/time/time.js';
 
 const DEFAULT_TIMEOUT_MS = 1_000;
 const MAX_INPUT_BYTES = 16 * 1024 * 1024;

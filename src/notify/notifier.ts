@@ -2,14 +2,14 @@
 // the channels (--on-stuck command, desktop, ntfy push) deliver. Runs beside the dashboard,
 // `corral serve` and `corral watch`. A failing channel says so once on the log and keeps trying.
 
-import { ConfigError, type NotifySettings } from '../engine/config.js';
+import { ConfigError, type NotifySettings } from '../engine/settings/config.js';
 import { NotifyPlanner, parseQuietHours, type Notification, type NotifyRules } from '../engine/notify/notify-planner.js';
 import type { Clock, CorralEvent, EngineStore, PaneView, StuckReason, Timers } from '../engine/types.js';
 import { describeNotification } from './channels.js';
 import { runOnStuck } from './command-channel.js';
 import { DesktopUnavailableError, sendDesktop } from './desktop-channel.js';
 import { ntfyRequest, sendNtfy, validateTopicUrl, type NtfyAction, type NtfyRequest } from './ntfy-channel.js';
-import { stuckMessage } from '../engine/pane-machine.js';
+import { stuckMessage } from '../engine/pane/pane-machine.js';
 
 const TICK_MS = 100;
 

@@ -18,7 +18,7 @@ import { useFocus } from './use-focus.js';
 import { Header, headerText } from './Header.js';
 import { HelpOverlay } from './HelpOverlay.js';
 import { planLayout, type Layout } from './layout.js';
-import { OFFLINE_BADGE, countStatuses, paneStatus, quietMs, statusBadge } from '../engine/pane-status.js';
+import { OFFLINE_BADGE, countStatuses, paneStatus, quietMs, statusBadge } from '../engine/pane/pane-status.js';
 import { collapsedHostLine, hostDown, hostLine, isWaiting, paneWhere } from './hosts.js';
 import { matchesFilter, paneLabel } from './pane-label.js';
 import type { RowModel } from './PaneRow.js';

@@ -5,7 +5,7 @@
 import { Box } from 'ink';
 import { Text } from './Text.js';
 import { clip } from './format.js';
-import type { StatusCounts } from '../engine/pane-status.js';
+import type { StatusCounts } from '../engine/pane/pane-status.js';
 import { describeService, type ServicesSnapshot } from './service-state.js';
 
 interface Props {

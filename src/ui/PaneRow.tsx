@@ -5,7 +5,7 @@ import { Box } from 'ink';
 import { Text } from './Text.js';
 import { fit } from './format.js';
 import type { RowColumns } from './layout.js';
-import type { PaneStatus } from '../engine/pane-status.js';
+import type { PaneStatus } from '../engine/pane/pane-status.js';
 
 export interface RowModel {
   readonly key: string;

@@ -5,7 +5,7 @@
 import { Children, type ReactNode } from 'react';
 // eslint-disable-next-line no-restricted-imports
 import { Text as InkText, type TextProps } from 'ink';
-import { terminalSafe } from '../engine/terminal-text.js';
+import { terminalSafe } from '../engine/text/terminal-text.js';
 
 function safe(children: ReactNode): ReactNode {
   if (typeof children === 'string') return terminalSafe(children);

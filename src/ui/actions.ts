@@ -2,10 +2,10 @@
 // port (the one every server types through) and this machine's tmux client for jumps; tests pass
 // a recording fake. Components never spawn anything themselves.
 
-import type { AnswerPlan } from '../engine/answer-plan.js';
-import type { StartRequest, StartedPane } from '../engine/pane-launch.js';
+import type { AnswerPlan } from '../engine/typing/answer-plan.js';
+import type { StartRequest, StartedPane } from '../engine/launch/pane-launch.js';
 import type { PaneView } from '../engine/types.js';
-import type { SendItem } from '../engine/keys.js';
+import type { SendItem } from '../engine/typing/keys.js';
 
 export interface JumpResult {
   /** True when the tmux client now shows the pane; false when the user must attach by hand. */

@@ -1,7 +1,7 @@
 // Pure text helpers for the dashboard: quiet timers, short paths, clipping to a width.
 
 import stripAnsi from 'strip-ansi';
-import { terminalSafe } from '../engine/terminal-text.js';
+import { terminalSafe } from '../engine/text/terminal-text.js';
 
 /**
  * The quiet timer: seconds under a minute, then whole minutes, hours and minutes, days and hours

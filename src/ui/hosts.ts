@@ -1,7 +1,7 @@
 // The dashboard's view of hosts: which rows belong under which host, the host's health line, and
 // why a pane on a host that is down cannot be typed into. Pure: snapshot data and `now` in, text out.
 
-import { needsPerson } from '../engine/pane-status.js';
+import { needsPerson } from '../engine/pane/pane-status.js';
 import { LOCAL_HOST, type HostHealth, type PaneView } from '../engine/types.js';
 import { formatQuiet } from './format.js';
 
@@ -24,7 +24,7 @@ export interface ShownGroup extends HostGroup {
   readonly offline: number;
 }
 
-/** A pane that waits for a person (engine/pane-status.ts: needsPerson), on a host that is up. */
+/** A pane that waits for a person (engine/pane/pane-status.ts: needsPerson), on a host that is up. */
 export const isWaiting = needsPerson;
 
 // The selection id of a collapsed host's header line. Pane keys are `%3` or `host/%3`: never this.

@@ -6,16 +6,16 @@
 // carries the screen hash the person saw, so nothing is typed into a pane whose screen changed.
 
 import type { HostHealth, PaneView } from '../engine/types.js';
-import { paneStatus } from '../engine/pane-status.js';
-import { notReadyForInput } from '../engine/input-ready.js';
+import { paneStatus } from '../engine/pane/pane-status.js';
+import { notReadyForInput } from '../engine/typing/input-ready.js';
 import { collapsedHostId, collapsedHostOf, hostDown, paneWhere } from './hosts.js';
 import { findBinding, keyLabel, lineEditKey, type CommandName } from './keymap.js';
 import type { LineEdit } from './line-editor.js';
 import { answerBlockedReason, describeChoice, findAnswer, paneAnswers, type PaneAnswers } from './quick-answers.js';
 import { SERVICE_TITLES, type ServiceName, type ServicesSnapshot } from './service-state.js';
 import { SETTLE_MS, type StatusMessage, type UiAction, type UiState, type VisibleRows } from './state.js';
-import type { SendItem } from '../engine/keys.js';
-import { branchNameProblem } from '../engine/worktree.js';
+import type { SendItem } from '../engine/typing/keys.js';
+import { branchNameProblem } from '../engine/launch/worktree.js';
 import { draftFor, type StartDraft } from './start-draft.js';
 
 /** One key press: its name in the keymap's spelling, the text it carries, and its modifiers. */

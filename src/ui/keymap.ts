@@ -1,7 +1,7 @@
 // The dashboard's keys, as one table. It drives input handling (App), the help overlay, the
 // footer and the README's keys table (renderKeysMarkdown), so the three cannot disagree.
 
-import type { SendItem } from '../engine/keys.js';
+import type { SendItem } from '../engine/typing/keys.js';
 import type { LineEdit } from './line-editor.js';
 
 export type CommandName =

@@ -1,8 +1,8 @@
-// Row order for the dashboard: the engine's pane order (engine/pane-order.ts), recomputed only at
+// Row order for the dashboard: the engine's pane order (engine/pane/pane-order.ts), recomputed only at
 // moments the caller chooses (see state.ts), so rows do not jump while someone moves through them.
 
-import { needsPerson } from '../engine/pane-status.js';
-import { compareViews } from '../engine/pane-order.js';
+import { needsPerson } from '../engine/pane/pane-status.js';
+import { compareViews } from '../engine/pane/pane-order.js';
 import type { PaneView } from '../engine/types.js';
 
 export { compareViews };

@@ -1,8 +1,8 @@
-// What the dashboard shows of one pane besides its status (see engine/pane-status.ts): its name,
+// What the dashboard shows of one pane besides its status (see engine/pane/pane-status.ts): its name,
 // and whether it matches the filter. Pure functions.
 
 import { LOCAL_HOST, type PaneView } from '../engine/types.js';
-export { paneLabel } from '../engine/pane-name.js';
+export { paneLabel } from '../engine/pane/pane-name.js';
 
 /**
  * A filter as typed, split into its `host:NAME` terms (any of them keeps a pane of that host; `*`

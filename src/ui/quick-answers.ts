@@ -4,10 +4,10 @@
 // an answer the prompt does not take. What an option types is not decided here: the
 // engine's answer plan (answer-plan.ts) says it, and the pane port's `answer` types it. Pure.
 
-import { offeredAnswers, planAnswer, type AnswerPlan } from '../engine/answer-plan.js';
+import { offeredAnswers, planAnswer, type AnswerPlan } from '../engine/typing/answer-plan.js';
 import type { PaneView, PromptAnswer } from '../engine/types.js';
-import type { SendItem } from '../engine/keys.js';
-import { screenRefusal } from '../engine/guarded-send.js';
+import type { SendItem } from '../engine/typing/keys.js';
+import { screenRefusal } from '../engine/typing/guarded-send.js';
 import { paneWhere } from './hosts.js';
 import { KEYMAP, couldBeAnswerKey, keyLabel, type KeyBinding } from './keymap.js';
 

@@ -2,7 +2,7 @@
 // folder and session), the command line typed, and an optional branch for a new git worktree.
 // Pure; the reducer (state.ts) holds one while the prompt is open.
 
-import type { StartRequest } from '../engine/pane-launch.js';
+import type { StartRequest } from '../engine/launch/pane-launch.js';
 import type { PaneView } from '../engine/types.js';
 import { LOCAL_HOST } from '../engine/types.js';
 

@@ -12,7 +12,7 @@
 // right after can be refused instead of landing on a pane the person had no time to see.
 
 import type { HostHealth, PaneView } from '../engine/types.js';
-import type { SendItem } from '../engine/keys.js';
+import type { SendItem } from '../engine/typing/keys.js';
 import { collapsedHostId, collapsedHostOf, groupByHost, isMultiHost, isWaiting, type ShownGroup } from './hosts.js';
 import { keepOrder, sameOrder, sortPaneIds, stuckSetKey } from './order.js';
 import type { StartDraft } from './start-draft.js';

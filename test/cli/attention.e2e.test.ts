@@ -10,7 +10,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeAttention } from '../../src/engine/attention/record.js';
-import { writerOption } from '../../src/engine/status-writer.js';
+import { writerOption } from '../../src/engine/records/status-writer.js';
 import { runCli, startCli, type LiveCli } from '../helpers/cli.js';
 import { git, makeRepo } from '../helpers/git-repo.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';

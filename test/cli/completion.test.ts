@@ -4,7 +4,7 @@
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { SETTINGS, type SettingSpec } from '../../src/engine/config.js';
+import { SETTINGS, type SettingSpec } from '../../src/engine/settings/config.js';
 import { COMMANDS } from '../../src/cli/commands/index.js';
 import { completionScript } from '../../src/cli/completion-scripts.js';
 import { GLOBAL_FLAGS } from '../../src/cli/global-flags.js';

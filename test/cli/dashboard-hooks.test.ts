@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDashboardServices, type DashboardServices } from '../../src/cli/dashboard-services.js';
-import { resolveSettings, type Settings } from '../../src/engine/config.js';
+import { resolveSettings, type Settings } from '../../src/engine/settings/config.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { EngineSnapshot } from '../../src/engine/types.js';
 import { hookUrl, buildReport } from '../../src/hook/hook-client.js';
 import { scriptedTmux } from '../helpers/scripted-panes.js';
-import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../../src/engine/records/tmux-formats.js';
 import { realClock } from '../helpers/real-time.js';
 
 function engineWith(flags: Record<string, unknown>): Engine & { readonly settings: Settings; readonly tmux: TmuxClient } {

@@ -9,15 +9,15 @@ import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { pickClient } from '../../src/engine/tmux/terminal-clients.js';
 import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
 import type { CorralEvent } from '../../src/engine/types.js';
-import { ScreenChangedError } from '../../src/engine/guarded-send.js';
-import { AnswerRefusedError } from '../../src/engine/answer-plan.js';
-import { HostDownError } from '../../src/engine/host-status.js';
-import { createPanePort, routePorts, type PanePort } from '../../src/engine/pane-port.js';
-import { hashScreen } from '../../src/engine/screen-hash.js';
+import { ScreenChangedError } from '../../src/engine/typing/guarded-send.js';
+import { AnswerRefusedError } from '../../src/engine/typing/answer-plan.js';
+import { HostDownError } from '../../src/engine/hosts/host-status.js';
+import { createPanePort, routePorts, type PanePort } from '../../src/engine/port/pane-port.js';
+import { hashScreen } from '../../src/engine/pane/screen-hash.js';
 import { LOCAL_HOST, type PromptVerdict } from '../../src/engine/types.js';
 import { menuVerdict, paneView, PORT_SETTINGS } from '../helpers/fake-engine.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../../src/engine/records/tmux-formats.js';
 import { realClock, realPortTime } from '../helpers/real-time.js';
 
 

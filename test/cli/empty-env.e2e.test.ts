@@ -2,7 +2,7 @@
 // would without it, on a private tmux server.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SETTINGS, type SettingSpec } from '../../src/engine/config.js';
+import { SETTINGS, type SettingSpec } from '../../src/engine/settings/config.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 

@@ -2,12 +2,12 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:net';
-import { resolveSettings } from '../../src/engine/config.js';
+import { resolveSettings } from '../../src/engine/settings/config.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { EngineHandle, EngineSnapshot } from '../../src/engine/types.js';
 import { ServiceError, createServices, type Services } from '../../src/cli/http-services.js';
 import { scriptedTmux } from '../helpers/scripted-panes.js';
-import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../../src/engine/records/tmux-formats.js';
 import { realClock } from '../helpers/real-time.js';
 
 const TOKEN = 'services-token-0123456789';

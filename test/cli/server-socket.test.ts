@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { socketFromSettings } from '../../src/cli/setup.js';
-import { resolveSettings } from '../../src/engine/config.js';
+import { resolveSettings } from '../../src/engine/settings/config.js';
 import { describeSocket } from '../../src/engine/tmux/socket.js';
 
 const DEFAULT_SETTINGS = resolveSettings({ flags: {}, env: {}, file: null });

@@ -3,7 +3,7 @@
 // sentence that names the commands that do use it.
 
 import { describe, expect, it } from 'vitest';
-import { SETTINGS, type SettingSpec } from '../../src/engine/config.js';
+import { SETTINGS, type SettingSpec } from '../../src/engine/settings/config.js';
 import { parseArgv, UsageError } from '../../src/cli/args.js';
 import { COMMANDS } from '../../src/cli/commands/index.js';
 import { GLOBAL_FLAGS } from '../../src/cli/global-flags.js';

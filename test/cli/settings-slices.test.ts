@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SETTINGS, resolveSettings } from '../../src/engine/config.js';
+import { SETTINGS, resolveSettings } from '../../src/engine/settings/config.js';
 import { settingsSlices } from '../../src/cli/settings-slices.js';
 
 describe('settings slices', () => {

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveToken } from '../../src/cli/token.js';
-import { ConfigError } from '../../src/engine/config.js';
+import { ConfigError } from '../../src/engine/settings/config.js';
 
 let dir: string;
 beforeEach(() => {

@@ -2,7 +2,7 @@
 // that says why). Pure.
 
 import { describe, expect, it } from 'vitest';
-import { AnswerRefusedError, offeredAnswers, planAnswer, planFreeText } from '../../src/engine/answer-plan.js';
+import { AnswerRefusedError, offeredAnswers, planAnswer, planFreeText } from '../../src/engine/typing/answer-plan.js';
 import type { PromptVerdict } from '../../src/engine/types.js';
 
 const verdict = (kind: 'key' | 'line' | 'secret', options: string[], over: Partial<PromptVerdict> = {}): PromptVerdict => ({

@@ -8,14 +8,14 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
-import { resolveSettings } from '../../src/engine/config.js';
-import { paneStatus, type PaneStatus } from '../../src/engine/pane-status.js';
-import { startStatusWriter, type StatusWriter } from '../../src/engine/status-writer.js';
+import { resolveSettings } from '../../src/engine/settings/config.js';
+import { paneStatus, type PaneStatus } from '../../src/engine/pane/pane-status.js';
+import { startStatusWriter, type StatusWriter } from '../../src/engine/records/status-writer.js';
 import { localHost, openTmux, type OpenedTmux } from '../../src/engine/tmux/open.js';
 import { runCli } from '../helpers/cli.js';
 import { SeededRandom, testSeeds } from '../helpers/seeded-random.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
-import { TMUX_FORMATS } from '../../src/engine/tmux-formats.js';
+import { TMUX_FORMATS } from '../../src/engine/records/tmux-formats.js';
 import { realEngineTime, realServerTime, realTmuxTime } from '../helpers/real-time.js';
 
 const PANES = 4;

@@ -5,13 +5,13 @@
 
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
-import { resolveSettings } from '../../src/engine/config.js';
-import { startStatusWriter } from '../../src/engine/status-writer.js';
+import { resolveSettings } from '../../src/engine/settings/config.js';
+import { startStatusWriter } from '../../src/engine/records/status-writer.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
-import { paneStatus } from '../../src/engine/pane-status.js';
+import { paneStatus } from '../../src/engine/pane/pane-status.js';
 import { decodeAttention } from '../../src/engine/attention/record.js';
 import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
-import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../../src/engine/records/tmux-formats.js';
 
 const noTimers = { setTimeout: () => 0, clearTimeout: () => {} };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RECAPTURE_MS, needsCapture } from '../../src/engine/capture-gate.js';
+import { RECAPTURE_MS, needsCapture } from '../../src/engine/poll/capture-gate.js';
 import type { PaneInfo } from '../../src/engine/types.js';
 import { paneInfo } from '../helpers/fake-engine.js';
 

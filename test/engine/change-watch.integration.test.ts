@@ -4,7 +4,7 @@
 // until the next listing or deadline; while things change, cycles are counted, never slept through.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveSettings } from '../../src/engine/config.js';
+import { resolveSettings } from '../../src/engine/settings/config.js';
 import { createEngine, FULL_LISTING_MS, type Engine } from '../../src/engine/engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { createControlRunner } from '../../src/engine/tmux/control-runner.js';
@@ -12,9 +12,9 @@ import { watchFormat } from '../../src/engine/tmux/change-watch.js';
 import { createExecRunner } from '../../src/engine/tmux/runner.js';
 import { localTransport } from '../../src/engine/tmux/transport.js';
 import { type CorralEvent, type PaneView, type Timers } from '../../src/engine/types.js';
-import { heldTimers } from '../../src/engine/time.js';
+import { heldTimers } from '../../src/engine/time/time.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
-import { LISTED_RECORDS, TMUX_FORMATS } from '../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS, TMUX_FORMATS } from '../../src/engine/records/tmux-formats.js';
 import { realClock, realEngineTime, realTmuxTime } from '../helpers/real-time.js';
 
 let server: TestTmux;

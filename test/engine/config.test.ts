@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, resolveSettings } from '../../src/engine/config.js';
+import { ConfigError, resolveSettings } from '../../src/engine/settings/config.js';
 
 const base = { flags: {}, env: {}, file: null };
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
-import { resolveSettings } from '../../src/engine/config.js';
+import { resolveSettings } from '../../src/engine/settings/config.js';
 import { DETAILS_MS } from '../../src/engine/tmux/pane-list.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { createControlRunner } from '../../src/engine/tmux/control-runner.js';
@@ -13,7 +13,7 @@ import { createExecRunner } from '../../src/engine/tmux/runner.js';
 import { localTransport } from '../../src/engine/tmux/transport.js';
 import type { CorralEvent, PaneView } from '../../src/engine/types.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
-import { LISTED_RECORDS, TMUX_FORMATS } from '../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS, TMUX_FORMATS } from '../../src/engine/records/tmux-formats.js';
 import { realClock, realEngineTime, realTmuxTime } from '../helpers/real-time.js';
 
 let server: TestTmux;

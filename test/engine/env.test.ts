@@ -2,8 +2,8 @@
 // variables read outside the settings table.
 
 import { describe, expect, it } from 'vitest';
-import { SETTINGS, resolveSettings, type SettingSpec } from '../../src/engine/config.js';
-import { envValue } from '../../src/engine/env.js';
+import { SETTINGS, resolveSettings, type SettingSpec } from '../../src/engine/settings/config.js';
+import { envValue } from '../../src/engine/settings/env.js';
 import { tmuxBinary } from '../../src/engine/tmux/runner.js';
 import { namedSocketPath } from '../../src/engine/tmux/socket.js';
 import { findToken } from '../../src/cli/token.js';

@@ -4,12 +4,12 @@
 
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
-import { resolveSettings } from '../../src/engine/config.js';
+import { resolveSettings } from '../../src/engine/settings/config.js';
 import { agentExited, decodeHookRecord, encodeHookRecord, hookRecordEvent, type HookRecord } from '../../src/engine/hooks/hook-record.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { CorralEvent, HookEvent } from '../../src/engine/types.js';
 import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
-import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../../src/engine/records/tmux-formats.js';
 import { realClock, realEngineTime } from '../helpers/real-time.js';
 
 const permission: HookEvent = {

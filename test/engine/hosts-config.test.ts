@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, resolveSettings } from '../../src/engine/config.js';
-import { defaultHostName, parseHostEntry, parseHostText, splitHostsEnv } from '../../src/engine/hosts-config.js';
+import { ConfigError, resolveSettings } from '../../src/engine/settings/config.js';
+import { defaultHostName, parseHostEntry, parseHostText, splitHostsEnv } from '../../src/engine/hosts/hosts-config.js';
 
 const resolve = (sources: { flags?: Record<string, unknown>; env?: Record<string, string>; file?: unknown; machineName?: string }) =>
   resolveSettings({ flags: sources.flags ?? {}, env: sources.env ?? {}, file: sources.file ?? null, ...(sources.machineName ? { machineName: sources.machineName } : {}) });

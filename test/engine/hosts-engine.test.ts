@@ -2,15 +2,15 @@
 // reconnect backoff, host-gone events, and engines combined across hosts.
 
 import { describe, expect, it } from 'vitest';
-import { resolveSettings } from '../../src/engine/config.js';
+import { resolveSettings } from '../../src/engine/settings/config.js';
 import { createEngine, reconnectDelay, type Engine } from '../../src/engine/engine.js';
 import { HostAuthError, HostUnreachableError } from '../../src/engine/tmux/host-errors.js';
-import { combineEngines } from '../../src/engine/hosts-engine.js';
+import { combineEngines } from '../../src/engine/hosts/hosts-engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
 import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
 import type { CorralEvent, HostSpec } from '../../src/engine/types.js';
-import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../../src/engine/records/tmux-formats.js';
 import { realClock, realEngineTime } from '../helpers/real-time.js';
 
 const T0 = 1_800_000_000_000;

@@ -7,14 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settingsSlices } from '../../src/cli/settings-slices.js';
-import { resolveSettings } from '../../src/engine/config.js';
+import { resolveSettings } from '../../src/engine/settings/config.js';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import { openTmux, type OpenedTmux } from '../../src/engine/tmux/open.js';
 import type { CorralEvent, PaneView } from '../../src/engine/types.js';
 import { startTestSshd, type TestSshd } from '../helpers/sshd.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { TMUX_FORMATS } from '../../src/engine/tmux-formats.js';
+import { TMUX_FORMATS } from '../../src/engine/records/tmux-formats.js';
 import { realEngineTime, realTmuxTime } from '../helpers/real-time.js';
 
 let server: TestTmux;

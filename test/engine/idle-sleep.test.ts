@@ -6,8 +6,8 @@
 // one recapture later (one not told), for fewer wakes and no more tmux calls.
 
 import { describe, expect, it } from 'vitest';
-import { RECAPTURE_MS } from '../../src/engine/capture-gate.js';
-import { resolveSettings } from '../../src/engine/config.js';
+import { RECAPTURE_MS } from '../../src/engine/poll/capture-gate.js';
+import { resolveSettings } from '../../src/engine/settings/config.js';
 import { createEngine, FULL_LISTING_MS, type Engine } from '../../src/engine/engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { ControlReply } from '../../src/engine/tmux/control-protocol.js';
@@ -16,7 +16,7 @@ import type { CorralEvent, Timers } from '../../src/engine/types.js';
 import { ManualTime } from '../helpers/manual-time.js';
 import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
 import { SeededRandom, testSeeds } from '../helpers/seeded-random.js';
-import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../../src/engine/records/tmux-formats.js';
 import { realClock } from '../helpers/real-time.js';
 
 const INTERVAL = 2_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UnknownKeyError, parseKeyName, parseSendItems } from '../../src/engine/keys.js';
+import { UnknownKeyError, parseKeyName, parseSendItems } from '../../src/engine/typing/keys.js';
 
 describe('key names', () => {
   it.each([

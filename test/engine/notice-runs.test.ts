@@ -6,7 +6,7 @@
 // pane is stuck from its threshold, the end of tmux's second and one poll on.
 
 import { describe, expect, it } from 'vitest';
-import { resolveSettings } from '../../src/engine/config.js';
+import { resolveSettings } from '../../src/engine/settings/config.js';
 import { createEngine } from '../../src/engine/engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
@@ -14,7 +14,7 @@ import type { CorralEvent } from '../../src/engine/types.js';
 import { ManualTime } from '../helpers/manual-time.js';
 import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
 import { SeededRandom, testSeeds } from '../helpers/seeded-random.js';
-import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../../src/engine/records/tmux-formats.js';
 
 const settings = resolveSettings({ flags: {}, env: {}, file: null });
 const POLL = settings.pollIntervalMs;

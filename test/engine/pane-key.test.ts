@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paneKey, parsePaneKey } from '../../src/engine/pane-key.js';
+import { paneKey, parsePaneKey } from '../../src/engine/pane/pane-key.js';
 
 describe('pane keys across hosts', () => {
   it('keep bare tmux ids on the local host and prefix every other host', () => {

@@ -5,14 +5,14 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endPane, startPane } from '../../src/engine/pane-launch.js';
+import { endPane, startPane } from '../../src/engine/launch/pane-launch.js';
 import { openTmux, type OpenedTmux } from '../../src/engine/tmux/open.js';
 import { quoteShellWord } from '../../src/engine/tmux/transport.js';
 import { startTestSshd, type TestSshd } from '../helpers/sshd.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { git, makeRepo } from '../helpers/git-repo.js';
-import { TMUX_FORMATS } from '../../src/engine/tmux-formats.js';
+import { TMUX_FORMATS } from '../../src/engine/records/tmux-formats.js';
 import { realTmuxTime } from '../helpers/real-time.js';
 
 

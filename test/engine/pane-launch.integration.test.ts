@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, existsSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endPane, startPane, PaneReplacedError, WorktreeError, StartRefusedError } from '../../src/engine/pane-launch.js';
+import { endPane, startPane, PaneReplacedError, WorktreeError, StartRefusedError } from '../../src/engine/launch/pane-launch.js';
 import { PaneGoneError } from '../../src/engine/tmux/core.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { quoteShellWord } from '../../src/engine/tmux/transport.js';
@@ -15,7 +15,7 @@ import { Rng, hostileFolderName, screenLine, testSeed } from '../helpers/hostile
 import { removeSocketFile, startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { git, makeRepo } from '../helpers/git-repo.js';
-import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../../src/engine/records/tmux-formats.js';
 import { realClock } from '../helpers/real-time.js';
 
 const seed = testSeed();

@@ -1,7 +1,7 @@
 // The pane machine with agent hooks as a second signal: claims, vetoes, and the screen overruling them.
 
 import { describe, expect, it } from 'vitest';
-import { HOOK_QUIET_MS, describeDisagreement, hookView, observe, register, type Observation, type PaneTrack } from '../../src/engine/pane-machine.js';
+import { HOOK_QUIET_MS, describeDisagreement, hookView, observe, register, type Observation, type PaneTrack } from '../../src/engine/pane/pane-machine.js';
 import type { HookEvent, HookSignal, PromptVerdict } from '../../src/engine/types.js';
 import { paneInfo } from '../helpers/fake-engine.js';
 

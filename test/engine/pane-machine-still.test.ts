@@ -4,7 +4,7 @@
 // be one where stepping does something, so no transition is ever put off.
 
 import { describe, expect, it } from 'vitest';
-import { observe, register, stillUntil, type MachineConfig, type PaneTrack } from '../../src/engine/pane-machine.js';
+import { observe, register, stillUntil, type MachineConfig, type PaneTrack } from '../../src/engine/pane/pane-machine.js';
 import type { HookEvent, PromptVerdict } from '../../src/engine/types.js';
 import { paneInfo } from '../helpers/fake-engine.js';
 import { SeededRandom, testSeeds } from '../helpers/seeded-random.js';

@@ -2,7 +2,7 @@
 // the quiet clock still follows every change of the screen.
 
 import { describe, expect, it } from 'vitest';
-import { RESUME_MS, followWait, observe, register, waitKey, type PaneTrack } from '../../src/engine/pane-machine.js';
+import { RESUME_MS, followWait, observe, register, waitKey, type PaneTrack } from '../../src/engine/pane/pane-machine.js';
 import type { CorralEvent, HookEvent, PromptVerdict } from '../../src/engine/types.js';
 import { menuVerdict, paneInfo } from '../helpers/fake-engine.js';
 

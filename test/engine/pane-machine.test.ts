@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { end, observe, register, type PaneTrack } from '../../src/engine/pane-machine.js';
+import { end, observe, register, type PaneTrack } from '../../src/engine/pane/pane-machine.js';
 import type { PaneInfo, PromptVerdict } from '../../src/engine/types.js';
 import { paneInfo } from '../helpers/fake-engine.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACTIVE_WINDOW_MS, countStatuses, needsPerson, paneStatus, statusBadge } from '../../src/engine/pane-status.js';
+import { ACTIVE_WINDOW_MS, countStatuses, needsPerson, paneStatus, statusBadge } from '../../src/engine/pane/pane-status.js';
 import { fakeAttention, paneView } from '../helpers/fake-engine.js';
 
 describe('pane status words', () => {

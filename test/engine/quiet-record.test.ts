@@ -3,9 +3,9 @@
 
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { quietRecordValue, quietSinceFromRecord } from '../../src/engine/quiet-record.js';
-import { register } from '../../src/engine/pane-machine.js';
-import { ttyUsedBy, usedByFromStamps } from '../../src/engine/tty-output.js';
+import { quietRecordValue, quietSinceFromRecord } from '../../src/engine/records/quiet-record.js';
+import { register } from '../../src/engine/pane/pane-machine.js';
+import { ttyUsedBy, usedByFromStamps } from '../../src/engine/poll/tty-output.js';
 import { paneInfo } from '../helpers/fake-engine.js';
 import { seededRandom, testSeeds } from '../helpers/seeded-random.js';
 

@@ -7,16 +7,16 @@
 import { describe, expect, it } from 'vitest';
 import { expandFrames, readFilms, type Film } from '../../scripts/agents/films.mjs';
 import { RECORDED_DIR } from '../../scripts/agents/recorded-fixtures.mjs';
-import { resolveSettings } from '../../src/engine/config.js';
+import { resolveSettings } from '../../src/engine/settings/config.js';
 import { createEngine } from '../../src/engine/engine.js';
-import { contentHash } from '../../src/engine/screen-content.js';
-import { readLines } from '../../src/engine/screen-hash.js';
+import { contentHash } from '../../src/engine/pane/screen-content.js';
+import { readLines } from '../../src/engine/pane/screen-hash.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
 import type { CorralEvent } from '../../src/engine/types.js';
 import { ManualTime } from '../helpers/manual-time.js';
 import { scriptedPoll, type PolledPane } from '../helpers/scripted-poll.js';
-import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../../src/engine/records/tmux-formats.js';
 
 const films = readFilms(RECORDED_DIR);
 

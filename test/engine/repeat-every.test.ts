@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { repeatEvery } from '../../src/engine/repeat-every.js';
+import { repeatEvery } from '../../src/engine/time/repeat-every.js';
 import { ManualTime } from '../helpers/manual-time.js';
 
 describe('repeatEvery', () => {

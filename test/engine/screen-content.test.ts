@@ -1,8 +1,8 @@
 // The content hash: a screen's hash with its animation masked.
 
 import { describe, expect, it } from 'vitest';
-import { contentHash, stillLine } from '../../src/engine/screen-content.js';
-import { readLines } from '../../src/engine/screen-hash.js';
+import { contentHash, stillLine } from '../../src/engine/pane/screen-content.js';
+import { readLines } from '../../src/engine/pane/screen-hash.js';
 
 const content = (text: string) => {
   const { lines, hash } = readLines(text);

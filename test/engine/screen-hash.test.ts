@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashScreen, normaliseScreen, readLines } from '../../src/engine/screen-hash.js';
+import { hashScreen, normaliseScreen, readLines } from '../../src/engine/pane/screen-hash.js';
 
 describe('screen hash', () => {
   it('ignores trailing spaces and trailing blank lines', () => {

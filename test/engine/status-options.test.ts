@@ -2,14 +2,14 @@
 // changed, and the writer that keeps them (scripted tmux, manual clock and timers).
 
 import { describe, expect, it } from 'vitest';
-import { desiredOptions, nextQuietAt, optionCommands, parseOptionPanes, slotKey, waitingInOrder } from '../../src/engine/status-options.js';
-import { liveWriters, startStatusWriter, writerOption } from '../../src/engine/status-writer.js';
+import { desiredOptions, nextQuietAt, optionCommands, parseOptionPanes, slotKey, waitingInOrder } from '../../src/engine/records/status-options.js';
+import { liveWriters, startStatusWriter, writerOption } from '../../src/engine/records/status-writer.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { TmuxRunner } from '../../src/engine/tmux/runner.js';
 import type { PaneView } from '../../src/engine/types.js';
 import { fakeEngine, paneView } from '../helpers/fake-engine.js';
 import { ManualTime } from '../helpers/manual-time.js';
-import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../../src/engine/records/tmux-formats.js';
 import { realClock } from '../helpers/real-time.js';
 
 const NOW = 1_000_000;

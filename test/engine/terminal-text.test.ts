@@ -2,7 +2,7 @@
 // acts on; plain text passes unchanged; JSON keeps its meaning.
 
 import { describe, expect, it } from 'vitest';
-import { terminalSafe, terminalSafeJson, terminalSafeLines } from '../../src/engine/terminal-text.js';
+import { terminalSafe, terminalSafeJson, terminalSafeLines } from '../../src/engine/text/terminal-text.js';
 import { Rng, TERMINAL_ATTACKS, hostileName, screenLine, testSeed } from '../helpers/hostile-text.js';
 
 // eslint-disable-next-line no-control-regex

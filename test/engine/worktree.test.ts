@@ -3,7 +3,7 @@
 // scripted git. Hostile names come from a seeded generator (CORRAL_TEST_SEED replays one).
 
 import { describe, expect, it } from 'vitest';
-import { branchNameProblem, addWorktree, worktreePath, WorktreeError } from '../../src/engine/worktree.js';
+import { branchNameProblem, addWorktree, worktreePath, WorktreeError } from '../../src/engine/launch/worktree.js';
 import { killPaneCommand, literalFormat, newSessionCommand, newWindowCommand, sessionNameProblem, windowNameFor } from '../../src/engine/tmux/launch.js';
 import type { ProgramRunner } from '../../src/engine/tmux/runner.js';
 import { escapeArg } from '../../src/engine/tmux/command-line.js';

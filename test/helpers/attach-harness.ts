@@ -2,9 +2,9 @@
 // WebSocket client that records what it receives.
 
 import WebSocket from 'ws';
-import { resolveSettings } from '../../src/engine/config.js';
+import { resolveSettings } from '../../src/engine/settings/config.js';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
-import { createPanePort, type HostPanePort } from '../../src/engine/pane-port.js';
+import { createPanePort, type HostPanePort } from '../../src/engine/port/pane-port.js';
 import { LOCAL_HOST, type EngineHandle, type EngineSnapshot } from '../../src/engine/types.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { createControlRunner } from '../../src/engine/tmux/control-runner.js';
@@ -19,7 +19,7 @@ import {
 import type { BrowserSessions } from '../../src/server/attach/sessions.js';
 import { fakeEngine, type FakeEngine } from './fake-engine.js';
 import { startTestTmux, type TestTmux } from './tmux-server.js';
-import { LISTED_RECORDS, TMUX_FORMATS } from '../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS, TMUX_FORMATS } from '../../src/engine/records/tmux-formats.js';
 import { realClock, realEngineTime, realPortTime, realServerTime, realTmuxTime } from './real-time.js';
 
 export const TOKEN = 'test-token-0123456789';

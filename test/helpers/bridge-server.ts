@@ -2,13 +2,13 @@
 // and corral's HTTP server with the bridge on port 0.
 
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { resolveSettings } from '../../src/engine/config.js';
+import { resolveSettings } from '../../src/engine/settings/config.js';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import { createServices, type Services } from '../../src/cli/http-services.js';
 import type { BridgeFeature } from '../../src/server/bridge/index.js';
 import { startTestTmux, type TestTmux } from './tmux-server.js';
-import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../../src/engine/records/tmux-formats.js';
 import { realClock, realEngineTime } from './real-time.js';
 
 export const TOKEN = 'test-token-0123456789abcdef';

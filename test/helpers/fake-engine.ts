@@ -2,10 +2,10 @@
 // engine store whose panes a test sets, and dashboard actions that record what was asked.
 
 import type { AttentionView, CorralEvent, EngineHandle, EngineSnapshot, HostHealth, PaneInfo, PaneView, PromptVerdict } from '../../src/engine/types.js';
-import type { SendItem } from '../../src/engine/keys.js';
-import { planAnswer } from '../../src/engine/answer-plan.js';
-import type { StartRequest } from '../../src/engine/pane-launch.js';
-import { paneKey } from '../../src/engine/pane-key.js';
+import type { SendItem } from '../../src/engine/typing/keys.js';
+import { planAnswer } from '../../src/engine/typing/answer-plan.js';
+import type { StartRequest } from '../../src/engine/launch/pane-launch.js';
+import { paneKey } from '../../src/engine/pane/pane-key.js';
 import type { DashboardActions, JumpResult } from '../../src/ui/actions.js';
 
 export interface FakeEngine extends EngineHandle {

@@ -4,14 +4,14 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveSettings } from '../../src/engine/config.js';
+import { resolveSettings } from '../../src/engine/settings/config.js';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
 import type { CorralEvent } from '../../src/engine/types.js';
 import { createServices, type Services } from '../../src/cli/http-services.js';
 import { CLI } from './cli.js';
 import { startTestTmux, type TestTmux } from './tmux-server.js';
-import { LISTED_RECORDS } from '../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../../src/engine/records/tmux-formats.js';
 import { realClock, realEngineTime } from './real-time.js';
 
 export const HOOK_TOKEN = 'hook-test-token-0123456789';

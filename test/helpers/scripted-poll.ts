@@ -3,7 +3,7 @@
 // control-mode poll does) and the buffer commands, from a mutable list of panes.
 
 import { HOOK_RECORD_FORMAT } from '../../src/engine/hooks/hook-record.js';
-import { QUIET_OPTION, QUIET_RECORD_FORMAT } from '../../src/engine/quiet-record.js';
+import { QUIET_OPTION, QUIET_RECORD_FORMAT } from '../../src/engine/records/quiet-record.js';
 import { ATTENTION_OPTION, ATTENTION_RECORD_FORMAT } from '../../src/engine/attention/record.js';
 import type { TmuxResult, TmuxRunner } from '../../src/engine/tmux/runner.js';
 

@@ -5,7 +5,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNotifications } from '../../src/cli/notifications.js';
-import { resolveSettings } from '../../src/engine/config.js';
+import { resolveSettings } from '../../src/engine/settings/config.js';
 import type { Notifier } from '../../src/notify/notifier.js';
 import { raw } from '../helpers/bridge-server.js';
 import { startHookHarness, type HookHarness } from '../helpers/hook-harness.js';

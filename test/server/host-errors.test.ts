@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { CorralServer } from '../../src/server/http-server.js';
 import { createBridgeFeature } from '../../src/server/bridge/index.js';
 import { createAttachFeature } from '../../src/server/attach/attach-feature.js';
-import { HostDownError, UnknownHostError, routePorts, type PanePort } from '../../src/engine/pane-port.js';
+import { HostDownError, UnknownHostError, routePorts, type PanePort } from '../../src/engine/port/pane-port.js';
 import type { EngineSnapshot, EngineStore, HostHealth, PaneView } from '../../src/engine/types.js';
 import { localHealth, paneView } from '../helpers/fake-engine.js';
 import { DEFAULT_ATTACH_SETTINGS } from '../helpers/attach-harness.js';

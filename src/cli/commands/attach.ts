@@ -3,14 +3,14 @@
 // C-] detaches and gives the terminal back as it was.
 
 import type WsClient from 'ws';
-import type { Settings } from '../../engine/config.js';
+import type { Settings } from '../../engine/settings/config.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { settingsOf } from '../command-settings.js';
 import { configDir } from '../config-file.js';
 import { findToken } from '../token.js';
 import { namedSocketPath } from '../../engine/tmux/socket.js';
-import { pickServer, runningServers, type ServerRecord } from '../../engine/server-record.js';
+import { pickServer, runningServers, type ServerRecord } from '../../engine/records/server-record.js';
 
 const DETACH_BYTE = 0x1d; // C-]
 const DEFAULT_PORT = 7878;

@@ -8,10 +8,10 @@ import type { Command } from '../command.js';
 import { settingsOf } from '../command-settings.js';
 import { TmuxClient } from '../../engine/tmux/client.js';
 import { assertPaneId } from '../../engine/tmux/pane-id.js';
-import { describeDisagreement } from '../../engine/pane-machine.js';
+import { describeDisagreement } from '../../engine/pane/pane-machine.js';
 import { rulesFromSettings, setupEngine, socketFromSettings } from '../setup.js';
-import { terminalSafeJson } from '../../engine/terminal-text.js';
-import { LISTED_RECORDS } from '../../engine/tmux-formats.js';
+import { terminalSafeJson } from '../../engine/text/terminal-text.js';
+import { LISTED_RECORDS } from '../../engine/records/tmux-formats.js';
 import { clock } from '../time.js';
 
 /** A captured screen is a few KB; more than this is not one, and is not read further. */

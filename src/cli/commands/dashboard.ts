@@ -1,7 +1,7 @@
 // `corral dashboard` (also `corral` alone): the Ink dashboard on a tmux server. Without a running
 // server (and without -L/-S) it falls back to the demo, labelled as such.
 
-import { statusBadge } from '../../engine/pane-status.js';
+import { statusBadge } from '../../engine/pane/pane-status.js';
 import type { Command } from '../command.js';
 import { ALL_SETTINGS } from '../command-settings.js';
 import { loadDashboard } from '../load-dashboard.js';
@@ -13,7 +13,7 @@ import { runDemo } from './demo.js';
 import { notificationsWanted, notifyRules, type Notifier } from '../../notify/notifier.js';
 import { finishesWithin } from '../lifecycle.js';
 import { killChildren } from '../../engine/tmux/child-processes.js';
-import { terminalSafe } from '../../engine/terminal-text.js';
+import { terminalSafe } from '../../engine/text/terminal-text.js';
 
 export const dashboardCommand: Command = {
   name: 'dashboard',

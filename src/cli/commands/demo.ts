@@ -7,9 +7,9 @@
 import { processAlive } from '../../engine/tmux/process-alive.js';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Settings } from '../../engine/config.js';
+import type { Settings } from '../../engine/settings/config.js';
 import { createEngine } from '../../engine/engine.js';
-import { envValue } from '../../engine/env.js';
+import { envValue } from '../../engine/settings/env.js';
 import { TmuxClient } from '../../engine/tmux/client.js';
 import { createExecRunner, runChecked, type TmuxRunner } from '../../engine/tmux/runner.js';
 import { localTransport } from '../../engine/tmux/transport.js';
@@ -22,7 +22,7 @@ import { checkTmux, rulesFromSettings, selfPaneId } from '../setup.js';
 import { createDashboardServices } from '../dashboard-services.js';
 import type { Lifecycle } from '../lifecycle.js';
 import { bellMode, dashboardServiceOptions, requireTerminal } from '../dashboard-options.js';
-import { LISTED_RECORDS } from '../../engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../../engine/records/tmux-formats.js';
 import { clock, pollTimers } from '../time.js';
 
 /** Demo servers are `-L corral-demo-<pid of the corral that owns it>`. */

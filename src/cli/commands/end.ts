@@ -3,9 +3,9 @@
 // and still runs the same process.
 
 import { createInterface } from 'node:readline/promises';
-import { findPane } from '../../engine/pane-lookup.js';
-import { endPane } from '../../engine/pane-launch.js';
-import { terminalSafe } from '../../engine/terminal-text.js';
+import { findPane } from '../../engine/pane/pane-lookup.js';
+import { endPane } from '../../engine/launch/pane-launch.js';
+import { terminalSafe } from '../../engine/text/terminal-text.js';
 import { paneTarget } from '../../engine/tmux/command-line.js';
 import { localHost, openTmux } from '../../engine/tmux/open.js';
 import type { PaneInfo } from '../../engine/types.js';
@@ -14,7 +14,7 @@ import type { Command } from '../command.js';
 import { settingsOf } from '../command-settings.js';
 import { checkTmux, socketFromSettings } from '../setup.js';
 import { splitHostPane } from './send.js';
-import { TMUX_FORMATS } from '../../engine/tmux-formats.js';
+import { TMUX_FORMATS } from '../../engine/records/tmux-formats.js';
 import { clock, controlTimers } from '../time.js';
 
 /** `main:1.0 on build-box (claude · fix the tests)`, terminal-safe. */

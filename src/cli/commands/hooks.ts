@@ -6,7 +6,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSyn
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AGENT_HOOKS, isAgent } from '../../engine/hooks/agent-hooks.js';
-import { envValue } from '../../engine/env.js';
+import { envValue } from '../../engine/settings/env.js';
 import { AGENTS, type AgentName } from '../../engine/types.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
@@ -14,10 +14,10 @@ import { configDir } from '../config-file.js';
 import { corralHooks, installInto, uninstallFrom } from '../hooks-config.js';
 import { hookLauncherPath, installHookLauncher, shellQuote } from '../hook-launcher.js';
 import { resolveToken } from '../token.js';
-import type { Settings } from '../../engine/config.js';
+import type { Settings } from '../../engine/settings/config.js';
 import { settingsOf } from '../command-settings.js';
 import { clientToken, runningServer, serverBase } from './attach.js';
-import { runningServers } from '../../engine/server-record.js';
+import { runningServers } from '../../engine/records/server-record.js';
 import { corralCommands } from '../hooks-doctor.js';
 
 /** The user-level settings file each agent reads its hooks from. */

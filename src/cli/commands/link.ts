@@ -3,7 +3,7 @@
 // long-lived token stays out of URLs, logs and shell history); --list shows the browser sessions
 // and --revoke ends one (or --all), at once, on every open connection of that browser.
 
-import { formatDuration } from '../../engine/durations.js';
+import { formatDuration } from '../../engine/text/durations.js';
 import { UsageError } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { settingsOf } from '../command-settings.js';

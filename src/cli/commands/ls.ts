@@ -1,17 +1,17 @@
 // `corral ls`: one look at every watched pane: state, quiet time, last line; or the same as JSON.
-// States are the dashboard's words (engine/pane-status.ts): STUCK permission, STUCK stopped,
+// States are the dashboard's words (engine/pane/pane-status.ts): STUCK permission, STUCK stopped,
 // snoozed, answered, idle, quiet, active; names and order are the dashboard's too.
 
-import { formatDuration } from '../../engine/durations.js';
-import { OFFLINE_BADGE, needsPerson, paneStatus, statusBadge } from '../../engine/pane-status.js';
-import { compareViews } from '../../engine/pane-order.js';
-import { paneLabel } from '../../engine/pane-name.js';
-import { hostProblem } from '../../engine/host-status.js';
-import { terminalSafe, terminalSafeJson } from '../../engine/terminal-text.js';
+import { formatDuration } from '../../engine/text/durations.js';
+import { OFFLINE_BADGE, needsPerson, paneStatus, statusBadge } from '../../engine/pane/pane-status.js';
+import { compareViews } from '../../engine/pane/pane-order.js';
+import { paneLabel } from '../../engine/pane/pane-name.js';
+import { hostProblem } from '../../engine/hosts/host-status.js';
+import { terminalSafe, terminalSafeJson } from '../../engine/text/terminal-text.js';
 import type { PaneView } from '../../engine/types.js';
 import type { Command } from '../command.js';
 import { settingsOf } from '../command-settings.js';
-import { describeDisagreement } from '../../engine/pane-machine.js';
+import { describeDisagreement } from '../../engine/pane/pane-machine.js';
 import { hookReceiverAnswers, hookReceiverUrl } from '../hook-receiver.js';
 import { setupEngine } from '../setup.js';
 import { clock } from '../time.js';

@@ -3,10 +3,10 @@
 // `corral end` and the dashboard name it by). The engine's pane-launch.ts does the work.
 
 import { resolve } from 'node:path';
-import { startPane, type StartRequest, type StartedPane } from '../../engine/pane-launch.js';
-import { paneKey } from '../../engine/pane-key.js';
-import { parseHostText } from '../../engine/hosts-config.js';
-import { terminalSafe, terminalSafeJson } from '../../engine/terminal-text.js';
+import { startPane, type StartRequest, type StartedPane } from '../../engine/launch/pane-launch.js';
+import { paneKey } from '../../engine/pane/pane-key.js';
+import { parseHostText } from '../../engine/hosts/hosts-config.js';
+import { terminalSafe, terminalSafeJson } from '../../engine/text/terminal-text.js';
 import { localHost, openTmux } from '../../engine/tmux/open.js';
 import { paneTarget } from '../../engine/tmux/command-line.js';
 import { quoteShellWord } from '../../engine/tmux/transport.js';
@@ -15,7 +15,7 @@ import { UsageError } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { settingsOf } from '../command-settings.js';
 import { checkTmux, socketFromSettings } from '../setup.js';
-import { TMUX_FORMATS } from '../../engine/tmux-formats.js';
+import { TMUX_FORMATS } from '../../engine/records/tmux-formats.js';
 import { clock, controlTimers } from '../time.js';
 
 /** `--on NAME`: a watched host by its name, else an ssh destination (`DEST[=NAME][,-L SOCKET]`); none: this machine. */

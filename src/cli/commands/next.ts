@@ -3,15 +3,15 @@
 // this shell runs in, else the most recently active.
 
 import { NoServerError } from '../../engine/tmux/core.js';
-import { terminalSafe } from '../../engine/terminal-text.js';
+import { terminalSafe } from '../../engine/text/terminal-text.js';
 import { localHost, openTmux } from '../../engine/tmux/open.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { settingsOf } from '../command-settings.js';
 import { socketFromSettings } from '../setup.js';
-import { AnswerRefusedError, ScreenChangedError } from '../../engine/pane-port.js';
+import { AnswerRefusedError, ScreenChangedError } from '../../engine/port/pane-port.js';
 import { answerWaiting, ANSWER_BURST_MS, waitingPanes } from '../waiting.js';
-import { TMUX_FORMATS } from '../../engine/tmux-formats.js';
+import { TMUX_FORMATS } from '../../engine/records/tmux-formats.js';
 import { clock, controlTimers } from '../time.js';
 
 export const nextCommand: Command = {

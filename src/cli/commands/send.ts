@@ -2,9 +2,9 @@
 // F5 ...) are keys, everything else literal text; -l makes every item literal. All items are
 // checked before anything is typed.
 
-import { findPane } from '../../engine/pane-lookup.js';
+import { findPane } from '../../engine/pane/pane-lookup.js';
 import { NoServerError } from '../../engine/tmux/core.js';
-import { parseSendItems } from '../../engine/keys.js';
+import { parseSendItems } from '../../engine/typing/keys.js';
 import { sendKeys, tmuxKeysSink } from '../../engine/typing/type-into-pane.js';
 import { localHost, openTmux } from '../../engine/tmux/open.js';
 import type { HostSpec } from '../../engine/types.js';
@@ -12,7 +12,7 @@ import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { settingsOf } from '../command-settings.js';
 import { checkTmux, socketFromSettings } from '../setup.js';
-import { TMUX_FORMATS } from '../../engine/tmux-formats.js';
+import { TMUX_FORMATS } from '../../engine/records/tmux-formats.js';
 import { clock, controlTimers } from '../time.js';
 
 /** `build-box/%3` -> that host and `%3`; anything without a known host in front is this machine's. */

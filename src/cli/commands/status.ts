@@ -1,8 +1,8 @@
 // `corral status`: how many panes wait for a person, once, for status bars and scripts: the same
 // summary the tmux status options hold while corral runs. The exit code says whether any waits.
 
-import { formatDuration } from '../../engine/durations.js';
-import { terminalSafeJson } from '../../engine/terminal-text.js';
+import { formatDuration } from '../../engine/text/durations.js';
+import { terminalSafeJson } from '../../engine/text/terminal-text.js';
 import type { Command } from '../command.js';
 import { settingsOf } from '../command-settings.js';
 import { waitingPanes } from '../waiting.js';

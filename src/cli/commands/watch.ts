@@ -1,15 +1,15 @@
 // `corral watch`: the headless detector. stdout is JSON Lines (one event a line, nothing else);
 // diagnostics go to stderr. Runs until SIGINT/SIGTERM.
 
-import { REASON_MEANINGS, STATUS_MEANINGS, statusBadge } from '../../engine/pane-status.js';
+import { REASON_MEANINGS, STATUS_MEANINGS, statusBadge } from '../../engine/pane/pane-status.js';
 import type { EngineStatus, HostState } from '../../engine/types.js';
 import type { Command } from '../command.js';
 import { settingsOf } from '../command-settings.js';
 import { checkDaemonUrl, connectDaemon } from '../daemon-sink.js';
 import { setupEngine } from '../setup.js';
-import { hostProblem } from '../../engine/host-status.js';
+import { hostProblem } from '../../engine/hosts/host-status.js';
 import { notificationsWanted, notifyRules } from '../../notify/notifier.js';
-import { terminalSafeJson } from '../../engine/terminal-text.js';
+import { terminalSafeJson } from '../../engine/text/terminal-text.js';
 import { lineLog } from '../log-lines.js';
 
 export const watchCommand: Command = {

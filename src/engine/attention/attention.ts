@@ -9,7 +9,7 @@
 // A prompt the person has seen, or found idle on corral's first look, is `idle`: listed, not counted.
 
 import { createHash } from 'node:crypto';
-import type { PaneTrack, WaitTrack } from '../pane-machine.js';
+import type { PaneTrack, WaitTrack } from '../pane/pane-machine.js';
 import { askOf } from './ask.js';
 import { EMPTY_RECORD, encodeAttention, screenMark, type AnswerMark, type AttentionRecord, type RecordedWait } from './record.js';
 

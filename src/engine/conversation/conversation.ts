@@ -12,7 +12,7 @@
 
 import type { PromptVerdict } from '../types.js';
 import { classifyScreen } from '../prompt/matcher.js';
-import { isShell } from '../shells.js';
+import { isShell } from '../pane/shells.js';
 import type { Capture } from './screen-diff.js';
 import { createEchoState, removeEcho, type EchoState } from './echo.js';
 import { isProgressLine } from './progress-filter.js';

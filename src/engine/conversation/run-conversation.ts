@@ -9,7 +9,7 @@
 // Typing is whole or not at all. tmux, streams, time and timers are injected.
 
 import { type Clock, type Timers } from '../types.js';
-import type { SendItem } from '../keys.js';
+import type { SendItem } from '../typing/keys.js';
 import { PaneGoneError } from '../tmux/core.js';
 import type { BatchCapture } from '../tmux/capture-batch.js';
 import type { PaneListing } from '../tmux/polling.js';
@@ -18,13 +18,13 @@ import type { StreamViewer, Subscription } from '../pane-stream/pane-streams.js'
 import { captureLines } from './screen-diff.js';
 import { Conversation, endsLikeQuestion, type Classifier, type FinishReason, type PaneCapture } from './conversation.js';
 import { classifyScreen } from '../prompt/matcher.js';
-import { planFreeText } from '../answer-plan.js';
+import { planFreeText } from '../typing/answer-plan.js';
 import { CaptureTicker, type TickEvent } from './capture-ticker.js';
 import { StreamLines } from './stream-lines.js';
 import { StreamSource } from './line-source.js';
 import type { SpillTarget } from './answer-cap.js';
 import { formatLate, type LateOutput } from './late-output.js';
-import { isShell } from '../shells.js';
+import { isShell } from '../pane/shells.js';
 import { isKeyName, screenKeys } from './screen-keys.js';
 import { pressEnter, sendKeys, tmuxKeysSink, typeLine, type KeysSink } from '../typing/type-into-pane.js';
 import { showsLineEditor } from '../typing/line-editor.js';

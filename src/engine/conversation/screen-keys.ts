@@ -2,8 +2,8 @@
 // `Enter`, `C-c`, `PageDown`) is that key; a command line for the program (`:q!`, `/pattern`,
 // `?pattern`) is typed and entered; anything else is typed as it is (`q`, `jjj`, `G`).
 
-import type { SendItem } from '../keys.js';
-import { parseKeyName } from '../keys.js';
+import type { SendItem } from '../typing/keys.js';
+import { parseKeyName } from '../typing/keys.js';
 
 const COMMAND_LINE = /^[:/?]/;
 

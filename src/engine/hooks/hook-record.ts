@@ -4,7 +4,7 @@
 // decoding: the value is `h1.`, the event as base64url JSON, `.` and the pane's foreground command,
 // which tmux fills in itself as it stores the value (`set-option -F`), so it needs no quoting.
 
-import { isShell } from '../shells.js';
+import { isShell } from '../pane/shells.js';
 import { AGENTS, type HookEvent, type HookSignal } from '../types.js';
 
 /** The pane option that holds a pane's last hook event. */

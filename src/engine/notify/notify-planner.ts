@@ -9,7 +9,7 @@
 // - stuck panes that arrive together are coalesced: from three on, one summary;
 // - at most `maxPerMinute` notifications a minute; what waits goes out later as one summary.
 
-import { needsPerson } from '../pane-status.js';
+import { needsPerson } from '../pane/pane-status.js';
 import type { PaneView, StuckReason } from '../types.js';
 
 export interface NotifyRules {

@@ -10,7 +10,7 @@ import type { TmuxTransport } from '../tmux/transport.js';
 import { type Timers, type TmuxSocket } from '../types.js';
 import { ControlClient, type ControlClientOptions } from '../tmux/control-client.js';
 import { replyLines, type ControlReply } from '../tmux/control-protocol.js';
-import type { SendItem } from '../keys.js';
+import type { SendItem } from '../typing/keys.js';
 import { assertPaneId } from '../tmux/pane-id.js';
 import { PaneGoneError } from '../tmux/core.js';
 import { chain, escapeArg } from '../tmux/command-line.js';

@@ -2,8 +2,8 @@
 // corral holds (capture-gate.ts judges each pane), and for a host far away the panes its next
 // round trip brings along. Pure.
 
-import { captureNeededFrom, followedUntil, following, needsCapture } from '../capture-gate.js';
-import { inScope, type ScopeOptions } from '../scope.js';
+import { captureNeededFrom, followedUntil, following, needsCapture } from './capture-gate.js';
+import { inScope, type ScopeOptions } from '../pane/scope.js';
 import type { PaneInfo } from '../types.js';
 import type { PaneEntry } from './poll-step.js';
 

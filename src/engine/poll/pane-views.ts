@@ -1,8 +1,8 @@
 // The views the engine publishes: one PaneView per watched pane, made from its entry and reused
 // (the same object) while nothing a reader sees changed, so renderers can compare by identity.
 
-import { hookView, type PaneTrack } from '../pane-machine.js';
-import { optInLabel } from '../scope.js';
+import { hookView, type PaneTrack } from '../pane/pane-machine.js';
+import { optInLabel } from '../pane/scope.js';
 import { paneTarget } from '../tmux/command-line.js';
 import type { HookView, PaneInfo, PaneView } from '../types.js';
 import type { PaneEntry } from './poll-step.js';

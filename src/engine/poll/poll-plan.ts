@@ -8,7 +8,7 @@ import { paneHere } from './clock-skew.js';
 import { capturesAhead, chooseCaptures, nextCaptureAt, type CapturePlan } from './capture-plan.js';
 import { entriesStillUntil, type PaneEntry } from './poll-step.js';
 import { tableWanted, type TableRecord, NO_TABLES } from './process-table.js';
-import type { MachineConfig } from '../pane-machine.js';
+import type { MachineConfig } from '../pane/pane-machine.js';
 import type { PaneInfo } from '../types.js';
 import type { ListingAnswer } from './poll-request.js';
 

@@ -2,15 +2,15 @@
 // (with the screens the cycle captured) in, the next state, the events and the hook records to
 // clear out. No tmux, no clock: the caller reads both and hands the readings in.
 
-import { outputEndedBy, silentSince, type LastCapture } from '../capture-gate.js';
+import { outputEndedBy, silentSince, type LastCapture } from './capture-gate.js';
 import { agentExited, decodeHookRecord, hookRecordEvent } from '../hooks/hook-record.js';
-import { end, observe, register, stillUntil, type MachineConfig, type PaneTrack } from '../pane-machine.js';
+import { end, observe, register, stillUntil, type MachineConfig, type PaneTrack } from '../pane/pane-machine.js';
 import { classifyScreen, type PromptRules } from '../prompt/matcher.js';
 import { withProcessWork } from '../prompt/process-work.js';
-import { quietSinceFromRecord } from '../quiet-record.js';
-import { contentHash } from '../screen-content.js';
-import { readLines } from '../screen-hash.js';
-import { inScope, type ScopeOptions } from '../scope.js';
+import { quietSinceFromRecord } from '../records/quiet-record.js';
+import { contentHash } from '../pane/screen-content.js';
+import { readLines } from '../pane/screen-hash.js';
+import { inScope, type ScopeOptions } from '../pane/scope.js';
 import type { CorralEvent, PaneInfo, PromptVerdict } from '../types.js';
 import { mergeRecord, recordedSince, trackWait, withLook } from '../attention/attention.js';
 import { askOf } from '../attention/ask.js';

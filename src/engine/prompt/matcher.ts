@@ -15,7 +15,7 @@
 // screen (a full-screen program); the pack keeps both lists, so choosing costs nothing per screen.
 
 import stripAnsi from 'strip-ansi';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../settings/config.js';
 import type { AnswerKind, PromptVerdict } from '../types.js';
 import { answerFor } from './answers.js';
 import { BUSY_REGION_LINES, LIVE_WORK_LINES, type PromptRule, type RuleKind, type RuleSet } from './rule.js';

@@ -12,7 +12,7 @@
 // and how its answer comes back, is poll/process-table.ts and tmux/shell-answer.ts.
 
 import { readFileSync } from 'node:fs';
-import { isShell } from '../shells.js';
+import { isShell } from '../pane/shells.js';
 import type { PromptVerdict } from '../types.js';
 
 /** One process as far as this signal cares. */

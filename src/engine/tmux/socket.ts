@@ -38,7 +38,7 @@ export function socketPathFromTmuxEnv(tmuxEnv: string | undefined): string | nul
  * then `tmux-UID`. tmux leaves the file behind when its server exits.
  */
 export function namedSocketPath(name: string, env: NodeJS.ProcessEnv, uid: number): string {
-  // Empty counts as unset, as for every variable corral reads (src/engine/env.ts).
+  // Empty counts as unset, as for every variable corral reads (src/engine/settings/env.ts).
   const base = env['TMUX_TMPDIR'] || '/tmp';
   return join(base, `tmux-${uid}`, name);
 }

@@ -16,7 +16,7 @@ import { socketArgs } from './socket.js';
 import { localSupervisorArgs, remoteSupervisorArgs } from './control-supervisor.js';
 import { trackChild } from './child-processes.js';
 
-/** Environment variables; an empty value counts as unset, as everywhere in corral (src/engine/env.ts). */
+/** Environment variables; an empty value counts as unset, as everywhere in corral (src/engine/settings/env.ts). */
 type Env = Readonly<Record<string, string | undefined>>;
 
 export interface TmuxTransport {

@@ -3,7 +3,7 @@
 // for a line editor (line-editor.ts). This file types, through a narrow keys sink, so a tmux
 // client and a control connection's sender can both be behind it. Time comes from the caller.
 
-import type { SendItem } from '../keys.js';
+import type { SendItem } from './keys.js';
 import type { Timers } from '../types.js';
 
 /** Full-screen agents can drop an Enter that arrives with the text; a short pause avoids it. */

@@ -3,7 +3,7 @@
 // looked at afresh; a screen that changed since the notification (answered at the keyboard, moved
 // on) refuses the link, so an answer never lands on a prompt the person did not see.
 
-import { AnswerRefusedError, ScreenChangedError, type PanePort } from '../../engine/pane-port-api.js';
+import { AnswerRefusedError, ScreenChangedError, type PanePort } from '../../engine/port/pane-port-api.js';
 import type { EngineStore } from '../../engine/types.js';
 import { decodeComponent, errorBody, sendJson, type HttpFeature } from '../http-server.js';
 import type { AnswerLinks } from './answer-links.js';

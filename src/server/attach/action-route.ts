@@ -11,7 +11,7 @@ import {
   ScreenChangedError,
   UnknownHostError,
   type PanePort,
-} from '../../engine/pane-port-api.js';
+} from '../../engine/port/pane-port-api.js';
 import type { PaneView } from '../../engine/types.js';
 import { HttpError, readBody } from '../http-body.js';
 import { errorBody, sendJson } from '../http-server.js';

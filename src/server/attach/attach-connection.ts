@@ -4,7 +4,7 @@
 
 import type { WebSocket, RawData } from 'ws';
 import type { PaneInfo, Timers } from '../../engine/types.js';
-import { HostDownError, PaneGoneError, StreamsClosingError, UnknownKeyError, parseSendItems, type LiveChunk, type PaneEnd, type PanePort, type Replay, type StreamViewer, type Subscription } from '../../engine/pane-port-api.js';
+import { HostDownError, PaneGoneError, StreamsClosingError, UnknownKeyError, parseSendItems, type LiveChunk, type PaneEnd, type PanePort, type Replay, type StreamViewer, type Subscription } from '../../engine/port/pane-port-api.js';
 import { CLOSE_CODES, parseClientMessage, type ClientMessage } from './protocol.js';
 
 export interface ConnectionOptions {

@@ -4,8 +4,8 @@
 // looked up in the store, streamed and typed into through the pane port the CLI hands it.
 
 import type { IncomingMessage } from 'node:http';
-import type { AttachSettings } from '../../engine/config.js';
-import type { PanePort } from '../../engine/pane-port-api.js';
+import type { AttachSettings } from '../../engine/settings/config.js';
+import type { PanePort } from '../../engine/port/pane-port-api.js';
 import { type Clock, type Timers } from '../../engine/types.js';
 import { errorBody, sendJson, type HttpFeature, type RequestContext, type UpgradeContext } from '../http-server.js';
 import { handleAction } from './action-route.js';

@@ -6,10 +6,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { AttachSettings } from '../../engine/config.js';
-import { BadPaneKeyError, HostDownError, UnknownHostError, type LiveChunk, type PanePort } from '../../engine/pane-port-api.js';
+import type { AttachSettings } from '../../engine/settings/config.js';
+import { BadPaneKeyError, HostDownError, UnknownHostError, type LiveChunk, type PanePort } from '../../engine/port/pane-port-api.js';
 import type { PaneView, Timers } from '../../engine/types.js';
-import { repeatEvery } from '../../engine/repeat-every.js';
+import { repeatEvery } from '../../engine/time/repeat-every.js';
 import { rejectUpgrade, type UpgradeContext } from '../http-server.js';
 import { AttachConnection } from './attach-connection.js';
 import { PAGE_PROTOCOL, originAllowed, requestAccess, type Access } from './auth.js';

@@ -5,10 +5,10 @@
 // engine views in, a request for the pane port or an error out.
 
 import { LOCAL_HOST, type PaneView } from '../../engine/types.js';
-import { paneKey } from '../../engine/pane-key.js';
-import { AnswerRefusedError, planAnswer } from '../../engine/answer-plan.js';
-import { UnknownKeyError, parseSendItems, screenRefusal, type SendItem } from '../../engine/pane-port-api.js';
-import { notReadyForInput } from '../../engine/input-ready.js';
+import { paneKey } from '../../engine/pane/pane-key.js';
+import { AnswerRefusedError, planAnswer } from '../../engine/typing/answer-plan.js';
+import { UnknownKeyError, parseSendItems, screenRefusal, type SendItem } from '../../engine/port/pane-port-api.js';
+import { notReadyForInput } from '../../engine/typing/input-ready.js';
 
 export const MAX_REPLY = 4096;
 const MAX_KEYS = 16;

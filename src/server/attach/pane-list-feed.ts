@@ -5,7 +5,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock, EngineStore, Timers } from '../../engine/types.js';
-import { repeatEvery } from '../../engine/repeat-every.js';
+import { repeatEvery } from '../../engine/time/repeat-every.js';
 import type { Access } from './auth.js';
 import { listPanes, listShape, type PaneList } from './pane-list.js';
 import { SECURITY_HEADERS } from './page-files.js';

@@ -2,9 +2,9 @@
 // the engine's words for states and reasons, quiet times, and for a pane at a prompt the prompt's
 // last lines and the quick answers valid for it. Pure: snapshot and time in, plain data out.
 
-import { paneLabel } from '../../engine/pane-name.js';
-import { compareViews } from '../../engine/pane-order.js';
-import { REASON_MEANINGS, countStatuses, paneStatus, quietMs, statusBadge, type PaneStatus } from '../../engine/pane-status.js';
+import { paneLabel } from '../../engine/pane/pane-name.js';
+import { compareViews } from '../../engine/pane/pane-order.js';
+import { REASON_MEANINGS, countStatuses, paneStatus, quietMs, statusBadge, type PaneStatus } from '../../engine/pane/pane-status.js';
 import type { AnswerKind, EngineSnapshot, PaneView, StuckReason } from '../../engine/types.js';
 
 /** Screen lines a prompt card shows (the last ones, ending at the prompt). */
@@ -31,7 +31,7 @@ export interface ListedPane {
   readonly target: string;
   readonly session: string;
   readonly label: string | null;
-  /** The pane's name, by the rule every surface uses (engine/pane-name.ts). */
+  /** The pane's name, by the rule every surface uses (engine/pane/pane-name.ts). */
   readonly name: string;
   readonly title: string;
   readonly command: string;

@@ -2,7 +2,7 @@
 // codes, and the validation of what clients send. Pure: text in, a message or an error out.
 
 import { LOCAL_HOST } from '../../engine/types.js';
-import { paneKey } from '../../engine/pane-key.js';
+import { paneKey } from '../../engine/pane/pane-key.js';
 import { decodeComponent } from '../http-server.js';
 
 /** Close codes the attach server uses (also listed in the README). */

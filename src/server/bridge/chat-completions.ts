@@ -4,7 +4,7 @@
 // kept for retries and for the titles and summaries asked about it later.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ConversationOutcome, PanePort } from '../../engine/pane-port-api.js';
+import type { ConversationOutcome, PanePort } from '../../engine/port/pane-port-api.js';
 import type { Clock, PaneView, Timers } from '../../engine/types.js';
 import { errorBody, sendJson } from '../http-server.js';
 import { HttpError, readBody } from '../http-body.js';

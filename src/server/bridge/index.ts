@@ -7,7 +7,7 @@
 // completion route in chat-completions.ts.
 
 import { type Clock, type Timers } from '../../engine/types.js';
-import type { PanePort } from '../../engine/pane-port-api.js';
+import type { PanePort } from '../../engine/port/pane-port-api.js';
 import { errorBody, sendJson, type HttpFeature, type RequestContext } from '../http-server.js';
 import { HttpError } from '../http-body.js';
 import { answerPreflight, checkOrigin, checkToken, corsHeaders, onlyMethod } from './bridge-access.js';

@@ -3,7 +3,7 @@
 // their title and summary requests there.
 
 import { LOCAL_HOST, type EngineStore, type PaneView } from '../../engine/types.js';
-import type { PaneHold } from '../../engine/pane-port-api.js';
+import type { PaneHold } from '../../engine/port/pane-port-api.js';
 
 /** The side model's name. It wins over a pane labelled the same (that pane stays reachable by its target). */
 export const SIDE_MODEL = 'corral';

@@ -1,7 +1,7 @@
 // The pane port's errors as the HTTP errors a bridge client gets: a host that is down, a pane that
 // is gone or busy, tmux that could not be reached.
 
-import { HostDownError, NotAtPromptError, PaneBusyError, PaneGoneError, UnknownHostError } from '../../engine/pane-port-api.js';
+import { HostDownError, NotAtPromptError, PaneBusyError, PaneGoneError, UnknownHostError } from '../../engine/port/pane-port-api.js';
 import { HttpError } from '../http-body.js';
 
 /** What the pane port throws, as the HTTP error a client gets. */

@@ -2,7 +2,7 @@
 // keepalive comments while the pane is quiet) or sent as one completion once the answer ends.
 
 import type { ServerResponse } from 'node:http';
-import type { ConversationOutcome } from '../../engine/pane-port-api.js';
+import type { ConversationOutcome } from '../../engine/port/pane-port-api.js';
 import type { Clock, Timers } from '../../engine/types.js';
 import { errorBody, sendJson } from '../http-server.js';
 import { streamHeaders } from './known-answers.js';

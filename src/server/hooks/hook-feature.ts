@@ -6,7 +6,7 @@
 import { realpathSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { AGENT_HOOKS, hookEventOf, hookSignal, isAgent, type HookReport } from '../../engine/hooks/agent-hooks.js';
-import { describeDisagreement } from '../../engine/pane-machine.js';
+import { describeDisagreement } from '../../engine/pane/pane-machine.js';
 import type { EngineStore, HookEvent, PaneView } from '../../engine/types.js';
 import { bearerToken, errorBody, sendJson, tokenMatches, type HttpFeature, type RequestContext } from '../http-server.js';
 import { HttpError, readBody } from '../http-body.js';

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { PanePort } from '../../engine/pane-port-api.js';
+import type { PanePort } from '../../engine/port/pane-port-api.js';
 import type { Clock, Timers } from '../../engine/types.js';
 import { HttpError, readBody } from '../http-body.js';
 import { bearerToken, errorBody, sendJson, tokenMatches, type HttpFeature, type RequestContext } from '../http-server.js';

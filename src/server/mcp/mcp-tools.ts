@@ -4,15 +4,15 @@
 // the same guarded paths as the dashboard and the page; typing only where --allow-typing allows it.
 // Every call is logged with the client that made it.
 
-import { paneLabel } from '../../engine/pane-name.js';
+import { paneLabel } from '../../engine/pane/pane-name.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { offeredAnswers } from '../../engine/answer-plan.js';
-import { notReadyForInput } from '../../engine/input-ready.js';
-import { AnswerRefusedError, HostDownError, PaneGoneError, ScreenChangedError, type PanePort } from '../../engine/pane-port-api.js';
-import { quietMs } from '../../engine/pane-status.js';
-import { compareViews } from '../../engine/pane-order.js';
-import { statusWord, waits, type StatusWord } from '../../engine/status-options.js';
+import { offeredAnswers } from '../../engine/typing/answer-plan.js';
+import { notReadyForInput } from '../../engine/typing/input-ready.js';
+import { AnswerRefusedError, HostDownError, PaneGoneError, ScreenChangedError, type PanePort } from '../../engine/port/pane-port-api.js';
+import { quietMs } from '../../engine/pane/pane-status.js';
+import { compareViews } from '../../engine/pane/pane-order.js';
+import { statusWord, waits, type StatusWord } from '../../engine/records/status-options.js';
 import { type Clock, type PaneView, type Timers } from '../../engine/types.js';
 import type { TypingPolicy } from './typing-policy.js';
 

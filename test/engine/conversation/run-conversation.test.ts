@@ -6,7 +6,7 @@ import { Conversation, SCREEN_WAITS, WAITS_FOR_INPUT } from '../../../src/engine
 import type { TmuxRunner } from '../../../src/engine/tmux/runner.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { scriptedTmux, type FakePane } from '../../helpers/scripted-panes.js';
-import { LISTED_RECORDS } from '../../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../../../src/engine/records/tmux-formats.js';
 import { realClock } from '../../helpers/real-time.js';
 
 const settings = { quietMs: 800, longQuietMs: 5000, maxDurationMs: 30_000, historyLines: 2000, enterDelayMs: 100, pasteThreshold: 200, heldPollMs: 500 };

@@ -2,16 +2,16 @@
 // repaint corral takes must leave the user's tmux server no bigger. Real tmux, private socket.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveSettings } from '../../../src/engine/config.js';
+import { resolveSettings } from '../../../src/engine/settings/config.js';
 import { createEngine } from '../../../src/engine/engine.js';
-import { createPanePort, type HostPanePort } from '../../../src/engine/pane-port.js';
+import { createPanePort, type HostPanePort } from '../../../src/engine/port/pane-port.js';
 import { LOCAL_HOST } from '../../../src/engine/types.js';
 import { printedCapturesLeak } from '../../../src/engine/pane-stream/repaint.js';
 import { TmuxClient } from '../../../src/engine/tmux/client.js';
 import { tmuxVersion } from '../../../src/engine/tmux/core.js';
 import { Recorder } from '../../helpers/stream-recorder.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
-import { LISTED_RECORDS } from '../../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../../../src/engine/records/tmux-formats.js';
 import { realClock, realEngineTime, realPortTime } from '../../helpers/real-time.js';
 
 let tmux: TestTmux | null = null;

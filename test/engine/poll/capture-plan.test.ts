@@ -2,7 +2,7 @@
 // chooseCaptures itself, at every millisecond that matters, over generated panes and last captures.
 
 import { describe, expect, it } from 'vitest';
-import { RECAPTURE_MS } from '../../../src/engine/capture-gate.js';
+import { RECAPTURE_MS } from '../../../src/engine/poll/capture-gate.js';
 import { captureDueAt, chooseCaptures, nextCaptureAt, type CapturePlan } from '../../../src/engine/poll/capture-plan.js';
 import type { PaneEntry } from '../../../src/engine/poll/poll-step.js';
 import type { PaneInfo } from '../../../src/engine/types.js';

@@ -7,8 +7,8 @@
 // trip after); sleeps stay within their bounds. Seeded; CORRAL_TEST_SEED replays a failure.
 
 import { describe, expect, it } from 'vitest';
-import { followInterval, following } from '../../../src/engine/capture-gate.js';
-import type { MachineConfig } from '../../../src/engine/pane-machine.js';
+import { followInterval, following } from '../../../src/engine/poll/capture-gate.js';
+import type { MachineConfig } from '../../../src/engine/pane/pane-machine.js';
 import { chooseCaptures, type CapturePlan } from '../../../src/engine/poll/capture-plan.js';
 import {
   COSTS_FAR_AWAY,

@@ -5,7 +5,7 @@
 // with `npx vitest run -u`): a change to how the poll is planned must leave every one as it was.
 
 import { describe, expect, it } from 'vitest';
-import { resolveSettings } from '../../../src/engine/config.js';
+import { resolveSettings } from '../../../src/engine/settings/config.js';
 import { createEngine, type Engine } from '../../../src/engine/engine.js';
 import { TmuxClient } from '../../../src/engine/tmux/client.js';
 import type { ControlReply } from '../../../src/engine/tmux/control-protocol.js';
@@ -14,7 +14,7 @@ import type { HookEvent, HostSpec, Timers } from '../../../src/engine/types.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { scriptedPoll, type PolledPane, type ScriptedPoll } from '../../helpers/scripted-poll.js';
 import { SeededRandom } from '../../helpers/seeded-random.js';
-import { LISTED_RECORDS } from '../../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../../../src/engine/records/tmux-formats.js';
 import { realClock } from '../../helpers/real-time.js';
 
 const FAR: HostSpec = { name: 'far', ssh: 'far', socket: { kind: 'default' } };

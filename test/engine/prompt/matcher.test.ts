@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../../src/engine/config.js';
+import { ConfigError } from '../../../src/engine/settings/config.js';
 import {
   DEFAULT_RULES,
   DEFAULT_RULE_SETS,

@@ -8,7 +8,7 @@ import { TmuxClient } from '../../../src/engine/tmux/client.js';
 import { createExecRunner } from '../../../src/engine/tmux/runner.js';
 import { localTransport } from '../../../src/engine/tmux/transport.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
-import { LISTED_RECORDS, TMUX_FORMATS } from '../../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS, TMUX_FORMATS } from '../../../src/engine/records/tmux-formats.js';
 import { realClock, realTmuxTime } from '../../helpers/real-time.js';
 
 let server: TestTmux;

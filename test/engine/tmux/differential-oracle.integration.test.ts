@@ -23,7 +23,7 @@ import { DEFAULT_SEED, Rng, hostileFolderName, hostileName, longLine, screenLine
 import { startTestSshd, type TestSshd } from '../../helpers/sshd.js';
 import { tmuxBuilds } from '../../helpers/tmux-binaries.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
-import { LISTED_RECORDS, TMUX_FORMATS } from '../../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS, TMUX_FORMATS } from '../../../src/engine/records/tmux-formats.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import { realClock, realTmuxTime } from '../../helpers/real-time.js';
 

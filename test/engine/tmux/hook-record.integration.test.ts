@@ -9,7 +9,7 @@ import { createExecRunner } from '../../../src/engine/tmux/runner.js';
 import { localTransport } from '../../../src/engine/tmux/transport.js';
 import { HOOK_OPTION, decodeHookRecord, encodeHookRecord } from '../../../src/engine/hooks/hook-record.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
-import { LISTED_RECORDS, TMUX_FORMATS } from '../../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS, TMUX_FORMATS } from '../../../src/engine/records/tmux-formats.js';
 import { realClock, realTmuxTime } from '../../helpers/real-time.js';
 
 let t: TestTmux;

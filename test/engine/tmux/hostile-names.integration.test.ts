@@ -7,13 +7,13 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPane } from '../../../src/engine/pane-launch.js';
+import { startPane } from '../../../src/engine/launch/pane-launch.js';
 import { sessionNameProblem } from '../../../src/engine/tmux/launch.js';
 import { openTmux, type OpenedTmux } from '../../../src/engine/tmux/open.js';
 import { SeededRandom, testSeeds } from '../../helpers/seeded-random.js';
 import { startTestSshd, type TestSshd } from '../../helpers/sshd.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
-import { TMUX_FORMATS } from '../../../src/engine/tmux-formats.js';
+import { TMUX_FORMATS } from '../../../src/engine/records/tmux-formats.js';
 import { realTmuxTime } from '../../helpers/real-time.js';
 
 /** Pieces tmux or a shell would read as syntax; `CANARY` becomes a file that must never exist. */

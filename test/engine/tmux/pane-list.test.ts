@@ -4,7 +4,7 @@ import { ATTENTION_RECORD_FORMAT } from '../../../src/engine/attention/record.js
 import { HOOK_RECORD_FORMAT } from '../../../src/engine/hooks/hook-record.js';
 import { makeFraming } from '../../../src/engine/tmux/command-line.js';
 import { activityListCommand, parseActivityList } from '../../../src/engine/tmux/pane-list.js';
-import { LISTED_RECORDS } from '../../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../../../src/engine/records/tmux-formats.js';
 
 describe('activity listing', () => {
   it('asks only for variables tmux generates itself, and the hook and attention records without a space or line break, space-separated', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DETAILS_MS } from '../../../src/engine/tmux/pane-list.js';
 import { TmuxClient } from '../../../src/engine/tmux/client.js';
 import type { TmuxResult, TmuxRunner } from '../../../src/engine/tmux/runner.js';
-import { LISTED_RECORDS } from '../../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../../../src/engine/records/tmux-formats.js';
 
 interface FakePane {
   id: string;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeFraming } from '../../../src/engine/tmux/command-line.js';
 import { parsePollCycle, pollCycleCommand } from '../../../src/engine/tmux/polling.js';
-import { LISTED_RECORDS } from '../../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../../../src/engine/records/tmux-formats.js';
 
 const framing = makeFraming('n0nce');
 

@@ -21,7 +21,7 @@ import {
 import { processesMatching } from '../../helpers/processes.js';
 import { startTestSshd, type TestSshd } from '../../helpers/sshd.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
-import { TMUX_FORMATS } from '../../../src/engine/tmux-formats.js';
+import { TMUX_FORMATS } from '../../../src/engine/records/tmux-formats.js';
 import { realTmuxTime } from '../../helpers/real-time.js';
 
 const execFileAsync = promisify(execFile);

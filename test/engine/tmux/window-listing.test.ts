@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChangeWatch, changedWindows, watchWords, WATCH_SUBSCRIPTION } from '../../../src/engine/tmux/change-watch.js';
 import { mergeWindows, windowsListable, worthListingSome } from '../../../src/engine/tmux/window-listing.js';
-import { TMUX_FORMATS } from '../../../src/engine/tmux-formats.js';
+import { TMUX_FORMATS } from '../../../src/engine/records/tmux-formats.js';
 import { paneInfo } from '../../helpers/fake-engine.js';
 
 const value = (stamps: Record<string, number>) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SendItem } from '../../../src/engine/keys.js';
+import type { SendItem } from '../../../src/engine/typing/keys.js';
 import { ENTER_DELAY_MS, PASTE_THRESHOLD, sendKeys, typeLine, tmuxKeysSink, type KeysSink } from '../../../src/engine/typing/type-into-pane.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 

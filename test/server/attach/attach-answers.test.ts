@@ -2,7 +2,7 @@
 // requests type; only answers the prompt offers; only into the screen the person saw; signalling
 // keys only when confirmed. Anything refused types nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashScreen } from '../../../src/engine/screen-hash.js';
+import { hashScreen } from '../../../src/engine/pane/screen-hash.js';
 import type { PaneInfo, PaneView, PromptAnswer } from '../../../src/engine/types.js';
 import { TOKEN, signInBrowser, startHarness, type Harness } from '../../helpers/attach-harness.js';
 import { paneView } from '../../helpers/fake-engine.js';

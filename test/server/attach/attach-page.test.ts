@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDuration } from '../../../src/engine/durations.js';
+import { formatDuration } from '../../../src/engine/text/durations.js';
 import { launchChromium } from '../../../scripts/chromium.mjs';
 import { browserForTests } from '../../helpers/browser.js';
 import { startHarness, waitUntil, type Harness } from '../../helpers/attach-harness.js';

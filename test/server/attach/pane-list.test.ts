@@ -1,9 +1,9 @@
 // The page's pane list from an engine snapshot: the dashboard's order and words, quiet times, and
 // prompt cards that read well on a narrow screen.
-import { REASON_MEANINGS } from '../../../src/engine/pane-status.js';
+import { REASON_MEANINGS } from '../../../src/engine/pane/pane-status.js';
 import { describe, expect, it } from 'vitest';
 import { listPanes, listShape, promptLines, unframe } from '../../../src/server/attach/pane-list.js';
-import { compareViews } from '../../../src/engine/pane-order.js';
+import { compareViews } from '../../../src/engine/pane/pane-order.js';
 import type { EngineSnapshot, PaneView } from '../../../src/engine/types.js';
 import { localHealth, paneView } from '../../helpers/fake-engine.js';
 

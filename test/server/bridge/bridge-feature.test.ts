@@ -6,14 +6,14 @@ import { request } from 'node:http';
 import { CorralServer } from '../../../src/server/http-server.js';
 import { createBridgeFeature } from '../../../src/server/bridge/index.js';
 import { TmuxClient } from '../../../src/engine/tmux/client.js';
-import { createPanePort, type PanePort } from '../../../src/engine/pane-port.js';
+import { createPanePort, type PanePort } from '../../../src/engine/port/pane-port.js';
 import type { Classifier } from '../../../src/engine/conversation/conversation.js';
 import { LOCAL_HOST, type EngineHandle, type EngineSnapshot, type PaneView, type PromptVerdict } from '../../../src/engine/types.js';
 import { PORT_SETTINGS } from '../../helpers/fake-engine.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { scriptedTmux, type FakePane } from '../../helpers/scripted-panes.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { LISTED_RECORDS } from '../../../src/engine/tmux-formats.js';
+import { LISTED_RECORDS } from '../../../src/engine/records/tmux-formats.js';
 import { realClock, realTmuxTime } from '../../helpers/real-time.js';
 
 const TOKEN = 'unit-token-0123456789';

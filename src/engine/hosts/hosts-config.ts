@@ -8,8 +8,8 @@
 //   CORRAL_HOSTS='build-box;me@10.0.0.5=vm1,-L work'   the same entries, `;` or newline between them
 //   "hosts": [{ "ssh": "me@10.0.0.5", "name": "vm1", "socket": { "name": "work" } }, "build-box"]
 
-import { ConfigError } from './config-error.js';
-import { LOCAL_HOST, type HostSpec, type TmuxSocket } from './types.js';
+import { ConfigError } from '../settings/config-error.js';
+import { LOCAL_HOST, type HostSpec, type TmuxSocket } from '../types.js';
 
 const NAME = /^[A-Za-z0-9._-]+$/;
 

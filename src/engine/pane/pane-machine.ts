@@ -12,7 +12,7 @@
 // overrule: a claim the screen contradicts for `hookGraceMs` no longer counts.
 
 import { stillLine } from './screen-content.js';
-import { LOCAL_HOST, type CorralEvent, type EndReason, type HookClaim, type HookDisagreement, type HookEvent, type HookView, type PaneInfo, type PromptVerdict, type StuckReason, type StuckSource } from './types.js';
+import { LOCAL_HOST, type CorralEvent, type EndReason, type HookClaim, type HookDisagreement, type HookEvent, type HookView, type PaneInfo, type PromptVerdict, type StuckReason, type StuckSource } from '../types.js';
 import { paneKey } from './pane-key.js';
 
 export interface MachineConfig {

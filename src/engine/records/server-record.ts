@@ -4,7 +4,7 @@
 
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { processAlive } from './tmux/process-alive.js';
+import { processAlive } from '../tmux/process-alive.js';
 
 export interface ServerRecord {
   /** Where a client on this machine reaches it: `http://127.0.0.1:7899`. */

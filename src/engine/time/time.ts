@@ -1,7 +1,7 @@
 // The real clock and timers behind the injected `Clock` and `Timers` (types.ts): the only place
 // the engine arms a real timer. Tests pass their own instead.
 
-import type { Clock, Timers } from './types.js';
+import type { Clock, Timers } from '../types.js';
 
 export const systemClock: Clock = { now: () => Date.now() };
 

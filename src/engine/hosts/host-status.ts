@@ -1,6 +1,6 @@
 // How a host's health reads for people, and what it forbids: nothing is typed into a host that is down.
 
-import type { EngineStore, HostHealth, HostState } from './types.js';
+import type { EngineStore, HostHealth, HostState } from '../types.js';
 
 /** One line on a host that could not be read: unreachable, refused, or without a tmux server. */
 export function hostProblem(host: HostHealth): string {

@@ -2,22 +2,22 @@
 // throws. A server imports these from here (or pane-port.ts), never from the pane streams, the
 // conversation pipeline or the tmux layer behind them (a lint rule holds it to that).
 
-import type { AnswerPlan } from './answer-plan.js';
-import type { ConversationOutcome, ConverseOptions, PaneHold } from './conversation/run-conversation.js';
-import type { StreamViewer, Subscription } from './pane-stream/pane-streams.js';
-import type { SendItem } from './keys.js';
-import type { StartRequest, StartedPane } from './pane-launch.js';
-import type { EngineHandle, PaneView } from './types.js';
+import type { AnswerPlan } from '../typing/answer-plan.js';
+import type { ConversationOutcome, ConverseOptions, PaneHold } from '../conversation/run-conversation.js';
+import type { StreamViewer, Subscription } from '../pane-stream/pane-streams.js';
+import type { SendItem } from '../typing/keys.js';
+import type { StartRequest, StartedPane } from '../launch/pane-launch.js';
+import type { EngineHandle, PaneView } from '../types.js';
 
-export { HostDownError, refuseIfHostDown } from './host-status.js';
-export { AnswerRefusedError } from './answer-plan.js';
-export { ScreenChangedError, screenRefusal } from './guarded-send.js';
-export { UnknownKeyError, parseSendItems } from './keys.js';
-export { PaneGoneError } from './tmux/core.js';
-export { PaneReplacedError, StartRefusedError, WorktreeError } from './pane-launch.js';
-export { StreamsClosingError } from './pane-stream/pane-streams.js';
-export { NotAtPromptError, PaneBusyError } from './conversation/run-conversation.js';
-export type { LiveChunk, PaneEnd, Replay } from './pane-stream/pane-streams.js';
+export { HostDownError, refuseIfHostDown } from '../hosts/host-status.js';
+export { AnswerRefusedError } from '../typing/answer-plan.js';
+export { ScreenChangedError, screenRefusal } from '../typing/guarded-send.js';
+export { UnknownKeyError, parseSendItems } from '../typing/keys.js';
+export { PaneGoneError } from '../tmux/core.js';
+export { PaneReplacedError, StartRefusedError, WorktreeError } from '../launch/pane-launch.js';
+export { StreamsClosingError } from '../pane-stream/pane-streams.js';
+export { NotAtPromptError, PaneBusyError } from '../conversation/run-conversation.js';
+export type { LiveChunk, PaneEnd, Replay } from '../pane-stream/pane-streams.js';
 export type { StartRequest, StartedPane, AnswerPlan, SendItem, ConversationOutcome, ConverseOptions, PaneHold, StreamViewer, Subscription };
 
 /** A started pane with its key across hosts. */

@@ -1,7 +1,7 @@
 // A pane's name for people, the one rule every surface uses (the dashboard's rows, the page's
 // cards, `ls`, MCP): its window name, or its title where the title says more. Pure.
 
-import type { PaneView } from './types.js';
+import type { PaneView } from '../types.js';
 
 /** A title that says nothing a row does not already show: empty, tmux's default (the host name), the command. */
 function meaningfulTitle(view: PaneView, hostName: string | null): string | null {

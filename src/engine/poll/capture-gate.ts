@@ -3,7 +3,7 @@
 // pane whose window has been silent since its last capture still shows the screen corral already
 // has. Skipping those captures is most of an idle cycle's cost, for corral and for the tmux server.
 
-import type { PaneInfo } from './types.js';
+import type { PaneInfo } from '../types.js';
 
 /** Even a silent pane is captured this often, for screen changes that tmux does not stamp. */
 export const RECAPTURE_MS = 30_000;

@@ -3,7 +3,7 @@
 // names are literal text; an item that looks like a key but is not one is an error, found before
 // anything is typed.
 
-import type { SendItem } from './tmux/pane-io.js';
+import type { SendItem } from '../tmux/pane-io.js';
 
 export type { SendItem };
 

@@ -1,7 +1,7 @@
 // The words corral uses for a pane's state, wherever a person reads them: the dashboard, `ls`,
 // `watch`, the web page and the README all take them from here. Pure.
 
-import type { PaneView, StuckReason } from './types.js';
+import type { PaneView, StuckReason } from '../types.js';
 
 /**
  * - `stuck`: it needs you (attention/attention.ts): a question held for the threshold, or a pane

@@ -4,9 +4,9 @@
 // pane port's guarded send, reply and answer); when it differs from the hash that was drawn,
 // nothing is typed.
 
-import { contentHash } from './screen-content.js';
-import { readLines } from './screen-hash.js';
-import type { PaneIo } from './tmux/pane-io.js';
+import { contentHash } from '../pane/screen-content.js';
+import { readLines } from '../pane/screen-hash.js';
+import type { PaneIo } from '../tmux/pane-io.js';
 
 export class ScreenChangedError extends Error {
   constructor(readonly target: string) {

@@ -4,8 +4,8 @@
 
 import { ConfigError } from './config-error.js';
 import { envValue } from './env.js';
-import { HOST_SYNTAX, checkUniqueHosts, parseHostEntry, parseHostText, splitHostsEnv } from './hosts-config.js';
-import type { HostSpec } from './types.js';
+import { HOST_SYNTAX, checkUniqueHosts, parseHostEntry, parseHostText, splitHostsEnv } from '../hosts/hosts-config.js';
+import type { HostSpec } from '../types.js';
 
 export { ConfigError };
 

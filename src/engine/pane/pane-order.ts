@@ -2,7 +2,7 @@
 // urgent first: panes that ask for permission, then panes stopped at a prompt (each group longest
 // stuck first), then snoozed ones, then everything else by quiet time (longest quiet first). Pure.
 
-import type { PaneView } from './types.js';
+import type { PaneView } from '../types.js';
 
 const RANK_REST = 3;
 

@@ -2,9 +2,9 @@
 // host's health, events arrive from all of them, and calls that name a pane go to its host's
 // engine. Each host polls on its own timer, so a host that is slow or down delays no other.
 
-import type { Engine, HookPort } from './engine.js';
-import { type CorralEvent, type EngineHandle, type EngineSnapshot, type HookEvent } from './types.js';
-import { parsePaneKey } from './pane-key.js';
+import type { Engine, HookPort } from '../engine.js';
+import { type CorralEvent, type EngineHandle, type EngineSnapshot, type HookEvent } from '../types.js';
+import { parsePaneKey } from '../pane/pane-key.js';
 
 export interface HostsEngine extends EngineHandle, HookPort {
   /** Host names in display order (local first). */

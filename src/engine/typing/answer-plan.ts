@@ -5,7 +5,7 @@
 // reply to a command's question is typed the way planFreeText says.
 
 import type { SendItem } from './keys.js';
-import type { PromptAnswer, PromptVerdict } from './types.js';
+import type { PromptAnswer, PromptVerdict } from '../types.js';
 
 /** What to type: keys at once, or a line (the text, a short pause, then Enter). */
 export type AnswerPlan =

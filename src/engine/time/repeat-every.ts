@@ -1,7 +1,7 @@
 // A repeating timer over injected Timers (which only arm one-shot timeouts), for heartbeats and
 // keep-alives: the caller's timers decide whether it holds the process open.
 
-import type { Timers } from './types.js';
+import type { Timers } from '../types.js';
 
 /** Calls `tick` every `ms` until the returned stop is called. */
 export function repeatEvery(timers: Timers, ms: number, tick: () => void): () => void {

@@ -16,10 +16,10 @@
 // wait and what the person saw and decided, written compare-and-set. Both stay after corral stops,
 // for the next one.
 
-import { paneStatus } from './pane-status.js';
+import { paneStatus } from '../pane/pane-status.js';
 import { QUIET_OPTION, quietRecordValue } from './quiet-record.js';
-import { ATTENTION_OPTION } from './attention/record.js';
-import type { PaneView, StuckReason } from './types.js';
+import { ATTENTION_OPTION } from '../attention/record.js';
+import type { PaneView, StuckReason } from '../types.js';
 
 export const STATE_OPTION = '@corral_state';
 export const SINCE_OPTION = '@corral_since';

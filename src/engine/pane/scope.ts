@@ -1,7 +1,7 @@
 // Which panes corral watches: all of them but its own, or (opt-in) only those whose pane title or
 // window name starts with the prefix. Pure.
 
-import type { PaneInfo } from './types.js';
+import type { PaneInfo } from '../types.js';
 
 export interface ScopeOptions {
   readonly optIn: boolean;

@@ -3,7 +3,7 @@
 // with argv on the pane's host (over ssh for another host), never through a shell on this side.
 
 import { posix } from 'node:path';
-import type { ProgramRunner } from './tmux/runner.js';
+import type { ProgramRunner } from '../tmux/runner.js';
 
 /** The worktree cannot be made: the folder is no repository, the branch is taken or malformed, the path is used. */
 export class WorktreeError extends Error {

@@ -3,11 +3,11 @@
 // the person saw. tmux and git run with argv on the pane's host (tmux/client.ts, worktree.ts).
 
 import { posix } from 'node:path';
-import { NoServerError, PaneGoneError } from './tmux/core.js';
-import type { TmuxClient } from './tmux/client.js';
-import { sessionNameProblem, windowNameFor, type SessionTarget, type WindowSpec } from './tmux/launch.js';
+import { NoServerError, PaneGoneError } from '../tmux/core.js';
+import type { TmuxClient } from '../tmux/client.js';
+import { sessionNameProblem, windowNameFor, type SessionTarget, type WindowSpec } from '../tmux/launch.js';
 import { addWorktree, type Worktree } from './worktree.js';
-import type { PaneInfo } from './types.js';
+import type { PaneInfo } from '../types.js';
 
 export { WorktreeError, branchNameProblem, type Worktree } from './worktree.js';
 export { windowNameFor, type SessionTarget };

@@ -1,8 +1,8 @@
 // Whether a pane may be typed into for a new line: it shows a prompt corral recognises (not a
 // secret, not busy), or it is a shell with nothing running in front of it. Pure.
 
-import { isShell } from './shells.js';
-import type { PaneView } from './types.js';
+import { isShell } from '../pane/shells.js';
+import type { PaneView } from '../types.js';
 
 /** Null when the pane is ready for a line; otherwise why not, for people. */
 export function notReadyForInput(view: PaneView): string | null {

@@ -7,11 +7,11 @@
 // status line never shows what no corral keeps up to date. A writer that died (SIGKILL) is told
 // by its pid when it ran on this machine.
 
-import { ACTIVE_WINDOW_MS } from './pane-status.js';
-import { ATTENTION_OPTION, ATTENTION_STAMP_OPTION, RECORD_CHARS } from './attention/record.js';
+import { ACTIVE_WINDOW_MS } from '../pane/pane-status.js';
+import { ATTENTION_OPTION, ATTENTION_STAMP_OPTION, RECORD_CHARS } from '../attention/record.js';
 import { desiredOptions, keptAfterStop, nextQuietAt, optionCommands, parseSlotKey, unsetOptionCommand, type OptionSlot, type StatusOptions } from './status-options.js';
-import type { TmuxClient } from './tmux/client.js';
-import { type Clock, type EngineStore, type PaneView, type Timers } from './types.js';
+import type { TmuxClient } from '../tmux/client.js';
+import { type Clock, type EngineStore, type PaneView, type Timers } from '../types.js';
 
 const WRITER_PREFIX = '@corral_writer_';
 

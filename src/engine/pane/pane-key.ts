@@ -1,7 +1,7 @@
 // Pane keys across hosts: a pane's tmux id on this machine (`%3`), `host/%3` on any other. The
 // only code that builds or splits one.
 
-import { LOCAL_HOST } from './types.js';
+import { LOCAL_HOST } from '../types.js';
 
 /**
  * The key of a pane across hosts: its tmux id on the local host (`%3`, as before), else

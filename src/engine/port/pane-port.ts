@@ -4,23 +4,23 @@
 // never holds a tmux client. routePorts puts one port per host behind a single one. What servers
 // see of it (the interface, its types and errors) is in pane-port-api.ts.
 
-import { AnswerRefusedError, planAnswer } from './answer-plan.js';
-import { refuseIfHostDown } from './host-status.js';
-import { createConversations, type PaneConversations, type PaneHold } from './conversation/run-conversation.js';
-import type { CaptureTicker } from './conversation/capture-ticker.js';
-import type { Classifier } from './conversation/conversation.js';
-import { PaneStreams, firstOffsetAt } from './pane-stream/pane-streams.js';
-import { openSpillFile } from './conversation/spill-file.js';
-import { foregroundWaitsForInput } from './conversation/input-wait.js';
-import { printedCapturesLeak } from './pane-stream/repaint.js';
-import { guardScreen } from './guarded-send.js';
-import { PaneGoneError as TmuxPaneGoneError, tmuxVersion } from './tmux/core.js';
-import type { TmuxClient } from './tmux/client.js';
-import type { SendItem } from './keys.js';
-import { LOCAL_HOST, type Clock, type CorralEvent, type EngineHandle, type EngineSnapshot, type EngineStore, type PaneView, type Timers } from './types.js';
-import { parsePaneKey, paneKey } from './pane-key.js';
-import { ENTER_DELAY_MS, PASTE_THRESHOLD, sendKeys, typeLine, type KeysSink } from './typing/type-into-pane.js';
-import { StartRefusedError, endPane, startPane } from './pane-launch.js';
+import { AnswerRefusedError, planAnswer } from '../typing/answer-plan.js';
+import { refuseIfHostDown } from '../hosts/host-status.js';
+import { createConversations, type PaneConversations, type PaneHold } from '../conversation/run-conversation.js';
+import type { CaptureTicker } from '../conversation/capture-ticker.js';
+import type { Classifier } from '../conversation/conversation.js';
+import { PaneStreams, firstOffsetAt } from '../pane-stream/pane-streams.js';
+import { openSpillFile } from '../conversation/spill-file.js';
+import { foregroundWaitsForInput } from '../conversation/input-wait.js';
+import { printedCapturesLeak } from '../pane-stream/repaint.js';
+import { guardScreen } from '../typing/guarded-send.js';
+import { PaneGoneError as TmuxPaneGoneError, tmuxVersion } from '../tmux/core.js';
+import type { TmuxClient } from '../tmux/client.js';
+import type { SendItem } from '../typing/keys.js';
+import { LOCAL_HOST, type Clock, type CorralEvent, type EngineHandle, type EngineSnapshot, type EngineStore, type PaneView, type Timers } from '../types.js';
+import { parsePaneKey, paneKey } from '../pane/pane-key.js';
+import { ENTER_DELAY_MS, PASTE_THRESHOLD, sendKeys, typeLine, type KeysSink } from '../typing/type-into-pane.js';
+import { StartRefusedError, endPane, startPane } from '../launch/pane-launch.js';
 import { BadPaneKeyError, UnknownHostError, type PanePort, type SendGuard } from './pane-port-api.js';
 
 export * from './pane-port-api.js';
