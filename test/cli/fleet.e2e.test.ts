@@ -119,7 +119,11 @@ describe('a fleet of three hosts, one lost and back', () => {
     expect(watch).not.toBeNull();
     // While corral runs, both checks below see what it holds: ssh masters, one control client per server.
     expect(processesMatching(dir).length).toBeGreaterThan(0);
-    for (const server of servers) expect((await server.tmux('list-clients', '-F', '#{client_name}')).trim()).not.toBe('');
+    // A host back from a loss is polled over one command a round trip until its control connection
+    // is opened again (after the retry pause): wait for it.
+    for (const [k, server] of servers.entries()) {
+      await waitUntil(async () => (await server.tmux('list-clients', '-F', '#{client_name}')).trim() !== '', 30_000, `a control client on host ${k}`);
+    }
     await view.tmux('send-keys', '-t', dash, 'q');
     await watch!.stop('SIGTERM');
     watch = null;
