@@ -361,11 +361,14 @@ export function needEvents(before: readonly PaneView[], after: readonly PaneView
     const same = earlier !== undefined && earlier.trackingId === view.trackingId;
     if (needs && !same) {
       const reason = view.attention.need === 'asks' ? 'permission' : 'stopped';
-      // What it asks; a menu the person opened says so (`menu open: …`), as the machine words it.
-      const message = (view.verdict?.menu ? view.message : view.attention.ask) ?? view.message ?? view.verdict?.line ?? '';
       // The agent's hook said so (a permission request, a finished turn the screen has no rule for).
       const claim = view.hook?.claim ?? null;
       const source = (claim === 'permission' && reason === 'permission') || (claim === 'waiting' && view.waitSince === null) ? 'hook' : 'screen';
+      // What it asks: a permission the hook asked for in the hook's words, which every corral
+      // process has from the moment the hook fired (the dialog may not be on screen yet); else what
+      // the screen asks, a menu the person opened saying so (`menu open: …`), as the machine words it.
+      const hookAsks = source === 'hook' && reason === 'permission' ? view.message : null;
+      const message = hookAsks ?? (view.verdict?.menu ? view.message : view.attention.ask) ?? view.message ?? view.verdict?.line ?? '';
       events.push({ ...base, type: 'stuck', cwd: view.pane.cwd, transcriptPath: view.hook?.transcriptPath ?? '', reason, message, source });
     } else if (!needs && same && view.online) events.push({ ...base, type: 'unstuck' });
   }
