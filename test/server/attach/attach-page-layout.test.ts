@@ -206,6 +206,17 @@ describe.skipIf(browserCheck.skip)('the page on a phone (390x844, scale 3, touch
 
 describe.skipIf(browserCheck.skip)('the page on a desktop (1280x800)', () => {
   it('puts the cards and the selected pane’s live terminal side by side, across the width', async () => {
+    // The panes' states settle first (the question answered on the phone above is a running
+    // program now): the list's order at load is then the order the check below reads.
+    const states = () => JSON.stringify(h.realEngine!.getSnapshot().panes.map((v) => [v.key, v.state, v.attention.need]));
+    let last = states();
+    await waitUntil(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const now = states();
+      const settled = now === last;
+      last = now;
+      return settled;
+    }, 20_000, 'the panes to settle');
     const context = await browser.newContext({ viewport: DESK });
     const { page, problems } = await openPage(context);
     await card(page, panes.shell).locator('.badge').waitFor({ timeout: 10_000 });
