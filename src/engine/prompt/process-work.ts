@@ -11,7 +11,7 @@
 // the expected shape is skipped, names are only matched, never run. When a remote host is asked,
 // and how its answer comes back, is poll/process-table.ts and tmux/shell-answer.ts.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { isShell } from '../pane/shells.js';
 import type { PromptVerdict } from '../types.js';
 
@@ -28,6 +28,11 @@ export interface ProcessRow {
   readonly ended: boolean;
   /** Its command line (or its name when that is all there is). */
   readonly args: string;
+  /**
+   * The script it runs with every link resolved (`/usr/bin/qwen` → `…/qwen-code/cli.js`), where
+   * this machine's /proc tells it; a ps table has none.
+   */
+  readonly script?: string;
 }
 
 /**
@@ -125,8 +130,14 @@ export function foregroundChildCommand(rows: readonly ProcessRow[], panePid: num
     if (row.pgid === pane.tpgid && !row.ended && (leader === null || row.ageS > leader.ageS)) leader = row;
   if (leader === null || isShell(programOf(leader.args))) return null;
   // The agent run again (Gemini CLI starts itself anew, with more memory, after its first-run
-  // questions): a child running the leader's own script is the agent, not a command.
-  const script = scriptOf(leader.args);
+  // questions; Qwen Code twice, from its resolved script): a child running the leader's own
+  // script, or its parent's very command line, is the agent, not a command. Under load that can
+  // come well after the agent's first seconds.
+  const scripts = new Set([scriptOf(leader.args), leader.script].filter((s): s is string => s !== null && s !== undefined));
+  const runsAgain = (child: ProcessRow): boolean =>
+    child.args.trim() === byPid.get(child.ppid)?.args.trim() ||
+    (child.script !== undefined && scripts.has(child.script)) ||
+    child.args.trim().split(/\s+/).some((word) => scripts.has(word));
   // Its live descendants, a helper's whole subtree left out.
   const walk = [...(children.get(leader.pid) ?? [])];
   const visited = new Set<number>([leader.pid]);
@@ -135,8 +146,7 @@ export function foregroundChildCommand(rows: readonly ProcessRow[], panePid: num
     if (visited.has(child.pid)) continue;
     visited.add(child.pid);
     if (HELPER.test(child.args)) continue;
-    const itself = script !== null && child.args.trim().split(/\s+/).includes(script);
-    if (!child.ended && !itself && leader.ageS - child.ageS > STARTED_WITH_AGENT_S) return child.args;
+    if (!child.ended && !runsAgain(child) && leader.ageS - child.ageS > STARTED_WITH_AGENT_S) return child.args;
     // A process started with the leader (a helper's launcher, `npm exec`) or the agent run again:
     // its children count only if they came later.
     walk.push(...(children.get(child.pid) ?? []));
@@ -165,6 +175,7 @@ function readStat(pid: number, bootTicksNow: number, ticksPerS: number): Process
       args = '';
     }
     if (args === '') args = stat.slice(stat.indexOf('(') + 1, close);
+    const script = resolvedScript(pid, args);
     return {
       pid,
       ppid: Number(fields[1]),
@@ -173,7 +184,19 @@ function readStat(pid: number, bootTicksNow: number, ticksPerS: number): Process
       ageS: Math.max(0, Math.floor((bootTicksNow - startTicks) / ticksPerS)),
       ended: state === 'Z',
       args,
+      ...(script !== null ? { script } : {}),
     };
+  } catch {
+    return null;
+  }
+}
+
+/** The script a process runs, every link resolved (a relative path from the process's own directory). */
+function resolvedScript(pid: number, args: string): string | null {
+  const script = scriptOf(args);
+  if (script === null) return null;
+  try {
+    return realpathSync(script.startsWith('/') ? script : `/proc/${pid}/cwd/${script}`);
   } catch {
     return null;
   }

@@ -2,6 +2,9 @@
 // against what the generator put in them, and a real program in a real tmux pane (a private
 // server) that looks idle while a silent child command runs.
 
+import { mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   HELPER,
@@ -164,6 +167,26 @@ describe('process tree as a sign of work', () => {
     expect(withWork).toBeGreaterThan(50);
   });
 
+  it('takes an agent that runs itself again late, from its resolved script or with its parent\'s command line, for the agent', () => {
+    // Qwen Code as installed: a link in .bin, run again from the file it links to, then again with
+    // the same command line; on a loaded machine both come well after the agent's first seconds.
+    const cli = '/n/node_modules/@qwen-code/qwen-code/cli.js';
+    const rows: ProcessRow[] = [
+      { pid: 10, ppid: 1, pgid: 10, tpgid: 20, ageS: 100, ended: false, args: '-bash' },
+      { pid: 20, ppid: 10, pgid: 20, tpgid: 20, ageS: 90, ended: false, args: 'node /n/node_modules/.bin/qwen', script: cli },
+      { pid: 21, ppid: 20, pgid: 20, tpgid: 20, ageS: 80, ended: false, args: `/usr/bin/node --expose-gc ${cli}`, script: cli },
+      { pid: 22, ppid: 21, pgid: 20, tpgid: 20, ageS: 79, ended: false, args: `/usr/bin/node --expose-gc ${cli}`, script: cli },
+    ];
+    expect(foregroundChildCommand(rows, 10)).toBeNull();
+    // A ps table knows no resolved script: the first run-again reads as a command, the second as itself.
+    const plain = rows.map(({ script: _script, ...row }) => row);
+    expect(foregroundChildCommand(plain, 10)).toBe(`/usr/bin/node --expose-gc ${cli}`);
+    expect(foregroundChildCommand([...plain.slice(0, 2), { ...plain[2]!, ageS: 88 }, plain[3]!], 10)).toBeNull();
+    // A command the agent runs later is still its work, and so is one under the agent run again.
+    const tool = { pid: 30, ppid: 22, pgid: 20, tpgid: 20, ageS: 3, ended: false, args: 'npm test' };
+    expect(foregroundChildCommand([...rows, tool], 10)).toBe('npm test');
+  });
+
   it('skips what is not a process line, and reads no more than its limit', () => {
     const text = ['  PID  PPID', 'garbage', '', '12 1 12 12 5 S sleep 5', '  x 1 2 3 4 S y', '13 12 12 12 x S z'].join(
       '\n',
@@ -238,5 +261,35 @@ describe('process tree of a real pane', () => {
     await waitUntil(() => localForegroundChild({ pid, dead: false }) === 'sleep 4', 5000, 'the child command');
     // Once it has ended (a zombie the agent has not reaped counts as ended), the pane is idle again.
     await waitUntil(() => localForegroundChild({ pid, dead: false }) === null, 10_000, 'the child to end');
+  }, 30_000);
+
+  it('takes a program that runs itself again late, through a link to its script, for the program', async () => {
+    // A stand-in for an agent installed as a link: run by the link, it starts itself again by its
+    // resolved path after its own start-up window, and waits at a prompt.
+    const dir = mkdtempSync(join(tmpdir(), 'corral-run-again-'));
+    try {
+      const real = join(dir, 'real.py');
+      writeFileSync(
+        real,
+        [
+          'import os, subprocess, sys, time',
+          'if os.environ.get("AGAIN"):',
+          '    sys.stdout.write("> "); sys.stdout.flush(); sys.stdin.readline()',
+          'else:',
+          `    time.sleep(${STARTED_WITH_AGENT_S + 1})`,
+          '    subprocess.run([sys.executable, os.path.realpath(__file__)], env={**os.environ, "AGAIN": "1"})',
+        ].join('\n'),
+      );
+      symlinkSync(real, join(dir, 'agent'));
+      const pane = await server.spawn(`python3 ${join(dir, 'agent')}`);
+      await server.waitForScreen(pane, (s) => /^>\s*$/m.test(s), 20_000);
+      const pid = Number((await server.tmux('display-message', '-p', '-t', pane, '#{pane_pid}')).trim());
+      const rows = readPaneProcesses(pid);
+      expect(rows.find((r) => r.pid === pid)?.script).toBe(realpathSync(real));
+      expect(rows.some((r) => r.pid !== pid && r.args.includes(realpathSync(real)))).toBe(true);
+      expect(localForegroundChild({ pid, dead: false })).toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 30_000);
 });
