@@ -56,6 +56,12 @@ export interface AskedListing {
   readonly panes: readonly PaneInfo[];
   /** The windows that listing took anew (the other panes as the one before showed them); null when it listed every pane. */
   readonly windows: ReadonlySet<string> | null;
+  /**
+   * The windows that were printing or due a capture when it was asked (told of since the listing
+   * before, starting, or with a capture wanted); null when that was not known. A change told of any
+   * other window is news (see wakeOnChange).
+   */
+  readonly active: ReadonlySet<string> | null;
 }
 
 /** What the cycles so far learned, as far as planning the next one goes. */
@@ -115,6 +121,8 @@ export interface CycleAsk {
   readonly mark: number | null;
   /** Only these windows need listing; null: every pane. */
   readonly windows: ReadonlySet<string> | null;
+  /** The windows printing or due a capture as the cycle asks (see AskedListing.active). */
+  readonly active: ReadonlySet<string> | null;
   readonly captures: CaptureAsk;
   /** The host's process table rides along. */
   readonly processTable: boolean;
@@ -205,17 +213,21 @@ function askOf(input: PlanInput): CycleAsk {
   // Who looks at what: one more command, where a round trip is cheap (over a long-lived connection
   // only: a look that lasts one command, as `ls` takes, sees nobody looking).
   const looks = costs.roundTrip === 'cheap';
-  return { mark, windows: windowsToList(input), captures, processTable: tableAsked(input), looks };
+  const active = activeWindows(input);
+  const windows = active !== null && !listingDue(learned.asked, moment.wallNow) ? active : null;
+  return { mark, windows, active, captures, processTable: tableAsked(input), looks };
 }
 
 /**
- * The windows a cycle needs listed when tmux told only of windows that printed (see
- * window-listing.ts): null for every pane (a dear round trip, which carries the whole listing
- * anyway; no recent full listing; or a change that may have touched anything).
+ * The windows printing or due a capture as a cycle asks: those tmux told of, those starting, those
+ * whose panes the last listing wants captured (a recapture, a follow pace that ends, a hook's
+ * follow-up). When the rest of the panes stand as last listed, only these need listing (see
+ * window-listing.ts). Null where that is not known: a dear round trip (which carries the whole
+ * listing anyway), no change watch or no listing yet, or a change that may have touched anything.
  */
-function windowsToList({ learned, moment, costs, captures, skew }: PlanInput): ReadonlySet<string> | null {
+function activeWindows({ learned, moment, costs, captures, skew }: PlanInput): ReadonlySet<string> | null {
   const asked = learned.asked;
-  if (costs.roundTrip === 'dear' || moment.changes === null || asked === null || listingDue(asked, moment.wallNow)) return null;
+  if (costs.roundTrip === 'dear' || moment.changes === null || asked === null) return null;
   if (moment.told === null) return null;
   // A pane captured while its window is not listed would pair a screen of now with an activity
   // stamp of the last listing: output in the second before tmux tells of it would then pass for
@@ -264,21 +276,23 @@ export function sleepAfterCycle(learned: PollLearned, after: { readonly now: num
 
 /**
  * Whether a change tmux tells of between cycles brings a cycle at once: after a cycle that asked
- * nothing (it may have missed it), or one that listed only some windows, for a change told of
- * another one (`told`: the windows told of since its mark). After a cycle that listed every pane,
- * the next one comes within an interval of it anyway.
+ * nothing (it may have missed it), or, for a change told of a window that was not active when the
+ * last cycle asked (`told`: the windows told of since its mark): a quiet pane that prints may be
+ * drawing a question, and the next cycle could be an interval away. Windows active then are
+ * captured at the poll's pace anyway. After the periodic full listing too, which once let a
+ * question drawn just after it wait a whole interval.
  */
 export function wakeOnChange(learned: PollLearned, told: ReadonlySet<string> | null): boolean {
   if (learned.skipped) return true;
-  const windows = learned.asked?.windows ?? null;
-  if (windows === null) return false;
-  return told === null || [...told].some((window) => !windows.has(window));
+  const active = learned.asked?.active ?? null;
+  if (active === null) return false;
+  return told === null || [...told].some((window) => !active.has(window));
 }
 
 /** What a cycle that asked learned of the listing, before stepping the panes over it. */
 export function learnAsked(learned: PollLearned, ask: CycleAsk, answer: { readonly panes: readonly PaneInfo[]; readonly partial?: boolean }, requestedAt: number): PollLearned {
   const partial = answer.partial === true && learned.asked !== null;
-  const asked = ask.mark === null ? null : { mark: ask.mark, at: partial ? learned.asked!.at : requestedAt, panes: answer.panes, windows: partial ? ask.windows : null };
+  const asked = ask.mark === null ? null : { mark: ask.mark, at: partial ? learned.asked!.at : requestedAt, panes: answer.panes, windows: partial ? ask.windows : null, active: ask.active };
   return { ...learned, skipped: false, asked };
 }
 

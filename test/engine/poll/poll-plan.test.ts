@@ -307,6 +307,39 @@ class PrintingThenStill extends History {
   }
 }
 
+/**
+ * One idle pane asked a question at a different moment of each 30 s (so some fall just after a
+ * periodic full listing), at a 2 s poll: returns how long each question waited for its capture.
+ */
+class QuietThenAsked extends History {
+  /** When the current question was drawn and told of (wall clock); null: captured. */
+  drawnAt: number | null = null;
+  readonly waits: number[] = [];
+
+  constructor() {
+    super(new SeededRandom(2), COSTS_HERE, 2_000, true);
+    this.panes.splice(1);
+  }
+
+  override stepMs(): number {
+    return 250;
+  }
+
+  override happen(): boolean {
+    const at = this.now - START;
+    // A question every 7.25 s from +20 s on: its phase against the 30 s listing period moves each time.
+    if (at < 20_000 || at % 7_250 !== 0) return false;
+    const pane = this.panes[0]!;
+    pane.screen = `Deploy ${at}? [y/N] `;
+    pane.info = { ...pane.info, windowActivity: this.second() };
+    pane.unseenSince ??= this.now;
+    pane.toldSince ??= this.now;
+    this.drawnAt = this.now;
+    this.tell(new Set([pane.info.windowId]));
+    return true;
+  }
+}
+
 /** When the scripted pane's last screen is captured (ms from the start), the minute it is given. */
 function lastScreenCaptured(history: History): number {
   const pane = history.panes[0]!;
@@ -322,6 +355,20 @@ describe('the poll plan', () => {
     expect(lastScreenCaptured(new PrintingThenStill(COSTS_HERE))).toBeLessThanOrEqual(6_000 + 2 * 500 + 2_000 + 1_000);
     // Far away a round trip brings the captures chosen at the rest before it: one more interval.
     expect(lastScreenCaptured(new PrintingThenStill(COSTS_FAR_AWAY))).toBeLessThanOrEqual(6_000 + 3 * 500 + 2_000 + 1_000);
+  });
+
+  it('a quiet pane that prints is captured as tmux tells of it, also just after the periodic full listing', () => {
+    const history = new QuietThenAsked();
+    const pane = history.panes[0]!;
+    while (history.now - START < 200_000) {
+      cycle(history);
+      if (history.drawnAt !== null && pane.unseenSince === null) {
+        history.waits.push((history.learned.entries.get(pane.info.paneId)?.captured?.at ?? NaN) - history.drawnAt);
+        history.drawnAt = null;
+      }
+    }
+    expect(history.waits.length).toBeGreaterThan(20);
+    expect(Math.max(...history.waits)).toBe(0);
   });
 
   for (const seed of testSeeds(20261206)) {
