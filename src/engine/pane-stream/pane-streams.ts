@@ -14,6 +14,7 @@ import type { SendItem } from '../typing/keys.js';
 import { assertPaneId } from '../tmux/pane-id.js';
 import { PaneGoneError } from '../tmux/core.js';
 import { chain, escapeArg } from '../tmux/command-line.js';
+import { sendBytesCommands, sendItemCommands } from '../tmux/pane-io.js';
 import { runChecked, type TmuxRunner } from '../tmux/runner.js';
 import { RingBuffer } from './ring-buffer.js';
 import { randomBytes } from 'node:crypto';
@@ -163,30 +164,8 @@ interface SessionLink {
   closing: boolean;
 }
 
-const INPUT_CHUNK = 512;
 /** A kept repaint serves new viewers while the output since it is at most this long. */
 const SCREEN_TAIL_BYTES = 64 * 1024;
-
-/** `send-keys -H` commands for raw terminal bytes: they arrive exactly as a terminal sent them. */
-export function sendBytesCommands(paneId: string, bytes: Buffer): string[][] {
-  assertPaneId(paneId);
-  const commands: string[][] = [];
-  for (let i = 0; i < bytes.length; i += INPUT_CHUNK) {
-    const hex = [...bytes.subarray(i, i + INPUT_CHUNK)].map((b) => b.toString(16).padStart(2, '0'));
-    commands.push(['send-keys', '-t', paneId, '-H', ...hex]);
-  }
-  return commands;
-}
-
-/** Key names as they are, text as hex bytes (no quoting or key-name lookup can change it). */
-export function sendItemCommands(paneId: string, items: readonly SendItem[]): string[][] {
-  assertPaneId(paneId);
-  return items.flatMap((item) =>
-    item.kind === 'key'
-      ? [['send-keys', '-t', paneId, item.key]]
-      : sendBytesCommands(paneId, Buffer.from(item.text, 'utf8')),
-  );
-}
 
 export class PaneStreams {
   private readonly links = new Map<string, Promise<SessionLink>>();
@@ -369,7 +348,7 @@ export class PaneStreams {
 
   // --- internals -------------------------------------------------------------------------------
 
-  private async runChecked(paneId: string, commands: string[][]): Promise<void> {
+  private async runChecked(paneId: string, commands: readonly (readonly string[])[]): Promise<void> {
     const link = [...this.ready.values()].find((l) => l.panes.has(paneId) && !l.client.closed);
     if (!link) {
       if (!this.options.runner) throw new Error(`pane ${paneId} is not being watched (subscribe first)`);

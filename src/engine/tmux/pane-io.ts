@@ -2,7 +2,7 @@
 // it, keys and text, bracketed paste, and paste buffers. Builders of those command lines are here too.
 
 import { randomBytes } from 'node:crypto';
-import { chain, escapeArg, type TmuxCommand } from './command-line.js';
+import { chain, type TmuxCommand } from './command-line.js';
 import { bufferedScreensCommands, captureBufferName, screensFromReplies } from './control-capture.js';
 import { GONE_MESSAGE, NoServerError, PaneGoneError, type TmuxCore } from './core.js';
 import { assertPaneId } from './pane-id.js';
@@ -52,7 +52,7 @@ export class PaneIo {
   /** Types keys and literal text in order, in one tmux process (all validated beforehand). */
   async send(paneId: string, items: readonly SendItem[]): Promise<void> {
     if (items.length === 0) return;
-    await this.core.checked(paneId, chain(sendItemsCommands(paneId, items)));
+    await this.core.checked(paneId, chain(sendItemCommands(paneId, items)));
   }
 
   /** Bracketed paste: the reliable way to put long or multi-line text into a program. */
@@ -86,13 +86,27 @@ export function captureCommand(paneId: string, options: CaptureOptions = {}): Tm
   return args;
 }
 
-export function sendItemsCommands(paneId: string, items: readonly SendItem[]): TmuxCommand[] {
+/** Raw bytes go in chunks of this many per `send-keys -H` (a command line stays short). */
+const SEND_CHUNK = 512;
+
+/** `send-keys -H` commands for raw terminal bytes: they arrive exactly as a terminal sent them. */
+export function sendBytesCommands(paneId: string, bytes: Buffer): TmuxCommand[] {
   assertPaneId(paneId);
-  return items.map((item) =>
-    item.kind === 'key'
-      ? ['send-keys', '-t', paneId, item.key]
-      : ['send-keys', '-t', paneId, '-l', '--', escapeArg(item.text)],
-  );
+  const commands: TmuxCommand[] = [];
+  for (let i = 0; i < bytes.length; i += SEND_CHUNK) {
+    const hex = [...bytes.subarray(i, i + SEND_CHUNK)].map((b) => b.toString(16).padStart(2, '0'));
+    commands.push(['send-keys', '-t', paneId, '-H', ...hex]);
+  }
+  return commands;
+}
+
+/**
+ * Every path that types into a pane builds its commands here: key names as they are, text as its
+ * UTF-8 bytes in hex, which no quoting, key-name lookup or parser can change (a tab stays a tab).
+ */
+export function sendItemCommands(paneId: string, items: readonly SendItem[]): TmuxCommand[] {
+  assertPaneId(paneId);
+  return items.flatMap((item) => (item.kind === 'key' ? [['send-keys', '-t', paneId, item.key]] : sendBytesCommands(paneId, Buffer.from(item.text, 'utf8'))));
 }
 
 /** Bracketed paste of a named buffer that `load-buffer -b NAME -` filled from stdin. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildRepaint, parseCursorLine, repaintCommands } from '../../../src/engine/pane-stream/repaint.js';
-import { sendBytesCommands, sendItemCommands } from '../../../src/engine/pane-stream/pane-streams.js';
+import { sendBytesCommands, sendItemCommands } from '../../../src/engine/tmux/pane-io.js';
 
 describe('repaint', () => {
   it('resets, draws the rows and places the cursor', () => {
