@@ -92,9 +92,21 @@ describe('what needs the person, on fourteen everyday panes', () => {
     for (const name of shells) await server.tmux('send-keys', '-t', panes[name]!, 'echo done-here', 'Enter');
     await server.tmux('send-keys', '-t', panes.python!, 'print(6 * 7)', 'Enter');
     const worked = [...shells, 'python'].map((name) => panes[name]!);
-    await expect.poll(async () => (await status()).waiting, { timeout: 20_000, interval: 300 }).toBe(2 + worked.length);
+    // Which panes wait, named (a failure shows the one missing, and what corral's listing says of it).
+    // 40 s: under the loaded series (the suite beside stress --cpu 2) one of nine took over 20 s.
+    const waitingNames = async () => {
+      const { panes: waiting } = await status();
+      return waiting.map((p) => Object.keys(panes).find((name) => panes[name] === p.paneId) ?? p.paneId).sort();
+    };
+    const expected = [...shells, 'python', 'deploy', 'addp'].sort();
+    try {
+      await expect.poll(waitingNames, { timeout: 40_000, interval: 300 }).toEqual(expected);
+    } catch (error) {
+      const rows = (await listed()).filter((row) => worked.includes(row.paneId));
+      throw new Error(`${(error as Error).message}\ncorral ls of the panes that worked: ${JSON.stringify(rows, null, 1)}`);
+    }
     const before = await status();
-    expect(before.panes.map((p) => p.paneId).sort()).toEqual([...worked, panes.deploy!, panes.addp!].sort());
+    expect(before.waiting).toBe(2 + worked.length);
 
     // A second corral, started now, counts every wait from when it began: the options do not move.
     const sinceBefore = (await server.tmux('show-options', '-pqv', '-t', panes.deploy!, '@corral_since')).trim();
