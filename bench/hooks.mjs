@@ -1,5 +1,5 @@
-// Agent hooks: from an agent running `corral hook` to corral's `stuck` event, and from `stuck` to the
-// ntfy push request leaving corral. corral (engine, hook receiver, notifier) runs in this process on a
+// Agent hooks: from an agent running `corral hook` to corral's `stuck` event (a permission request,
+// and the end of a turn after the screen changed), and from `stuck` to the ntfy push request leaving corral. corral (engine, hook receiver, notifier) runs in this process on a
 // private tmux server; each hook call is the real `corral hook` process, as an agent starts it, with
 // the pane's $TMUX and $TMUX_PANE and a PermissionRequest payload on stdin.
 
@@ -23,6 +23,7 @@ export const title = 'Agent hooks: hook call to stuck event, and stuck event to 
 const CLI = fileURLToPath(new URL('../dist/bin/corral.js', import.meta.url));
 const TOKEN = 'bench-hooks-token-0123456789';
 const CALLS = Number(process.env.BENCH_HOOK_CALLS ?? 40);
+const STOP_CALLS = Math.max(5, Math.floor(CALLS / 2));
 
 const payload = (event, cwd) =>
   JSON.stringify({
@@ -31,7 +32,11 @@ const payload = (event, cwd) =>
     cwd,
     permission_mode: 'default',
     hook_event_name: event,
-    ...(event === 'PermissionRequest' ? { tool_name: 'Bash', tool_input: { command: 'make deploy', description: 'Deploy' }, permission_suggestions: [] } : { prompt: 'go on' }),
+    ...(event === 'PermissionRequest'
+      ? { tool_name: 'Bash', tool_input: { command: 'make deploy', description: 'Deploy' }, permission_suggestions: [] }
+      : event === 'Stop'
+        ? { stop_hook_active: false }
+        : { prompt: 'go on' }),
   });
 
 function percentile(sorted, p) {
@@ -87,14 +92,15 @@ export async function run(log) {
 
     let stuckAt = 0;
     let waiting = null;
+    let target = pane.pane.paneId;
     engine.onEvent((event) => {
-      if (event.paneId !== pane.pane.paneId || !waiting || event.type !== waiting.type) return;
+      if (event.paneId !== target || !waiting || event.type !== waiting.type) return;
       if (event.type === 'stuck') stuckAt = performance.now();
       waiting.resolve(performance.now());
       waiting = null;
     });
     const next = (type) => new Promise((resolve) => (waiting = { type, resolve }));
-    const isStuck = () => engine.getSnapshot().panes.find((v) => v.pane.paneId === pane.pane.paneId)?.state === 'stuck';
+    const isStuck = (paneId = pane.pane.paneId) => engine.getSnapshot().panes.find((v) => v.pane.paneId === paneId)?.state === 'stuck';
     const notifier = await startNotifications({
       engine,
       settings,
@@ -123,6 +129,26 @@ export async function run(log) {
       const deadline = Date.now() + 5_000;
       while (pushes.length <= i && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     }
+    // The end of a turn: the agent prints its last words, then its Stop hook runs. The pane waits
+    // once its screen has held still for the hook's grace (0.5 s), so this is the hook plus that.
+    // A pane of its own that shows what is typed and asks nothing (`cat`), so only the hook and
+    // the screen's stillness say it waits.
+    const agentPane = server.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', 'cat').trim();
+    await engine.pollNow();
+    const agentEnv = { ...env, TMUX_PANE: agentPane };
+    target = agentPane;
+    const toStopped = [];
+    for (let i = 0; i < STOP_CALLS; i++) {
+      const unstuck = isStuck(agentPane) ? next('unstuck') : null;
+      await runHook(agentEnv, payload('UserPromptSubmit', pane.pane.cwd));
+      await unstuck;
+      const stuck = next('stuck');
+      server.tmux('send-keys', '-t', agentPane, '-l', `answer ${i}`);
+      const started = performance.now();
+      await runHook(agentEnv, payload('Stop', pane.pane.cwd));
+      toStopped.push((await stuck) - started);
+    }
+    target = pane.pane.paneId;
     notifier?.close();
     await notifier?.idle();
     // The receiver's own share: the same report POSTed directly, without starting a process.
@@ -144,6 +170,7 @@ export async function run(log) {
     const n = stats(bareNode);
     const d = stats(direct);
     const p = stats(pushes);
+    const s = stats(toStopped);
     log(`hook -> stuck p50 ${ms(a.p50)} ms, hook process ${ms(w.p50)} ms, direct POST ${ms(d.p50)} ms, stuck -> push ${ms(p.p50)} ms (${pushes.length} pushes)`);
     return [
       `${CALLS} PermissionRequest calls on one pane (each after a UserPromptSubmit that clears it); load average ${loadavg()[0].toFixed(2)} at the end.`,
@@ -155,6 +182,7 @@ export async function run(log) {
       `| bare \`node -e 0\`, start to exit, in the same rounds (the floor) | ${ms(n.p50)} ms | ${ms(n.p95)} ms | ${ms(n.max)} ms |`,
       `| the same report POSTed to /hooks directly → \`stuck\` (corral's own share) | ${ms(d.p50)} ms | ${ms(d.p95)} ms | ${ms(d.max)} ms |`,
       `| \`stuck\` → the ntfy push request leaves corral (${pushes.length} pushes) | ${ms(p.p50)} ms | ${ms(p.p95)} ms | ${ms(p.max)} ms |`,
+      `| the screen changes, then the agent starts \`corral hook\` for \`Stop\` → \`stuck\` (${STOP_CALLS} turns) | ${ms(s.p50)} ms | ${ms(s.p95)} ms | ${ms(s.max)} ms |`,
       '',
       `\`corral hook\` / bare node, p50: ${(w.p50 / n.p50).toFixed(2)}x. The push waits out the notifier's 500 ms coalescing window on purpose (panes that get stuck together go out as one summary); the rest is corral's own time.`,
     ].join('\n');
