@@ -87,8 +87,10 @@ export function scriptedTmux(initial: Record<string, FakePane>): ScriptedTmux {
         }
         case 'send-keys': {
           if (!pane) return fail();
-          const literal = command.indexOf('-l');
-          record(target, literal === -1 ? `key:${command[command.length - 1]}` : `text:${command[command.length - 1]}`);
+          // Text comes as its bytes in hex (`-H`), or literally (`-l`); anything else is a key name.
+          const hex = command.indexOf('-H');
+          if (hex !== -1) record(target, `text:${Buffer.from(command.slice(hex + 1).join(''), 'hex').toString('utf8')}`);
+          else record(target, command.includes('-l') ? `text:${command[command.length - 1]}` : `key:${command[command.length - 1]}`);
           break;
         }
         case 'load-buffer':
