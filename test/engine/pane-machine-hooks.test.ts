@@ -1,7 +1,7 @@
 // The pane machine with agent hooks as a second signal: claims, vetoes, and the screen overruling them.
 
 import { describe, expect, it } from 'vitest';
-import { HOOK_QUIET_MS, describeDisagreement, hookView, observe, register, type Observation, type PaneTrack } from '../../src/engine/pane/pane-machine.js';
+import { HOOK_QUIET_MS, describeDisagreement, hookView, hookWaitDueAt, observe, register, type Observation, type PaneTrack } from '../../src/engine/pane/pane-machine.js';
 import type { HookEvent, HookSignal, PromptVerdict } from '../../src/engine/types.js';
 import { paneInfo } from '../helpers/fake-engine.js';
 
@@ -142,6 +142,19 @@ describe('pane machine with hooks', () => {
     const done = run(fresh(), [[1_000, hook('prompt')], [2_000, hook('stop')], [2_100, screen('custom', unknown)]]).track;
     const stuck = run(done, [[32_100, screen('custom', unknown)]]);
     expect(stuck.events).toEqual([expect.objectContaining({ type: 'stuck', reason: 'stopped', message: 'some new dialog' })]);
+  });
+
+  it('says when a turn a hook said is over becomes a wait: the moment a step makes it stuck, not before', () => {
+    const done = run(fresh(), [[1_000, hook('prompt')], [2_000, hook('stop')], [2_100, screen('answer', unknown)]]).track;
+    const due = hookWaitDueAt(done, config);
+    expect(due).toBe(2_100 + HOOK_QUIET_MS);
+    expect(run(done, [[due - 1, screen('answer', unknown)]]).events).toEqual([]);
+    const stuck = run(done, [[due, screen('answer', unknown)]]);
+    expect(stuck.events).toEqual([expect.objectContaining({ type: 'stuck', reason: 'stopped' })]);
+    expect(hookWaitDueAt(stuck.track, config)).toBe(Infinity);
+    // No claim, or a claim that the turn goes on: nothing comes of age by the hook.
+    expect(hookWaitDueAt(fresh(), config)).toBe(Infinity);
+    expect(hookWaitDueAt(run(fresh(), [[1_000, hook('prompt')]]).track, config)).toBe(Infinity);
   });
 
   it('a permission request on a pane stuck at its input box replaces the reason', () => {

@@ -190,6 +190,16 @@ export function observe(track: PaneTrack, observation: Observation, now: number,
  * only a new screen or a hook can change it. A poll that learns nothing new need not step the pane
  * before then.
  */
+/**
+ * When the turn an agent's hook said is over becomes a wait: its screen held still for the hook's
+ * grace (see stuckNow). Infinity when no such claim waits. A pane with a claim is stepped at every
+ * cycle anyway (stillUntil); this says when a cycle is worth having, so the wait is told then.
+ */
+export function hookWaitDueAt(track: PaneTrack, config: MachineConfig): number {
+  if (track.state !== 'monitoring' || track.hook?.claim !== 'waiting') return Infinity;
+  return track.quietSince + waitThreshold('stopped', 'waiting', config);
+}
+
 export function stillUntil(track: PaneTrack, now: number, config: MachineConfig): number {
   if (track.state === 'registered' || track.hash === null || track.verdict === null) return now;
   if (track.hook !== null && track.hook.claim !== null) return now;

@@ -6,7 +6,7 @@
 
 import { paneHere } from './clock-skew.js';
 import { capturesAhead, chooseCaptures, nextCaptureAt, type CapturePlan } from './capture-plan.js';
-import { entriesStillUntil, type PaneEntry } from './poll-step.js';
+import { entriesHookWaitDueAt, entriesStillUntil, type PaneEntry } from './poll-step.js';
 import { tableWanted, type TableRecord, NO_TABLES } from './process-table.js';
 import type { MachineConfig } from '../pane/pane-machine.js';
 import type { PaneInfo } from '../types.js';
@@ -75,7 +75,7 @@ export interface PollLearned {
    * Engine clock: when the panes were last stepped, and until when stepping them again over the
    * same listing leaves them as they are (the first wait coming of age); null when they must be stepped.
    */
-  readonly still: { readonly from: number; readonly until: number } | null;
+  readonly still: { readonly from: number; readonly until: number; readonly hookWaitDue?: number } | null;
   /** With dear round trips: the panes the next round trip captures, chosen from the last listing. */
   readonly ahead: readonly string[];
   /** The host's process tables: when the last came, and whether its `ps` can give one. */
@@ -270,8 +270,10 @@ export function sleepAfterCycle(learned: PollLearned, after: { readonly now: num
   if (retryAt !== null) return retryAt - now;
   if (registeredNew) return 0;
   if (learned.still === null) return intervalMs;
-  const due = learned.still.until - now;
-  return due > 0 && due < intervalMs ? due : intervalMs;
+  // The first moment a step would change something, or a hook's end of turn becomes a wait.
+  const dues = [learned.still.until, learned.still.hookWaitDue ?? Infinity].map((at) => at - now).filter((due) => due > 0);
+  const due = Math.min(...dues);
+  return due < intervalMs ? due : intervalMs;
 }
 
 /**
@@ -303,7 +305,7 @@ export function learnStep(
   context: { readonly costs: HostCosts; readonly captures: CapturePlan; readonly intervalMs: number; readonly machine: MachineConfig },
 ): PollLearned {
   const { entries, now, requestedAt, tables } = step;
-  const still = { from: now, until: entriesStillUntil(entries, now, context.machine) };
+  const still = { from: now, until: entriesStillUntil(entries, now, context.machine), hookWaitDue: entriesHookWaitDueAt(entries, context.machine) };
   const ahead = context.costs.roundTrip === 'dear' ? capturesAhead(entries, context.captures, requestedAt, context.intervalMs) : learned.ahead;
   return { ...learned, entries, still, ahead, tables };
 }

@@ -4,7 +4,7 @@
 
 import { outputEndedBy, silentSince, type LastCapture } from './capture-gate.js';
 import { agentExited, decodeHookRecord, hookRecordEvent } from '../hooks/hook-record.js';
-import { end, observe, register, stillUntil, type MachineConfig, type PaneTrack } from '../pane/pane-machine.js';
+import { end, hookWaitDueAt, observe, register, stillUntil, type MachineConfig, type PaneTrack } from '../pane/pane-machine.js';
 import { classifyScreen, type PromptRules } from '../prompt/matcher.js';
 import { withProcessWork } from '../prompt/process-work.js';
 import { quietSinceFromRecord } from '../records/quiet-record.js';
@@ -148,6 +148,13 @@ export function entriesStillUntil(entries: ReadonlyMap<string, PaneEntry>, now: 
   let until = Infinity;
   for (const { track } of entries.values()) until = Math.min(until, stillUntil(track, now, config));
   return until;
+}
+
+/** The earliest moment a turn a hook said is over becomes a wait (see hookWaitDueAt); Infinity for none. */
+export function entriesHookWaitDueAt(entries: ReadonlyMap<string, PaneEntry>, config: MachineConfig): number {
+  let due = Infinity;
+  for (const { track } of entries.values()) due = Math.min(due, hookWaitDueAt(track, config));
+  return due;
 }
 
 interface PaneStep {

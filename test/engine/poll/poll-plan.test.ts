@@ -357,6 +357,17 @@ describe('the poll plan', () => {
     expect(lastScreenCaptured(new PrintingThenStill(COSTS_FAR_AWAY))).toBeLessThanOrEqual(6_000 + 3 * 500 + 2_000 + 1_000);
   });
 
+  it('sleeps until a turn a hook said is over comes of age, when that is sooner than the interval', () => {
+    const after = { now: 10_000, retryAt: null, registeredNew: false, intervalMs: 2_000 };
+    // A pane with a hook's claim is stepped at every cycle (its still time is now): the interval, unless the end of a turn comes sooner.
+    const learned = (hookWaitDue: number): PollLearned => ({ ...NOTHING_LEARNED, still: { from: 10_000, until: 10_000, hookWaitDue } });
+    expect(sleepAfterCycle(learned(Infinity), after)).toBe(2_000);
+    expect(sleepAfterCycle(learned(10_350), after)).toBe(350);
+    expect(sleepAfterCycle(learned(15_000), after)).toBe(2_000);
+    expect(sleepAfterCycle(learned(9_000), after)).toBe(2_000);
+    expect(sleepAfterCycle({ ...NOTHING_LEARNED, still: { from: 10_000, until: 10_900, hookWaitDue: 10_400 } }, after)).toBe(400);
+  });
+
   it('a quiet pane that prints is captured as tmux tells of it, also just after the periodic full listing', () => {
     const history = new QuietThenAsked();
     const pane = history.panes[0]!;
