@@ -54,6 +54,20 @@ interface TrimmingList {
   onTrim(listener: (amount: number) => void): { dispose(): void };
 }
 
+/** The parts of xterm's buffers that say where rows go when the screen scrolls (not public API). */
+interface CoreBuffer {
+  readonly lines?: TrimmingList;
+  readonly ybase: number;
+  readonly scrollTop: number;
+  readonly scrollBottom: number;
+}
+
+interface CoreBufferService {
+  readonly buffer?: CoreBuffer;
+  readonly buffers?: { readonly normal?: CoreBuffer };
+  scroll?: (...args: unknown[]) => void;
+}
+
 interface Seen {
   /** The text given for the row (or the row's text at the seam). */
   given: string;
@@ -104,6 +118,7 @@ export class StreamLines {
       logLevel: 'off',
     });
     this.watchList();
+    this.hookRegionScrolls();
     let seam = options.screen ?? Buffer.alloc(0);
     if (options.alternate) {
       // The seam is the alternate screen: it is drawn there (its own reset would switch back to
@@ -218,10 +233,13 @@ export class StreamLines {
     return abs - this.trimmed;
   }
 
+  private bufferService(): CoreBufferService | undefined {
+    return (this.term as unknown as { _core?: { _bufferService?: CoreBufferService } })._core?._bufferService;
+  }
+
   /** Counts the rows the normal buffer drops; a reset gives it a new list, so look again each time. */
   private watchList(): void {
-    const core = (this.term as unknown as { _core?: { _bufferService?: { buffers?: { normal?: { lines?: TrimmingList } } } } })._core;
-    const list = core?._bufferService?.buffers?.normal?.lines;
+    const list = this.bufferService()?.buffers?.normal?.lines;
     if (!list || typeof list.onTrim !== 'function') {
       throw new Error('@xterm/headless changed: its buffer no longer reports trimmed rows (pin the version corral was built with)');
     }
@@ -234,6 +252,43 @@ export class StreamLines {
     this.trimListener?.dispose();
     this.list = list;
     this.trimListener = list.onTrim((amount) => (this.trimmed += amount));
+  }
+
+  /**
+   * A scrolling region that does not start at the screen's top (`\e[T;Br`) scrolls inside the
+   * screen: its rows move up one, its top row is gone, and nothing goes to the scrollback, so no
+   * row number changes. What is known of each row must move up with its text, or every row of the
+   * region reads as redrawn with the text of the row below it (a line wrapped at the region's
+   * bottom would come out as two lines, cut at the pane's edge).
+   */
+  private hookRegionScrolls(): void {
+    const service = this.bufferService();
+    const scroll = service?.scroll;
+    if (!service || typeof scroll !== 'function') {
+      throw new Error('@xterm/headless changed: its buffer service no longer scrolls the screen (pin the version corral was built with)');
+    }
+    service.scroll = (...args: unknown[]) => {
+      const buffer = service.buffer;
+      // Read before the scroll: the region is the one it scrolls.
+      const region = buffer && buffer === service.buffers?.normal && buffer.scrollTop > 0 ? { top: buffer.ybase + buffer.scrollTop, bottom: buffer.ybase + buffer.scrollBottom } : null;
+      scroll.apply(service, args);
+      if (region) this.regionScrolled(this.abs(region.top), this.abs(region.bottom));
+    };
+  }
+
+  /** The region between two absolute rows scrolled up one row: what is known of its rows moves with them. */
+  private regionScrolled(top: number, bottom: number): void {
+    if (!this.ready) return;
+    const up = (abs: number) => (abs > top && abs <= bottom ? abs - 1 : abs);
+    scrollUp(this.shown, top, bottom);
+    scrollUp(this.below, top, bottom);
+    // The region's new bottom row is blank. Above the first open row it is one the cursor has
+    // passed: what is drawn there later is output in place, as on any given row.
+    if (bottom < this.next) this.remember(bottom, '');
+    // The first open row moves up with its text; at the region's top it stays there (its text is
+    // gone: the region dropped it), and so does the row the message was typed on.
+    this.next = up(this.next);
+    this.start = up(this.start);
   }
 
   /** Rows about to be erased are final as they are: commit them first. */
@@ -497,6 +552,22 @@ export class StreamLines {
   private remember(abs: number, text: string, redraws = 0): void {
     this.shown.set(abs, { given: text, current: text, redraws });
   }
+}
+
+/**
+ * A region's rows [top, bottom] by absolute row, scrolled up one: the top one is dropped, the others
+ * move up a row. In row order, as they are read.
+ */
+function scrollUp<T>(rows: Map<number, T>, top: number, bottom: number): void {
+  if (![...rows.keys()].some((abs) => abs >= top && abs <= bottom)) return;
+  const moved: [number, T][] = [];
+  for (const [abs, value] of rows) {
+    if (abs === top) continue;
+    moved.push([abs > top && abs <= bottom ? abs - 1 : abs, value]);
+  }
+  moved.sort((a, b) => a[0] - b[0]);
+  rows.clear();
+  for (const [abs, value] of moved) rows.set(abs, value);
 }
 
 function rowText(buffer: IBuffer, row: number): string {

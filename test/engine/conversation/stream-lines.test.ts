@@ -1,6 +1,7 @@
 // The stream's line tracker against what a terminal shows: plain output, long and fast output,
 // `\r` rewrites, wrapping and wide characters, cursor moves, clears, status rows redrawn in place,
-// and the alternate screen. The bytes are what tmux sends a control client (ONLCR applied).
+// scrolling regions, and the alternate screen. The bytes are what tmux sends a control client
+// (ONLCR applied).
 
 import { describe, expect, it } from 'vitest';
 import { StreamLines } from '../../../src/engine/conversation/stream-lines.js';
@@ -117,6 +118,38 @@ describe('StreamLines', () => {
     await lines.write(Buffer.from('\x1b[2;1H\x1b[Janswer line\r\n╭────╮\r\n│ >  │\r\n╰────╯\x1b[4;4H'));
     const step = lines.step();
     expect([...step.added, ...step.open]).toEqual(['answer line']);
+  });
+
+  it('gives a line that wraps at the bottom of a scrolling region whole, with steps anywhere', async () => {
+    // A region in the middle of the screen scrolls inside it: its top row is dropped, the others
+    // move up a row, and nothing goes to the scrollback. The long line's first half is on the
+    // region's bottom row when its second half scrolls it up a row.
+    const long = '0123456789abcdefghijKLMNOPQRST';
+    const bytes = crlf(`run\n\x1b[H\x1b[2Jheader\n\x1b[3;6r\x1b[6;1H\none\ntwo\nthree\n${long}\nfour\x1b[r\x1b[8;1Hfooter\n`);
+    const firstHalf = bytes.indexOf(long) + 20;
+    const run = async (steps: number[]) => {
+      const lines = await shell(20, 10);
+      const got: string[] = [];
+      let at = 0;
+      for (const point of [...steps, bytes.length]) {
+        await lines.write(bytes.subarray(at, point));
+        at = point;
+        got.push(...lines.step().added);
+      }
+      lines.dispose();
+      return got;
+    };
+    // A step once the region shows one, two, three, then one between the line's two halves: the
+    // second half scrolls the first up a row, which must not read as that row redrawn (the first
+    // half alone, then the second as a line of its own).
+    expect(await run([bytes.indexOf(long), firstHalf])).toEqual(['$ run', 'header', '', 'one', 'two', 'three', long, 'four', '', 'footer']);
+    for (let point = bytes.indexOf('one'); point < bytes.length; point++) {
+      for (const steps of [[point], [firstHalf, point], [point, firstHalf]]) {
+        const got = await run([...new Set(steps)].sort((a, b) => a - b));
+        expect(got.filter((line) => line === long), `steps at ${steps.join(', ')}: ${JSON.stringify(got)}`).toHaveLength(1);
+        expect(got.filter((line) => line !== long && (long.startsWith(line) || long.endsWith(line)) && line !== ''), `steps at ${steps.join(', ')}`).toEqual([]);
+      }
+    }
   });
 
   it('gives generated output whole at any width, split anywhere, with steps anywhere (oracle: the lines printed)', async () => {
