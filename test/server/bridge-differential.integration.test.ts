@@ -256,10 +256,8 @@ const LONE = new Set<Shape>(LONE_SHAPES);
 /**
  * Exactly the terminal's lines; for a scrolling region, which drops the lines it scrolls out
  * (a streamed answer gave them while they were on screen): the terminal's lines in order among
- * the answer's, blank rows aside, and any other line one the case printed. A line that wraps at the
- * region's bottom may come back in two pieces, cut at the pane's edge, when the stream is read
- * between its two parts (the region scrolls its first row up, which reads as a row redrawn: a
- * known limit, in docs/chat-bridge.md): pieces that make the terminal's line count as that line.
+ * the answer's, blank rows aside, and any other line one the case printed. A line that wraps at
+ * the region's bottom is one of the terminal's lines like any other: it must come back whole.
  */
 function matches(shape: Shape, bytes: Buffer, got: string[] | undefined, expected: string[] | undefined): boolean {
   if (got === undefined || expected === undefined) return false;
@@ -267,14 +265,9 @@ function matches(shape: Shape, bytes: Buffer, got: string[] | undefined, expecte
   const printed = bytes.toString('utf8');
   let next = 0;
   const want = expected.filter((line) => line.trim() !== '');
-  const lines = got.filter((line) => line.trim() !== '');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
+  for (const line of got.filter((line) => line.trim() !== '')) {
     if (line === want[next]) next += 1;
-    else if (want[next]?.startsWith(line) && line + (lines[i + 1] ?? '') === want[next]) {
-      next += 1;
-      i += 1;
-    } else if (!printed.includes(line)) return false;
+    else if (!printed.includes(line)) return false;
   }
   return next === want.length;
 }
