@@ -1,9 +1,12 @@
 // The matcher on screens captured from real programs in a private tmux server (`capture-pane -p`,
 // as the poller captures them), not only on hand-written fixtures.
 
-import { join } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRules, classifyScreen } from '../../../src/engine/prompt/matcher.js';
+import { git, makeRepo } from '../../helpers/git-repo.js';
 import { SCREENS_DIR } from '../../helpers/screen-fixtures.js';
 import { startTestTmux, type TestTmux } from '../../helpers/tmux-server.js';
 
@@ -26,6 +29,27 @@ describe('real screens through tmux', () => {
   it('bash at a user@host prompt is stopped', async () => {
     const lines = await screenOf(`PS1='\\u@\\h:\\w\\$ ' exec bash --norc --noprofile -i`, (s) => /[$#]$/.test(s.trimEnd()));
     expect(classifyScreen(lines)).toMatchObject({ prompt: true, reason: 'stopped', tool: 'shell', rule: 'shell/user-host' });
+  });
+
+  it('fish and bash with their git prompts are stopped on a branch and on a detached HEAD', async () => {
+    const repo = makeRepo(mkdtempSync(join(tmpdir(), 'corral-git-prompt-')));
+    try {
+      const gitPs1 = '/usr/lib/git-core/git-sh-prompt';
+      for (const detached of [false, true]) {
+        if (detached) git(repo, 'checkout', '-q', '--detach');
+        // fish draws the git part itself; bash through git's own __git_ps1 (shipped with git).
+        const fish = await screenOf(`cd ${sh(repo)} && exec fish --no-config`, (s) => /\)[>#]\s*$/.test(s.trimEnd()));
+        expect(classifyScreen(fish), fish.join('\n')).toMatchObject({ prompt: true, reason: 'stopped', tool: 'shell' });
+        const rc = join(repo, '..', `${basename(repo)}.bashrc`);
+        writeFileSync(rc, `source ${gitPs1}\nPS1='\\u@\\h:\\w$(__git_ps1)\\$ '\n`);
+        const bash = await screenOf(`cd ${sh(repo)} && exec bash --noprofile --rcfile ${sh(rc)} -i`, (s) => /\)[$#]\s*$/.test(s.trimEnd()));
+        expect(classifyScreen(bash), bash.join('\n')).toMatchObject({ prompt: true, reason: 'stopped', tool: 'shell', rule: 'shell/user-host' });
+        if (detached) expect(fish.join('\n') + bash.join('\n')).toMatch(/\(\([0-9a-f]{7}/);
+      }
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+      rmSync(`${repo}.bashrc`, { force: true });
+    }
   });
 
   it('the Node REPL is stopped', async () => {

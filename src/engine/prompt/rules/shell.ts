@@ -3,7 +3,8 @@
 // root `#`, zsh `host%` and `user@host ~ %`, fish `user@host ~/dir>`, starship/pure `❯`,
 // oh-my-zsh `➜  dir git:(main) ✗` and `λ ~/dir/ git:(main)`, one-line `~/src/app main* ❯`,
 // `bash-5.2$`, a bare `myhost$`, PowerShell `PS /home/me>`, the second line of two-line prompts
-// (`└──╼ $`, powerlevel10k's `╰─❯`) and `src λ`.
+// (`└──╼ $`, powerlevel10k's `╰─❯`) and `src λ`. The git part of bash's `__git_ps1` and fish's
+// prompt nests parentheses on a detached HEAD: `me@box:~/src ((c2fe9bb...))$`, `root@vm /w/app ((c2fe9bb0))#`.
 
 import type { RuleSet } from '../rule.js';
 
@@ -14,19 +15,19 @@ export const shellRules: RuleSet = {
       id: 'shell/user-host',
       kind: 'stopped',
       where: 'last-line',
-      pattern: /^(?:\([^()\s]+\)\s+)*\[?[\w.-]+@[\w.-]+(?:[:\s][^\s$#%]*)?\]?(?:\s+\([^()]*\))?\s?[$#%]$/,
+      pattern: /^(?:\([^()\s]+\)\s+)*\[?[\w.-]+@[\w.-]+(?:[:\s][^\s$#%]*)?\]?(?:\s+\((?:[^()]|\([^()]*\))*\))?\s?[$#%]$/,
     },
     {
       id: 'shell/path',
       kind: 'stopped',
       where: 'last-line',
-      pattern: /^(?:\([^()\s]+\)\s+)*[~/][^\s$#%]*(?:\s+\([^()]*\))?\s?[$#%]$/,
+      pattern: /^(?:\([^()\s]+\)\s+)*[~/][^\s$#%]*(?:\s+\((?:[^()]|\([^()]*\))*\))?\s?[$#%]$/,
     },
     {
       id: 'shell/fish',
       kind: 'stopped',
       where: 'last-line',
-      pattern: /^(?:[\w.-]+@[\w.-]+\s)?[~/][^\s>]*(?:\s\([^()]*\))?>$/,
+      pattern: /^(?:[\w.-]+@[\w.-]+\s)?[~/][^\s>]*(?:\s\((?:[^()]|\([^()]*\))*\))?>$/,
     },
     {
       id: 'shell/sigil',
