@@ -41,7 +41,7 @@ export function changedWithoutOutput(previous: PaneInfo, current: PaneInfo): boo
 }
 
 /**
- * A pane that printed at its last capture and prints still, nobody sees but for the selected pane's
+ * A pane that printed at its last two captures and prints still, nobody sees but for the selected pane's
  * preview: it is followed at a steady pace, captured again once this long has passed (or every
  * other poll, when polls are further apart than half of it). Its quiet time does not wait for that
  * capture (see outputEndedBy). A pane whose last capture showed a prompt or a busy program is not
@@ -62,14 +62,20 @@ export interface LastCapture {
   readonly at: number;
   /** Its screen had changed since the capture before. */
   readonly changed: boolean;
+  /**
+   * Its screen had changed at the capture before too: the pane keeps printing. One change after a
+   * quiet spell (a command typed, its first line) is not followed at a pace: the next output may
+   * be the prompt coming back, which must be seen at the next poll.
+   */
+  readonly printing?: boolean;
   /** It showed a prompt or a busy program (see FOLLOW_MS); plain output when false or absent. */
   readonly mayWait?: boolean;
 }
 
 /**
- * Whether a pane whose window printed since its last capture can wait: that capture showed a
- * changed screen of plain output (it was printing then), and it is less than `followMs` old. A
- * clock that went back waits for nothing.
+ * Whether a pane whose window printed since its last capture can wait: that capture and the one
+ * before showed a changed screen, the last of plain output (it was printing then), and it is less
+ * than `followMs` old. A clock that went back waits for nothing.
  */
 export function following(captured: LastCapture, now: number, followMs: number): boolean {
   return now >= captured.at && now < followedUntil(captured, followMs);
@@ -77,7 +83,7 @@ export function following(captured: LastCapture, now: number, followMs: number):
 
 /** Until when (wall-clock ms) a pane is followed at a steady pace since its last capture (see following). */
 export function followedUntil(captured: LastCapture, followMs: number): number {
-  return captured.changed && captured.mayWait !== true ? captured.at + followMs : -Infinity;
+  return captured.printing === true && captured.mayWait !== true ? captured.at + followMs : -Infinity;
 }
 
 /**

@@ -270,7 +270,7 @@ function observeScreen(entry: PaneEntry, pane: PaneInfo, text: string, listing: 
       ...entry,
       track: step.track,
       screen,
-      captured: { pane, at: requestedAt, cycle: listing.cycle, changed, mayWait: verdict.prompt || verdict.busy },
+      captured: { pane, at: requestedAt, cycle: listing.cycle, changed, printing: changed && previous?.changed === true, mayWait: verdict.prompt || verdict.busy },
       lines: fresh ? lines.slice(-context.previewLines) : entry.lines,
       linesHash: fresh ? step.track.hash : entry.linesHash,
     },

@@ -17,7 +17,7 @@ function generated(random: SeededRandom, id: string) {
   // Listed now as it was, or printed since, or resized, respawned or switched screens without output.
   const change = random.pick<Partial<PaneInfo>>([{}, {}, {}, { windowActivity: Math.floor((at + random.int(0, 20_000)) / 1000) * 1000 }, { width: 100 }, { pid: 4242 }, { alternateOn: true }]);
   const pane: PaneInfo = { ...previous, ...change };
-  const captured = random.chance(0.1) ? null : { pane: previous, at, changed: random.chance(0.5), mayWait: random.chance(0.5), cycle: 1 };
+  const captured = random.chance(0.1) ? null : { pane: previous, at, changed: random.chance(0.5), printing: random.chance(0.5), mayWait: random.chance(0.5), cycle: 1 };
   return { pane, entry: { pane, captured } as unknown as PaneEntry };
 }
 
