@@ -93,14 +93,13 @@ describe('what needs the person, on fourteen everyday panes', () => {
     await server.tmux('send-keys', '-t', panes.python!, 'print(6 * 7)', 'Enter');
     const worked = [...shells, 'python'].map((name) => panes[name]!);
     // Which panes wait, named (a failure shows the one missing, and what corral's listing says of it).
-    // 40 s: under the loaded series (the suite beside stress --cpu 2) one of nine took over 20 s.
     const waitingNames = async () => {
       const { panes: waiting } = await status();
       return waiting.map((p) => Object.keys(panes).find((name) => panes[name] === p.paneId) ?? p.paneId).sort();
     };
     const expected = [...shells, 'python', 'deploy', 'addp'].sort();
     try {
-      await expect.poll(waitingNames, { timeout: 40_000, interval: 300 }).toEqual(expected);
+      await expect.poll(waitingNames, { timeout: 20_000, interval: 300 }).toEqual(expected);
     } catch (error) {
       const rows = (await listed()).filter((row) => worked.includes(row.paneId));
       throw new Error(`${(error as Error).message}\ncorral ls of the panes that worked: ${JSON.stringify(rows, null, 1)}`);
