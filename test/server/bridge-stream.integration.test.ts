@@ -98,6 +98,9 @@ describe('every line the command printed', () => {
     expect(note).not.toBeNull();
     const [, leftOut, all, file] = note!;
     expect(Number(all!.replace(/,/g, ''))).toBe(total);
+    // Every line of the answer is a 'y' (bar the fences and the note): on a failure, the first odd ones.
+    const odd = text.split('\n').slice(0, -1).map((line, i) => ({ i, line })).filter(({ line }) => line !== 'y' && !/^`{3,}$/.test(line) && !line.startsWith('[corral:'));
+    expect(odd.slice(0, 8), `${odd.length} odd lines`).toEqual([]);
     expect(lines.filter((line) => line === 'y')).toHaveLength(total - Number(leftOut!.replace(/,/g, '')));
     expect(file!.startsWith(join(state, 'corral', 'answers'))).toBe(true);
     const saved = readFileSync(file!, 'utf8');
