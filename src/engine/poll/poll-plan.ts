@@ -6,6 +6,7 @@
 
 import { paneHere } from './clock-skew.js';
 import { capturesAhead, chooseCaptures, nextCaptureAt, type CapturePlan } from './capture-plan.js';
+import { silentSince } from './capture-gate.js';
 import { entriesHookWaitDueAt, entriesStillUntil, type PaneEntry } from './poll-step.js';
 import { tableWanted, type TableRecord, NO_TABLES } from './process-table.js';
 import type { MachineConfig } from '../pane/pane-machine.js';
@@ -78,11 +79,16 @@ export interface PollLearned {
   readonly still: { readonly from: number; readonly until: number; readonly hookWaitDue?: number } | null;
   /** With dear round trips: the panes the next round trip captures, chosen from the last listing. */
   readonly ahead: readonly string[];
+  /**
+   * With dear round trips: `ahead` holds a pane that was quiet at its last capture and printed since
+   * (a question drawn, a command ended), so the next round trip goes at once (see soonAhead).
+   */
+  readonly aheadSoon: boolean;
   /** The host's process tables: when the last came, and whether its `ps` can give one. */
   readonly tables: TableRecord;
 }
 
-export const NOTHING_LEARNED: PollLearned = { entries: new Map(), asked: null, skipped: false, still: null, ahead: [], tables: NO_TABLES };
+export const NOTHING_LEARNED: PollLearned = { entries: new Map(), asked: null, skipped: false, still: null, ahead: [], aheadSoon: false, tables: NO_TABLES };
 
 /** The moment a cycle starts, as the poller reads it. */
 export interface PollMoment {
@@ -268,7 +274,7 @@ function restDelay({ learned, moment, costs, captures, skew, intervalMs }: PlanI
 export function sleepAfterCycle(learned: PollLearned, after: { readonly now: number; readonly retryAt: number | null; readonly registeredNew: boolean; readonly intervalMs: number }): number {
   const { now, retryAt, registeredNew, intervalMs } = after;
   if (retryAt !== null) return retryAt - now;
-  if (registeredNew) return 0;
+  if (registeredNew || learned.aheadSoon) return 0;
   if (learned.still === null) return intervalMs;
   // The first moment a step would change something, or a hook's end of turn becomes a wait.
   const dues = [learned.still.until, learned.still.hookWaitDue ?? Infinity].map((at) => at - now).filter((due) => due > 0);
@@ -306,6 +312,25 @@ export function learnStep(
 ): PollLearned {
   const { entries, now, requestedAt, tables } = step;
   const still = { from: now, until: entriesStillUntil(entries, now, context.machine), hookWaitDue: entriesHookWaitDueAt(entries, context.machine) };
-  const ahead = context.costs.roundTrip === 'dear' ? capturesAhead(entries, context.captures, requestedAt, context.intervalMs) : learned.ahead;
-  return { ...learned, entries, still, ahead, tables };
+  const dear = context.costs.roundTrip === 'dear';
+  const ahead = dear ? capturesAhead(entries, context.captures, requestedAt, context.intervalMs) : learned.ahead;
+  const aheadSoon = dear && !learned.aheadSoon && soonAhead(entries, ahead, requestedAt);
+  return { ...learned, entries, still, ahead, aheadSoon, tables };
+}
+
+/**
+ * Far away, where tmux tells of no change between round trips: whether a pane chosen for the next
+ * one was quiet at its last capture (taken before this round trip, not while it printed) and has
+ * printed since. That is how a question or a prompt back shows first; capturing it one round trip
+ * later rather than an interval later is what keeps a host far away within a round trip of this
+ * machine, whose change watch wakes the loop for it (wakeOnChange). Never twice in a row (see
+ * learnStep), so a pane that prints without changing its screen costs at most one round trip more
+ * per interval.
+ */
+function soonAhead(entries: ReadonlyMap<string, PaneEntry>, ahead: readonly string[], requestedAt: number): boolean {
+  return ahead.some((id) => {
+    const entry = entries.get(id);
+    const captured = entry?.captured;
+    return captured != null && captured.at < requestedAt && captured.printing !== true && !silentSince(captured.at, entry!.pane);
+  });
 }
