@@ -26,6 +26,8 @@ let polled: string[][] = [];
 let batches: number[] = [];
 /** Timers the engine armed: one per cycle, plus hook follow-ups (none here). */
 let armed = 0;
+/** Timers that fired: a cycle each (a change told wakes the loop by replacing the armed timer). */
+let fired = 0;
 /** How long the newest of them sleeps. */
 let lastArmedMs = 0;
 
@@ -33,7 +35,10 @@ const countingTimers: Timers = {
   setTimeout: (callback, ms) => {
     armed += 1;
     lastArmedMs = ms;
-    return heldTimers.setTimeout(callback, ms);
+    return heldTimers.setTimeout(() => {
+      fired += 1;
+      callback();
+    }, ms);
   },
   clearTimeout: (handle) => heldTimers.clearTimeout(handle),
 };
@@ -72,8 +77,8 @@ const paneView = (paneId: string): PaneView | undefined => engine?.getSnapshot()
 
 /** Waits until the engine has run `count` more cycles. */
 async function cyclesPass(count: number): Promise<void> {
-  const target = armed + count;
-  await waitFor(() => armed >= target, Math.max(30_000, 2_000 * count));
+  const target = fired + count;
+  await waitFor(() => fired >= target, Math.max(30_000, 2_000 * count));
 }
 
 /** Lets real time pass: an idle engine sleeps through it, so there are no cycles to count. */

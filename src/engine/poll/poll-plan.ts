@@ -284,17 +284,28 @@ export function sleepAfterCycle(learned: PollLearned, after: { readonly now: num
 
 /**
  * Whether a change tmux tells of between cycles brings a cycle at once: after a cycle that asked
- * nothing (it may have missed it), or, for a change told of a window that was not active when the
- * last cycle asked (`told`: the windows told of since its mark): a quiet pane that prints may be
- * drawing a question, and the next cycle could be an interval away. Windows active then are
- * captured at the poll's pace anyway. After the periodic full listing too, which once let a
+ * nothing (it may have missed it), or for a change told of a window that was not active when the
+ * last cycle asked (`told`: the windows told of since its mark), or whose panes had not yet printed
+ * at two captures in a row. A quiet pane that prints may be drawing a question, and so may one that
+ * just took a command (typed, the screen changed once, and the question drawn a moment later); the
+ * next cycle could be an interval away. Windows that keep printing are followed at the poll's pace
+ * (capture-gate.ts) and wake nothing. After the periodic full listing too, which once let a
  * question drawn just after it wait a whole interval.
  */
 export function wakeOnChange(learned: PollLearned, told: ReadonlySet<string> | null): boolean {
   if (learned.skipped) return true;
   const active = learned.asked?.active ?? null;
   if (active === null) return false;
-  return told === null || [...told].some((window) => !active.has(window));
+  if (told === null) return true;
+  const printing = printingWindows(learned.entries);
+  return [...told].some((window) => !active.has(window) || !printing.has(window));
+}
+
+/** The windows with a pane that changed at its last two captures. */
+function printingWindows(entries: ReadonlyMap<string, PaneEntry>): Set<string> {
+  const windows = new Set<string>();
+  for (const { pane, captured } of entries.values()) if (captured?.printing === true) windows.add(pane.windowId);
+  return windows;
 }
 
 /** What a cycle that asked learned of the listing, before stepping the panes over it. */

@@ -322,7 +322,11 @@ class QuietThenAsked extends History {
   drawnAt: number | null = null;
   readonly waits: number[] = [];
 
-  constructor(costs: HostCosts = COSTS_HERE) {
+  constructor(
+    costs: HostCosts = COSTS_HERE,
+    /** The command that asks is typed 250 ms before its question shows (the screen changes twice). */
+    private readonly typed = false,
+  ) {
     super(new SeededRandom(2), costs, 2_000, true);
     this.panes.splice(1);
   }
@@ -333,9 +337,17 @@ class QuietThenAsked extends History {
 
   override happen(): boolean {
     const at = this.now - START;
+    const pane = this.panes[0]!;
+    if (this.typed && at >= 20_000 && (at + 250) % 7_250 === 0) {
+      pane.screen = `$ deploy ${at}`;
+      pane.info = { ...pane.info, windowActivity: this.second() };
+      pane.unseenSince ??= this.now;
+      pane.toldSince ??= this.now;
+      this.tell(new Set([pane.info.windowId]));
+      return true;
+    }
     // A question every 7.25 s from +20 s on: its phase against the 30 s listing period moves each time.
     if (at < 20_000 || at % 7_250 !== 0) return false;
-    const pane = this.panes[0]!;
     pane.screen = `Deploy ${at}? [y/N] `;
     pane.info = { ...pane.info, windowActivity: this.second() };
     pane.unseenSince ??= this.now;
@@ -376,6 +388,20 @@ describe('the poll plan', () => {
 
   it('a quiet pane that prints is captured as tmux tells of it, also just after the periodic full listing', () => {
     const history = new QuietThenAsked();
+    const pane = history.panes[0]!;
+    while (history.now - START < 200_000) {
+      cycle(history);
+      if (history.drawnAt !== null && pane.unseenSince === null) {
+        history.waits.push((history.learned.entries.get(pane.info.paneId)?.captured?.at ?? NaN) - history.drawnAt);
+        history.drawnAt = null;
+      }
+    }
+    expect(history.waits.length).toBeGreaterThan(20);
+    expect(Math.max(...history.waits)).toBe(0);
+  });
+
+  it('a question drawn just after the command that asks it was typed (and captured) is captured as tmux tells of it', () => {
+    const history = new QuietThenAsked(COSTS_HERE, true);
     const pane = history.panes[0]!;
     while (history.now - START < 200_000) {
       cycle(history);
