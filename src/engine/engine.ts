@@ -188,7 +188,7 @@ class HostPoller {
     // Both clocks read together: a hook record's wall-clock time moves to the engine's clock exactly.
     const now = this.clock.now();
     const wallNow = this.wallClock.now();
-    this.skew.note(output.serverTime, requestedAt);
+    this.skew.note(output.serverTime, wallNow);
     this.health.answered(now);
     this.offline = [];
     const panes = output.panes.map((pane) => this.skew.toLocal(pane));

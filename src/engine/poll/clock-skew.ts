@@ -12,12 +12,17 @@ export class ClockSkew {
   /** The host's clock minus this machine's, ms (0 until a reading comes, and always here). */
   value = 0;
 
-  /** A poll's reading: the host's clock (null: none was asked) for a request that left at `requestedAt`. */
-  note(serverTime: number | null | undefined, requestedAt: number): void {
+  /**
+   * A poll's reading: the host's clock (null: none was asked), read while the request was out, and
+   * when the answer came back here (`answeredAt`, this machine's wall clock).
+   */
+  note(serverTime: number | null | undefined, answeredAt: number): void {
     if (serverTime === null || serverTime === undefined) return;
-    // serverTime is the start of the remote second, read after the request left: minus a second,
-    // the reading is at most the true skew (for round trips under a second).
-    this.samples.push(serverTime - requestedAt - 1000);
+    // serverTime is the start of the remote second it was read in (at most the remote time then),
+    // and the answer came back after the reading (at least the local time then): their difference
+    // is at most the true skew. Readings at different moments of the second bring the largest of
+    // them within a round trip and a small part of a second of it.
+    this.samples.push(serverTime - answeredAt);
     if (this.samples.length > SKEW_SAMPLES) this.samples.shift();
     this.value = Math.max(...this.samples);
   }
