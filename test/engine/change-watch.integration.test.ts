@@ -4,6 +4,9 @@
 // until the next listing or deadline; while things change, cycles are counted, never slept through.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { resolveSettings } from '../../src/engine/settings/config.js';
 import { createEngine, FULL_LISTING_MS, type Engine } from '../../src/engine/engine.js';
 import { TmuxClient } from '../../src/engine/tmux/client.js';
@@ -219,8 +222,13 @@ describe('polling a tmux server that tells of changes', () => {
     await waitFor(() => events.filter((e) => e.type === 'stuck').length === 8);
     await idle();
     // Nothing printed, so tmux tells of nothing: only the new pane's own listings can see `cat`.
-    const pane = await server.spawn('sleep 1.2; exec cat');
-    await waitFor(() => paneView(pane)?.pane.command === 'bash');
+    // The shell waits for a file the test makes once corral has listed the pane, then execs cat:
+    // the exec comes while the pane starts, whatever the machine's load.
+    const go = join(mkdtempSync(join(tmpdir(), 'corral-exec-')), 'go');
+    const pane = await server.spawn(`while [ ! -e ${go} ]; do sleep 0.05; done; exec cat`);
+    const first = await waitFor(() => paneView(pane)?.pane.command);
+    expect(['bash', 'sleep']).toContain(first);
+    writeFileSync(go, '');
     const plain = async () => (await server.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim();
     while ((await plain()) !== 'cat') await pause(50);
     await waitFor(() => paneView(pane)?.pane.command === 'cat', 3_000);
