@@ -358,6 +358,20 @@ class QuietThenAsked extends History {
   }
 }
 
+/** How long each question of 200 s of a QuietThenAsked history waited for its capture (more than 20 of them). */
+function questionWaits(history: QuietThenAsked): number[] {
+  const pane = history.panes[0]!;
+  while (history.now - START < 200_000) {
+    cycle(history);
+    if (history.drawnAt !== null && pane.unseenSince === null) {
+      history.waits.push((history.learned.entries.get(pane.info.paneId)?.captured?.at ?? NaN) - history.drawnAt);
+      history.drawnAt = null;
+    }
+  }
+  expect(history.waits.length).toBeGreaterThan(20);
+  return history.waits;
+}
+
 /** When the scripted pane's last screen is captured (ms from the start), the minute it is given. */
 function lastScreenCaptured(history: History): number {
   const pane = history.panes[0]!;
@@ -387,46 +401,19 @@ describe('the poll plan', () => {
   });
 
   it('a quiet pane that prints is captured as tmux tells of it, also just after the periodic full listing', () => {
-    const history = new QuietThenAsked();
-    const pane = history.panes[0]!;
-    while (history.now - START < 200_000) {
-      cycle(history);
-      if (history.drawnAt !== null && pane.unseenSince === null) {
-        history.waits.push((history.learned.entries.get(pane.info.paneId)?.captured?.at ?? NaN) - history.drawnAt);
-        history.drawnAt = null;
-      }
-    }
-    expect(history.waits.length).toBeGreaterThan(20);
-    expect(Math.max(...history.waits)).toBe(0);
+    const waits = questionWaits(new QuietThenAsked());
+    expect(Math.max(...waits)).toBe(0);
   });
 
   it('a question drawn just after the command that asks it was typed (and captured) is captured as tmux tells of it', () => {
-    const history = new QuietThenAsked(COSTS_HERE, true);
-    const pane = history.panes[0]!;
-    while (history.now - START < 200_000) {
-      cycle(history);
-      if (history.drawnAt !== null && pane.unseenSince === null) {
-        history.waits.push((history.learned.entries.get(pane.info.paneId)?.captured?.at ?? NaN) - history.drawnAt);
-        history.drawnAt = null;
-      }
-    }
-    expect(history.waits.length).toBeGreaterThan(20);
-    expect(Math.max(...history.waits)).toBe(0);
+    const waits = questionWaits(new QuietThenAsked(COSTS_HERE, true));
+    expect(Math.max(...waits)).toBe(0);
   });
 
   it('far away, a quiet pane that prints is captured one round trip after the listing that shows it, not an interval later', () => {
-    const history = new QuietThenAsked(COSTS_FAR_AWAY);
-    const pane = history.panes[0]!;
-    while (history.now - START < 200_000) {
-      cycle(history);
-      if (history.drawnAt !== null && pane.unseenSince === null) {
-        history.waits.push((history.learned.entries.get(pane.info.paneId)?.captured?.at ?? NaN) - history.drawnAt);
-        history.drawnAt = null;
-      }
-    }
-    expect(history.waits.length).toBeGreaterThan(20);
+    const waits = questionWaits(new QuietThenAsked(COSTS_FAR_AWAY));
     // The listing comes within an interval of the question; the capture in the round trip right after.
-    expect(Math.max(...history.waits)).toBeLessThanOrEqual(2_000);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(2_000);
   });
 
   for (const seed of testSeeds(20261206)) {
