@@ -142,9 +142,14 @@ describe('corral serve across hosts', () => {
     // A second SDK (Vercel's AI SDK), streaming, on the same remote pane.
     const provider = createOpenAICompatible({ name: 'corral', baseURL: `${base}/v1`, apiKey: token });
     const streamed = streamText({ model: provider.chatModel(`box/${target}`), prompt: 'echo sdk-$((7*6))', maxRetries: 0 });
+    // Every part of the stream, kept for the failure message (an error part ends the text early).
     let streamedText = '';
-    for await (const part of streamed.textStream) streamedText += part;
-    expect(streamedText).toContain('sdk-42');
+    const parts: string[] = [];
+    for await (const part of streamed.fullStream) {
+      parts.push(part.type === 'text-delta' ? `text ${JSON.stringify(part.text)}` : part.type === 'error' ? `error ${String(part.error)}` : part.type);
+      if (part.type === 'text-delta') streamedText += part.text;
+    }
+    expect(streamedText, `parts: ${parts.join(' | ')}\nscreen:\n${await remote.tmux('capture-pane', '-p', '-t', pane)}`).toContain('sdk-42');
 
     // Attach to the same pane at /attach/box/N: a repaint of its screen arrives.
     const number = pane.slice(1);
