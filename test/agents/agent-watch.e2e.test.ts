@@ -294,7 +294,8 @@ describe.skipIf(!anyToRun)('corral watch over the real agent CLIs, screen only',
       permission = await stuckAfter(pane, from, 'the tool dialog');
       dialogScreen = await tmux.capture(pane);
       await keys(pane, ...spec.approve);
-      await screenUntil(pane, (s) => /Done: the tool finished/.test(s) && spec.idle(s), 'the answer after the tool');
+      // As slow as the first turn: opencode and Kilo Code take a snapshot of the project after a tool too.
+      await screenUntil(pane, (s) => /Done: the tool finished/.test(s) && spec.idle(s), 'the answer after the tool', spec.startMs ?? 60_000);
     }
     // The question, where the agent can ask one offline.
     let question: Stuck | null = null;
