@@ -418,10 +418,8 @@ export class Conversation {
     const own = this.sourceCursor;
     if (own === null) return false;
     const row = own.text.trimEnd();
-    // The cursor's line: it ends on the cursor's row, or starts there when that row is one of an
-    // old screen whose line went on below it.
     const last = (this.lastOpen.at(-1) ?? '').trimEnd();
-    if (row === '' || !(last.endsWith(row) || last.startsWith(row))) return false;
+    if (row === '' || !last.endsWith(row)) return false;
     return (row === this.baselineLine && own.x >= row.length) || this.outputUnderPrompt(own.text, own.x) !== null;
   }
 
