@@ -399,19 +399,7 @@ export class Conversation {
     while (last >= 0 && (screen[last] ?? '').trim() === '') last -= 1;
     if ((screen[last] ?? '').trim() !== line) return false;
     const row = capture.lines[capture.cursorRow] ?? '';
-    return line === this.baselineLine || this.outputUnderPrompt(row, capture.cursorX) !== null || this.promptOnOwnRow();
-  }
-
-  /**
-   * The line source's own terminal shows the prompt drawn at its cursor, after output on the same
-   * row. Where the capture cannot tell: its cursor line is a wrapped line joined from several rows,
-   * whose cursor column counts from the start of the last of them, and its cells cannot be counted
-   * back from the end (bytes that are not UTF-8). The stream's row is one row, laid out by the
-   * terminal that gave the answer's lines.
-   */
-  private promptOnOwnRow(): boolean {
-    const own = this.sourceCursor;
-    return own !== null && this.outputUnderPrompt(own.text, own.x) !== null;
+    return line === this.baselineLine || this.outputUnderPrompt(row, capture.cursorX) !== null;
   }
 
   /**
