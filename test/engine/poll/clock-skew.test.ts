@@ -1,30 +1,39 @@
 // The remote clock's offset from readings in whole seconds: never above the true offset (stamps
 // moved by it err late: a capture too many, never one too few), and within a round trip and a small
-// part of a second of it once readings at different moments of the second came in.
+// part of a second of it once one reading fell early in a remote second.
 
 import { describe, expect, it } from 'vitest';
 import { ClockSkew } from '../../../src/engine/poll/clock-skew.js';
 import { SeededRandom, testSeeds } from '../../helpers/seeded-random.js';
 
 describe.each(testSeeds(20261206))('the clock skew of a host far away, seed %i', (seed) => {
-  it('stays at or below the true skew, and within the round trip and 400 ms of it after 16 readings', () => {
+  it('stays at or below the true skew, and within the round trip and 400 ms of it once a reading fell early in a remote second', () => {
     const random = new SeededRandom(seed);
+    let bounded = 0;
     for (let trial = 0; trial < 500; trial++) {
       const skew = random.int(-90_000, 90_000);
       const roundTrip = random.int(1, 200);
       const estimate = new ClockSkew();
       let local = 1_780_000_000_000 + random.int(0, 10_000);
+      // Whether one reading was taken in the first 400 ms of a remote second: only then can a
+      // reading in whole seconds tell the offset to within 400 ms (the polls' phases drift at random).
+      let early = false;
       for (let reading = 0; reading < 16; reading++) {
         // A poll every 2 s or so, its phase against the remote second moving with each one.
         local += random.int(1_900, 2_300);
         const readAt = local + random.int(0, roundTrip);
         const serverTime = Math.floor((readAt + skew) / 1000) * 1000;
+        if (readAt + skew - serverTime < 400) early = true;
         estimate.note(serverTime, local + roundTrip);
         const context = `trial ${trial}: skew ${skew}, round trip ${roundTrip}, reading ${reading}`;
         expect(estimate.value, context).toBeLessThanOrEqual(skew);
       }
+      if (!early) continue;
+      bounded++;
       expect(estimate.value, `trial ${trial}: skew ${skew}, round trip ${roundTrip}`).toBeGreaterThanOrEqual(skew - roundTrip - 400);
     }
+    // The drift of the polls' phases puts a reading early in a second in nearly every trial.
+    expect(bounded).toBeGreaterThan(450);
   });
 
   it('takes no reading from a poll that asked for none', () => {
