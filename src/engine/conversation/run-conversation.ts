@@ -411,6 +411,9 @@ export class PaneConversations implements ConversationPort {
   private flush(session: Session): void {
     const conversation = session.conversation;
     if (!conversation || this.sessions.get(session.paneId) !== session) return;
+    // Output can come before the Enter is confirmed (the stream has its own connection to tmux):
+    // it waits in the stream until the answer has somewhere to go (answer() flushes it then).
+    if (conversation.phase === 'answering' && session.sink === null) return;
     const { text, late } = conversation.pump();
     if (text !== '') session.sink?.say(text);
     if (late.length > 0) this.keepLate(session, late);
@@ -445,6 +448,7 @@ export class PaneConversations implements ConversationPort {
         },
       };
       if (session.stop === null) this.follow(session);
+      this.enqueue(session, () => this.flush(session));
       if (signal?.aborted) onAbort();
       else signal?.addEventListener('abort', onAbort, { once: true });
     });
@@ -497,6 +501,8 @@ export class PaneConversations implements ConversationPort {
       session.sink?.finish({ status: 'failed', answer: conversation.answer, message: event.error.message });
       return this.holdOn(session, false);
     }
+    // A reply being typed: the answer has nowhere to go yet (answer() takes it from here).
+    if (conversation.phase === 'answering' && session.sink === null) return;
     this.observe(session, conversation, event.capture);
   }
 

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { TmuxClient } from '../../../src/engine/tmux/client.js';
 import { CaptureTicker } from '../../../src/engine/conversation/capture-ticker.js';
-import { NotAtPromptError, PaneBusyError, PaneConversations, formatLate, type ConversationOutcome } from '../../../src/engine/conversation/run-conversation.js';
+import {
+  NotAtPromptError,
+  PaneBusyError,
+  PaneConversations,
+  formatLate,
+  type ConversationDeps,
+  type ConversationOutcome,
+  type OutputStreams,
+} from '../../../src/engine/conversation/run-conversation.js';
+import type { StreamViewer } from '../../../src/engine/pane-stream/pane-streams.js';
 import { Conversation, SCREEN_WAITS, WAITS_FOR_INPUT } from '../../../src/engine/conversation/conversation.js';
 import type { TmuxRunner } from '../../../src/engine/tmux/runner.js';
 import { ManualTime } from '../../helpers/manual-time.js';
@@ -20,13 +29,18 @@ function agentPane(): FakePane {
   return { lines: ['Agent v1', '', '╭────────────────────╮', '│ > Type your message │', '╰────────────────────╯', '  ? for shortcuts'], cursorRow: 3, height: 10, command: 'agent' };
 }
 
-function setup(panes: Record<string, FakePane>, overrides: Partial<typeof settings> = {}, wrap?: (runner: TmuxRunner) => TmuxRunner) {
+function setup(
+  panes: Record<string, FakePane>,
+  overrides: Partial<typeof settings> = {},
+  wrap?: (runner: TmuxRunner) => TmuxRunner,
+  extra: Pick<ConversationDeps, 'streams'> = {},
+) {
   const fake = scriptedTmux(panes);
   const time = new ManualTime();
   const runner = wrap ? wrap(fake.runner) : fake.runner;
   const tmux = new TmuxClient({ clock: realClock, records: LISTED_RECORDS, socket: { kind: 'name', name: 'unit' }, runner, nonce: 'n0nce' });
   const ticker = new CaptureTicker({ tmux, intervalMs: 100, historyLines: 2000, timers: time, clock: time });
-  const desk = new PaneConversations({ tmux, ticker, clock: time, timers: time, settings: { ...settings, ...overrides } });
+  const desk = new PaneConversations({ tmux, ticker, clock: time, timers: time, settings: { ...settings, ...overrides }, ...extra });
   return { fake, time, ticker, desk };
 }
 
@@ -76,6 +90,54 @@ describe('PaneConversations', () => {
     expect(endedAt - promptAt).toBeGreaterThanOrEqual(800);
     expect(endedAt - promptAt).toBeLessThanOrEqual(1000);
     expect(desk.hold('%1')).toBeNull();
+  });
+
+  it('streams output that came before tmux confirmed the Enter (the stream has a connection of its own)', async () => {
+    const pane = shellPane();
+    let viewer: StreamViewer | null = null;
+    const output = (text: string) => viewer!.onOutput({ paneId: '%1', bytes: Buffer.from(text), endOffset: 0, text: '', textEnd: 0 });
+    const streams: OutputStreams = {
+      subscribe: async (_paneId, v) => {
+        viewer = v;
+        return { replay: { mode: 'none', bytes: Buffer.from('earlier\r\n$ '), snapshotOffset: 0 }, unsubscribe: () => undefined };
+      },
+      sync: async () => undefined,
+    };
+    let confirmEnter: (() => void) | null = null;
+    const { time, desk } = setup(
+      { '%1': pane },
+      {},
+      (runner) => async (args, options) => {
+        if (!(args.includes('send-keys') && args.at(-1) === 'Enter')) return runner(args, options);
+        const result = await runner(args, options);
+        // The command runs and prints; the Enter's own reply is still on its way.
+        echo(pane, 'make');
+        print(pane, ['compiling a.c']);
+        output('make\r\ncompiling a.c\r\n');
+        await new Promise<void>((resolve) => (confirmEnter = resolve));
+        return result;
+      },
+      { streams: async () => streams },
+    );
+    // The stream's terminal parses on real time: each step of the manual clock waits for it too.
+    const step = async (ms: number) => {
+      await time.advance(ms);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    const texts: string[] = [];
+    const run = track(desk.converse('%1', 'make', { onText: (text) => texts.push(text) }));
+    for (let i = 0; i < 200 && confirmEnter === null; i++) await time.advance(0);
+    expect(confirmEnter).not.toBeNull();
+    // The streamed output is parsed, then flushed (20 ms), before the Enter is confirmed.
+    for (let i = 0; i < 3; i++) await step(50);
+    confirmEnter!();
+    await step(100);
+    print(pane, ['linking'], true);
+    output('linking\r\n$ ');
+    for (let i = 0; i < 20 && run.outcome === null; i++) await step(100);
+    expect(run.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\ncompiling a.c\nlinking\n```\n' });
+    // What the client was sent is the whole answer, not only its end.
+    expect(texts.join('')).toBe('```\ncompiling a.c\nlinking\n```\n');
   });
 
   it('does not end on a pause: a quiet start, then output after 3 s', async () => {
@@ -170,6 +232,45 @@ describe('PaneConversations', () => {
     await time.advance(1000);
     expect(second.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\nhello bob\n```\n' });
     expect(desk.hold('%1')).toBeNull();
+  });
+
+  it('streams the answer to a reply whole when the pane printed it before tmux confirmed the Enter', async () => {
+    const pane = shellPane();
+    let confirmEnter: (() => void) | null = null;
+    let replied = false;
+    const { time, desk } = setup({ '%1': pane }, {}, (runner) => async (args, options) => {
+      if (!(replied && args.at(-1) === 'Enter')) return runner(args, options);
+      const result = await runner(args, options);
+      pane.lines[pane.lines.length - 1] = 'name? bob';
+      print(pane, ['hello bob']);
+      delete pane.cursorX;
+      await new Promise<void>((resolve) => (confirmEnter = resolve));
+      return result;
+    });
+    const first = track(desk.converse('%1', './setup'));
+    await time.advance(0);
+    echo(pane, './setup');
+    pane.lines.push('name? ');
+    pane.cursorRow = pane.lines.length - 1;
+    pane.cursorX = 6;
+    pane.command = 'setup';
+    for (let i = 0; i < 10 && first.outcome === null; i++) await time.advance(100);
+    expect(desk.hold('%1')).toMatchObject({ phase: 'question' });
+
+    const texts: string[] = [];
+    replied = true;
+    const second = track(desk.converse('%1', 'bob', { onText: (text) => texts.push(text) }));
+    for (let i = 0; i < 50 && confirmEnter === null; i++) await time.advance(10);
+    expect(confirmEnter).not.toBeNull();
+    // The held pane is looked at (every 500 ms) while the Enter waits for its reply.
+    await time.advance(1200);
+    confirmEnter!();
+    await time.advance(100);
+    print(pane, [], true);
+    pane.command = 'bash';
+    for (let i = 0; i < 20 && second.outcome === null; i++) await time.advance(100);
+    expect(second.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: '```\nhello bob\n```\n' });
+    expect(texts.join('')).toBe('```\nhello bob\n```\n');
   });
 
   it('presses Enter even when the client leaves between text and Enter (an agent gets a pause between them)', async () => {
