@@ -223,7 +223,10 @@ export class Conversation {
     const { verdict, question, promptBack } = judged;
     this.lastPromptBack = promptBack;
     const row = capture.lines[capture.cursorRow] ?? '';
-    this.promptOverOld = promptBack && capture.alternate !== true && this.overOldRow(row, capture.cursorX);
+    // The row the stream's own terminal shows, where there is a stream: what it showed before came
+    // from that terminal too (the capture's cursor line can be another, see promptBackOnOwnRow).
+    const own = this.sourceCursor;
+    this.promptOverOld = promptBack && capture.alternate !== true && (own !== null ? this.overOldRow(own.text, own.x) : this.overOldRow(row, capture.cursorX));
     const output = promptBack && capture.alternate !== true && !this.promptOverOld ? this.outputUnderPrompt(row, capture.cursorX) : null;
     this.promptRow = output === null ? null : { row: row.trimEnd(), output };
     if (this.phaseNow === 'finishing') return this.whileFinishing(added, { changed, busy: verdict.busy, promptBack }, capture, now);
@@ -394,12 +397,32 @@ export class Conversation {
   private baselinePromptAgain(capture: PaneCapture, screen: readonly string[]): boolean {
     if (capture.alternate === true || this.baselineLine === '') return false;
     if (this.baselineCommand !== undefined && capture.command !== undefined && capture.command !== this.baselineCommand) return false;
+    if (this.promptBackOnOwnRow()) return true;
     const line = (capture.lines[capture.cursorRow] ?? '').trim();
     let last = screen.length - 1;
     while (last >= 0 && (screen[last] ?? '').trim() === '') last -= 1;
     if ((screen[last] ?? '').trim() !== line) return false;
     const row = capture.lines[capture.cursorRow] ?? '';
     return line === this.baselineLine || this.outputUnderPrompt(row, capture.cursorX) !== null;
+  }
+
+  /**
+   * The line source's own terminal shows the prompt back at its cursor (alone, or drawn after output
+   * on the same row), on the last line of output: rows below it, if any, show an older screen. The
+   * capture cannot always tell: its lines are wrapped rows joined, so its cursor column counts from
+   * the last row of a joined line, and its cursor line, counted from the bottom, is off by the
+   * joins below it (an old screen the output moved up over). The stream's row is one row, laid out
+   * by the terminal that gave the answer's lines.
+   */
+  private promptBackOnOwnRow(): boolean {
+    const own = this.sourceCursor;
+    if (own === null) return false;
+    const row = own.text.trimEnd();
+    // The cursor's line: it ends on the cursor's row, or starts there when that row is one of an
+    // old screen whose line went on below it.
+    const last = (this.lastOpen.at(-1) ?? '').trimEnd();
+    if (row === '' || !(last.endsWith(row) || last.startsWith(row))) return false;
+    return (row === this.baselineLine && own.x >= row.length) || this.outputUnderPrompt(own.text, own.x) !== null;
   }
 
   /**
