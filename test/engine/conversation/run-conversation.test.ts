@@ -63,6 +63,20 @@ function track(promise: Promise<ConversationOutcome>): { outcome: ConversationOu
   return box;
 }
 
+/** Types `./setup`, which asks `name? ` and waits; returns once that answer ended (or a second passed). */
+async function askedForName(pane: FakePane, desk: PaneConversations, time: ManualTime) {
+  const first = track(desk.converse('%1', './setup'));
+  await time.advance(0);
+  echo(pane, './setup');
+  pane.lines.push('name? ');
+  pane.cursorRow = pane.lines.length - 1;
+  pane.cursorX = 6;
+  pane.command = 'setup';
+  const shownAt = time.now();
+  for (let i = 0; i < 10 && first.outcome === null; i++) await time.advance(100);
+  return { first, shownAt };
+}
+
 describe('PaneConversations', () => {
   it('types text and Enter in one tmux command at a shell prompt, streams, and ends 800 ms after the prompt is back', async () => {
     const pane = shellPane();
@@ -209,15 +223,7 @@ describe('PaneConversations', () => {
   it('ends on a question from the command within a second, says so, and types the next message as its answer', async () => {
     const pane = shellPane();
     const { fake, time, desk } = setup({ '%1': pane });
-    const first = track(desk.converse('%1', './setup'));
-    await time.advance(0);
-    echo(pane, './setup');
-    pane.lines.push('name? ');
-    pane.cursorRow = pane.lines.length - 1;
-    pane.cursorX = 6;
-    pane.command = 'setup';
-    const shownAt = time.now();
-    for (let i = 0; i < 10 && first.outcome === null; i++) await time.advance(100);
+    const { first, shownAt } = await askedForName(pane, desk, time);
     expect(time.now() - shownAt).toBeLessThanOrEqual(1000);
     expect(first.outcome).toEqual({ status: 'finished', finishReason: 'stop', answer: `\`\`\`\nname?\n\`\`\`\n\n${WAITS_FOR_INPUT}\n` });
     expect(desk.hold('%1')).toMatchObject({ phase: 'question' });
@@ -247,14 +253,7 @@ describe('PaneConversations', () => {
       await new Promise<void>((resolve) => (confirmEnter = resolve));
       return result;
     });
-    const first = track(desk.converse('%1', './setup'));
-    await time.advance(0);
-    echo(pane, './setup');
-    pane.lines.push('name? ');
-    pane.cursorRow = pane.lines.length - 1;
-    pane.cursorX = 6;
-    pane.command = 'setup';
-    for (let i = 0; i < 10 && first.outcome === null; i++) await time.advance(100);
+    await askedForName(pane, desk, time);
     expect(desk.hold('%1')).toMatchObject({ phase: 'question' });
 
     const texts: string[] = [];
