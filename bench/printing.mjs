@@ -6,9 +6,11 @@
 // tmux server spends beyond the unpolled server over the same window. BENCH_PRINTING_PRINTERS=N
 // lets only the first N panes print (0: a quiet server, where tmux can tell the engine nothing changed).
 //
-// Each engine first runs for a warm-up (60 s by default): V8 keeps compiling corral's hot code for
-// most of the first minute (at a 500 ms poll, code that runs once a cycle becomes hot slowly), and
-// a dashboard runs for hours. The warm-up's own cost is reported too ("first minute").
+// Each engine first runs for a warm-up of 150 poll cycles, at least 60 s (75 s at 500 ms, 300 s at
+// 2 s): V8 compiles a function once it has run enough, so code that runs once a cycle becomes hot
+// after a number of cycles, not of seconds (at 2 s, an engine warmed up for 60 s still spent about
+// twice its steady cost, its profile full of the compiler and of unoptimised code). A dashboard runs
+// for hours. The warm-up's own cost is reported too ("warm-up").
 //
 // The baseline is another checkout's build (BENCH_BASE_DIST, /tmp/corral-base/dist by default):
 //   git worktree add --detach /tmp/corral-base e905847 && (cd /tmp/corral-base && npm ci && npm run build)
@@ -39,7 +41,9 @@ const baseDist = process.env.BENCH_BASE_DIST ?? '/tmp/corral-base/dist';
 const PANES = Number(process.env.BENCH_PRINTING_PANES ?? 50);
 const DURATION = Number(process.env.BENCH_PRINTING_MS ?? 30_000);
 const ROUNDS = Number(process.env.BENCH_PRINTING_ROUNDS ?? 3);
-const WARMUP = Number(process.env.BENCH_PRINTING_WARMUP_MS ?? 60_000);
+const WARMUP_SET = process.env.BENCH_PRINTING_WARMUP_MS;
+/** The warm-up at a poll interval: BENCH_PRINTING_WARMUP_MS, or 150 cycles and at least 60 s. */
+const warmupAt = (interval) => (WARMUP_SET !== undefined ? Number(WARMUP_SET) : Math.max(60_000, 150 * interval));
 // 500 ms, and 2000 ms (the default poll interval).
 const INTERVALS = (process.env.BENCH_PRINTING_INTERVALS ?? '500,2000').split(',').map(Number);
 // How many of the panes print (all by default); the others run a program that never prints.
@@ -53,7 +57,7 @@ const BASE_NAME = AGAINST_SEED ? 'seed loop' : 'baseline';
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 async function measure(dist, server, interval) {
-  const { stdout } = await execFileAsync(process.execPath, [driver, dist, server.name, String(server.pid), String(interval), String(WARMUP), String(DURATION)], {
+  const { stdout } = await execFileAsync(process.execPath, [driver, dist, server.name, String(server.pid), String(interval), String(warmupAt(interval)), String(DURATION)], {
     encoding: 'utf8',
     maxBuffer: 1 << 20,
   });
@@ -62,7 +66,7 @@ async function measure(dist, server, interval) {
 
 /** The seed's loop on `server` for the warm-up and the measured window, in the shape `measure` gives. */
 async function measureSeed(server, interval) {
-  const { stdout } = await execFileAsync(process.execPath, [seedDriver, 'naive', server.name, String(interval), String(WARMUP + DURATION)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const { stdout } = await execFileAsync(process.execPath, [seedDriver, 'naive', server.name, String(interval), String(warmupAt(interval) + DURATION)], { encoding: 'utf8', maxBuffer: 1 << 20 });
   const r = JSON.parse(stdout.trim().split('\n').at(-1));
   return { elapsedMs: r.elapsedMs, engineMs: r.cpuMs, clientMs: 0, warmupEngineMs: r.cpuMs, warmupElapsedMs: r.elapsedMs, cycles: r.cycles };
 }
@@ -73,7 +77,7 @@ async function round(servers, index, interval, log) {
   log(`round ${index + 1}, ${interval} ms: baseline on ${baseServer.name}, this build on ${hereServer.name}, ${idleServer.name} unpolled`);
   const runs = Promise.all([AGAINST_SEED ? measureSeed(baseServer, interval) : measure(baseDist, baseServer, interval), measure(here, hereServer, interval)]);
   // The drivers measure from the end of their warm-up for DURATION: so do the servers' readings.
-  const { before, after, windowMs } = await readOverWindow(WARMUP, DURATION, () => servers.map((s) => cpuMs(s.pid)));
+  const { before, after, windowMs } = await readOverWindow(warmupAt(interval), DURATION, () => servers.map((s) => cpuMs(s.pid)));
   const spent = servers.map((_, k) => (after[k] - before[k]) / (windowMs / 1000));
   const [base, current] = await runs;
   const idle = spent[servers.indexOf(idleServer)];
@@ -82,7 +86,7 @@ async function round(servers, index, interval, log) {
     const engine = r.engineMs / seconds;
     const client = r.clientMs / seconds;
     const extra = spent[servers.indexOf(server)] - idle;
-    return { firstMinute: r.warmupEngineMs / (r.warmupElapsedMs / 1000), engine, client, server: extra, total: engine + client + extra, cycles: r.cycles / seconds };
+    return { warmup: r.warmupEngineMs / (r.warmupElapsedMs / 1000), engine, client, server: extra, total: engine + client + extra, cycles: r.cycles / seconds };
   };
   return { idle, base: figures(base, baseServer), current: figures(current, hereServer) };
 }
@@ -112,7 +116,7 @@ export async function run(log) {
   }
   const average = (rs) => Object.fromEntries(Object.keys(rs[0]).map((key) => [key, mean(rs.map((r) => r[key]))]));
   const row = (interval, name, f) =>
-    `| ${interval} ms | ${name} | ${f.firstMinute.toFixed(1)} | ${f.engine.toFixed(1)} | ${f.client.toFixed(1)} | ${f.server.toFixed(1)} | **${f.total.toFixed(1)}** | ${f.cycles.toFixed(2)} |`;
+    `| ${interval} ms | ${name} | ${f.warmup.toFixed(1)} | ${f.engine.toFixed(1)} | ${f.client.toFixed(1)} | ${f.server.toFixed(1)} | **${f.total.toFixed(1)}** | ${f.cycles.toFixed(2)} |`;
   const rows = [];
   const ratios = [];
   const idles = [];
@@ -126,9 +130,9 @@ export async function run(log) {
     spread.push(`${interval} ms: ${rs.map((r) => r.current.total.toFixed(1)).join(', ')}`);
   }
   return [
-    `${PANES} panes on each of three identical tmux servers, ${PRINTERS === PANES ? 'each pane' : PRINTERS === 0 ? 'none of them printing; had they printed, each' : `${PRINTERS} of them`} printing a numbered line every ${SLOW ? '1 to 3 s' : '200 to 500 ms'}, polled over a control-mode connection. ${ROUNDS} rounds per interval; in each, the ${BASE_NAME} (${AGAINST_SEED ? 'bench/lib/poll-driver.mjs naive' : baseDist}) and this build poll one server each at the same time and the third is not polled, the roles rotating; ${WARMUP / 1000} s of warm-up, then ${DURATION / 1000} s measured. In ms of CPU per second of wall time. "first minute" is the engine during its warm-up; "tmux server (extra)" is the polled server's CPU minus the unpolled one's over the same window (that one spent ${idles.join(' / ')} ms/s).`,
+    `${PANES} panes on each of three identical tmux servers, ${PRINTERS === PANES ? 'each pane' : PRINTERS === 0 ? 'none of them printing; had they printed, each' : `${PRINTERS} of them`} printing a numbered line every ${SLOW ? '1 to 3 s' : '200 to 500 ms'}, polled over a control-mode connection. ${ROUNDS} rounds per interval; in each, the ${BASE_NAME} (${AGAINST_SEED ? 'bench/lib/poll-driver.mjs naive' : baseDist}) and this build poll one server each at the same time and the third is not polled, the roles rotating; a warm-up of ${INTERVALS.map((i) => `${warmupAt(i) / 1000} s at ${i} ms`).join(', ')}, then ${DURATION / 1000} s measured. In ms of CPU per second of wall time. "warm-up" is the engine during its warm-up; "tmux server (extra)" is the polled server's CPU minus the unpolled one's over the same window (that one spent ${idles.join(' / ')} ms/s).`,
     '',
-    '| poll | build | engine, first minute | engine | tmux client | tmux server (extra) | total | cycles/s |',
+    '| poll | build | engine, warm-up | engine | tmux client | tmux server (extra) | total | cycles/s |',
     '|---:|---|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
