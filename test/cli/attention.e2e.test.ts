@@ -3,7 +3,8 @@
 // finished something wait until the person, at a real attached client, has looked at them; then
 // only the real questions count, in `corral status`, in the README's status-line snippet drawn by
 // that client, and in every other corral process, whose clocks all say the same wait age. `next
-// --answer` answers only a prompt it names, never two in one burst.
+// --answer` answers only a prompt it names, never two in one burst. A program that draws its
+// screen again for a new size has not done anything.
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
@@ -168,5 +169,19 @@ describe('what needs the person, on fourteen everyday panes', () => {
     expect(await server.capture(other)).not.toMatch(/\]\s*n\s*$/m);
     // A token of a screen no pane shows answers nothing.
     expect(await runCli(['next', ...common(), '--answer', 'y', '--screen', 'ffffffffffffffff'])).toMatchObject({ code: 3 });
+  }, 60_000);
+
+  it('takes a pager laid out again for a new size (a client viewing its window) as the wait it was, not as work', async () => {
+    expect((await listed()).find((r) => r.paneId === panes.less)).toMatchObject({ waiting: false });
+    await server.tmux('resize-window', '-t', panes.less!, '-x', '90', '-y', '24');
+    await server.waitForScreen(panes.less!, (screen) => screen.trimEnd().split('\n').length <= 24);
+    // Output after the redraw, in a shell the person has seen and left (the client shows the last
+    // window): once corral counts it as new work waiting, the pager's redraw is older than the
+    // quiet threshold too, and has been captured.
+    await server.tmux('send-keys', '-t', panes.bash2!, 'echo after-the-resize', 'Enter');
+    await expect.poll(async () => (await listed()).find((r) => r.paneId === panes.bash2)?.waiting, { timeout: 20_000, interval: 300 }).toBe(true);
+    const rows = await listed();
+    expect(rows.find((r) => r.paneId === panes.less)).toMatchObject({ waiting: false });
+    expect((await status()).panes.map((p) => p.paneId)).not.toContain(panes.less);
   }, 60_000);
 });

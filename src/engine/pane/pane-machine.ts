@@ -125,6 +125,11 @@ export interface ScreenObservation {
   readonly verdict: PromptVerdict;
   /** When a changed screen changed last, at the latest (its output's end); `now` when not given. */
   readonly changedAt?: number;
+  /**
+   * The pane was resized since the last capture: a change may be the program laying out the same
+   * screen again for the new size (an attached client that views the window resizes it), not work.
+   */
+  readonly resized?: boolean;
 }
 
 export interface HookObservation {
@@ -324,13 +329,16 @@ export function waitKey(verdict: PromptVerdict): string | null {
  * The wait after a screen: the same object while it holds (the same verdict, a screen seen during
  * it), a new one from `startsAt` when it changes. A new wait of the same key keeps the screens
  * seen, so an animation found halfway through its cycle restarts the wait once, not at every frame.
+ * The same prompt drawn again after a resize (`resized`) is the same wait, with its moment, its
+ * id and what the person did about it: the program laid its screen out anew, it did nothing.
  */
-export function followWait(wait: WaitTrack | null, verdict: PromptVerdict, contentHash: string, startsAt: number, worked = true): WaitTrack | null {
+export function followWait(wait: WaitTrack | null, verdict: PromptVerdict, contentHash: string, startsAt: number, worked = true, resized = false): WaitTrack | null {
   const key = waitKey(verdict);
   if (key === null || verdict.reason === null) return null;
   const sameKey = wait !== null && wait.key === key;
   if (sameKey && wait.screens.includes(contentHash)) return wait;
   const screens = sameKey ? [...wait.screens, contentHash].slice(-WAIT_SCREENS) : [contentHash];
+  if (sameKey && resized) return { ...wait, screens };
   return { reason: verdict.reason, key, since: startsAt, screens, worked: sameKey ? wait.worked || worked : worked, first: contentHash };
 }
 
@@ -383,7 +391,7 @@ function takeScreen(track: PaneTrack, observation: ScreenObservation, now: numbe
   const quietSince = changed ? Math.min(now, observation.changedAt ?? now) : track.quietSince;
   // A wait found on the first capture began when the pane last printed (as far as tmux knows).
   const startsAt = firstCapture ? track.quietSince : contentChanged ? quietSince : now;
-  const followed = followWait(track.wait, verdict, contentHash, startsAt, !firstCapture);
+  const followed = followWait(track.wait, verdict, contentHash, startsAt, !firstCapture, observation.resized === true);
   const wait = followed === null ? null : (resumedWait(track.leftWait, followed, contentHash, now) ?? followed);
   const leftWait = track.wait !== null && track.wait.reason === 'permission' && !sameWait(track.wait, wait) ? { wait: track.wait, at: now } : track.leftWait;
   // The same screen, verdict, wait and hook claim: the same track object (most panes, most

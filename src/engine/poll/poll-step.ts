@@ -261,7 +261,8 @@ function observeScreen(entry: PaneEntry, pane: PaneInfo, text: string, listing: 
   const track = before === null ? quietByRecord(entry.track, pane, screen.contentHash, now) : entry.track;
   // A change that came with no output since the last capture leaves the quiet clock where it was.
   const changedAt = previous !== null && silentSince(previous.at, pane) ? track.quietSince : endedBy === null ? now : now - (requestedAt - endedBy);
-  const step = observe(track, { hash, contentHash: screen.contentHash, verdict, changedAt }, now, context.machine);
+  const resized = previous !== null && (previous.pane.width !== pane.width || previous.pane.height !== pane.height);
+  const step = observe(track, { hash, contentHash: screen.contentHash, verdict, changedAt, ...(resized ? { resized } : {}) }, now, context.machine);
   // Keep the same array while the screen is unchanged (a blank screen too), so the view, and with
   // it the snapshot, stays the same object and readers need not re-render.
   const fresh = step.track.hash !== entry.linesHash;

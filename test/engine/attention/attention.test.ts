@@ -90,12 +90,15 @@ describe('attention records shared by several processes', () => {
   });
 });
 
-/** A track over screens, as the engine builds it (threshold 1 s). */
-function trackOf(screens: readonly { text: string; at: number }[]): PaneTrack {
-  let track = register(paneInfo({ paneId: '%1' }), 0).track;
-  for (const { text, at } of screens) {
+/**
+ * A track over screens, as the engine builds it (threshold 1 s), from a new pane or from `from`;
+ * `resized`: the pane's size changed before that capture.
+ */
+function trackOf(screens: readonly { text: string; at: number; resized?: boolean }[], from?: PaneTrack): PaneTrack {
+  let track = from ?? register(paneInfo({ paneId: '%1' }), 0).track;
+  for (const { text, at, resized } of screens) {
     const { lines, hash } = readLines(text);
-    track = observe(track, { hash, verdict: classifyScreen(lines, DEFAULT_RULES), changedAt: at }, at, { quietThresholdMs: 1_000 }).track;
+    track = observe(track, { hash, verdict: classifyScreen(lines, DEFAULT_RULES), changedAt: at, ...(resized ? { resized } : {}) }, at, { quietThresholdMs: 1_000 }).track;
   }
   return track;
 }
@@ -118,6 +121,23 @@ describe('what needs the person', () => {
     expect(attentionView(withLook(record, 500), worked, 'new').need).toBe('new');
     expect(attentionView(withLook(record, 2_000), worked, 'new').need).toBeNull();
     expect(attentionView(withSnooze(record), worked, 'new')).toMatchObject({ need: null, snoozed: true });
+  });
+
+  it('a prompt laid out again for a new size is the wait it was: no new work, the look still counts', () => {
+    // Viewing a window resizes it to the client; the program draws the same prompt for that size.
+    const wider = 'me@box:~$ make\nbuilt\n\nme@box:~$ ';
+    const found = trackOf([{ text: shell, at: 10 }, { text: shell, at: 5_000 }, { text: wider, at: 6_000, resized: true }, { text: wider, at: 9_000 }]);
+    expect(attentionView(mergeRecord(EMPTY_RECORD, null, trackWait(found), ''), found, 'new').need).toBeNull();
+    // The same screens with no resize: output that changed the screen, a new wait after work.
+    const printed = trackOf([{ text: shell, at: 10 }, { text: shell, at: 5_000 }, { text: wider, at: 6_000 }, { text: wider, at: 9_000 }]);
+    expect(attentionView(mergeRecord(EMPTY_RECORD, null, trackWait(printed), ''), printed, 'new').need).toBe('new');
+
+    const worked = trackOf([{ text: 'me@box:~$ make\ncompiling', at: 10 }, { text: shell, at: 1_000 }, { text: shell, at: 3_000 }]);
+    const seen = withLook(mergeRecord(EMPTY_RECORD, null, trackWait(worked), ''), 2_000);
+    expect(attentionView(seen, worked, 'new').need).toBeNull();
+    const redrawn = trackOf([{ text: wider, at: 4_000, resized: true }, { text: wider, at: 8_000 }], worked);
+    expect(trackWait(redrawn)).toEqual(trackWait(worked));
+    expect(attentionView(mergeRecord(seen, seen, trackWait(redrawn), ''), redrawn, 'new').need).toBeNull();
   });
 
   it('a question needs the person until answered on its screen or snoozed, seen or not', () => {
