@@ -130,6 +130,8 @@ export class Conversation {
   /** The rows below the cursor's line are an old screen (the output moved the cursor up over it). */
   private staleBelow = false;
   private lastPromptBack = false;
+  /** The capture's cursor line when the prompt was last seen back ('' when it was not). */
+  private backRow = '';
   /** The cursor row with the prompt drawn on output, and that output, when the prompt was last seen so. */
   private promptRow: { row: string; output: string } | null = null;
   /** The cursor's row and column in the line source's own terminal, when it has one. */
@@ -184,11 +186,17 @@ export class Conversation {
 
   /**
    * When the prompt came back glued to output (`hello$ `): the row as it shows and the prompt
-   * alone, for the next message to this pane, whose baseline is that row.
+   * alone, for the next message to this pane, whose baseline is that row (a wrapped line joined
+   * from several rows, maybe: the prompt is not what that line reads).
    */
   promptLeft(): { row: string; prompt: { text: string; cells: number } } | null {
-    if (!this.lastPromptBack || this.promptRow === null || this.promptCells === undefined) return null;
-    return { row: this.promptRow.row.trim(), prompt: { text: this.baselineLine, cells: this.promptCells } };
+    if (!this.lastPromptBack || this.promptCells === undefined) return null;
+    const prompt = { text: this.baselineLine, cells: this.promptCells };
+    if (this.promptRow !== null) return { row: this.promptRow.row.trim(), prompt };
+    // Glued as the stream's own row shows it, where the capture's joined line could not tell.
+    const own = this.sourceCursor;
+    if (this.promptOverOld || own === null || this.backRow === '' || this.outputUnderPrompt(own.text, own.x) === null) return null;
+    return { row: this.backRow, prompt };
   }
 
   /** Everything sent so far. */
@@ -229,6 +237,7 @@ export class Conversation {
     this.promptOverOld = promptBack && capture.alternate !== true && (own !== null ? this.overOldRow(own.text, own.x) : this.overOldRow(row, capture.cursorX));
     const output = promptBack && capture.alternate !== true && !this.promptOverOld ? this.outputUnderPrompt(row, capture.cursorX) : null;
     this.promptRow = output === null ? null : { row: row.trimEnd(), output };
+    this.backRow = promptBack && capture.alternate !== true ? row.trim() : '';
     if (this.phaseNow === 'finishing') return this.whileFinishing(added, { changed, busy: verdict.busy, promptBack }, capture, now);
 
     let text = this.give(added);
