@@ -175,11 +175,16 @@ describe('what needs the person, on fourteen everyday panes', () => {
     expect((await listed()).find((r) => r.paneId === panes.less)).toMatchObject({ waiting: false });
     await server.tmux('resize-window', '-t', panes.less!, '-x', '90', '-y', '24');
     await server.waitForScreen(panes.less!, (screen) => screen.trimEnd().split('\n').length <= 24);
-    // Output after the redraw, in a shell the person has seen and left (the client shows the last
-    // window): once corral counts it as new work waiting, the pager's redraw is older than the
-    // quiet threshold too, and has been captured.
-    await server.tmux('send-keys', '-t', panes.bash2!, 'echo after-the-resize', 'Enter');
-    await expect.poll(async () => (await listed()).find((r) => r.paneId === panes.bash2)?.waiting, { timeout: 20_000, interval: 300 }).toBe(true);
+    // Output after the redraw, in the shell the person saw first (its window resized for the client
+    // longer ago than a redraw takes): once corral counts it as new work waiting, the pager's
+    // redraw is older than the quiet threshold too, and has been captured.
+    await server.tmux('send-keys', '-t', panes.bash!, 'echo after-the-resize', 'Enter');
+    try {
+      await expect.poll(async () => (await listed()).find((r) => r.paneId === panes.bash)?.waiting, { timeout: 20_000, interval: 300 }).toBe(true);
+    } catch (error) {
+      const row = (await listed()).find((r) => r.paneId === panes.bash);
+      throw new Error(`${(error as Error).message}\ncorral ls of the shell: ${JSON.stringify(row)}\nits record: ${JSON.stringify(await record(panes.bash!))}`);
+    }
     const rows = await listed();
     expect(rows.find((r) => r.paneId === panes.less)).toMatchObject({ waiting: false });
     expect((await status()).panes.map((p) => p.paneId)).not.toContain(panes.less);

@@ -126,8 +126,8 @@ export interface ScreenObservation {
   /** When a changed screen changed last, at the latest (its output's end); `now` when not given. */
   readonly changedAt?: number;
   /**
-   * The pane was resized since the last capture: a change may be the program laying out the same
-   * screen again for the new size (an attached client that views the window resizes it), not work.
+   * The pane was resized a moment ago (see REDRAW_MS): a change may be the program laying out the
+   * same screen again for the new size (an attached client that views the window resizes it), not work.
    */
   readonly resized?: boolean;
 }

@@ -33,6 +33,12 @@ export interface CaptureRecord extends LastCapture {
   readonly cycle: number;
 }
 
+/**
+ * How long after a resize a changed screen may be the program laying its screen out again for the
+ * new size: a redraw comes a moment after the resize tmux lists, often a capture later.
+ */
+export const REDRAW_MS = 3_000;
+
 /** What the engine keeps of one watched pane from one cycle to the next. */
 export interface PaneEntry {
   readonly pane: PaneInfo;
@@ -42,6 +48,8 @@ export interface PaneEntry {
   /** The screen hash `lines` were taken for (null before the first screen). */
   readonly linesHash: string | null;
   readonly captured: CaptureRecord | null;
+  /** When a listing last showed the pane at another size than the listing before (absent: never). */
+  readonly resizedAt?: number;
   readonly screen: ScreenReading | null;
   /** The event part of the pane's hook record as last read or written (see hooks/hook-record.ts), and the last record cleared. */
   readonly hookRecord: string;
@@ -188,7 +196,7 @@ function updatePane(entry: PaneEntry, pane: PaneInfo, known: boolean, listing: P
     clearRecords = hooked.clearRecords;
     current = hooked.entry;
   }
-  if (current.pane !== pane) current = { ...current, pane };
+  if (current.pane !== pane) current = { ...current, pane, ...(current.pane.width !== pane.width || current.pane.height !== pane.height ? { resizedAt: listing.now } : {}) };
   const text = listing.screens.get(pane.paneId);
   if (text === undefined) {
     // Left out on purpose: the screen is the one seen last time, and quiet time still counts.
@@ -261,7 +269,7 @@ function observeScreen(entry: PaneEntry, pane: PaneInfo, text: string, listing: 
   const track = before === null ? quietByRecord(entry.track, pane, screen.contentHash, now) : entry.track;
   // A change that came with no output since the last capture leaves the quiet clock where it was.
   const changedAt = previous !== null && silentSince(previous.at, pane) ? track.quietSince : endedBy === null ? now : now - (requestedAt - endedBy);
-  const resized = previous !== null && (previous.pane.width !== pane.width || previous.pane.height !== pane.height);
+  const resized = entry.resizedAt !== undefined && now - entry.resizedAt <= REDRAW_MS;
   const step = observe(track, { hash, contentHash: screen.contentHash, verdict, changedAt, ...(resized ? { resized } : {}) }, now, context.machine);
   // Keep the same array while the screen is unchanged (a blank screen too), so the view, and with
   // it the snapshot, stays the same object and readers need not re-render.
