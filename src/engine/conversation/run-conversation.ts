@@ -411,9 +411,7 @@ export class PaneConversations implements ConversationPort {
   private flush(session: Session): void {
     const conversation = session.conversation;
     if (!conversation || this.sessions.get(session.paneId) !== session) return;
-    // Output can come before the Enter is confirmed (the stream has its own connection to tmux):
-    // it waits in the stream until the answer has somewhere to go (answer() flushes it then).
-    if (conversation.phase === 'answering' && session.sink === null) return;
+    if (awaitsClient(session, conversation)) return;
     const { text, late } = conversation.pump();
     if (text !== '') session.sink?.say(text);
     if (late.length > 0) this.keepLate(session, late);
@@ -501,8 +499,7 @@ export class PaneConversations implements ConversationPort {
       session.sink?.finish({ status: 'failed', answer: conversation.answer, message: event.error.message });
       return this.holdOn(session, false);
     }
-    // A reply being typed: the answer has nowhere to go yet (answer() takes it from here).
-    if (conversation.phase === 'answering' && session.sink === null) return;
+    if (awaitsClient(session, conversation)) return;
     this.observe(session, conversation, event.capture);
   }
 
@@ -645,4 +642,13 @@ export function createConversations(options: ConversationDeskOptions): PaneConve
       ticker.close();
     },
   });
+}
+
+/**
+ * An answer typed but not yet handed to its client (tmux has not confirmed the Enter; the stream has
+ * its own connection, so output can come first): what it has waits in the stream, and answer()
+ * flushes it once the client is there.
+ */
+function awaitsClient(session: Session, conversation: Conversation): boolean {
+  return conversation.phase === 'answering' && session.sink === null;
 }

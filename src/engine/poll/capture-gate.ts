@@ -29,11 +29,15 @@ export function captureNeededFrom(previous: PaneInfo, current: PaneInfo, capture
   return unseen ? capturedAt : capturedAt + RECAPTURE_MS;
 }
 
+/** Whether the pane's size changed between two listings. */
+export function resized(previous: PaneInfo, current: PaneInfo): boolean {
+  return current.width !== previous.width || current.height !== previous.height;
+}
+
 /** Changes that reach the screen without output: a resize reflows it, a respawn replaces it. */
 export function changedWithoutOutput(previous: PaneInfo, current: PaneInfo): boolean {
   return (
-    current.width !== previous.width ||
-    current.height !== previous.height ||
+    resized(previous, current) ||
     current.pid !== previous.pid ||
     current.dead !== previous.dead ||
     current.alternateOn !== previous.alternateOn

@@ -2,7 +2,7 @@
 // (with the screens the cycle captured) in, the next state, the events and the hook records to
 // clear out. No tmux, no clock: the caller reads both and hands the readings in.
 
-import { outputEndedBy, silentSince, type LastCapture } from './capture-gate.js';
+import { outputEndedBy, resized, silentSince, type LastCapture } from './capture-gate.js';
 import { agentExited, decodeHookRecord, hookRecordEvent } from '../hooks/hook-record.js';
 import { end, hookWaitDueAt, observe, register, stillUntil, type MachineConfig, type PaneTrack } from '../pane/pane-machine.js';
 import { classifyScreen, type PromptRules } from '../prompt/matcher.js';
@@ -196,7 +196,7 @@ function updatePane(entry: PaneEntry, pane: PaneInfo, known: boolean, listing: P
     clearRecords = hooked.clearRecords;
     current = hooked.entry;
   }
-  if (current.pane !== pane) current = { ...current, pane, ...(current.pane.width !== pane.width || current.pane.height !== pane.height ? { resizedAt: listing.now } : {}) };
+  if (current.pane !== pane) current = { ...current, pane, ...(resized(current.pane, pane) ? { resizedAt: listing.now } : {}) };
   const text = listing.screens.get(pane.paneId);
   if (text === undefined) {
     // Left out on purpose: the screen is the one seen last time, and quiet time still counts.
@@ -269,8 +269,8 @@ function observeScreen(entry: PaneEntry, pane: PaneInfo, text: string, listing: 
   const track = before === null ? quietByRecord(entry.track, pane, screen.contentHash, now) : entry.track;
   // A change that came with no output since the last capture leaves the quiet clock where it was.
   const changedAt = previous !== null && silentSince(previous.at, pane) ? track.quietSince : endedBy === null ? now : now - (requestedAt - endedBy);
-  const resized = entry.resizedAt !== undefined && now - entry.resizedAt <= REDRAW_MS;
-  const step = observe(track, { hash, contentHash: screen.contentHash, verdict, changedAt, ...(resized ? { resized } : {}) }, now, context.machine);
+  const redrawn = entry.resizedAt !== undefined && now - entry.resizedAt <= REDRAW_MS;
+  const step = observe(track, { hash, contentHash: screen.contentHash, verdict, changedAt, ...(redrawn ? { resized: true } : {}) }, now, context.machine);
   // Keep the same array while the screen is unchanged (a blank screen too), so the view, and with
   // it the snapshot, stays the same object and readers need not re-render.
   const fresh = step.track.hash !== entry.linesHash;
