@@ -132,8 +132,9 @@ class HostPoller {
     this.processWork = options.processWork;
     const scope: ScopeOptions = { optIn: settings.optIn, prefix: settings.prefix, selfPaneId: options.selfPaneId ?? null };
     this.machine = { quietThresholdMs: settings.quietThresholdMs, askThresholdMs: settings.askThresholdMs, hookGraceMs: settings.hookGraceMs, hookPermissionTtlMs: settings.hookPermissionTtlMs };
-    this.context = { host: spec.name, scope, machine: this.machine, rules: options.rules ?? DEFAULT_RULES, previewLines: settings.previewLines };
-    this.plan = { scope, focused: new Set(), followMs: followInterval(settings.pollIntervalMs) };
+    const followMs = followInterval(settings.pollIntervalMs);
+    this.context = { host: spec.name, scope, machine: this.machine, rules: options.rules ?? DEFAULT_RULES, previewLines: settings.previewLines, followMs };
+    this.plan = { scope, focused: new Set(), followMs };
     this.health = new HostHealthTracker(spec, tmux.serverLabel, this.clock.now());
     this.views = new PaneViews(settings.prefix, settings.waiting);
     this.store = new EngineStore({ server: tmux.serverLabel, hosts: [this.health.health('starting', null, 0)], status: 'starting', statusMessage: null, panes: [], updatedAt: this.clock.now(), cycle: 0 });
@@ -141,7 +142,7 @@ class HostPoller {
     // A change is told up to a second late, but a poll faster than that loses nothing by it: a pane
     // whose last listed stamp is its current second is captured at every interval anyway (the
     // capture plan), so a pane that prints is followed at the poll's pace and an idle server sleeps.
-    tmux.panes.watchChanges(() => wakeOnChange(this.learned, this.toldSince(this.learned.asked)) && this.loop.pollSoon());
+    tmux.panes.watchChanges(() => wakeOnChange(this.learned, this.toldSince(this.learned.asked), { captures: this.plan, wallNow: this.wallClock.now() }) && this.loop.pollSoon());
   }
 
   private get entries(): ReadonlyMap<string, PaneEntry> {

@@ -64,16 +64,45 @@ export function followInterval(pollIntervalMs: number): number {
 export interface LastCapture {
   /** Wall-clock time of the capture. */
   readonly at: number;
-  /** Its screen had changed since the capture before. */
+  /**
+   * Its screen had changed since the capture before, as far as the last capture that could tell
+   * says: a capture that finds the screen as it was while the listing shows no later second of
+   * output tells nothing (a recapture for the sake of the second a capture fell in) and keeps what
+   * the capture before it said (see carriedCapture).
+   */
   readonly changed: boolean;
   /**
-   * Its screen had changed at the capture before too: the pane keeps printing. One change after a
-   * quiet spell (a command typed, its first line) is not followed at a pace: the next output may
-   * be the prompt coming back, which must be seen at the next poll.
+   * Its screen had changed at the capture before too, shortly before: the pane keeps printing (see
+   * printedBefore). One change after a quiet spell (a command typed, its first
+   * line) is not followed at a pace: the next output may be the prompt coming back, which must be
+   * seen at the next poll.
    */
   readonly printing?: boolean;
+  /** Wall-clock time of the last capture that found the screen changed (absent: `at`); the follow pace counts from it. */
+  readonly changedAt?: number;
   /** It showed a prompt or a busy program (see FOLLOW_MS); plain output when false or absent. */
   readonly mayWait?: boolean;
+}
+
+/**
+ * Whether a capture that found the screen unchanged tells nothing new: the listing shows the same
+ * second of last output as at the capture before, so the pane printed nothing since but within
+ * that second, which changed nothing. Such a capture keeps whether the pane was printing and when
+ * its screen last changed: a pane that prints every second is often captured twice within one of
+ * its seconds, and the second capture is no sign of a quiet spell.
+ */
+export function carriesCapture(previous: { readonly pane: PaneInfo } | null, current: PaneInfo, changed: boolean): boolean {
+  return previous !== null && !changed && current.windowActivity > 0 && current.windowActivity === previous.pane.windowActivity && !changedWithoutOutput(previous.pane, current);
+}
+
+/**
+ * Whether a capture at `at` that found the screen changed finds a pane that keeps printing: the
+ * capture before found it changed too, at most a follow pace and half of one before (a pane
+ * followed at its pace is captured when the pace ends, at the first poll after it, and polls are
+ * at most half a pace apart). A change long after the last one is a pane that was quiet meanwhile.
+ */
+export function printedBefore(previous: LastCapture | null, at: number, followMs: number): boolean {
+  return previous !== null && previous.changed && at - (previous.changedAt ?? previous.at) <= followMs * 1.5;
 }
 
 /**
@@ -85,9 +114,20 @@ export function following(captured: LastCapture, now: number, followMs: number):
   return now >= captured.at && now < followedUntil(captured, followMs);
 }
 
+/**
+ * Whether a pane keeps printing plain output as of `now`: its last two captures changed, the last
+ * showed plain output and is less than two follow paces old. More output from it is no news: it is
+ * captured when its pace ends, at the first cycle after (at most an interval later), and wakes no
+ * cycle of its own. Beyond that the pane has been still long enough that its next output may be a
+ * question.
+ */
+export function keepsPrinting(captured: LastCapture, now: number, followMs: number): boolean {
+  return now >= captured.at && now < followedUntil(captured, 2 * followMs);
+}
+
 /** Until when (wall-clock ms) a pane is followed at a steady pace since its last capture (see following). */
 export function followedUntil(captured: LastCapture, followMs: number): number {
-  return captured.printing === true && captured.mayWait !== true ? captured.at + followMs : -Infinity;
+  return captured.printing === true && captured.mayWait !== true ? (captured.changedAt ?? captured.at) + followMs : -Infinity;
 }
 
 /**

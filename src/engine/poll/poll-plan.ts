@@ -6,7 +6,7 @@
 
 import { paneHere } from './clock-skew.js';
 import { capturesAhead, chooseCaptures, nextCaptureAt, type CapturePlan } from './capture-plan.js';
-import { silentSince } from './capture-gate.js';
+import { keepsPrinting, silentSince } from './capture-gate.js';
 import { entriesHookWaitDueAt, entriesStillUntil, type PaneEntry } from './poll-step.js';
 import { tableWanted, type TableRecord, NO_TABLES } from './process-table.js';
 import type { MachineConfig } from '../pane/pane-machine.js';
@@ -289,16 +289,18 @@ export function sleepAfterCycle(learned: PollLearned, after: { readonly now: num
  * at two captures in a row. A quiet pane that prints may be drawing a question, and so may one that
  * just took a command (typed, the screen changed once, and the question drawn a moment later); the
  * next cycle could be an interval away. Windows that keep printing are followed at the poll's pace
- * (capture-gate.ts) and wake nothing. After the periodic full listing too, which once let a
- * question drawn just after it wait a whole interval.
+ * (capture-gate.ts) and wake nothing, also when one paused for a cycle and prints again (then its
+ * window was not active): its capture comes with its pace. After the periodic full listing too,
+ * which once let a question drawn just after it wait a whole interval.
  */
-export function wakeOnChange(learned: PollLearned, told: ReadonlySet<string> | null): boolean {
+export function wakeOnChange(learned: PollLearned, told: ReadonlySet<string> | null, pace: { readonly captures: CapturePlan; readonly wallNow: number }): boolean {
   if (learned.skipped) return true;
   const active = learned.asked?.active ?? null;
   if (active === null) return false;
   if (told === null) return true;
   const printing = printingWindows(learned.entries);
-  return [...told].some((window) => !active.has(window) || !printing.has(window));
+  const steady = steadyWindows(learned.entries, pace.captures, pace.wallNow);
+  return [...told].some((window) => !steady.has(window) && (!active.has(window) || !printing.has(window)));
 }
 
 /** The windows with a pane that changed at its last two captures. */
@@ -306,6 +308,18 @@ function printingWindows(entries: ReadonlyMap<string, PaneEntry>): Set<string> {
   const windows = new Set<string>();
   for (const { pane, captured } of entries.values()) if (captured?.printing === true) windows.add(pane.windowId);
   return windows;
+}
+
+/** The windows whose every watched pane keeps printing at `wallNow` (see keepsPrinting), none of them looked at. */
+function steadyWindows(entries: ReadonlyMap<string, PaneEntry>, captures: CapturePlan, wallNow: number): Set<string> {
+  const steady = new Set<string>();
+  const other = new Set<string>();
+  for (const { pane, captured } of entries.values()) {
+    const keeps = captured !== null && !captures.focused.has(pane.paneId) && keepsPrinting(captured, wallNow, captures.followMs);
+    (keeps ? steady : other).add(pane.windowId);
+  }
+  for (const window of other) steady.delete(window);
+  return steady;
 }
 
 /** What a cycle that asked learned of the listing, before stepping the panes over it. */

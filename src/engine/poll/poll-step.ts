@@ -2,7 +2,7 @@
 // (with the screens the cycle captured) in, the next state, the events and the hook records to
 // clear out. No tmux, no clock: the caller reads both and hands the readings in.
 
-import { outputEndedBy, resized, silentSince, type LastCapture } from './capture-gate.js';
+import { carriesCapture, outputEndedBy, printedBefore, resized, silentSince, type LastCapture } from './capture-gate.js';
 import { agentExited, decodeHookRecord, hookRecordEvent } from '../hooks/hook-record.js';
 import { end, hookWaitDueAt, observe, register, stillUntil, type MachineConfig, type PaneTrack } from '../pane/pane-machine.js';
 import { classifyScreen, type PromptRules } from '../prompt/matcher.js';
@@ -94,6 +94,8 @@ export interface StepContext {
   readonly machine: MachineConfig;
   readonly rules: PromptRules;
   readonly previewLines: number;
+  /** How far apart captures of a pane that keeps printing are (the capture plan's; see capture-gate.ts). */
+  readonly followMs: number;
   /** The host's clock minus this machine's (ms): hook records are stamped in the host's clock. */
   readonly skew: number;
 }
@@ -279,12 +281,20 @@ function observeScreen(entry: PaneEntry, pane: PaneInfo, text: string, listing: 
       ...entry,
       track: step.track,
       screen,
-      captured: { pane, at: requestedAt, cycle: listing.cycle, changed, printing: changed && previous?.changed === true, mayWait: verdict.prompt || verdict.busy },
+      captured: capturedNow(previous, pane, { at: requestedAt, cycle: listing.cycle, changed, mayWait: verdict.prompt || verdict.busy }, context.followMs),
       lines: fresh ? lines.slice(-context.previewLines) : entry.lines,
       linesHash: fresh ? step.track.hash : entry.linesHash,
     },
     events: step.events,
   };
+}
+
+/** The record of a capture taken now: what it found, or, when it told nothing new, what the one before said (see carriesCapture). */
+function capturedNow(previous: CaptureRecord | null, pane: PaneInfo, found: { readonly at: number; readonly cycle: number; readonly changed: boolean; readonly mayWait: boolean }, followMs: number): CaptureRecord {
+  const { at, cycle, changed, mayWait } = found;
+  if (carriesCapture(previous, pane, changed)) return { ...previous!, pane, at, cycle, mayWait };
+  const changedAt = changed ? at : previous?.changedAt ?? previous?.at;
+  return { pane, at, cycle, changed, printing: changed && printedBefore(previous, at, followMs), mayWait, ...(changedAt === undefined ? {} : { changedAt }) };
 }
 
 /**

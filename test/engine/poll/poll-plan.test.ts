@@ -70,7 +70,7 @@ class History {
     this.journal = watched ? [] : null;
     const scope = { optIn: false, prefix: 'corral', selfPaneId: null };
     this.captures = { scope, focused: new Set(), followMs: followInterval(intervalMs) };
-    this.context = { host: 'h', scope, machine: MACHINE, rules: DEFAULT_RULES, previewLines: 5, skew: 0 };
+    this.context = { host: 'h', scope, machine: MACHINE, rules: DEFAULT_RULES, previewLines: 5, followMs: this.captures.followMs, skew: 0 };
     for (let i = random.int(1, 8); i > 0; i--) this.open();
   }
 
@@ -284,7 +284,7 @@ function live(history: History, sleep: number): void {
     history.now = next;
     const told = history.happen();
     const { asked } = history.learned;
-    if (told && wakeOnChange(history.learned, asked === null ? null : history.toldSince(asked.mark))) return;
+    if (told && wakeOnChange(history.learned, asked === null ? null : history.toldSince(asked.mark), { captures: history.captures, wallNow: history.now })) return;
   }
   history.now = end;
 }
@@ -309,6 +309,46 @@ class PrintingThenStill extends History {
     pane.unseenSince ??= this.now;
     pane.toldSince ??= this.now;
     this.tell(new Set([pane.info.windowId]));
+    return true;
+  }
+}
+
+/**
+ * Twenty panes that keep printing plain lines, each 1 to 3 s apart (a fleet of builds and logs), all
+ * told of, at a 2 s poll: they are followed at their pace, and a pane that paused for a cycle and
+ * prints again within its pace brings no cycle of its own.
+ */
+class PacedPrinters extends History {
+  private readonly due: number[] = [];
+  /** Windows that printed since tmux last told: its subscription is evaluated once a second. */
+  private readonly untold = new Set<string>();
+
+  constructor() {
+    super(new SeededRandom(3), COSTS_HERE, 2_000, true);
+    this.panes.splice(0);
+    for (let i = 0; i < 20; i++) {
+      this.open();
+      this.due.push(START + this.random.int(0, 3_000));
+    }
+  }
+
+  override stepMs(): number {
+    return 100;
+  }
+
+  override happen(): boolean {
+    this.panes.forEach((pane, i) => {
+      if (this.now < this.due[i]!) return;
+      this.due[i] = this.now + this.random.int(1_000, 3_000);
+      pane.screen = `${pane.screen.split('\n').at(-1)}\nline at ${this.now - START}`;
+      pane.info = { ...pane.info, windowActivity: this.second() };
+      pane.unseenSince ??= this.now;
+      pane.toldSince ??= this.now;
+      this.untold.add(pane.info.windowId);
+    });
+    if (this.now % 1_000 !== 0 || this.untold.size === 0) return false;
+    this.tell(new Set(this.untold));
+    this.untold.clear();
     return true;
   }
 }
@@ -387,6 +427,13 @@ describe('the poll plan', () => {
     expect(lastScreenCaptured(new PrintingThenStill(COSTS_HERE))).toBeLessThanOrEqual(6_000 + 2 * 500 + 2_000 + 1_000);
     // Far away a round trip brings the captures chosen at the rest before it: one more interval.
     expect(lastScreenCaptured(new PrintingThenStill(COSTS_FAR_AWAY))).toBeLessThanOrEqual(6_000 + 3 * 500 + 2_000 + 1_000);
+  });
+
+  it('a fleet that keeps printing is polled about once an interval, every screen still captured within its bound', () => {
+    const history = new PacedPrinters();
+    while (history.now - START < 120_000) cycle(history);
+    // 60 intervals, and the few cycles a pane's first captures bring (each checked by checkSeen meanwhile).
+    expect(history.cycle).toBeLessThanOrEqual(66);
   });
 
   it('sleeps until a turn a hook said is over comes of age, when that is sooner than the interval', () => {

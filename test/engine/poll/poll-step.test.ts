@@ -15,6 +15,7 @@ const context: StepContext = {
   machine: { quietThresholdMs: 10_000 },
   rules: DEFAULT_RULES,
   previewLines: 5,
+  followMs: 4_000,
   skew: 0,
 };
 
