@@ -220,7 +220,7 @@ function askOf(input: PlanInput): CycleAsk {
   // only: a look that lasts one command, as `ls` takes, sees nobody looking).
   const looks = costs.roundTrip === 'cheap';
   const active = activeWindows(input);
-  const windows = active !== null && !listingDue(learned.asked, moment.wallNow) ? active : null;
+  const windows = active !== null && moment.told !== null && !listingDue(learned.asked, moment.wallNow) ? active : null;
   return { mark, windows, active, captures, processTable: tableAsked(input), looks };
 }
 
@@ -229,17 +229,19 @@ function askOf(input: PlanInput): CycleAsk {
  * whose panes the last listing wants captured (a recapture, a follow pace that ends, a hook's
  * follow-up). When the rest of the panes stand as last listed, only these need listing (see
  * window-listing.ts). Null where that is not known: a dear round trip (which carries the whole
- * listing anyway), no change watch or no listing yet, or a change that may have touched anything.
+ * listing anyway), no change watch or no listing yet. After a change that may have touched
+ * anything (a window renamed, another corral process's record), the told windows are not known:
+ * every pane is listed, and the windows left out here are those that may have printed unseen, so
+ * that a change told of them next wakes the loop (wakeOnChange).
  */
 function activeWindows({ learned, moment, costs, captures, skew }: PlanInput): ReadonlySet<string> | null {
   const asked = learned.asked;
   if (costs.roundTrip === 'dear' || moment.changes === null || asked === null) return null;
-  if (moment.told === null) return null;
   // A pane captured while its window is not listed would pair a screen of now with an activity
   // stamp of the last listing: output in the second before tmux tells of it would then pass for
   // old, and a prompt just drawn for one held since then. The windows of the panes the last
   // listing wants captured (a recapture, a follow pace that ends, a hook's follow-up) are listed too.
-  const windows = new Set([...moment.told, ...startingWindows(learned.entries, moment.now)]);
+  const windows = new Set([...(moment.told ?? []), ...startingWindows(learned.entries, moment.now)]);
   const panes = panesHere(asked.panes, skew);
   const wanted = new Set(chooseCaptures(panes, learned.entries, captures, moment.wallNow));
   for (const pane of panes) if (wanted.has(pane.paneId)) windows.add(pane.windowId);

@@ -366,6 +366,8 @@ class QuietThenAsked extends History {
     costs: HostCosts = COSTS_HERE,
     /** The command that asks is typed 250 ms before its question shows (the screen changes twice). */
     private readonly typed = false,
+    /** 500 ms before each question, tmux tells of a change that may have touched anything (another corral process's record, a window renamed). */
+    private readonly unknownBefore = false,
   ) {
     super(new SeededRandom(2), costs, 2_000, true);
     this.panes.splice(1);
@@ -384,6 +386,10 @@ class QuietThenAsked extends History {
       pane.unseenSince ??= this.now;
       pane.toldSince ??= this.now;
       this.tell(new Set([pane.info.windowId]));
+      return true;
+    }
+    if (this.unknownBefore && at >= 20_000 && (at + 500) % 7_250 === 0) {
+      this.tell(null);
       return true;
     }
     // A question every 7.25 s from +20 s on: its phase against the 30 s listing period moves each time.
@@ -454,6 +460,11 @@ describe('the poll plan', () => {
 
   it('a question drawn just after the command that asks it was typed (and captured) is captured as tmux tells of it', () => {
     const waits = questionWaits(new QuietThenAsked(COSTS_HERE, true));
+    expect(Math.max(...waits)).toBe(0);
+  });
+
+  it('a question drawn just after tmux told of a change that may have touched anything is captured as tmux tells of it', () => {
+    const waits = questionWaits(new QuietThenAsked(COSTS_HERE, false, true));
     expect(Math.max(...waits)).toBe(0);
   });
 
