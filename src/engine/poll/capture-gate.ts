@@ -115,6 +115,16 @@ export function following(captured: LastCapture, now: number, followMs: number):
 }
 
 /**
+ * Whether the pane was printing at its last capture itself: that capture found the screen changed,
+ * and the one before too. A capture that told nothing new (see carriesCapture) keeps `printing` for
+ * the follow pace, but found the pane still: its next output is news, as it was before the pane
+ * printed.
+ */
+export function printingAtCapture(captured: LastCapture): boolean {
+  return captured.printing === true && (captured.changedAt ?? captured.at) === captured.at;
+}
+
+/**
  * Whether a pane keeps printing plain output as of `now`: its last two captures changed, the last
  * showed plain output and is less than two follow paces old. More output from it is no news: it is
  * captured when its pace ends, at the first cycle after (at most an interval later), and wakes no

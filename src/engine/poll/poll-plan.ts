@@ -6,7 +6,7 @@
 
 import { paneHere } from './clock-skew.js';
 import { capturesAhead, chooseCaptures, nextCaptureAt, type CapturePlan } from './capture-plan.js';
-import { keepsPrinting, silentSince } from './capture-gate.js';
+import { keepsPrinting, printingAtCapture, silentSince } from './capture-gate.js';
 import { entriesHookWaitDueAt, entriesStillUntil, type PaneEntry } from './poll-step.js';
 import { tableWanted, type TableRecord, NO_TABLES } from './process-table.js';
 import type { MachineConfig } from '../pane/pane-machine.js';
@@ -305,10 +305,10 @@ export function wakeOnChange(learned: PollLearned, told: ReadonlySet<string> | n
   return [...told].some((window) => !steady.has(window) && (!active.has(window) || !printing.has(window)));
 }
 
-/** The windows with a pane that changed at its last two captures. */
+/** The windows with a pane that changed at its last two captures (see printingAtCapture). */
 function printingWindows(entries: ReadonlyMap<string, PaneEntry>): Set<string> {
   const windows = new Set<string>();
-  for (const { pane, captured } of entries.values()) if (captured?.printing === true) windows.add(pane.windowId);
+  for (const { pane, captured } of entries.values()) if (captured != null && printingAtCapture(captured)) windows.add(pane.windowId);
   return windows;
 }
 
@@ -358,6 +358,6 @@ function soonAhead(entries: ReadonlyMap<string, PaneEntry>, ahead: readonly stri
   return ahead.some((id) => {
     const entry = entries.get(id);
     const captured = entry?.captured;
-    return captured != null && captured.at < requestedAt && captured.printing !== true && !silentSince(captured.at, entry!.pane);
+    return captured != null && captured.at < requestedAt && !printingAtCapture(captured) && !silentSince(captured.at, entry!.pane);
   });
 }
