@@ -166,14 +166,25 @@ class HostPoller {
       const moment = { wallNow: requestedAt, now: this.clock.now(), changes: this.tmux.panes.changeCount(), told: this.toldSince(learned.asked) };
       const next = planCycle({ learned, moment, costs: this.costs, captures: this.plan, skew: this.skew.value, intervalMs: this.settings.pollIntervalMs });
       this.learned = { ...learned, skipped: next.kind !== 'ask' };
-      if (next.kind === 'rest') return next.sleepMs;
+      if (next.kind === 'rest') return this.aimed(next.sleepMs);
       registeredNew = next.kind === 'restep' ? this.applyListing(next.listing, requestedAt) : await this.ask(next.ask, requestedAt);
     } catch (error) {
       this.learned = { ...this.learned, asked: null };
       this.failCycle(error);
     }
     const after = { now: this.clock.now(), retryAt: this.health.retryAt, registeredNew, intervalMs: this.settings.pollIntervalMs };
-    return sleepAfterCycle(this.learned, after);
+    return this.aimed(sleepAfterCycle(this.learned, after));
+  }
+
+  /**
+   * The delay before the next cycle, brought forward where a host's clock wants a reading aimed
+   * (see ClockSkew.aimedRequest) and the moment for it has not passed (at a poll faster than a
+   * second it may never come: the offset then stays as the readings leave it).
+   */
+  private aimed(delay: number): number {
+    const wallNow = this.wallClock.now();
+    const aimed = this.skew.aimedRequest(wallNow + delay) - wallNow;
+    return aimed > 0 && aimed < delay ? aimed : delay;
   }
 
   /** Asks tmux what the plan says, and steps every pane over the answer; true when a pane came without its screen. */
@@ -189,7 +200,7 @@ class HostPoller {
     // Both clocks read together: a hook record's wall-clock time moves to the engine's clock exactly.
     const now = this.clock.now();
     const wallNow = this.wallClock.now();
-    this.skew.note(output.serverTime, wallNow);
+    this.skew.note(output.serverTime, requestedAt, wallNow);
     this.health.answered(now);
     this.offline = [];
     const panes = output.panes.map((pane) => this.skew.toLocal(pane));
