@@ -68,14 +68,14 @@ export interface LastCapture {
    * Its screen had changed since the capture before, as far as the last capture that could tell
    * says: a capture that finds the screen as it was while the listing shows no later second of
    * output tells nothing (a recapture for the sake of the second a capture fell in) and keeps what
-   * the capture before it said (see carriedCapture).
+   * the capture before it said (see carriesCapture).
    */
   readonly changed: boolean;
   /**
    * Its screen had changed at the capture before too, shortly before: the pane keeps printing (see
-   * printedBefore). One change after a quiet spell (a command typed, its first
-   * line) is not followed at a pace: the next output may be the prompt coming back, which must be
-   * seen at the next poll.
+   * printedBefore). One change after a quiet spell (a command typed, its first line) is not
+   * followed at a pace: the next output may be the prompt coming back, which must be seen at the
+   * next poll.
    */
   readonly printing?: boolean;
   /** Wall-clock time of the last capture that found the screen changed (absent: `at`); the follow pace counts from it. */
@@ -125,11 +125,11 @@ export function printingAtCapture(captured: LastCapture): boolean {
 }
 
 /**
- * Whether a pane keeps printing plain output as of `now`: its last two captures changed, the last
- * showed plain output and is less than two follow paces old. More output from it is no news: it is
- * captured when its pace ends, at the first cycle after (at most an interval later), and wakes no
- * cycle of its own. Beyond that the pane has been still long enough that its next output may be a
- * question.
+ * Whether a pane keeps printing plain output as of `now`: it was printing at its last capture (see
+ * `printing`), which showed plain output, and its screen last changed less than two follow paces
+ * ago. More output from it is no news: it is captured when its pace ends, at the first cycle after
+ * (at most an interval later), and wakes no cycle of its own. Beyond that the pane has been still
+ * long enough that its next output may be a question.
  */
 export function keepsPrinting(captured: LastCapture, now: number, followMs: number): boolean {
   return now >= captured.at && now < followedUntil(captured, 2 * followMs);
