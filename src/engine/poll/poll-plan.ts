@@ -271,15 +271,19 @@ function restDelay({ learned, moment, costs, captures, skew, intervalMs }: PlanI
  * The sleep after a cycle that asked or stepped: until the host is retried after a failure; none
  * when a pane came without its screen; else the poll interval, or less when a wait comes of age
  * before it (the cycle then steps the last listing again), so a prompt is waiting at the moment it
- * is due rather than up to an interval later.
+ * is due rather than up to an interval later; none when that moment came while the cycle ran.
  */
 export function sleepAfterCycle(learned: PollLearned, after: { readonly now: number; readonly retryAt: number | null; readonly registeredNew: boolean; readonly intervalMs: number }): number {
   const { now, retryAt, registeredNew, intervalMs } = after;
   if (retryAt !== null) return retryAt - now;
   if (registeredNew || learned.aheadSoon) return 0;
   if (learned.still === null) return intervalMs;
-  // The first moment a step would change something, or a hook's end of turn becomes a wait.
-  const dues = [learned.still.until, learned.still.hookWaitDue ?? Infinity].map((at) => at - now).filter((due) => due > 0);
+  // The first moment after the step that a step would change something, or a hook's end of turn
+  // becomes a wait. One that came while the cycle finished (its answer stepped a few ms before it,
+  // as when another corral process's record woke the cycle just before it) is due at once; one
+  // that was due at the step itself changed nothing then, and is not waited for.
+  const { from, until, hookWaitDue } = learned.still;
+  const dues = [until, hookWaitDue ?? Infinity].filter((at) => at > from).map((at) => Math.max(0, at - now));
   const due = Math.min(...dues);
   return due < intervalMs ? due : intervalMs;
 }

@@ -4,7 +4,8 @@
 // watch. What must hold at every cycle: a pane whose screen may have changed is captured within its
 // bound; a wait coming of age is never slept past; nothing is captured twice in a cycle; a window
 // told of is listed at the next cycle, its printing panes captured then (or, far away, in the round
-// trip after); sleeps stay within their bounds. Seeded; CORRAL_TEST_SEED replays a failure.
+// trip after); sleeps stay within their bounds (cycles take no time, or up to 20 ms from their step
+// to their end). Seeded; CORRAL_TEST_SEED replays a failure.
 
 import { describe, expect, it } from 'vitest';
 import { followInterval, following } from '../../../src/engine/poll/capture-gate.js';
@@ -106,6 +107,14 @@ class History {
     this.tell(null);
   }
 
+  /** At most how long a cycle takes, from its step to its end (the sleep counts from there). */
+  cycleSpanMs = 0;
+
+  /** How long this cycle takes, from its step to its end. */
+  cycleMs(): number {
+    return this.cycleSpanMs === 0 ? 0 : this.random.int(0, this.cycleSpanMs);
+  }
+
   /** How long until the next thing happens on the host: mostly soon, at times after a long quiet. */
   stepMs(): number {
     return this.random.chance(0.15) ? this.random.int(5_000, 40_000) : this.random.int(50, 3 * this.intervalMs);
@@ -201,12 +210,13 @@ function checkCaptures(history: History, ask: CycleAsk, before: PollLearned, tol
   }
 }
 
-/** A sleep of `sleep` from now: within its bounds, and never past a wait coming of age. */
+/** A sleep of `sleep` from now: within its bounds, and never past a wait coming of age after the last step (also one that came while the cycle ran). */
 function checkSleep(history: History, sleep: number, bounds: { readonly min: number; readonly max: number }): void {
   expect(sleep, `${history.label}: sleep`).toBeGreaterThanOrEqual(bounds.min);
   expect(sleep, `${history.label}: sleep`).toBeLessThanOrEqual(bounds.max);
-  const until = history.learned.still?.until ?? Infinity;
-  if (until > history.now) expect(history.now + sleep, `${history.label}: a wait comes of age at +${until - START}`).toBeLessThanOrEqual(until);
+  const { still } = history.learned;
+  const until = still?.until ?? Infinity;
+  if (still !== null && until > still.from && Number.isFinite(until)) expect(history.now + sleep, `${history.label}: a wait comes of age at +${until - START}`).toBeLessThanOrEqual(Math.max(until, history.now));
 }
 
 /**
@@ -257,12 +267,16 @@ function cycle(history: History): void {
       checkCaptures(history, plan.ask, before, input.moment.told, ran.captured);
       registeredNew = ran.registeredNew;
     }
+    history.now += history.cycleMs();
     const soonBefore = history.soon;
     history.soon = history.learned.aheadSoon;
     // Far away, a round trip at once after one that found a quiet pane printing: never twice in a row.
     if (soonBefore) expect(history.soon, `${history.label}: two round trips at once in a row`).toBe(false);
     sleep = sleepAfterCycle(history.learned, { now: history.now, retryAt: null, registeredNew, intervalMs: history.intervalMs });
-    checkSleep(history, sleep, registeredNew || history.soon ? { min: 0, max: 0 } : { min: 1, max: history.intervalMs });
+    // None when a wait came of age after the step, while the cycle ran.
+    const { still } = history.learned;
+    const cameDue = still !== null && [still.until, still.hookWaitDue ?? Infinity].some((at) => at > still.from && at <= history.now);
+    checkSleep(history, sleep, registeredNew || history.soon ? { min: 0, max: 0 } : { min: cameDue ? 0 : 1, max: history.intervalMs });
   }
   checkSeen(history);
   live(history, sleep);
@@ -270,8 +284,9 @@ function cycle(history: History): void {
 
 function planInput(history: History): PlanInput {
   const input = history.input();
-  // Every pane is listed again within the listing period (and the interval the loop may be late by).
-  if (input.learned.asked !== null) expect(input.moment.wallNow - input.learned.asked.at, history.label).toBeLessThanOrEqual(FULL_LISTING_MS + history.intervalMs);
+  // Every pane is listed again within the listing period (and the interval the loop may be late
+  // by, which counts from the end of the cycle before).
+  if (input.learned.asked !== null) expect(input.moment.wallNow - input.learned.asked.at, history.label).toBeLessThanOrEqual(FULL_LISTING_MS + history.intervalMs + history.cycleSpanMs);
   return input;
 }
 
@@ -404,6 +419,60 @@ class QuietThenAsked extends History {
   }
 }
 
+/**
+ * QuietThenAsked (the command typed before each question) where every cycle takes 4 ms from its
+ * step to its end, and 2 ms before each question's wait comes of age tmux tells of a change that
+ * may have touched anything: another corral process, which found the same wait due at the same
+ * moment, wrote its record. The cycle that wakes steps the pane just before the wait is due and
+ * ends just after.
+ */
+class WokenJustBeforeTheDue extends QuietThenAsked {
+  constructor() {
+    super(COSTS_HERE, true);
+  }
+
+  override cycleMs(): number {
+    return 4;
+  }
+
+  /** To the next 250 ms of the script (see QuietThenAsked), or to the wake before a due that comes sooner. */
+  override stepMs(): number {
+    const grid = 250 - ((this.now - START) % 250);
+    const wake = this.wakeAt();
+    return wake !== null && wake > this.now && wake - this.now < grid ? wake - this.now : grid;
+  }
+
+  override happen(): boolean {
+    if (this.now !== this.wakeAt()) return super.happen();
+    this.tell(null);
+    return true;
+  }
+
+  private wakeAt(): number | null {
+    const until = this.learned.still?.until ?? Infinity;
+    return Number.isFinite(until) ? until - 2 : null;
+  }
+}
+
+/** How late, after its wait came of age, each question of 200 s of a history was found stuck (more than 20 of them). */
+function stuckLateness(history: QuietThenAsked): number[] {
+  const pane = history.panes[0]!;
+  const late: number[] = [];
+  let due: number | null = null;
+  while (history.now - START < 200_000) {
+    cycle(history);
+    const track = history.learned.entries.get(pane.info.paneId)?.track;
+    const until = history.learned.still?.until ?? Infinity;
+    if (track?.state === 'monitoring' && track.wait !== null && Number.isFinite(until)) due = until;
+    if (track?.state === 'stuck' && due !== null) {
+      late.push((track.stuckSince ?? NaN) - due);
+      due = null;
+    }
+  }
+  expect(late.length).toBeGreaterThan(20);
+  return late;
+}
+
 /** How long each question of 200 s of a QuietThenAsked history waited for its capture (more than 20 of them). */
 function questionWaits(history: QuietThenAsked): number[] {
   const pane = history.panes[0]!;
@@ -463,6 +532,12 @@ describe('the poll plan', () => {
     expect(Math.max(...waits)).toBe(0);
   });
 
+  it('a wait that comes of age while a cycle runs (woken just before it by another process) is found stuck at once, not an interval later', () => {
+    const late = stuckLateness(new WokenJustBeforeTheDue());
+    // Found at the end of the cycle that straddled it (4 ms), or at the due itself.
+    expect(Math.max(...late)).toBeLessThanOrEqual(4);
+  });
+
   it('a question drawn just after tmux told of a change that may have touched anything is captured as tmux tells of it', () => {
     const waits = questionWaits(new QuietThenAsked(COSTS_HERE, false, true));
     expect(Math.max(...waits)).toBe(0);
@@ -480,6 +555,7 @@ describe('the poll plan', () => {
       for (let run = 0; run < 40; run++) {
         const costs = random.pick([COSTS_HERE, COSTS_FAR_AWAY]);
         const history = new History(random, costs, random.pick([500, 1_000, 2_000]), random.chance(0.8));
+        history.cycleSpanMs = random.pick([0, 20]);
         for (let i = 0; i < 150; i++) cycle(history);
       }
     });
