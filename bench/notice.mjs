@@ -1,19 +1,23 @@
 // Time to notice: from a prompt drawn in a pane to each surface that says the pane waits, with the
-// default settings and no hooks. Two hosts: a tmux server here and one over ssh (its own sshd on a
-// loopback port). Each has shell panes (bash, PS1 `$ `) where a trial draws one of two kinds of wait:
+// default settings and no hooks. Ten hosts: a tmux server here and nine over ssh (each its own tmux
+// server behind its own sshd on a loopback port), every one watched by each corral process; the
+// trials over ssh take the remote hosts in turn. Each has shell panes (bash, PS1 `$ `) where a trial draws one of two kinds of wait:
 //   ask:     `read -p 'Deploy N to production? [y/N] '` (a question; drawn when bash runs read)
 //   stopped: `sleep 1; echo built-N` (work, then the prompt back: drawn when `built-N` shows)
 // Surfaces: the `stuck` event of `corral watch`, the pane's `@corral_state` option (the status line
-// reads it) and the pane's row in `corral dashboard` (a 120x40 pane of a tmux server of its own).
+// reads it), the pane's row in `corral dashboard` (a 120x40 pane of a tmux server of its own) and
+// the pane stuck in the list the attach page reads from `corral serve --attach` (its event stream).
 // A fast capture loop (every 20 ms) finds the moment the wait is drawn.
-//   BENCH_NOTICE_TRIALS (10 per host and kind), BENCH_NOTICE_FLAGS (extra flags for both corral processes).
+//   BENCH_NOTICE_TRIALS (10 here and 10 over ssh, per kind), BENCH_NOTICE_HOSTS (10: one here, the
+//   rest over ssh), BENCH_NOTICE_FLAGS (extra flags for every corral process).
 
 import { startFleetHosts } from './lib/fleet-hosts.mjs';
-import { startDashboardPane, startWatch, waitFor } from './lib/fleet-watchers.mjs';
+import { startDashboardPane, startPageFeed, startWatch, waitFor } from './lib/fleet-watchers.mjs';
 
 export const title = 'Time to notice: prompt drawn to each surface (defaults, no hooks)';
 
 const TRIALS = Number(process.env.BENCH_NOTICE_TRIALS ?? 10);
+const HOSTS = Math.max(2, Number(process.env.BENCH_NOTICE_HOSTS ?? 10));
 const FLAGS = (process.env.BENCH_NOTICE_FLAGS ?? '').split(' ').filter(Boolean);
 // A fresh pane for every trial: one that waited before is `stopped` until a person looks at it.
 const PANES = 2 * TRIALS + 1; // and one spare: the server outlives the last trial
@@ -29,7 +33,7 @@ const fmt = (ms) => (Number.isFinite(ms) ? (ms / 1000).toFixed(2) : '—');
 /** Every pane a shell at `$ `, windows named `probe` so the dashboard's filter keeps them in view. */
 const program = () => "PS1='$ ' exec bash --norc --noprofile -i";
 
-async function trial(fleet, watch, dash, k, pane, kind, n) {
+async function trial(fleet, { watch, dash, page }, k, pane, kind, n) {
   const server = fleet.servers[k];
   const host = fleet.name(k);
   const key = k === 0 ? pane.id : `${host}/${pane.id}`;
@@ -43,10 +47,11 @@ async function trial(fleet, watch, dash, k, pane, kind, n) {
   const drawn = await waitFor(() => (drawnMark.test(server.tmux('capture-pane', '-p', '-t', pane.id).trimEnd()) ? performance.now() : null), TIMEOUT_MS, 20);
   const from = drawn ?? sent;
   const row = new RegExp(`STUCK.*\\sbench:${pane.window}\\.0 ${k === 0 ? '(?!on )' : `on ${host} `}`);
-  const [event, option, shown] = await Promise.all([
+  const [event, option, shown, listed] = await Promise.all([
     watch.next((e) => e.type === 'stuck' && e.key === key, sent, TIMEOUT_MS),
     waitFor(() => (/^(permission|stopped)$/.test(server.tmux('show-options', '-pqv', '-t', pane.id, '@corral_state').trim()) ? performance.now() : null), TIMEOUT_MS, 40),
     waitFor(() => (row.test(dash.screen()) ? performance.now() : null), TIMEOUT_MS, 40),
+    page.stuck(key, sent, TIMEOUT_MS),
   ]);
   // Each trial has a pane of its own; closed after it, so the waiting list shows the next one in view.
   server.tmux('kill-pane', '-t', pane.id);
@@ -57,11 +62,12 @@ async function trial(fleet, watch, dash, k, pane, kind, n) {
     event: event ? event.readAt - from : null,
     option: option ? option - from : null,
     row: shown ? shown - from : null,
+    page: listed ? listed - from : null,
   };
 }
 
 export async function run(log) {
-  const fleet = await startFleetHosts(2, PANES, program);
+  const fleet = await startFleetHosts(HOSTS, PANES, program);
   const panes = fleet.servers.map((server) =>
     server
       .tmux('list-panes', '-a', '-F', '#{window_index} #{pane_id}')
@@ -73,19 +79,24 @@ export async function run(log) {
         return { window: Number(window), id };
       }),
   );
+  const page = await startPageFeed(fleet, FLAGS).catch(async (error) => {
+    await fleet.dispose();
+    throw error;
+  });
   const watch = startWatch(fleet, FLAGS);
   const dash = startDashboardPane(fleet, FLAGS);
   const results = [];
   try {
-    // Every pane registered on both hosts, and the first waits (every shell at its prompt) past.
-    await waitFor(() => watch.events.filter((e) => e.type === 'registered').length >= 2 * PANES, 60_000, 100);
+    // Every pane registered on every host, and the first waits (every shell at its prompt) past.
+    await waitFor(() => watch.events.filter((e) => e.type === 'registered').length >= HOSTS * PANES, 120_000, 100);
     await sleep(5_000);
     for (let n = 0; n < TRIALS; n++) {
       for (const kind of ['ask', 'stopped']) {
-        for (const k of [0, 1]) {
+        // Here, then the next host over ssh.
+        for (const k of [0, 1 + (n % (HOSTS - 1))]) {
           const pane = panes[k][kind === 'ask' ? n : TRIALS + n];
-          const result = await trial(fleet, watch, dash, k, pane, kind, n);
-          log(`${result.host} ${kind} #${n}: event ${fmt(result.event)} s, option ${fmt(result.option)} s, row ${fmt(result.row)} s`);
+          const result = await trial(fleet, { watch, dash, page }, k, pane, kind, n);
+          log(`${result.host} ${kind} #${n}: event ${fmt(result.event)} s, option ${fmt(result.option)} s, row ${fmt(result.row)} s, page ${fmt(result.page)} s`);
           results.push(result);
           // A pause that puts the next trial at another phase of the poll.
           await sleep(700 + Math.random() * 1_300);
@@ -95,6 +106,7 @@ export async function run(log) {
   } finally {
     await watch.stop();
     await dash.stop();
+    await page.stop();
     await fleet.dispose();
   }
   const rows = [];
@@ -106,13 +118,14 @@ export async function run(log) {
         const missed = mine.length - got.length;
         return `${fmt(percentile(got, 50))} / ${fmt(percentile(got, 95))}${missed ? ` (${missed} missed)` : ''}`;
       };
-      rows.push(`| ${host} | ${kind} | ${mine.length} | ${cell('event')} | ${cell('option')} | ${cell('row')} |`);
+      rows.push(`| ${host} | ${kind} | ${mine.length} | ${cell('event')} | ${cell('option')} | ${cell('row')} | ${cell('page')} |`);
     }
   return [
-    `Defaults (poll 2 s, ask threshold 1 s, quiet threshold 3 s)${FLAGS.length ? `, with \`${FLAGS.join(' ')}\`` : ''}; seconds from the wait drawn, p50 / p95.`,
+    `${HOSTS} hosts (one here, ${HOSTS - 1} over ssh, taken in turn), ${PANES} panes each, watched by \`corral watch\`, \`corral dashboard\` and \`corral serve --attach\`. ` +
+      `Defaults (poll 2 s, ask threshold 1 s, quiet threshold 3 s)${FLAGS.length ? `, with \`${FLAGS.join(' ')}\`` : ''}; seconds from the wait drawn, p50 / p95.`,
     '',
-    '| host | kind | trials | `watch` stuck event | `@corral_state` | dashboard row |',
-    '|---|---|---|---|---|---|',
+    '| host | kind | trials | `watch` stuck event | `@corral_state` | dashboard row | page list |',
+    '|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
 }
