@@ -279,9 +279,10 @@ export function sleepAfterCycle(learned: PollLearned, after: { readonly now: num
   if (registeredNew || learned.aheadSoon) return 0;
   if (learned.still === null) return intervalMs;
   // The first moment after the step that a step would change something, or a hook's end of turn
-  // becomes a wait. One that came while the cycle finished (its answer stepped a few ms before it,
-  // as when another corral process's record woke the cycle just before it) is due at once; one
-  // that was due at the step itself changed nothing then, and is not waited for.
+  // becomes a wait. One that came between the step and the cycle's end (a cycle woken just before
+  // it, as by another corral process's record, steps the panes a few ms too early) is due at once;
+  // one due by the step's own moment changed nothing then (a pane stepped at every cycle) and is
+  // not waited for.
   const { from, until, hookWaitDue } = learned.still;
   const dues = [until, hookWaitDue ?? Infinity].filter((at) => at > from).map((at) => Math.max(0, at - now));
   const due = Math.min(...dues);
