@@ -1,7 +1,8 @@
 // Time to notice: from a prompt drawn in a pane to each surface that says the pane waits, with the
 // default settings and no hooks. Ten hosts: a tmux server here and nine over ssh (each its own tmux
 // server behind its own sshd on a loopback port), every one watched by each corral process; the
-// trials over ssh take the remote hosts in turn. Each has shell panes (bash, PS1 `$ `) where a trial draws one of two kinds of wait:
+// trials over ssh take the remote hosts in turn. Each has shell panes (bash, PS1 `$ `) where a
+// trial draws one of two kinds of wait:
 //   ask:     `read -p 'Deploy N to production? [y/N] '` (a question; drawn when bash runs read)
 //   stopped: `sleep 1; echo built-N` (work, then the prompt back: drawn when `built-N` shows)
 // Surfaces: the `stuck` event of `corral watch`, the pane's `@corral_state` option (the status line
