@@ -32,7 +32,7 @@ export class ClockSkew {
     this.readings.push({ low: serverTime - answeredAt, high: serverTime + 1000 - requestedAt });
     this.roundTrip = Math.max(0, answeredAt - requestedAt);
     if (this.readings.length > SKEW_SAMPLES) this.readings.shift();
-    this.value = Math.max(...this.readings.map((reading) => reading.low));
+    this.value = spread(this.readings).low;
   }
 
   /**
@@ -40,11 +40,11 @@ export class ClockSkew {
    * leave the offset unsure by more than LOOSE_MS and two round trips, up to a second earlier, so
    * that the remote clock is read at the moment one of its seconds begins if the offset is the
    * middle of what it can be. The reading then falls just after that moment or just before it, and
-   * either way halves what the offset can be: a few such polls narrow it to about a round trip. Polls that keep one phase
-   * against the remote second (each following tmux's once-a-second word of a change) never narrow
-   * it on their own: their readings all err alike, by up to a second, and every remote stamp with
-   * them, so a wait far away came up to a second late. With no readings (this machine) the poll
-   * goes when due.
+   * either way halves what the offset can be: a few such polls narrow it to about a round trip.
+   * Polls that keep one phase against the remote second (each following tmux's once-a-second word
+   * of a change) never narrow it on their own: their readings all err alike, by up to a second, and
+   * every remote stamp with them, so a wait far away came up to a second late. With no readings
+   * (this machine) the poll goes when due.
    */
   aimedRequest(dueAt: number): number {
     if (this.readings.length === 0) return dueAt;
