@@ -25,7 +25,7 @@ import { PollLoop } from './poll/poll-loop.js';
 import { requestListing, type ListingAnswer } from './poll/poll-request.js';
 import { workFromTable, type TableRecord } from './poll/process-table.js';
 import { pollStep, type PaneEntry, type StepContext } from './poll/poll-step.js';
-import { COSTS_FAR_AWAY, COSTS_HERE, learnAsked, learnStep, NOTHING_LEARNED, planCycle, sleepAfterCycle, wakeOnChange, type AskedListing, type CycleAsk, type HostCosts, type PollLearned } from './poll/poll-plan.js';
+import { COSTS_FAR_AWAY, COSTS_HERE, learnAsked, learnPlanned, learnStep, NOTHING_LEARNED, planCycle, sleepAfterCycle, wakeOnChange, type AskedListing, type CycleAsk, type HostCosts, type PollLearned } from './poll/poll-plan.js';
 import { LOCAL_HOST, type Clock, type EndReason, type CorralEvent, type EngineHandle, type EngineSnapshot, type EngineStatus, type HookEvent, type HostSpec, type PaneInfo, type PaneView, type Timers } from './types.js';
 import { parsePaneKey } from './pane/pane-key.js';
 
@@ -165,7 +165,7 @@ class HostPoller {
       const { learned } = this;
       const moment = { wallNow: requestedAt, now: this.clock.now(), changes: this.tmux.panes.changeCount(), told: this.toldSince(learned.asked) };
       const next = planCycle({ learned, moment, costs: this.costs, captures: this.plan, skew: this.skew.value, intervalMs: this.settings.pollIntervalMs });
-      this.learned = { ...learned, skipped: next.kind !== 'ask' };
+      this.learned = learnPlanned(learned, next, requestedAt);
       if (next.kind === 'rest') return this.aimed(next.sleepMs);
       registeredNew = next.kind === 'restep' ? this.applyListing(next.listing, requestedAt) : await this.ask(next.ask, requestedAt);
     } catch (error) {

@@ -46,18 +46,31 @@ export function changedWithoutOutput(previous: PaneInfo, current: PaneInfo): boo
 
 /**
  * A pane that printed at its last two captures and prints still, nobody sees but for the selected pane's
- * preview: it is followed at a steady pace, captured again once this long has passed (or every
- * other poll, when polls are further apart than half of it). Its quiet time does not wait for that
- * capture (see outputEndedBy). A pane whose last capture showed a prompt or a busy program is not
- * followed so: a wait can animate (it prints and still waits), and a working agent can put up a
- * dialog at any moment; each is captured at every poll it printed in, so a wait is seen one poll
- * after it is drawn.
+ * preview: it is followed at a steady pace, captured again at most this long after (or every other
+ * poll, when polls are further apart than half of it; see paceEnd). Its quiet time does not wait
+ * for that capture (see outputEndedBy). A pane whose last capture showed a prompt or a busy program
+ * is not followed so: a wait can animate (it prints and still waits), and a working agent can put
+ * up a dialog at any moment; each is captured at every poll it printed in, so a wait is seen one
+ * poll after it is drawn.
  */
 export const FOLLOW_MS = 2_000;
 
 /** How far apart captures of a pane that keeps printing are, at a poll interval. */
 export function followInterval(pollIntervalMs: number): number {
   return Math.max(FOLLOW_MS, 2 * pollIntervalMs);
+}
+
+/**
+ * When a follow pace that starts at `from` (wall-clock ms) ends: at the last multiple of the pace on
+ * the wall clock by a pace after `from`, so at most a pace later (a pane captured a cycle after a
+ * multiple, as the loop wakes, gets nearly a whole pace). Every followed pane's pace then ends at
+ * the same moments: the panes that keep printing are captured together, once a pace, and the
+ * cycles in between need not ask tmux (see toldOnlyFollowed in poll-plan.ts). Paces counted from
+ * each pane's own capture fall into as many phases as the poll has intervals in a pace, and each
+ * phase asks tmux for a listing of its own.
+ */
+export function paceEnd(from: number, followMs: number): number {
+  return Math.floor((from + followMs) / followMs) * followMs;
 }
 
 /** What the follow pace needs to know of a pane's last capture. */
@@ -126,18 +139,18 @@ export function printingAtCapture(captured: LastCapture): boolean {
 
 /**
  * Whether a pane keeps printing plain output as of `now`: it was printing at its last capture (see
- * `printing`), which showed plain output, and its screen last changed less than two follow paces
- * ago. More output from it is no news: it is captured when its pace ends, at the first cycle after
- * (at most an interval later), and wakes no cycle of its own. Beyond that the pane has been still
- * long enough that its next output may be a question.
+ * `printing`), which showed plain output, and its follow pace from when its screen last changed
+ * ended less than a pace ago. More output from it is no news: it is captured when its pace ends, at
+ * the first cycle after (at most an interval later), and wakes no cycle of its own. Beyond that the
+ * pane has been still long enough that its next output may be a question.
  */
 export function keepsPrinting(captured: LastCapture, now: number, followMs: number): boolean {
-  return now >= captured.at && now < followedUntil(captured, 2 * followMs);
+  return now >= captured.at && now < followedUntil(captured, followMs) + followMs;
 }
 
-/** Until when (wall-clock ms) a pane is followed at a steady pace since its last capture (see following). */
+/** Until when (wall-clock ms) a pane is followed at a steady pace since its last capture (see following and paceEnd). */
 export function followedUntil(captured: LastCapture, followMs: number): number {
-  return captured.printing === true && captured.mayWait !== true ? (captured.changedAt ?? captured.at) + followMs : -Infinity;
+  return captured.printing === true && captured.mayWait !== true ? paceEnd(captured.changedAt ?? captured.at, followMs) : -Infinity;
 }
 
 /**

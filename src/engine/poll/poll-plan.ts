@@ -6,7 +6,7 @@
 
 import { paneHere } from './clock-skew.js';
 import { capturesAhead, chooseCaptures, nextCaptureAt, type CapturePlan } from './capture-plan.js';
-import { keepsPrinting, printingAtCapture, silentSince } from './capture-gate.js';
+import { followedUntil, following, keepsPrinting, printingAtCapture, silentSince } from './capture-gate.js';
 import { entriesHookWaitDueAt, entriesStillUntil, type PaneEntry } from './poll-step.js';
 import { tableWanted, type TableRecord, NO_TABLES } from './process-table.js';
 import type { MachineConfig } from '../pane/pane-machine.js';
@@ -72,6 +72,8 @@ export interface PollLearned {
   readonly asked: AskedListing | null;
   /** The last cycle asked tmux nothing. */
   readonly skipped: boolean;
+  /** After a cycle that rested: the wall-clock time the loop sleeps until (see wakeOnChange); null otherwise. */
+  readonly restUntil?: number | null;
   /**
    * Engine clock: when the panes were last stepped, and until when stepping them again over the
    * same listing leaves them as they are (the first wait coming of age); null when they must be stepped.
@@ -145,6 +147,11 @@ export type CyclePlan =
   | { readonly kind: 'restep'; readonly listing: ListingAnswer }
   | { readonly kind: 'ask'; readonly ask: CycleAsk };
 
+/** What the cycles learned once a cycle is planned, before it runs (`wallNow`: when it was planned). */
+export function learnPlanned(learned: PollLearned, plan: CyclePlan, wallNow: number): PollLearned {
+  return { ...learned, skipped: plan.kind !== 'ask', restUntil: plan.kind === 'rest' ? wallNow + plan.sleepMs : null };
+}
+
 export function planCycle(input: PlanInput): CyclePlan {
   const unchanged = unchangedListing(input);
   if (unchanged === null) return { kind: 'ask', ask: askOf(input) };
@@ -192,19 +199,65 @@ function tableAsked({ costs, learned }: PlanInput): boolean {
 }
 
 /**
- * The last listing again, when tmux is watched and has told of no change since it was asked, and
- * the cycle would capture none of its panes nor want the process table (a child may end without a
- * word from tmux): then the cycle needs nothing from tmux, and quiet time still counts. Null when it
- * must ask.
+ * The last listing again, when tmux is watched and has told of no change since it was asked (or
+ * only of windows whose panes are followed, see toldOnlyFollowed), and the cycle would capture none
+ * of its panes nor want the process table (a child may end without a word from tmux): then the
+ * cycle needs nothing from tmux, and quiet time still counts. Null when it must ask.
  */
 function unchangedListing(input: PlanInput): ListingAnswer | null {
   const { learned, moment } = input;
   const asked = learned.asked;
-  if (asked === null || moment.changes !== asked.mark || listingDue(asked, moment.wallNow)) return null;
+  if (asked === null || listingDue(asked, moment.wallNow)) return null;
+  if (moment.changes !== asked.mark && !toldOnlyFollowed(input)) return null;
   if (startingWindows(learned.entries, moment.now).size > 0) return null;
   const captures: readonly string[] = input.costs.roundTrip === 'dear' ? aheadLive(input) : chooseCaptures(panesHere(asked.panes, input.skew), learned.entries, input.captures, moment.wallNow);
   if (captures.length > 0 || tableAsked(input)) return null;
   return { output: { panes: [...asked.panes], screens: new Map(), serverTime: null }, chosen: new Set() };
+}
+
+/**
+ * Whether every window tmux told of since the last listing was asked is one whose every watched
+ * pane is followed now (see followedWindows): its output is what the follow pace already waits for,
+ * and listing it before the pace ends would change nothing the cycle does (none of its panes is
+ * captured, none can be stuck while it prints). The listing's mark stays where it was, so those
+ * windows are still told of when the pace ends, and listed and captured then. A fleet of panes that
+ * keep printing is then asked once a follow pace, not once an interval.
+ */
+function toldOnlyFollowed({ learned, moment, captures }: PlanInput): boolean {
+  const { told } = moment;
+  if (told === null || moment.changes === null) return false;
+  if (told.size === 0) return true;
+  const followed = followedWindows(learned.entries, captures, moment.wallNow);
+  for (const window of told) if (!followed.has(window)) return false;
+  return true;
+}
+
+/**
+ * The windows whose every watched pane is followed at `wallNow` (see following in capture-gate.ts:
+ * printing plain output at its last two captures, its pace still running), none of them looked at.
+ */
+function followedWindows(entries: ReadonlyMap<string, PaneEntry>, captures: CapturePlan, wallNow: number): Set<string> {
+  return windowsWhereEvery(entries, ({ pane, captured }) => captured !== null && !captures.focused.has(pane.paneId) && following(captured, wallNow, captures.followMs));
+}
+
+/** The windows with a watched pane, every one of which `holds`. */
+function windowsWhereEvery(entries: ReadonlyMap<string, PaneEntry>, holds: (entry: PaneEntry) => boolean): Set<string> {
+  const all = new Set<string>();
+  const other = new Set<string>();
+  for (const entry of entries.values()) (holds(entry) ? all : other).add(entry.pane.windowId);
+  for (const window of other) all.delete(window);
+  return all;
+}
+
+/**
+ * The panes of a listing with the windows told of since stamped as printing in the second of
+ * `wallNow` (this machine's clock): they did print after the listing, which does not show it yet. A
+ * loop that rests over such a listing wakes when their follow paces end (see restDelay).
+ */
+function toldAsPrinting(panes: readonly PaneInfo[], told: ReadonlySet<string> | null, wallNow: number): PaneInfo[] {
+  if (told === null || told.size === 0) return [...panes];
+  const second = Math.floor(wallNow / 1000) * 1000;
+  return panes.map((pane) => (told.has(pane.windowId) && pane.windowActivity < second ? { ...pane, windowActivity: second } : pane));
 }
 
 function askOf(input: PlanInput): CycleAsk {
@@ -260,7 +313,9 @@ function restDelay({ learned, moment, costs, captures, skew, intervalMs }: PlanI
   if (asked === null || still === null) return intervalMs;
   // Far away the captures are chosen at each rest (aheadLive): a poll interval at most, less when a wait comes of age sooner.
   if (costs.roundTrip === 'dear') return Math.max(1, Math.min(intervalMs, still.until - moment.now));
-  const wallDue = Math.min(asked.at + FULL_LISTING_MS, nextCaptureAt(panesHere(asked.panes, skew), learned.entries, captures, intervalMs));
+  // Windows told of while their panes were followed (see toldOnlyFollowed) want their captures when their paces end.
+  const panes = toldAsPrinting(panesHere(asked.panes, skew), moment.changes === asked.mark ? null : moment.told, moment.wallNow);
+  const wallDue = Math.min(asked.at + FULL_LISTING_MS, nextCaptureAt(panes, learned.entries, captures, intervalMs));
   const delay = Math.min(wallDue - moment.wallNow, still.until - moment.now);
   // Something already due would have been asked for or stepped: no reason to trust the sum then.
   // (No longer than the listing period: a wall clock set back makes the listing due at once.)
@@ -301,13 +356,31 @@ export function sleepAfterCycle(learned: PollLearned, after: { readonly now: num
  * which once let a question drawn just after it wait a whole interval.
  */
 export function wakeOnChange(learned: PollLearned, told: ReadonlySet<string> | null, pace: { readonly captures: CapturePlan; readonly wallNow: number }): boolean {
-  if (learned.skipped) return true;
+  if (learned.skipped) return !restOutlasted(learned, told, pace.captures);
   const active = learned.asked?.active ?? null;
   if (active === null) return false;
   if (told === null) return true;
   const printing = printingWindows(learned.entries);
   const steady = steadyWindows(learned.entries, pace.captures, pace.wallNow);
   return [...told].some((window) => !steady.has(window) && (!active.has(window) || !printing.has(window)));
+}
+
+/**
+ * Whether a rest outlasts nothing tmux told of: every window told of has watched panes only, each
+ * followed (see following) until the rest ends at the earliest. The loop then wakes when the rest
+ * ends, and plans with them (see toldOnlyFollowed); a pane whose pace ends sooner wakes it now, so
+ * that its next sleep is planned to the end of that pace.
+ */
+function restOutlasted(learned: PollLearned, told: ReadonlySet<string> | null, captures: CapturePlan): boolean {
+  const until = learned.restUntil ?? null;
+  if (until === null || told === null) return false;
+  const held = new Set<string>();
+  for (const { pane, captured } of learned.entries.values()) {
+    if (!told.has(pane.windowId)) continue;
+    if (captured === null || captures.focused.has(pane.paneId) || followedUntil(captured, captures.followMs) < until) return false;
+    held.add(pane.windowId);
+  }
+  return held.size === told.size;
 }
 
 /** The windows with a pane that changed at its last two captures (see printingAtCapture). */
@@ -319,14 +392,7 @@ function printingWindows(entries: ReadonlyMap<string, PaneEntry>): Set<string> {
 
 /** The windows whose every watched pane keeps printing at `wallNow` (see keepsPrinting), none of them looked at. */
 function steadyWindows(entries: ReadonlyMap<string, PaneEntry>, captures: CapturePlan, wallNow: number): Set<string> {
-  const steady = new Set<string>();
-  const other = new Set<string>();
-  for (const { pane, captured } of entries.values()) {
-    const keeps = captured !== null && !captures.focused.has(pane.paneId) && keepsPrinting(captured, wallNow, captures.followMs);
-    (keeps ? steady : other).add(pane.windowId);
-  }
-  for (const window of other) steady.delete(window);
-  return steady;
+  return windowsWhereEvery(entries, ({ pane, captured }) => captured !== null && !captures.focused.has(pane.paneId) && keepsPrinting(captured, wallNow, captures.followMs));
 }
 
 /** What a cycle that asked learned of the listing, before stepping the panes over it. */
