@@ -6,7 +6,7 @@
 
 import { paneHere } from './clock-skew.js';
 import { capturesAhead, chooseCaptures, nextCaptureAt, type CapturePlan } from './capture-plan.js';
-import { followedUntil, following, keepsPrinting, printingAtCapture, silentSince } from './capture-gate.js';
+import { followedUntil, keepsPrinting, printingAtCapture, silentSince } from './capture-gate.js';
 import { entriesHookWaitDueAt, entriesStillUntil, type PaneEntry } from './poll-step.js';
 import { tableWanted, type TableRecord, NO_TABLES } from './process-table.js';
 import type { MachineConfig } from '../pane/pane-machine.js';
@@ -217,7 +217,7 @@ function unchangedListing(input: PlanInput): ListingAnswer | null {
 
 /**
  * Whether every window tmux told of since the last listing was asked is one whose every watched
- * pane is followed now (see followedWindows): its output is what the follow pace already waits for,
+ * pane is followed now (see toldPacesEnd): its output is what the follow pace already waits for,
  * and listing it before the pace ends would change nothing the cycle does (none of its panes is
  * captured, none can be stuck while it prints). The listing's mark stays where it was, so those
  * windows are still told of when the pace ends, and listed and captured then. A fleet of panes that
@@ -226,27 +226,25 @@ function unchangedListing(input: PlanInput): ListingAnswer | null {
 function toldOnlyFollowed({ learned, moment, captures }: PlanInput): boolean {
   const { told } = moment;
   if (told === null || moment.changes === null) return false;
-  if (told.size === 0) return true;
-  const followed = followedWindows(learned.entries, captures, moment.wallNow);
-  for (const window of told) if (!followed.has(window)) return false;
-  return true;
+  return told.size === 0 || toldPacesEnd(learned.entries, told, captures, moment.wallNow) > moment.wallNow;
 }
 
 /**
- * The windows whose every watched pane is followed at `wallNow` (see following in capture-gate.ts:
- * printing plain output at its last two captures, its pace still running), none of them looked at.
+ * The first moment (wall clock) a pane of the windows in `told` stops being followed (see
+ * followedUntil): the end of the earliest follow pace among them. -Infinity when one of them is not
+ * followed at all as of `wallNow` (never captured, looked at, not printing plain output, captured
+ * after `wallNow` by a clock that went back) or has no watched pane.
  */
-function followedWindows(entries: ReadonlyMap<string, PaneEntry>, captures: CapturePlan, wallNow: number): Set<string> {
-  return windowsWhereEvery(entries, ({ pane, captured }) => captured !== null && !captures.focused.has(pane.paneId) && following(captured, wallNow, captures.followMs));
-}
-
-/** The windows with a watched pane, every one of which `holds`. */
-function windowsWhereEvery(entries: ReadonlyMap<string, PaneEntry>, holds: (entry: PaneEntry) => boolean): Set<string> {
-  const all = new Set<string>();
-  const other = new Set<string>();
-  for (const entry of entries.values()) (holds(entry) ? all : other).add(entry.pane.windowId);
-  for (const window of other) all.delete(window);
-  return all;
+function toldPacesEnd(entries: ReadonlyMap<string, PaneEntry>, told: ReadonlySet<string>, captures: CapturePlan, wallNow: number): number {
+  let end = Infinity;
+  const seen = new Set<string>();
+  for (const { pane, captured } of entries.values()) {
+    if (!told.has(pane.windowId)) continue;
+    if (captured === null || captures.focused.has(pane.paneId) || captured.at > wallNow) return -Infinity;
+    end = Math.min(end, followedUntil(captured, captures.followMs));
+    seen.add(pane.windowId);
+  }
+  return seen.size === told.size ? end : -Infinity;
 }
 
 /**
@@ -356,7 +354,7 @@ export function sleepAfterCycle(learned: PollLearned, after: { readonly now: num
  * which once let a question drawn just after it wait a whole interval.
  */
 export function wakeOnChange(learned: PollLearned, told: ReadonlySet<string> | null, pace: { readonly captures: CapturePlan; readonly wallNow: number }): boolean {
-  if (learned.skipped) return !restOutlasted(learned, told, pace.captures);
+  if (learned.skipped) return !restOutlasted(learned, told, pace);
   const active = learned.asked?.active ?? null;
   if (active === null) return false;
   if (told === null) return true;
@@ -367,20 +365,14 @@ export function wakeOnChange(learned: PollLearned, told: ReadonlySet<string> | n
 
 /**
  * Whether a rest outlasts nothing tmux told of: every window told of has watched panes only, each
- * followed (see following) until the rest ends at the earliest. The loop then wakes when the rest
+ * followed until the rest ends at the earliest (see toldPacesEnd). The loop then wakes when the rest
  * ends, and plans with them (see toldOnlyFollowed); a pane whose pace ends sooner wakes it now, so
  * that its next sleep is planned to the end of that pace.
  */
-function restOutlasted(learned: PollLearned, told: ReadonlySet<string> | null, captures: CapturePlan): boolean {
+function restOutlasted(learned: PollLearned, told: ReadonlySet<string> | null, pace: { readonly captures: CapturePlan; readonly wallNow: number }): boolean {
   const until = learned.restUntil ?? null;
   if (until === null || told === null) return false;
-  const held = new Set<string>();
-  for (const { pane, captured } of learned.entries.values()) {
-    if (!told.has(pane.windowId)) continue;
-    if (captured === null || captures.focused.has(pane.paneId) || followedUntil(captured, captures.followMs) < until) return false;
-    held.add(pane.windowId);
-  }
-  return held.size === told.size;
+  return told.size === 0 || toldPacesEnd(learned.entries, told, pace.captures, pace.wallNow) >= until;
 }
 
 /** The windows with a pane that changed at its last two captures (see printingAtCapture). */
@@ -392,7 +384,14 @@ function printingWindows(entries: ReadonlyMap<string, PaneEntry>): Set<string> {
 
 /** The windows whose every watched pane keeps printing at `wallNow` (see keepsPrinting), none of them looked at. */
 function steadyWindows(entries: ReadonlyMap<string, PaneEntry>, captures: CapturePlan, wallNow: number): Set<string> {
-  return windowsWhereEvery(entries, ({ pane, captured }) => captured !== null && !captures.focused.has(pane.paneId) && keepsPrinting(captured, wallNow, captures.followMs));
+  const steady = new Set<string>();
+  const other = new Set<string>();
+  for (const { pane, captured } of entries.values()) {
+    const keeps = captured !== null && !captures.focused.has(pane.paneId) && keepsPrinting(captured, wallNow, captures.followMs);
+    (keeps ? steady : other).add(pane.windowId);
+  }
+  for (const window of other) steady.delete(window);
+  return steady;
 }
 
 /** What a cycle that asked learned of the listing, before stepping the panes over it. */
