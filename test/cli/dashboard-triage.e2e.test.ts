@@ -104,7 +104,9 @@ describe('dashboard triage in a real tmux server', () => {
     await keys('y');
     // read returns only on Enter: y alone would leave it waiting.
     await server.waitForScreen(deploy, (s) => s.includes('deploy got [y]'));
-    const after = await dashShows((s) => /^› (answered|active)/.test(rowOf(s, deployTarget)));
+    // The row can turn active on the echoed y alone; the keys below are pressed once the preview
+    // shows what read printed, so the screen they judge does not change under them.
+    const after = await dashShows((s) => /^› (answered|active)/.test(rowOf(s, deployTarget)) && s.includes('deploy got [y]'));
     expect(rowOf(after, removeTarget)).toMatch(/STUCK permission/);
     // The reflex "a, Enter to submit", twice, and "a y": all on the answered pane, all refused.
     await keys('a', 'Enter');
