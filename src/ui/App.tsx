@@ -8,6 +8,7 @@
 // pane whose screen changed since (see actions.ts).
 
 import { cutAsk } from '../engine/attention/ask.js';
+import { cellSafe, cellWidth } from '../engine/text/cells.js';
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { Box } from 'ink';
 import type { Clock, EngineHandle, EngineSnapshot, PaneView } from '../engine/types.js';
@@ -156,7 +157,7 @@ function rowModelOf(view: PaneView, answered: UiState['answered'], s: RowSetting
 function previewTitle(view: PaneView, hostName: string | null, width: number): string {
   const base = `${paneWhere(view)} · ${paneLabel(view, hostName)}${view.online ? '' : ' · offline, last screen seen'}`;
   const ask = view.online && view.attention.need !== null ? view.attention.ask : null;
-  const room = width - 6 - [...base].length - ' · asks: '.length;
+  const room = width - 6 - cellWidth(cellSafe(base)) - ' · asks: '.length;
   return ask !== null && room >= 12 ? `${base} · asks: ${cutAsk(ask, room)}` : base;
 }
 

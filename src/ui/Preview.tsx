@@ -3,6 +3,7 @@
 import { Box } from 'ink';
 import { Text } from './Text.js';
 import { clip, previewLines } from './format.js';
+import { cellWidth } from '../engine/text/cells.js';
 
 interface Props {
   readonly title: string;
@@ -17,7 +18,7 @@ export function Preview({ title, lines, width, height }: Props) {
   return (
     <Box flexDirection="column" width={width}>
       <Text dimColor wrap="truncate-end">
-        {rule + '─'.repeat(Math.max(0, width - [...rule].length))}
+        {rule + '─'.repeat(Math.max(0, width - cellWidth(rule)))}
       </Text>
       {shown.length === 0 ? (
         <Text dimColor>(empty screen)</Text>

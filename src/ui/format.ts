@@ -1,7 +1,7 @@
 // Pure text helpers for the dashboard: quiet timers, short paths, clipping to a width.
 
 import stripAnsi from 'strip-ansi';
-import { terminalSafe } from '../engine/text/terminal-text.js';
+import { cellSafe, cellWidth, sliceCells } from '../engine/text/cells.js';
 
 /**
  * The quiet timer: seconds under a minute, then whole minutes, hours and minutes, days and hours
@@ -24,38 +24,40 @@ function pad2(n: number): string {
 
 /**
  * `~/src/app` for paths under home; long paths keep their last parts: `…/deep/er/app`. Parts are
- * measured as drawn (controls shown visibly), so the last folder is the one kept in view.
+ * measured as drawn (controls shown visibly, wide glyphs two cells), so the last folder is the one
+ * kept in view.
  */
 export function shortCwd(cwd: string, home: string | null, maxWidth = 24): string {
   let path = cwd;
   if (home && home !== '/' && (path === home || path.startsWith(`${home}/`))) path = `~${path.slice(home.length)}`;
-  path = terminalSafe(path);
-  if (path.length <= maxWidth) return path;
+  path = cellSafe(path);
+  if (cellWidth(path) <= maxWidth) return path;
   const parts = path.split('/');
   let tail = parts.pop() ?? '';
-  while (parts.length > 0 && tail.length + (parts[parts.length - 1] ?? '').length + 3 <= maxWidth) {
+  while (parts.length > 0 && cellWidth(tail) + cellWidth(parts[parts.length - 1] ?? '') + 3 <= maxWidth) {
     tail = `${parts.pop()}/${tail}`;
   }
   return clip(`…/${tail}`, maxWidth);
 }
 
 /**
- * Cuts text to `width` columns, marking the cut with `…`. Counts code points (no wide-glyph maths).
- * Control characters are shown visibly first (as Text would draw them), so columns stay aligned.
+ * Cuts text to `width` terminal cells, marking the cut with `…`. The text is drawn as Text draws
+ * it (controls shown visibly, cellSafe) and measured in cells, so what is returned never takes
+ * more than `width` cells on the screen: Ink is never left to cut a line (its cut can leave a
+ * wide glyph a cell past the edge).
  */
 export function clip(raw: string, width: number): string {
   if (width <= 0) return '';
-  const text = terminalSafe(raw);
-  const chars = [...text];
-  if (chars.length <= width) return text;
+  const text = cellSafe(raw);
+  if (cellWidth(text) <= width) return text;
   if (width === 1) return '…';
-  return `${chars.slice(0, width - 1).join('')}…`;
+  return `${sliceCells(text, width - 1)}…`;
 }
 
-/** Pads or clips to exactly `width` columns. */
+/** Pads or clips to exactly `width` cells. */
 export function fit(text: string, width: number): string {
   const clipped = clip(text, width);
-  return clipped + ' '.repeat(Math.max(0, width - [...clipped].length));
+  return clipped + ' '.repeat(Math.max(0, width - cellWidth(clipped)));
 }
 
 /** Screen lines for the preview: colour codes removed, tabs expanded, other controls shown visibly, clipped. */

@@ -17,7 +17,7 @@ const ANY_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u
 
 /** One unsafe character as visible text: `^[` for ESC, `^?` for DEL, `\x9b` for a C1, `<U+202E>` for a mark. */
 export function visibleControl(char: string): string {
-  const code = char.charCodeAt(0);
+  const code = char.codePointAt(0) ?? 0;
   if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
   if (code === 0x7f) return '^?';
   if (code <= 0x9f) return `\\x${code.toString(16)}`;
