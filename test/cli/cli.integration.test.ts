@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cliEnv, runCli, startCli, type LiveCli } from '../helpers/cli.js';
+import { cellWidth } from '../../src/engine/text/cells.js';
 import { startTestTmux, type TestTmux } from '../helpers/tmux-server.js';
 
 let server: TestTmux;
@@ -91,6 +92,24 @@ describe('corral ls, send and errors', () => {
     const rows = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
     expect(rows[0]).toMatchObject({ paneId: pane, title: 'worker', state: 'monitoring', lastLine: 'hello from the pane', target: 'main:0.0' });
     expect(['active', 'quiet']).toContain(rows[0]?.status);
+  });
+
+  it('lines the table up in cells when names hold wide glyphs and emoji', async () => {
+    for (const name of ['全角テキスト', 'plain', '👩‍💻 ⚠️ build']) {
+      const pane = await server.spawn(`printf 'ready\\n'; exec sleep 60`);
+      await server.tmux('rename-window', '-t', pane, name);
+      await server.waitForScreen(pane, (s) => s.includes('ready'));
+    }
+    const table = await runCli(['ls', '-L', server.socketName]);
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trimEnd().split('\n');
+    // Where the COMMAND column starts, in cells, is the same on every line.
+    const commandAt = (line: string, word: string) => cellWidth(line.slice(0, line.indexOf(word)));
+    const header = commandAt(lines[0]!, 'COMMAND');
+    expect(lines.slice(1)).toHaveLength(3);
+    for (const line of lines.slice(1)) expect(commandAt(line, ' sleep') + 1, line).toBe(header);
+    expect(table.stdout).toContain('全角テキスト');
+    expect(table.stdout).toContain('👩💻 ⚠ build');
   });
 
   it('says there is no server (exit 1)', async () => {

@@ -7,7 +7,8 @@ import { OFFLINE_BADGE, needsPerson, paneStatus, statusBadge } from '../../engin
 import { compareViews } from '../../engine/pane/pane-order.js';
 import { paneLabel } from '../../engine/pane/pane-name.js';
 import { hostProblem } from '../../engine/hosts/host-status.js';
-import { terminalSafe, terminalSafeJson } from '../../engine/text/terminal-text.js';
+import { terminalSafeJson } from '../../engine/text/terminal-text.js';
+import { cellSafe, cellWidth, sliceCells } from '../../engine/text/cells.js';
 import type { PaneView } from '../../engine/types.js';
 import type { Command } from '../command.js';
 import { settingsOf } from '../command-settings.js';
@@ -28,14 +29,21 @@ function lastLine(view: PaneView): string {
   return '';
 }
 
-/** The rows as columns; each cell made terminal-safe before it is measured, so the columns line up. */
-function table(raw: string[][], maxLast: number): string {
-  const rows = raw.map((row) => row.map(terminalSafe));
-  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length)));
+/**
+ * The rows as columns in `width` cells: each cell made terminal-safe and measured in cells as a
+ * terminal draws it (wide glyphs two), so the columns line up; the last column gets what is left
+ * (at least 20 cells) and is cut there.
+ */
+function table(raw: string[][], width: number): string {
+  const rows = raw.map((row) => row.map(cellSafe));
+  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => cellWidth(r[col] ?? ''))));
+  const fixed = widths.slice(0, -1).reduce((sum, w) => sum + w + 2, 0);
+  const last = Math.max(20, width - fixed);
+  const pad = (cell: string, w: number) => cell + ' '.repeat(Math.max(0, w - cellWidth(cell)));
   return rows
     .map((row) =>
       row
-        .map((cell, col) => (col === row.length - 1 ? cell.slice(0, maxLast) : cell.padEnd(widths[col] ?? 0)))
+        .map((cell, col) => (col === row.length - 1 ? sliceCells(cell, last) : pad(cell, widths[col] ?? 0)))
         .join('  ')
         .trimEnd(),
     )
@@ -132,8 +140,7 @@ export const lsCommand: Command = {
         v.attention.need !== null && v.attention.ask !== null ? v.attention.ask : lastLine(v),
       ]),
     ];
-    const fixed = rows[0]!.slice(0, -1).map((_, col) => Math.max(...rows.map((r) => terminalSafe(r[col] ?? '').length)) + 2);
-    stdout.write(`${table(rows, Math.max(20, width - fixed.reduce((a, b) => a + b, 0)))}\n`);
+    stdout.write(`${table(rows, width)}\n`);
     return 0;
   },
 };
