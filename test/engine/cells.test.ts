@@ -4,7 +4,7 @@
 
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { cellSafe, cellWidth, sliceCells } from '../../src/engine/text/cells.js';
+import { PLAIN_RANGES, cellSafe, cellWidth, sliceCells } from '../../src/engine/text/cells.js';
 import { Rng, hostileName, screenLine, testSeed } from '../helpers/hostile-text.js';
 import { widthTrickyText } from '../helpers/cell-texts.js';
 
@@ -48,6 +48,19 @@ describe('cellSafe', () => {
 });
 
 describe('cellWidth', () => {
+  it('counts plain text by its length only where every character is one cell for Ink too', () => {
+    for (const [first, last] of PLAIN_RANGES) {
+      for (let cp = first; cp <= last; cp++) {
+        const char = String.fromCodePoint(cp);
+        expect(stringWidth(char), `U+${cp.toString(16)}`).toBe(1);
+        expect(cellSafe(char), `U+${cp.toString(16)}`).toBe(char);
+      }
+    }
+    // Past the ranges, the slow way: an accent after a plain letter takes no cell.
+    expect(cellWidth('abć')).toBe(3);
+    expect(cellWidth('… · › ─ → λ é')).toBe(13);
+  });
+
   it('counts what Ink counts, and a cell more where a terminal draws wider', () => {
     expect(cellWidth('abc')).toBe(3);
     expect(cellWidth('漢字')).toBe(4);

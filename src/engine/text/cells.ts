@@ -23,8 +23,45 @@
 import stringWidth from 'string-width';
 import { terminalSafe, visibleControl } from './terminal-text.js';
 
-/** Printable ASCII: one cell a character, nothing to rewrite. */
-const PLAIN = /^[\x20-\x7e]*$/;
+/**
+ * Text of one cell a character and nothing to rewrite: printable ASCII, Latin and Greek letters,
+ * punctuation (… · ›), arrows and box drawing, each 1 cell for Ink and in every tmux build
+ * measured (test/engine/cells.test.ts checks every code point against string-width). Most of what
+ * the dashboard draws; measured by its length, where string-width takes some 50 µs a row.
+ */
+export const PLAIN_RANGES: readonly (readonly [number, number])[] = [
+  [0x20, 0x7e],
+  [0xa0, 0xac],
+  [0xae, 0x2ff],
+  [0x384, 0x38a],
+  [0x38c, 0x38c],
+  [0x38e, 0x3a1],
+  [0x3a3, 0x3ff],
+  [0x2010, 0x2027],
+  [0x2030, 0x205e],
+  [0x2190, 0x21ff],
+  [0x2500, 0x259f],
+];
+
+/** A character class of code point ranges. */
+function rangeClass(ranges: readonly (readonly [number, number])[]): string {
+  return `[${ranges.map(([a, b]) => `\\u{${a.toString(16)}}-\\u{${b.toString(16)}}`).join('')}]`;
+}
+
+const PLAIN = new RegExp(`^${rangeClass(PLAIN_RANGES)}*$`, 'u');
+
+/** Results kept for the texts a dashboard draws again and again, the oldest dropped past 4,096. */
+function remembered<T>(compute: (text: string) => T): (text: string) => T {
+  const kept = new Map<string, T>();
+  return (text) => {
+    const known = kept.get(text);
+    if (known !== undefined) return known;
+    const value = compute(text);
+    if (kept.size >= 4096) kept.delete(kept.keys().next().value as string);
+    kept.set(text, value);
+    return value;
+  };
+}
 
 /**
  * Marks that only choose how the glyph before them looks: variation selectors (emoji or text
@@ -75,10 +112,7 @@ const WIDER: readonly (readonly [number, number])[] = [
   [0x1f574, 0x1f575],
   [0x1f590, 0x1f590],
 ];
-const WIDER_ANY = new RegExp(
-  `[${WIDER.map(([a, b]) => `\\u{${a.toString(16)}}-\\u{${b.toString(16)}}`).join('')}]`,
-  'u',
-);
+const WIDER_ANY = new RegExp(rangeClass(WIDER), 'u');
 
 function isWider(codePoint: number): boolean {
   for (const [first, last] of WIDER) {
@@ -105,23 +139,29 @@ function shownInvisible(char: string): string {
  * it twice changes nothing more.
  */
 export function cellSafe(text: string): string {
-  if (PLAIN.test(text)) return text;
-  return terminalSafe(text)
+  return PLAIN.test(text) ? text : rewritten(text);
+}
+
+const rewritten = remembered((text) =>
+  terminalSafe(text)
     .replace(STYLE_MARKS, '')
     .replace(EMOJI_JOINER, '')
     .replace(INVISIBLE, shownInvisible)
-    .replace(REGIONAL_INDICATORS, indicatorLetter);
-}
+    .replace(REGIONAL_INDICATORS, indicatorLetter),
+);
 
 /** The cells `text` (in cellSafe form) takes: what Ink counts, plus what a terminal draws wider. */
 export function cellWidth(text: string): number {
-  if (PLAIN.test(text)) return text.length;
+  return PLAIN.test(text) ? text.length : measured(text);
+}
+
+const measured = remembered((text) => {
   let width = stringWidth(text);
   if (WIDER_ANY.test(text)) {
     for (const char of text) if (isWider(char.codePointAt(0) as number)) width += 1;
   }
   return width;
-}
+});
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
