@@ -3,7 +3,8 @@
 // folders and screens are generated hostile and width-tricky text (CJK, emoji and their marks,
 // flags, invisible characters, controls), walking every row so each preview is drawn. A line one
 // cell too wide wraps in a real terminal and scrolls the header away (dashboard-hostile.e2e).
-// Lines are measured as terminals draw them (cellWidth, judged against tmux in cells.integration).
+// Lines are measured as Ink counts them, then written into a pane of every tmux build found, whose
+// cursor says how wide each was drawn.
 
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,6 +17,8 @@ import { fakeActions, fakeEngine, manualClock, menuVerdict, paneView } from '../
 import { widthTrickyText } from '../helpers/cell-texts.js';
 import { Rng, hostileFolderName, hostileName, screenLine, testSeed } from '../helpers/hostile-text.js';
 import { pressKeys } from '../helpers/ink-keys.js';
+import { tmuxBuilds } from '../helpers/tmux-binaries.js';
+import { measureCells } from '../../scripts/terminal-cells.mjs';
 
 /** A terminal of a given width that keeps every frame Ink writes (Ink's debug mode writes whole frames). */
 class FrameTerminal extends EventEmitter {
@@ -88,6 +91,8 @@ function hostilePanes(rng: Rng, count: number): PaneView[] {
 describe('dashboard frames on hostile, width-tricky panes', () => {
   it(`never hold a line wider than the terminal (seed ${seed})`, async () => {
     const rng = new Rng(seed);
+    /** Every line drawn, with the narrowest terminal it was drawn for. */
+    const lines = new Map<string, number>();
     for (let round = 0; round < 8; round++) {
       const columns = 30 + rng.int(190);
       const rows = 10 + rng.int(40);
@@ -108,9 +113,17 @@ describe('dashboard frames on hostile, width-tricky panes', () => {
         for (const line of frame.split('\n')) {
           const plain = stripAnsi(line);
           expect(cellWidth(plain), `${where}: ${JSON.stringify(plain)}`).toBeLessThanOrEqual(columns);
+          lines.set(plain, Math.min(columns, lines.get(plain) ?? columns));
         }
       }
       instance.unmount();
     }
-  }, 60_000);
+    // The same lines as each tmux build draws them (colours aside, which take no cell).
+    const texts = [...lines.keys()];
+    for (const { binary, version } of tmuxBuilds()) {
+      const drawn = await measureCells(binary, texts);
+      const wider = texts.filter((line, i) => (drawn[i] as number) > (lines.get(line) as number));
+      expect(wider, `seed ${seed}, tmux ${version}: lines wider than their terminal`).toEqual([]);
+    }
+  }, 120_000);
 });
