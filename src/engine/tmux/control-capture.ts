@@ -138,6 +138,30 @@ export function shownScreen(body: string, style: BufferStyle): string {
 }
 
 /**
+ * A screen cut to its pane's rows: a capture of the visible screen is one line a row, each ending
+ * in a newline. tmux 3.5a can show a control client a few bytes past the end of a paste buffer
+ * (seen after a row holding a flag's tag characters, in a buffer that held a longer screen
+ * before), after the last row; they are not the screen. A screen with fewer lines is left as it is.
+ */
+export function screenRows(screen: string, rows: number): string {
+  let end = -1;
+  for (let row = 0; row < rows; row++) {
+    end = screen.indexOf('\n', end + 1);
+    if (end === -1) return screen;
+  }
+  return end === screen.length - 1 ? screen : screen.slice(0, end + 1);
+}
+
+/** Every screen of `screens` cut to its pane's rows (the panes as the same cycle listed them). */
+export function screensToRows(screens: Map<string, string>, panes: readonly { readonly paneId: string; readonly height: number }[]): Map<string, string> {
+  for (const pane of panes) {
+    const screen = screens.get(pane.paneId);
+    if (screen !== undefined && pane.height > 0) screens.set(pane.paneId, screenRows(screen, pane.height));
+  }
+  return screens;
+}
+
+/**
  * A cycle's captures as separate commands, for a connection that answers each command on its own:
  * no marker is needed between the screens, the replies come in the order of the panes.
  */

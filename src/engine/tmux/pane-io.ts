@@ -3,7 +3,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { chain, type TmuxCommand } from './command-line.js';
-import { bufferedScreensCommands, captureBufferName, screensFromReplies } from './control-capture.js';
+import { bufferedScreensCommands, captureBufferName, screenRows, screensFromReplies } from './control-capture.js';
 import { GONE_MESSAGE, NoServerError, PaneGoneError, type TmuxCore } from './core.js';
 import { assertPaneId } from './pane-id.js';
 import { isNoServerMessage } from './runner.js';
@@ -37,11 +37,14 @@ export class PaneIo {
     const { core } = this;
     if (core.pollRunner.replies && core.pollRunner.connected?.() !== false && core.persistent) {
       const style = await core.bufferStyle();
-      const commands = bufferedScreensCommands([paneId], `${captureBufferName(core.framing)}-look`);
+      // The pane's rows first: the screen is cut to them, as the poll cuts its screens (screenRows).
+      const rowsCommand = ['display-message', '-p', '-t', paneId, '#{pane_height}'];
+      const commands = [rowsCommand, ...bufferedScreensCommands([paneId], `${captureBufferName(core.framing)}-look`)];
       const replies = await core.pollRunner.replies(commands);
       if (replies !== null) {
-        const screen = screensFromReplies([paneId], replies, style).get(paneId);
-        if (screen !== undefined) return screen;
+        const rows = replies[0]?.ok ? Number(replies[0].text.trim()) : Number.NaN;
+        const screen = screensFromReplies([paneId], replies.slice(1), style).get(paneId);
+        if (screen !== undefined) return Number.isSafeInteger(rows) && rows > 0 ? screenRows(screen, rows) : screen;
         const failed = replies.find((reply) => !reply.ok);
         if (failed && GONE_MESSAGE.test(failed.text)) throw new PaneGoneError(paneId);
       }

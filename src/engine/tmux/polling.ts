@@ -5,7 +5,7 @@
 import type { PaneInfo } from '../types.js';
 import { captureBatch, type CaptureBatchOptions, type CaptureBatchResult } from './capture-batch.js';
 import { chain, escapeRegExp, type Framing, type TmuxCommand } from './command-line.js';
-import { bufferedCapture, bufferedScreensCommands, captureBufferName, screensFromReplies, shownScreen } from './control-capture.js';
+import { bufferedCapture, bufferedScreensCommands, captureBufferName, screensFromReplies, screensToRows, shownScreen } from './control-capture.js';
 import { GONE_MESSAGE, type TmuxCore } from './core.js';
 import { ListingMemory, clockCommand, listPanesCommand, paneInfoCommand, parseClock, parsePaneList, type ListedRecords } from './pane-list.js';
 import { assertPaneId } from './pane-id.js';
@@ -75,7 +75,7 @@ export class PaneListing {
     const partial = some !== null;
     const chosen = select(panes);
     if (chosen.length === 0) return { panes, screens: new Map(), serverTime, partial };
-    return { panes, screens: await this.screens(chosen, persistent), serverTime, partial };
+    return { panes, screens: screensToRows(await this.screens(chosen, persistent), panes), serverTime, partial };
   }
 
   /**
@@ -184,10 +184,10 @@ export class PaneListing {
     const { panes, serverTime } = this.memory.read(list, activity, now);
     // tmux stops a sequence at a pane that closed: the list, which comes first, is still whole.
     if (result.exitCode !== 0 && list.trim() === '') throw new TmuxCommandError(['list-panes'], result);
-    if (panes !== null) return { panes, screens, serverTime, ...answered };
+    if (panes !== null) return { panes, screens: screensToRows(screens, panes), serverTime, ...answered };
     // A pane appeared since the last full listing: list once more, in full.
     const full = await this.listForPoll(clock);
-    return { panes: full.panes, screens, serverTime: full.serverTime, ...answered };
+    return { panes: full.panes, screens: screensToRows(screens, full.panes), serverTime: full.serverTime, ...answered };
   }
 
   private async runPoll(command: readonly string[]): Promise<PollCycleOutput> {

@@ -3,7 +3,9 @@ import {
   bufferedScreensCommands,
   decodeEscaped,
   parseProbe,
+  screenRows,
   screensFromReplies,
+  screensToRows,
   shownScreen,
 } from '../../../src/engine/tmux/control-capture.js';
 
@@ -38,6 +40,31 @@ describe('screens shown from paste buffers', () => {
   it('drops the line end the buffer keeps, as capture-pane -p does', () => {
     expect(shownScreen('one\ntwo\n\n', 'raw')).toBe('one\ntwo\n');
     expect(shownScreen('a\\\\b\n\n', 'escaped')).toBe('a\\b\n');
+  });
+});
+
+describe('screens cut to their rows', () => {
+  it('drops what follows the last row, and leaves a screen of its rows or fewer as it is', () => {
+    expect(screenRows('a\nb\n0\u0004\n', 2)).toBe('a\nb\n');
+    expect(screenRows('a\nb\n', 2)).toBe('a\nb\n');
+    expect(screenRows('a\n\n\n\n', 2)).toBe('a\n\n');
+    expect(screenRows('a\nb', 2)).toBe('a\nb');
+    expect(screenRows('a\n', 3)).toBe('a\n');
+  });
+
+  it('cuts each screen of a cycle to the rows its pane was listed with', () => {
+    const screens = new Map([
+      ['%1', 'x\ny\n\u0010\u0004\n'],
+      ['%2', 'z\n'],
+    ]);
+    screensToRows(screens, [
+      { paneId: '%1', height: 2 },
+      { paneId: '%2', height: 5 },
+    ]);
+    expect([...screens]).toEqual([
+      ['%1', 'x\ny\n'],
+      ['%2', 'z\n'],
+    ]);
   });
 });
 
