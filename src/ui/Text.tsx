@@ -1,7 +1,7 @@
 // The dashboard's only way to draw text: Ink's Text, with every string it is given made
-// terminal-safe first (names, titles, paths, screen lines, host names, messages), in the form
-// whose width terminals agree on (cellSafe). A lint rule keeps Ink's own Text out of every other
-// component.
+// terminal-safe first (names, titles, paths, screen lines, host names, messages), in the form no
+// measured terminal draws wider than Ink counts it (cellSafe). A lint rule keeps Ink's own Text out
+// of every other component.
 
 import { Children, type ReactNode } from 'react';
 // eslint-disable-next-line no-restricted-imports
