@@ -1,7 +1,7 @@
 // Pure text helpers for the dashboard: quiet timers, short paths, clipping to a width.
 
 import stripAnsi from 'strip-ansi';
-import { cellSafe, cellWidth, sliceCells } from '../engine/text/cells.js';
+import { cellSafe, cellWidth, padCells, sliceCells } from '../engine/text/cells.js';
 
 /**
  * The quiet timer: seconds under a minute, then whole minutes, hours and minutes, days and hours
@@ -56,8 +56,7 @@ export function clip(raw: string, width: number): string {
 
 /** Pads or clips to exactly `width` cells. */
 export function fit(text: string, width: number): string {
-  const clipped = clip(text, width);
-  return clipped + ' '.repeat(Math.max(0, width - cellWidth(clipped)));
+  return padCells(clip(text, width), width);
 }
 
 /** Screen lines for the preview: colour codes removed, tabs expanded, other controls shown visibly, clipped. */

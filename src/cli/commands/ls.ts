@@ -8,7 +8,7 @@ import { compareViews } from '../../engine/pane/pane-order.js';
 import { paneLabel } from '../../engine/pane/pane-name.js';
 import { hostProblem } from '../../engine/hosts/host-status.js';
 import { terminalSafeJson } from '../../engine/text/terminal-text.js';
-import { cellSafe, cellWidth, sliceCells } from '../../engine/text/cells.js';
+import { cellSafe, cellWidth, padCells, sliceCells } from '../../engine/text/cells.js';
 import type { PaneView } from '../../engine/types.js';
 import type { Command } from '../command.js';
 import { settingsOf } from '../command-settings.js';
@@ -39,11 +39,10 @@ function table(raw: string[][], width: number): string {
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => cellWidth(r[col] ?? ''))));
   const fixed = widths.slice(0, -1).reduce((sum, w) => sum + w + 2, 0);
   const last = Math.max(20, width - fixed);
-  const pad = (cell: string, w: number) => cell + ' '.repeat(Math.max(0, w - cellWidth(cell)));
   return rows
     .map((row) =>
       row
-        .map((cell, col) => (col === row.length - 1 ? sliceCells(cell, last) : pad(cell, widths[col] ?? 0)))
+        .map((cell, col) => (col === row.length - 1 ? sliceCells(cell, last) : padCells(cell, widths[col] ?? 0)))
         .join('  ')
         .trimEnd(),
     )

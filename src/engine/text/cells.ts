@@ -222,6 +222,11 @@ export function cellWidth(text: string): number {
 
 const measured = remembered((text) => stringWidth(text));
 
+/** `text` (in cellSafe form) with spaces after it up to `width` cells; text already as wide is left as it is. */
+export function padCells(text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - cellWidth(text)));
+}
+
 /**
  * The longest start of `text` (in cellSafe form) that fits in `width` cells, cut between
  * characters as a person reads them (a letter keeps its accents).
